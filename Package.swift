@@ -1,0 +1,99 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Entitle",
+    platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
+    products: [
+        .executable(name: "entitle", targets: ["entitle"]),
+        .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
+        .library(name: "MediaTokenVerifier", targets: ["MediaTokenVerifier"]),
+        .library(name: "EntitleCore", targets: ["EntitleCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.2.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/sql-kit.git", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit.git", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit.git", from: "2.17.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+    ],
+    targets: [
+        .target(name: "EntitleCore", dependencies: [
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "SAML", dependencies: [
+            "CLibXML2", "CZlib", "EntitleCore",
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+        ]),
+        .target(name: "AccessEnabler", dependencies: [
+            "EntitleCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        .target(name: "MediaTokenVerifier", dependencies: [
+            "EntitleCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "X509", package: "swift-certificates"),
+        ]),
+        .target(name: "DemoMVPD", dependencies: [
+            "EntitleCore", "SAML",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "EntitleServer", dependencies: [
+            "EntitleCore", "SAML",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "X509", package: "swift-certificates"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "SQLiteKit", package: "sqlite-kit"),
+            .product(name: "PostgresKit", package: "postgres-kit"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ], resources: [.copy("Resources/openapi.json")]),
+        .target(name: "EntitleHost", dependencies: [
+            "EntitleCore", "EntitleServer", "DemoMVPD", "SAML",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "entitle", dependencies: [
+            "EntitleCore", "EntitleServer", "EntitleHost", "DemoMVPD", "AccessEnabler", "MediaTokenVerifier",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        .testTarget(name: "EntitleCoreTests", dependencies: ["EntitleCore"]),
+        .testTarget(name: "SAMLTests", dependencies: ["SAML"]),
+        .testTarget(name: "MediaTokenVerifierTests", dependencies: ["MediaTokenVerifier", "EntitleCore"]),
+        .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
+        .testTarget(name: "DemoMVPDTests", dependencies: [
+            "DemoMVPD", "SAML",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "EntitleServerTests", dependencies: [
+            "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+    ]
+)

@@ -1,0 +1,102 @@
+import EntitleCore
+import Foundation
+
+extension AccessEnabler {
+    /// Everything an ``AccessEnabler`` can be given at `init`: the seams (transport, store, clock, executor) and
+    /// the device settings. The defaults suit an app; tests inject fakes.
+    public struct Configuration: Sendable {
+        /// The network.
+        public var transport: any HTTPTransport
+        /// Where credentials, the device id and the authentication state are kept.
+        public var tokenStore: any TokenStore
+        /// The time source.
+        public var clock: any AccessEnablerClock
+        /// Where callbacks run.
+        public var callbackExecutor: any CallbackExecutor
+        /// What to do with stored data at start-up.
+        public var storageCheck: IntegrityCheckType
+        /// Second-screen (tvOS-style) mode: authentication shows a registration code instead of a web view, and
+        /// logout opens no page.
+        public var secondScreen: Bool
+        /// The app's own redirect URL (custom scheme, e.g. `entitle-demo://callback`), sent as the DCR `redirect_uri`
+        /// and used for MVPDs that need SFSafariViewController.
+        public var redirectURL: String?
+        /// Seconds between second-screen polls (clamped to 3–5).
+        public var pollInterval: TimeInterval
+        /// The activation URL shown with a registration code; default: the service's authenticate URL of the code.
+        public var activationURL: String?
+        /// Client information sent as `X-Device-Info` (unless `setOptions(["device_info": …])` replaces it).
+        public var deviceInfo: DeviceInfo
+        /// A stable device id; default: a random id generated once and kept in the token store.
+        public var deviceID: String?
+        /// The `User-Agent` of every request.
+        public var userAgent: String
+
+        /// Creates a configuration; every parameter has a default.
+        public init(transport: any HTTPTransport = URLSessionTransport(), tokenStore: (any TokenStore)? = nil,
+                    clock: any AccessEnablerClock = SystemClock(),
+                    callbackExecutor: any CallbackExecutor = DispatchQueueExecutor.platformDefault(),
+                    storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_ALL, secondScreen: Bool = DeviceEnvironment.isTV,
+                    redirectURL: String? = nil, pollInterval: TimeInterval = 3, activationURL: String? = nil,
+                    deviceInfo: DeviceInfo = DeviceEnvironment.current(), deviceID: String? = nil,
+                    userAgent: String = DeviceEnvironment.userAgent) {
+            self.transport = transport
+            self.tokenStore = tokenStore ?? DeviceEnvironment.defaultTokenStore()
+            self.clock = clock
+            self.callbackExecutor = callbackExecutor
+            self.storageCheck = storageCheck
+            self.secondScreen = secondScreen
+            self.redirectURL = redirectURL
+            self.pollInterval = pollInterval
+            self.activationURL = activationURL
+            self.deviceInfo = deviceInfo
+            self.deviceID = deviceID
+            self.userAgent = userAgent
+        }
+    }
+
+    /// The service used when `setRequestor` is given no service providers: `entitle serve`'s default address.
+    public static let defaultServiceBaseURL = URL(string: "http://127.0.0.1:8080")!
+}
+
+/// Defaults that depend on the platform.
+public enum DeviceEnvironment {
+    /// True on tvOS, where authentication uses a second screen.
+    public static var isTV: Bool {
+        #if os(tvOS)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    /// The SDK's `User-Agent`.
+    public static let userAgent = "Entitle-AccessEnabler/1.0"
+
+    /// Client information for this device.
+    public static func current(applicationID: String? = Bundle.main.bundleIdentifier) -> DeviceInfo {
+        let version = ProcessInfo.processInfo.operatingSystemVersion
+        let osVersion = "\(version.majorVersion).\(version.minorVersion).\(version.patchVersion)"
+        #if os(iOS)
+        let (type, os) = ("MobilePhone", "iOS")
+        #elseif os(tvOS)
+        let (type, os) = ("SetTopBox", "tvOS")
+        #elseif os(macOS)
+        let (type, os) = ("Desktop", "Mac OS")
+        #else
+        let (type, os) = ("Desktop", "Linux")
+        #endif
+        return DeviceInfo(primaryHardwareType: type, model: type, version: osVersion, manufacturer: "Unknown", vendor: "Unknown",
+                          osName: os, osVersion: osVersion, connectionType: "LAN", applicationId: applicationID ?? "entitle")
+    }
+
+    /// The Keychain on Apple platforms; a file store under the user's configuration directory elsewhere (in memory
+    /// when that directory cannot be created).
+    public static func defaultTokenStore() -> any TokenStore {
+        #if canImport(Security)
+        return KeychainTokenStore()
+        #else
+        return (try? FileTokenStore.userDefault(name: "entitle/access-enabler")) ?? InMemoryTokenStore()
+        #endif
+    }
+}

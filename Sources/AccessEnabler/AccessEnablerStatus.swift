@@ -1,0 +1,74 @@
+/// One advanced status report (protocol notes §7.2), delivered to ``EntitlementStatus/status(_:)`` as a dictionary.
+public struct AccessEnablerStatus: Sendable, Hashable {
+    /// The status id: `CFG400`, `R401`, `N000`, `REGCODE`, `Z100`, ….
+    public var errorID: String
+    /// `error`, `warning`, `info` or `success`.
+    public var level: String
+    /// A human-readable message.
+    public var message: String
+    /// Further key/value pairs (`resource`, `details`, `code`, `activationURL`, …).
+    public var extras: [String: String]
+
+    /// Creates a status.
+    public init(errorID: String, level: String, message: String, extras: [String: String] = [:]) {
+        self.errorID = errorID
+        self.level = level
+        self.message = message
+        self.extras = extras
+    }
+
+    /// The dictionary handed to `status(_:)`: `errorId`, `level`, `message` plus the extras.
+    public var dictionary: [String: String] {
+        var result = extras
+        result[STATUS_ERROR_ID_KEY] = errorID
+        result[STATUS_LEVEL_KEY] = level
+        result[STATUS_MESSAGE_KEY] = message
+        return result
+    }
+
+    /// Status ids used by this SDK (an open set; the protocol notes §7.2 list them all).
+    public enum ID {
+        /// Invalid requestor id.
+        public static let invalidRequestor = "CFG400"
+        /// Service not found / unreachable.
+        public static let serviceNotFound = "CFG404"
+        /// Configuration throttled.
+        public static let configurationThrottled = "CFG429"
+        /// Service internal error (`CFG5xx`, with the HTTP status).
+        public static func serviceError(_ httpStatus: Int) -> String { "CFG\(httpStatus)" }
+        /// Application not registered (software statement rejected).
+        public static let notRegistered = "R400"
+        /// Access token could not be obtained.
+        public static let accessTokenFailed = "R401"
+        /// User not authenticated.
+        public static let notAuthenticated = "N000"
+        /// Authenticated with TempPass.
+        public static let tempPassAuthenticated = "N011"
+        /// TempPass expired.
+        public static let tempPassExpired = "N111"
+        /// Authentication session or code not found or expired.
+        public static let authenticationNotFound = "N130"
+        /// Internal authentication error.
+        public static let authenticationInternal = "N500"
+        /// Registration code could not be fetched.
+        public static let registrationCodeFailed = "REG500"
+        /// A registration code to show to the user (second screen).
+        public static let registrationCode = "REGCODE"
+        /// Authorized with TempPass.
+        public static let tempPassAuthorized = "Z011"
+        /// Authorization denied by the MVPD.
+        public static let authorizationDenied = "Z100"
+        /// MVPD communication failure.
+        public static let mvpdCommunication = "Z120"
+        /// Invalid or malformed resource.
+        public static let invalidResource = "Z130"
+        /// Internal authorization error.
+        public static let authorizationInternal = "Z500"
+        /// Preauthorization failed.
+        public static let preauthorizationFailed = "P100"
+        /// User logged out while signed in through platform SSO.
+        public static let platformLogout = "VSA203"
+        /// Internal error.
+        public static let internalError = "500"
+    }
+}

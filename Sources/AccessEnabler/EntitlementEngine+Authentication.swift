@@ -1,0 +1,233 @@
+import EntitleCore
+import Foundation
+
+extension EntitlementEngine {
+    /// `checkAuthentication`: local only.
+    func checkAuthentication(reply: EngineCommand.Reply<String>?) {
+        if let (mvpd, entry) = local.authenticated(now: now()) {
+            emit([.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED),
+                  tracking(authenticationSucceeded: true, mvpd: mvpd, profile: entry.profile, cached: true)])
+            reply?(.success(mvpd))
+        } else {
+            var events: [AccessEnablerEvent] = [
+                .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR),
+                tracking(authenticationSucceeded: false, mvpd: nil, profile: nil, cached: true),
+            ]
+            if local.expiredTemporaryProfile(now: now()) != nil {
+                events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassExpired, level: "warning",
+                                                          message: "The TempPass has expired.")))
+            }
+            emit(events)
+            reply?(.failure(AccessEnablerError(code: .notAuthenticated, message: "The user is not authenticated.",
+                                               statusID: AccessEnablerStatus.ID.notAuthenticated)))
+        }
+    }
+
+    func getAuthentication(force: Bool, data: [String: any Sendable]?, reply: EngineCommand.Reply<String>?) {
+        if let reply { authenticationReplies.append(reply) }
+        authenticationData = data
+        let actions = authentication.getAuthentication(force: force, authenticatedMVPD: local.authenticated(now: now())?.mvpd,
+                                                       hasProviders: !requestor.routes.isEmpty)
+        perform(actions)
+    }
+
+    func selectProvider(_ id: String?, reply: EngineCommand.Reply<String>?) {
+        if let reply { authenticationReplies.append(reply) }
+        if let id {
+            emit([.sendTrackingData(data: [id] + deviceTrackingFields(), eventType: TRACKING_GET_SELECTED_PROVIDER)])
+        }
+        let known = id.map { requestor.route(for: $0) != nil } ?? false
+        perform(authentication.selectProvider(id, known: known))
+    }
+
+    func startSecondScreen(mvpd: String?, reply: EngineCommand.Reply<String>?) {
+        if let reply { authenticationReplies.append(reply) }
+        if let mvpd {
+            perform(authentication.selectProvider(mvpd, known: requestor.route(for: mvpd) != nil))
+        } else {
+            perform(authentication.startSecondScreen())
+        }
+    }
+
+    func handleExternalURL(_ url: String) {
+        let matcher = ExternalURLMatcher(customRedirects: customRedirects())
+        guard matcher.matches(url) else { return }
+        if logoutMachine.isAwaitingRedirect {
+            performLogout(logoutMachine.externalURL())
+            return
+        }
+        perform(authentication.externalURL(error: ExternalURLMatcher.errorParameter(url)))
+    }
+
+    /// The app's own redirect URLs: the configured one and the registered custom schemes.
+    func customRedirects() -> [String] {
+        var result: [String] = []
+        if let configured = settings.redirectURL { result.append(configured) }
+        return result + registeredRedirects
+    }
+
+    /// Performs the authentication state machine's actions.
+    func perform(_ actions: [AuthenticationStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .reportAuthenticated(let mvpd, let cached):
+                finishAuthentication(mvpd: mvpd, cached: cached)
+            case .reportFailure(let code, let statusID):
+                failAuthentication(code: code, statusID: statusID)
+            case .displayProviderDialog:
+                emit([.displayProviderDialog(mvpds: currentMVPDs())])
+            case .createSession(let mvpd, let attempt):
+                createSession(mvpd: mvpd, attempt: attempt)
+            case .navigate(let url, let mvpd):
+                let useSVC = options.handleSVC && (mvpdModel(mvpd)?.requiresSafariViewController ?? false)
+                emit([.navigate(url: url, useSVC: useSVC)])
+            case .startPolling(let code, let url, let notAfter, let mvpd, let attempt):
+                startPolling(code: code, url: url, notAfter: notAfter, mvpd: mvpd, attempt: attempt)
+            case .stopPolling:
+                polling.cancel()
+                pollingTask?.cancel()
+                pollingTask = nil
+            case .fetchProfile(let mvpd, let attempt):
+                fetchProfile(mvpd: mvpd, attempt: attempt)
+            }
+        }
+    }
+
+    private func finishAuthentication(mvpd: String, cached: Bool) {
+        local.selectedMVPD = mvpd
+        let profile = local.profiles[mvpd]?.profile
+        var events: [AccessEnablerEvent] = []
+        if profile?.type == "temporary" && !cached {
+            events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: "info",
+                                                      message: "Authenticated with TempPass.")))
+        }
+        events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
+        events.append(tracking(authenticationSucceeded: true, mvpd: mvpd, profile: profile, cached: cached))
+        emit(events)
+        let replies = authenticationReplies
+        authenticationReplies = []
+        for reply in replies { reply(.success(mvpd)) }
+        if !cached { Task { await self.persist() } }
+        resumeAuthorizations(success: true)
+    }
+
+    private func failAuthentication(code: String, statusID: String?) {
+        var events: [AccessEnablerEvent] = []
+        if let statusID {
+            events.append(.status(AccessEnablerStatus(errorID: statusID, level: "error", message: code)))
+        }
+        events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: code))
+        if code != PROVIDER_NOT_SELECTED_ERROR && code != PROVIDER_NOT_AVAILABLE_ERROR {
+            events.append(tracking(authenticationSucceeded: false, mvpd: nil, profile: nil, cached: false))
+        }
+        emit(events)
+        let replies = authenticationReplies
+        authenticationReplies = []
+        let errorCode: AccessEnablerError.Code = code == PROVIDER_NOT_SELECTED_ERROR ? .cancelled
+            : statusID == AccessEnablerStatus.ID.authenticationNotFound ? .expired : .notAuthenticated
+        for reply in replies { reply(.failure(AccessEnablerError(code: errorCode, message: code, statusID: statusID))) }
+        resumeAuthorizations(success: false)
+    }
+
+    private func createSession(mvpd: String?, attempt: Int) {
+        let provider = provider(for: mvpd)
+        let client = client(for: provider)
+        var form: [(String, String)] = []
+        if let mvpd { form.append(("mvpd", mvpd)) }
+        if let domain = requestor.configurations.first(where: { $0.provider == provider })?.configuration.requestor.domains.first?.name {
+            form.append(("domainName", domain))
+        }
+        let requiresSVC = mvpd.flatMap { mvpdModel($0)?.requiresSafariViewController } ?? false
+        if !settings.deviceMode { form.append(("redirectUrl", redirectURL(requiresSVC: requiresSVC))) }
+        var headers = commonHeaders()
+        if let identity = tempPassIdentity(authenticationData) { headers["AP-TempPass-Identity"] = identity }
+        let path = ["api", "v2", requestorID, "sessions"]
+        Task {
+            let result: Result<SessionResponse, AccessEnablerError>
+            do {
+                result = .success(try await client.send(APICall(method: "POST", path: path, form: form), headers: headers,
+                                                        as: SessionResponse.self))
+            } catch {
+                result = .failure(error)
+            }
+            await self.sessionAnswered(attempt: attempt, mvpd: mvpd, provider: provider, result: result)
+        }
+    }
+
+    private func sessionAnswered(attempt: Int, mvpd: String?, provider: URL, result: Result<SessionResponse, AccessEnablerError>) {
+        let outcome: AuthenticationStateMachine.SessionOutcome
+        switch result {
+        case .success(let session):
+            let notAfter = session.notAfter.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
+            switch session.actionName {
+            case "authenticate":
+                outcome = .interactive(url: absolute(session.url ?? "", provider: provider), code: session.code, notAfter: notAfter)
+            case "resume" where settings.deviceMode && session.code != nil:
+                outcome = .interactive(url: absolute(session.url ?? "", provider: provider), code: session.code, notAfter: notAfter)
+            case "authorize":
+                if let resolved = session.mvpd ?? mvpd { outcome = .direct(mvpd: resolved) }
+                else { outcome = .failed(statusID: AccessEnablerStatus.ID.authenticationInternal) }
+            default:
+                outcome = .failed(statusID: AccessEnablerStatus.ID.authenticationInternal)
+            }
+        case .failure(let error):
+            outcome = .failed(statusID: settings.deviceMode ? AccessEnablerStatus.ID.registrationCodeFailed
+                              : (error.statusID ?? AccessEnablerStatus.ID.authenticationInternal))
+        }
+        perform(authentication.sessionCreated(attempt: attempt, outcome: outcome, deviceMode: settings.deviceMode))
+    }
+
+    /// The redirect URL of a session: the app's custom scheme for MVPDs that need SFSafariViewController, else
+    /// `ADOBEPASS_REDIRECT_URL`.
+    func redirectURL(requiresSVC: Bool) -> String {
+        guard requiresSVC else { return ADOBEPASS_REDIRECT_URL }
+        return customRedirects().first { !$0.lowercased().hasPrefix("adobepass:") } ?? ADOBEPASS_REDIRECT_URL
+    }
+
+    private func fetchProfile(mvpd: String, attempt: Int) {
+        let provider = provider(for: mvpd)
+        let client = client(for: provider)
+        let headers = commonHeaders()
+        let path = ["api", "v2", requestorID, "profiles", mvpd]
+        Task {
+            let result: Result<ProfilesResponse, AccessEnablerError>
+            do {
+                result = .success(try await client.send(APICall(method: "GET", path: path), headers: headers, as: ProfilesResponse.self))
+            } catch {
+                result = .failure(error)
+            }
+            await self.profileAnswered(mvpd: mvpd, provider: provider, attempt: attempt, result: result)
+        }
+    }
+
+    private func profileAnswered(mvpd: String, provider: URL, attempt: Int, result: Result<ProfilesResponse, AccessEnablerError>) {
+        switch result {
+        case .success(let response):
+            if let profile = response.profiles[mvpd] ?? response.profiles.first?.value {
+                let key = response.profiles[mvpd] != nil ? mvpd : response.profiles.first!.key
+                store(profile: profile, mvpd: key, provider: provider)
+                perform(authentication.profileFetched(attempt: attempt, result: .success(key)))
+            } else {
+                perform(authentication.profileFetched(attempt: attempt, result: .failure(
+                    AccessEnablerError(code: .notAuthenticated, message: "No profile.", statusID: AccessEnablerStatus.ID.authenticationNotFound))))
+            }
+        case .failure(let error):
+            perform(authentication.profileFetched(attempt: attempt, result: .failure(error)))
+        }
+    }
+
+    func store(profile: Profile, mvpd: String, provider: URL) {
+        local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
+        local.selectedMVPD = mvpd
+        preauthorizations.clear()
+    }
+
+    /// `AP-TempPass-Identity`: Base64 JSON of the string values of `withData:` (Promotional TempPass).
+    func tempPassIdentity(_ data: [String: any Sendable]?) -> String? {
+        guard let data, !data.isEmpty else { return nil }
+        var object: [String: String] = [:]
+        for (key, value) in data { if let text = Self.string(value) { object[key] = text } }
+        guard !object.isEmpty, let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
+        return json.base64EncodedString()
+    }
+}

@@ -1,0 +1,99 @@
+import EntitleCore
+import Foundation
+
+extension EntitlementEngine {
+    /// `setRequestor`: loads the requestor's local state, then fetches every provider's configuration at once.
+    func startConfiguration(requestorID id: String, providers: [URL], reply: EngineCommand.Reply<[MVPD]>?) async {
+        if let reply { setRequestorReplies.append(reply) }
+        if id != requestor.requestorID {
+            local = await storage.read(LocalState.self, LocalState.storageKey(requestor: id)) ?? LocalState()
+            preauthorizations.clear()
+        }
+        let list = providers.isEmpty ? [settings.defaultProvider] : providers
+        guard case .fetch(let generation, let unique) = requestor.setRequestor(id, providers: list) else { return }
+        syncedProfiles = [:]
+        let headers = commonHeaders()
+        for provider in unique {
+            let client = client(for: provider)
+            Task {
+                let result = await Self.fetchConfiguration(client: client, requestorID: id, headers: headers)
+                var profiles: ProfilesResponse?
+                if case .success = result {
+                    profiles = try? await client.send(APICall(method: "GET", path: ["api", "v2", id, "profiles"]),
+                                                      headers: headers, as: ProfilesResponse.self)
+                }
+                let redirects = await client.credentials.registeredRedirectURIs()
+                await self.configurationReceived(generation: generation, provider: provider, result: result, profiles: profiles,
+                                                 redirects: redirects)
+            }
+        }
+    }
+
+    static func fetchConfiguration(client: APIClient, requestorID: String,
+                                   headers: [String: String]) async -> Result<ConfigurationResponse, AccessEnablerError> {
+        do {
+            let configuration = try await client.send(APICall(method: "GET", path: ["api", "v2", requestorID, "configuration"]),
+                                                      headers: headers, as: ConfigurationResponse.self)
+            return .success(configuration)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    func configurationReceived(generation: Int, provider: URL, result: Result<ConfigurationResponse, AccessEnablerError>,
+                               profiles: ProfilesResponse?, redirects: [String] = []) async {
+        if generation == requestor.generation, let profiles { syncedProfiles[provider] = profiles }
+        for redirect in redirects where !registeredRedirects.contains(redirect) { registeredRedirects.append(redirect) }
+        guard case .complete(let success, let error, let held) = requestor.received(generation: generation, provider: provider,
+                                                                                     result: result) else { return }
+        let replies = setRequestorReplies
+        setRequestorReplies = []
+        if success {
+            applyProfileSync()
+            await persist()
+            emit([.setRequestorComplete(status: ACCESS_ENABLER_STATUS_SUCCESS)])
+            let mvpds = currentMVPDs()
+            for reply in replies { reply(.success(mvpds)) }
+        } else {
+            let failure = (error ?? AccessEnablerError(code: .server, message: "No service provider answered."))
+            let statusID = Self.configurationStatusID(failure)
+            var events: [AccessEnablerEvent] = [.setRequestorComplete(status: ACCESS_ENABLER_STATUS_ERROR)]
+            events.append(.status(AccessEnablerStatus(errorID: statusID, level: "error", message: failure.message)))
+            emit(events)
+            for reply in replies { reply(.failure(failure.with(statusID: statusID))) }
+        }
+        for call in held { execute(call) }
+    }
+
+    /// After a successful configuration: the service's view of the profiles replaces the local one for every provider
+    /// that answered (a logout elsewhere removes the local profile; a profile made elsewhere — SSO — is adopted).
+    func applyProfileSync() {
+        guard !syncedProfiles.isEmpty else { return }
+        for (provider, response) in syncedProfiles {
+            for (mvpd, entry) in local.profiles where entry.provider == provider.absoluteString && response.profiles[mvpd] == nil {
+                local.profiles.removeValue(forKey: mvpd)
+            }
+            for (mvpd, profile) in response.profiles where requestor.route(for: mvpd)?.provider ?? provider == provider {
+                local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
+            }
+        }
+        if let selected = local.selectedMVPD, local.profiles[selected] == nil { local.selectedMVPD = nil }
+        if local.selectedMVPD == nil, let first = local.authenticated(now: now()) { local.selectedMVPD = first.mvpd }
+        syncedProfiles = [:]
+    }
+
+    /// The `CFG…`/`R…` status id of a failed configuration.
+    static func configurationStatusID(_ error: AccessEnablerError) -> String {
+        if let id = error.statusID { return id }
+        switch error.code {
+        case .throttled: return AccessEnablerStatus.ID.configurationThrottled
+        case .network: return AccessEnablerStatus.ID.serviceNotFound
+        case .invalidResponse: return AccessEnablerStatus.ID.serviceError(500)
+        default:
+            let status = error.httpStatus ?? 500
+            if status >= 500 { return AccessEnablerStatus.ID.serviceError(status) }
+            if status == 404 && error.enhancedError == nil { return AccessEnablerStatus.ID.serviceNotFound }
+            return AccessEnablerStatus.ID.invalidRequestor
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import EntitleCore
+import Foundation
+
+extension EntitlementEngine {
+    /// `logout`: wipes local state first, then asks the service how to finish (page, complete or platform SSO).
+    func logout(reply: EngineCommand.Reply<Void>?) {
+        if let reply { logoutReplies.append(reply) }
+        let authenticated = local.authenticated(now: now())?.mvpd ?? local.selectedMVPD ?? local.profiles.keys.sorted().first
+        let provider = authenticated.map { provider(for: $0) }
+        perform(authentication.reset())
+        local = LocalState()
+        preauthorizations.clear()
+        Task { await self.persist() }
+        let actions = logoutMachine.logout(authenticatedMVPD: authenticated)
+        if case .requestLogout(let attempt)? = actions.first, let mvpd = authenticated, let provider {
+            requestLogout(mvpd: mvpd, provider: provider, attempt: attempt)
+        } else {
+            performLogout(actions)
+        }
+    }
+
+    private func requestLogout(mvpd: String, provider: URL, attempt: Int) {
+        let client = client(for: provider)
+        let headers = commonHeaders()
+        let path = ["api", "v2", requestorID, "logout", mvpd]
+        let redirect = redirectURL(requiresSVC: mvpdModel(mvpd)?.requiresSafariViewController ?? false)
+        Task {
+            let answer: LogoutStateMachine.Answer
+            do {
+                let response = try await client.send(APICall(method: "GET", path: path, query: [("redirectUrl", redirect)]),
+                                                     headers: headers, as: LogoutsResponse.self)
+                let action = response.logouts[mvpd] ?? response.logouts.first?.value
+                switch action?.actionName {
+                case "logout":
+                    if let url = action?.url { answer = .interactive(url: await self.absolute(url, provider: provider)) }
+                    else { answer = .complete }
+                case "partner_logout": answer = .partner
+                default: answer = .complete
+                }
+            } catch {
+                answer = .complete
+            }
+            await self.logoutAnswered(attempt: attempt, answer: answer)
+        }
+    }
+
+    private func logoutAnswered(attempt: Int, answer: LogoutStateMachine.Answer) {
+        performLogout(logoutMachine.answered(attempt: attempt, answer: answer, deviceMode: settings.deviceMode))
+    }
+
+    func performLogout(_ actions: [LogoutStateMachine.Action]) {
+        for action in actions {
+            switch action {
+            case .requestLogout:
+                break
+            case .navigate(let url):
+                emit([.navigate(url: url, useSVC: false)])
+            case .complete(let partner):
+                var events: [AccessEnablerEvent] = []
+                if partner {
+                    events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.platformLogout, level: "info",
+                                                              message: "Also sign out of the TV provider in the system settings.")))
+                }
+                events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
+                emit(events)
+                let replies = logoutReplies
+                logoutReplies = []
+                for reply in replies { reply(.success(())) }
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Crypto
+import EntitleCore
+import Foundation
+
+extension EntitlementEngine {
+    /// `getSelectedProvider` → `selectedProvider(mvpd)`: the MVPD the user is authenticated with, else nil.
+    func getSelectedProvider(reply: EngineCommand.Reply<MVPD?>?) {
+        let mvpd = local.authenticated(now: now()).flatMap { authenticated in
+            mvpdModel(authenticated.mvpd) ?? MVPD(ID: authenticated.mvpd, displayName: authenticated.mvpd, logoURL: "")
+        }
+        emit([.selectedProvider(mvpd: mvpd)])
+        reply?(.success(mvpd))
+    }
+
+    /// `getMetadata`: answered from the local profile and decisions (no network).
+    func getMetadata(_ keys: [String: any Sendable], reply: EngineCommand.Reply<MetadataResult>?) {
+        let opcode = Self.int(keys[METADATA_OPCODE_KEY]).map(Int32.init) ?? METADATA_INVALID
+        let authenticated = local.authenticated(now: now())
+        var result = MetadataResult(value: nil, encrypted: false)
+        switch opcode {
+        case METADATA_AUTHENTICATION:
+            if let entry = authenticated?.entry { result.value = .string(String(entry.profile.notAfter)) }
+        case METADATA_AUTHORIZATION:
+            if authenticated != nil, let resource = keys[METADATA_RESOURCE_ID_KEY].flatMap(Self.string),
+               let notAfter = local.authorizations[resource], notAfter > nowMilliseconds {
+                result.value = .string(String(notAfter))
+            }
+        case METADATA_DEVICE_ID:
+            result.value = .string(deviceID)
+        case METADATA_USER_META:
+            if let entry = authenticated?.entry, let name = keys[METADATA_USER_META_KEY].flatMap(Self.string),
+               let attribute = entry.profile.attributes[name] {
+                result = MetadataResult(value: attribute.value, encrypted: attribute.state == "enc")
+            }
+        default:
+            break
+        }
+        let key = [METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID, METADATA_USER_META].contains(opcode)
+            ? opcode : METADATA_INVALID
+        emit([.setMetadataStatus(metadata: result.value, encrypted: result.encrypted, key: key, arguments: keys)])
+        reply?(.success(result))
+    }
+
+    // MARK: tracking data (API reference, "Tracking Events")
+
+    /// Device type, AccessEnabler client type and operating system, as normalised by the service.
+    func deviceTrackingFields() -> [String] {
+        let configuration = requestor.configurations.first?.configuration
+        return [configuration?.device ?? "unknown", configuration?.clientType ?? "ios", configuration?.os ?? "unknown"]
+    }
+
+    /// The MD5-hashed user GUID of a profile.
+    func hashedGUID(_ profile: Profile?) -> String {
+        guard let profile else { return "" }
+        let user = profile.attributes["userID"]?.value.stringValue ?? profile.issuer + String(profile.notBefore)
+        return Insecure.MD5.hash(data: Data(user.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// `TRACKING_AUTHENTICATION`: success, MVPD id, GUID, cached, device type, client type, OS.
+    func tracking(authenticationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool) -> AccessEnablerEvent {
+        let data = [success ? "true" : "false", success ? (mvpd ?? "") : "", success ? hashedGUID(profile) : "",
+                    success && cached ? "true" : "false"] + deviceTrackingFields()
+        return .sendTrackingData(data: data, eventType: TRACKING_AUTHENTICATION)
+    }
+
+    /// `TRACKING_AUTHORIZATION`: success, MVPD id, GUID, cached, error, details, device type, client type, OS.
+    func tracking(authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, error: String, details: String) -> AccessEnablerEvent {
+        let data = [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), "false", error, details] + deviceTrackingFields()
+        return .sendTrackingData(data: data, eventType: TRACKING_AUTHORIZATION)
+    }
+}

@@ -1,0 +1,257 @@
+import EntitleCore
+import Foundation
+
+/// Settings fixed at `init`.
+struct EngineSettings: Sendable {
+    var softwareStatement: String
+    var defaultProvider: URL
+    var deviceMode: Bool
+    var redirectURL: String?
+    var pollInterval: TimeInterval
+    var activationURL: String?
+    var deviceInfo: DeviceInfo
+    var deviceID: String?
+    var userAgent: String
+}
+
+/// Options of `setOptions` that travel with every request.
+struct EngineOptions: Sendable, Equatable {
+    var applicationProfile: String?
+    var visitorID: String?
+    var handleSVC = false
+    var deviceInfoOverride: String?
+}
+
+/// The engine: one actor that owns all state, feeds the state machines and performs their actions. Commands arrive
+/// in call order through ``accept(_:)``; network work runs in child tasks that report back to the actor.
+actor EntitlementEngine {
+    let settings: EngineSettings
+    let transport: any HTTPTransport
+    let clock: any AccessEnablerClock
+    let storage: SecureStorage
+    let hub: EventHub
+
+    var options = EngineOptions()
+    var deviceID = ""
+    var prepared = false
+
+    var requestor = RequestorStateMachine<EngineCommand>()
+    var authentication = AuthenticationStateMachine()
+    var polling: SecondScreenPollingStateMachine
+    var pollingTask: Task<Void, Never>?
+    var pollingAttempt = 0
+    var authorization = AuthorizationStateMachine()
+    var logoutMachine = LogoutStateMachine()
+    var preauthorizations = PreauthorizationCache()
+    var local = LocalState()
+    var credentialManagers: [URL: CredentialManager] = [:]
+    var syncedProfiles: [URL: ProfilesResponse] = [:]
+    var registeredRedirects: [String] = []
+
+    var setRequestorReplies: [EngineCommand.Reply<[MVPD]>] = []
+    var authenticationReplies: [EngineCommand.Reply<String>] = []
+    var authorizationReplies: [Int: EngineCommand.Reply<String>] = [:]
+    var logoutReplies: [EngineCommand.Reply<Void>] = []
+    var nextRequestID = 0
+    var authenticationData: [String: any Sendable]?
+    var authorizationData: [Int: [String: any Sendable]] = [:]
+
+    private var persisting = false
+    private var persistPending = false
+
+    init(settings: EngineSettings, transport: any HTTPTransport, clock: any AccessEnablerClock, storage: SecureStorage,
+         hub: EventHub) {
+        self.settings = settings
+        self.transport = transport
+        self.clock = clock
+        self.storage = storage
+        self.hub = hub
+        self.polling = SecondScreenPollingStateMachine(interval: settings.pollInterval)
+    }
+
+    // MARK: commands
+
+    /// Takes the next command, in call order.
+    func accept(_ command: EngineCommand) async {
+        await prepareIfNeeded()
+        switch command {
+        case .setOptions(let values):
+            applyOptions(values)
+        case .setRequestor(let id, let providers, let reply):
+            await startConfiguration(requestorID: id, providers: providers, reply: reply)
+        default:
+            if case .run(let call) = requestor.submit(command) { execute(call) }
+        }
+    }
+
+    /// Runs a command that needs the configuration.
+    func execute(_ command: EngineCommand) {
+        switch command {
+        case .setOptions, .setRequestor:
+            break
+        case .checkAuthentication(let reply):
+            checkAuthentication(reply: reply)
+        case .getAuthentication(let force, let data, let reply):
+            getAuthentication(force: force, data: data, reply: reply)
+        case .selectProvider(let id, let reply):
+            selectProvider(id, reply: reply)
+        case .startSecondScreen(let mvpd, let reply):
+            startSecondScreen(mvpd: mvpd, reply: reply)
+        case .handleExternalURL(let url):
+            handleExternalURL(url)
+        case .checkPreauthorized(let resources, let cache, let reply):
+            checkPreauthorized(resources, cache: cache, reply: reply)
+        case .authorize(let resource, let mode, let data, let reply):
+            authorize(resource, mode: mode, data: data, reply: reply)
+        case .logout(let reply):
+            logout(reply: reply)
+        case .getSelectedProvider(let reply):
+            getSelectedProvider(reply: reply)
+        case .getMetadata(let keys, let reply):
+            getMetadata(keys, reply: reply)
+        case .providers(let reply):
+            reply(requestor.phase == .configured ? .success(currentMVPDs())
+                  : .failure(AccessEnablerError(code: .notConfigured, message: "setRequestor has not succeeded.")))
+        }
+    }
+
+    /// Stops background work (the enabler is going away).
+    func shutdown() {
+        pollingTask?.cancel()
+        pollingTask = nil
+    }
+
+    // MARK: shared helpers
+
+    func emit(_ events: [AccessEnablerEvent]) { hub.emit(events) }
+
+    func emitStatus(_ id: String, level: String, message: String, extras: [String: String] = [:]) {
+        hub.emit(.status(AccessEnablerStatus(errorID: id, level: level, message: message, extras: extras)))
+    }
+
+    func now() -> Date { clock.now() }
+
+    var nowMilliseconds: Int64 { Int64(clock.now().timeIntervalSince1970 * 1000) }
+
+    /// The headers of every REST call: `X-Device-Info`, `AP-Device-Identifier`, visitor id, application profile.
+    func commonHeaders() -> [String: String] {
+        var headers = ["User-Agent": settings.userAgent]
+        headers["X-Device-Info"] = options.deviceInfoOverride ?? settings.deviceInfo.headerValue()
+        if let identifier = DeviceIdentifier(rawValue: deviceID) { headers["AP-Device-Identifier"] = identifier.headerValue }
+        if let visitor = options.visitorID { headers["AP-Visitor-Identifier"] = visitor }
+        if let profile = options.applicationProfile { headers["AP-Application-Profile"] = profile }
+        return headers
+    }
+
+    /// The API client of `provider` (one credential manager per service).
+    func client(for provider: URL) -> APIClient {
+        let manager: CredentialManager
+        if let existing = credentialManagers[provider] {
+            manager = existing
+        } else {
+            manager = CredentialManager(baseURL: provider, softwareStatement: settings.softwareStatement,
+                                        redirectURI: settings.redirectURL, transport: transport, clock: clock, storage: storage)
+            credentialManagers[provider] = manager
+            let headers = deviceHeaders()
+            Task { await manager.setDeviceHeaders(headers) }
+        }
+        return APIClient(baseURL: provider, credentials: manager, transport: transport)
+    }
+
+    func deviceHeaders() -> [String: String] {
+        ["X-Device-Info": options.deviceInfoOverride ?? settings.deviceInfo.headerValue(), "User-Agent": settings.userAgent]
+    }
+
+    /// The provider serving `mvpd` (its configuration route), else the first configured provider.
+    func provider(for mvpd: String?) -> URL {
+        if let mvpd, let route = requestor.route(for: mvpd) { return route.provider }
+        if let mvpd, let entry = local.profiles[mvpd], let url = URL(string: entry.provider) { return url }
+        return requestor.configurations.first?.provider ?? settings.defaultProvider
+    }
+
+    var requestorID: String { requestor.requestorID ?? "" }
+
+    /// `url` made absolute against `provider` when it is a path.
+    func absolute(_ url: String, provider: URL) -> String {
+        if let parsed = URL(string: url), parsed.scheme != nil { return url }
+        var base = provider.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        return base + (url.hasPrefix("/") ? url : "/" + url)
+    }
+
+    func currentMVPDs() -> [MVPD] { requestor.routes.map { MVPD(configuration: $0.mvpd) } }
+
+    func mvpdModel(_ id: String) -> MVPD? {
+        requestor.route(for: id).map { MVPD(configuration: $0.mvpd) }
+    }
+
+    // MARK: options and persistence
+
+    private func prepareIfNeeded() async {
+        guard !prepared else { return }
+        prepared = true
+        await storage.prepare()
+        if let configured = settings.deviceID, !configured.isEmpty {
+            deviceID = configured
+        } else if let stored = await storage.read(String.self, "device.id") {
+            deviceID = stored
+        } else {
+            deviceID = SecureStorage.digest(Data(UUID().uuidString.utf8))
+            try? await storage.write(deviceID, "device.id")
+        }
+    }
+
+    private func applyOptions(_ values: [String: any Sendable]) {
+        for (key, value) in values {
+            switch key {
+            case OPTION_APPLICATION_PROFILE: options.applicationProfile = Self.string(value)
+            case OPTION_VISITOR_ID: options.visitorID = Self.string(value)
+            case OPTION_HANDLE_SVC: options.handleSVC = Self.bool(value) ?? false
+            case OPTION_DEVICE_INFO: options.deviceInfoOverride = Self.string(value)
+            default: break
+            }
+        }
+        let headers = deviceHeaders()
+        for manager in credentialManagers.values { Task { await manager.setDeviceHeaders(headers) } }
+    }
+
+    /// Writes the local state; writes never overlap and the last state always wins.
+    func persist() async {
+        persistPending = true
+        guard !persisting else { return }
+        persisting = true
+        while persistPending {
+            persistPending = false
+            guard let id = requestor.requestorID else { break }
+            let snapshot = local
+            try? await storage.write(snapshot, LocalState.storageKey(requestor: id))
+        }
+        persisting = false
+    }
+
+    static func string(_ value: any Sendable) -> String? {
+        if let text = value as? String { return text }
+        if let number = value as? Int { return String(number) }
+        if let number = value as? Int32 { return String(number) }
+        if let number = value as? Double { return String(number) }
+        if let flag = value as? Bool { return flag ? "true" : "false" }
+        return nil
+    }
+
+    static func bool(_ value: any Sendable) -> Bool? {
+        if let flag = value as? Bool { return flag }
+        if let number = value as? Int { return number != 0 }
+        if let text = value as? String { return ["true", "yes", "1"].contains(text.lowercased()) }
+        return nil
+    }
+
+    static func int(_ value: (any Sendable)?) -> Int? {
+        guard let value else { return nil }
+        if let number = value as? Int32 { return Int(number) }
+        if let number = value as? Int { return number }
+        if let number = value as? Int64 { return Int(number) }
+        if let number = value as? UInt32 { return Int(number) }
+        if let text = value as? String { return Int(text) }
+        return nil
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// Cancels a closure observation when ``cancel()`` is called.
+public final class ObservationToken: Sendable {
+    private let onCancel: Locked<(@Sendable () -> Void)?>
+
+    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Locked(onCancel) }
+
+    /// Stops the observation; later calls do nothing.
+    public func cancel() {
+        let action = onCancel.withLock { value -> (@Sendable () -> Void)? in
+            let action = value
+            value = nil
+            return action
+        }
+        action?()
+    }
+}
+
+/// The single event source: every event goes through ``emit(_:)`` and reaches, on the callback executor and in
+/// order, the delegate, the status delegate, the closure observers and the async streams.
+final class EventHub: Sendable {
+    private struct Sinks: Sendable {
+        weak var delegate: (any EntitlementDelegate)?
+        weak var statusDelegate: (any EntitlementStatus)?
+        var observers: [UUID: @Sendable (AccessEnablerEvent) -> Void] = [:]
+        var streams: [UUID: AsyncStream<AccessEnablerEvent>.Continuation] = [:]
+    }
+
+    private let sinks = Locked(Sinks())
+    let executor: any CallbackExecutor
+
+    init(executor: any CallbackExecutor) { self.executor = executor }
+
+    var delegate: (any EntitlementDelegate)? {
+        get { sinks.withLock { $0.delegate } }
+        set { sinks.withLock { $0.delegate = newValue } }
+    }
+
+    var statusDelegate: (any EntitlementStatus)? {
+        get { sinks.withLock { $0.statusDelegate } }
+        set { sinks.withLock { $0.statusDelegate = newValue } }
+    }
+
+    func observe(_ handler: @escaping @Sendable (AccessEnablerEvent) -> Void) -> ObservationToken {
+        let id = UUID()
+        sinks.withLock { $0.observers[id] = handler }
+        return ObservationToken { [weak self] in self?.sinks.withLock { _ = $0.observers.removeValue(forKey: id) } }
+    }
+
+    func stream() -> AsyncStream<AccessEnablerEvent> {
+        let (stream, continuation) = AsyncStream<AccessEnablerEvent>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        sinks.withLock { $0.streams[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.sinks.withLock { _ = $0.streams.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// Delivers `events` in order.
+    func emit(_ events: [AccessEnablerEvent]) {
+        guard !events.isEmpty else { return }
+        executor.enqueue { [self] in
+            let current = sinks.withLock { $0 }
+            for event in events {
+                if let delegate = current.delegate { Self.deliver(event, to: delegate) }
+                if case .status(let status) = event { current.statusDelegate?.status(status.dictionary) }
+                for observer in current.observers.values { observer(event) }
+                for continuation in current.streams.values { continuation.yield(event) }
+            }
+        }
+    }
+
+    func emit(_ event: AccessEnablerEvent) { emit([event]) }
+
+    /// Ends every stream (the enabler is going away).
+    func finish() {
+        let streams = sinks.withLock { sinks -> [AsyncStream<AccessEnablerEvent>.Continuation] in
+            let values = Array(sinks.streams.values)
+            sinks.streams = [:]
+            return values
+        }
+        for continuation in streams { continuation.finish() }
+    }
+
+    private static func deliver(_ event: AccessEnablerEvent, to delegate: any EntitlementDelegate) {
+        switch event {
+        case .setRequestorComplete(let status): delegate.setRequestorComplete(status)
+        case .setAuthenticationStatus(let status, let code): delegate.setAuthenticationStatus(status, errorCode: code)
+        case .displayProviderDialog(let mvpds): delegate.displayProviderDialog(mvpds)
+        case .navigate(let url, let useSVC):
+            if useSVC { delegate.navigate(toUrl: url, useSVC: true) } else { delegate.navigate(toUrl: url) }
+        case .setToken(let token, let resource): delegate.setToken(token, forResource: resource)
+        case .tokenRequestFailed(let resource, let code, let description):
+            delegate.tokenRequestFailed(resource, errorCode: code, errorDescription: description)
+        case .preauthorizedResources(let resources): delegate.preauthorizedResources(resources)
+        case .selectedProvider(let mvpd): delegate.selectedProvider(mvpd)
+        case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
+            delegate.setMetadataStatus(metadata, encrypted: encrypted, forKey: key, andArguments: arguments)
+        case .sendTrackingData(let data, let eventType): delegate.sendTrackingData(data, forEventType: eventType)
+        case .status: break
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import SAML
+
+/// The built-in demo MVPD: a SAML 2.0 identity provider (login page, browser sessions, Single Logout) for the
+/// demo providers, and an authorization API. It talks to the Entitle service only over HTTP.
+public struct DemoMVPD: Sendable {
+    /// The demo providers: DemoCable, DemoFiber, DemoSSO.
+    public static let providers: [DemoProvider] = [.demoCable, .demoFiber, .demoSSO]
+
+    /// The configuration the IdP runs with.
+    public let configuration: DemoMVPDConfiguration
+    let logger: Logger
+    let tokens: TokenSigner
+    let pages: DemoPages
+    /// The path part of `baseURL` (`/demo-mvpd`), used as the cookie path prefix.
+    let basePath: String
+
+    /// Creates the demo MVPD; routes are added with ``addRoutes(to:)``.
+    public init(configuration: DemoMVPDConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.tokens = TokenSigner(identity: configuration.identity)
+        self.pages = DemoPages()
+        var path = URLComponents(string: configuration.baseURL)?.path ?? ""
+        while path.hasSuffix("/") { path.removeLast() }
+        self.basePath = path
+    }
+
+    /// The demo provider with this id, or nil.
+    public static func provider(id: String) -> DemoProvider? {
+        providers.first { $0.id == id }
+    }
+
+    /// The IdP metadata of a demo provider: entity ID `"\(baseURL)/\(id)"`, SSO `…/saml/sso`, SLO `…/saml/slo`
+    /// (DemoFiber only); nil for an unknown id.
+    public func metadata(for providerID: String) -> IdentityProviderMetadata? {
+        guard let provider = Self.provider(id: providerID) else { return nil }
+        let base = configuration.baseURL
+        return IdentityProviderMetadata(entityID: provider.entityID(baseURL: base),
+                                        singleSignOnRedirectURL: provider.singleSignOnURL(baseURL: base),
+                                        singleLogoutRedirectURL: provider.singleLogoutURL(baseURL: base),
+                                        signingCertificates: [configuration.identity.certificate])
+    }
+
+    /// The trusted service provider with this entity ID, or nil.
+    func serviceProvider(entityID: String) -> TrustedServiceProvider? {
+        configuration.trustedServiceProviders.first { $0.entityID == entityID }
+    }
+
+    /// The name of the session cookie of a provider (one cookie per MVPD).
+    func sessionCookieName(_ provider: DemoProvider) -> String { "demo_mvpd_session_\(provider.id)" }
+
+    /// The path session cookies of a provider are scoped to.
+    func cookiePath(_ provider: DemoProvider) -> String { "\(basePath)/\(provider.id)" }
+
+    /// The name of the CSRF cookie.
+    static let csrfCookieName = "demo_mvpd_csrf"
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SAML  // re-exports X509 (Certificate)
+
+/// Everything the demo MVPD needs to run: where it is mounted, its SAML signing identity, the service providers
+/// it serves and the key that protects its authorization API.
+public struct DemoMVPDConfiguration: Sendable {
+    /// External URL of the mount point, e.g. `http://127.0.0.1:8080/demo-mvpd` (no trailing slash).
+    public var baseURL: String
+    /// The IdP signing key and certificate (the caller persists it).
+    public var identity: SigningIdentity
+    /// Service providers allowed to ask for logins and logouts.
+    public var trustedServiceProviders: [TrustedServiceProvider]
+    /// Bearer key the service must send to `POST /{mvpd}/authorize`.
+    public var authorizationAPIKey: String
+    /// How long an IdP browser session (and the assertion's `SessionNotOnOrAfter`) lasts.
+    public var sessionLifetime: TimeInterval
+    /// How long a login page may be left open before its form expires.
+    public var loginFormLifetime: TimeInterval
+    /// The oldest (and most future) `IssueInstant` accepted on an AuthnRequest or LogoutRequest.
+    public var requestMaxAge: TimeInterval
+    /// Whether cookies get the `Secure` attribute (set it when `baseURL` is https).
+    public var secureCookies: Bool
+    /// Whether the login page lists the demo accounts of the MVPD (handy for demos).
+    public var showDemoAccounts: Bool
+    /// The clock; every time decision reads it.
+    public var now: @Sendable () -> Date
+
+    /// Creates a configuration; `now` defaults to the system clock and `secureCookies` to whether `baseURL` is https.
+    public init(
+        baseURL: String,
+        identity: SigningIdentity,
+        trustedServiceProviders: [TrustedServiceProvider],
+        authorizationAPIKey: String,
+        sessionLifetime: TimeInterval = 8 * 3600,
+        loginFormLifetime: TimeInterval = 30 * 60,
+        requestMaxAge: TimeInterval = 10 * 60,
+        secureCookies: Bool? = nil,
+        showDemoAccounts: Bool = true,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        var base = baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        self.baseURL = base
+        self.identity = identity
+        self.trustedServiceProviders = trustedServiceProviders
+        self.authorizationAPIKey = authorizationAPIKey
+        self.sessionLifetime = sessionLifetime
+        self.loginFormLifetime = loginFormLifetime
+        self.requestMaxAge = requestMaxAge
+        self.secureCookies = secureCookies ?? base.lowercased().hasPrefix("https://")
+        self.showDemoAccounts = showDemoAccounts
+        self.now = now
+    }
+}
+
+/// A SAML service provider the demo MVPD accepts AuthnRequests and LogoutRequests from.
+public struct TrustedServiceProvider: Sendable {
+    /// The SP's entity ID (the `<Issuer>` of its requests and the assertion's audience).
+    public var entityID: String
+    /// The only URL responses are posted to; a request naming another ACS URL is refused.
+    public var assertionConsumerServiceURL: String
+    /// Where LogoutResponses are redirected to; nil when the SP does not do Single Logout.
+    public var singleLogoutURL: String?
+    /// Certificates that verify the SP's signed redirect requests; empty means unsigned requests are accepted.
+    public var certificates: [Certificate]
+
+    /// Creates a trusted service provider.
+    public init(entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String? = nil,
+                certificates: [Certificate] = []) {
+        self.entityID = entityID
+        self.assertionConsumerServiceURL = assertionConsumerServiceURL
+        self.singleLogoutURL = singleLogoutURL
+        self.certificates = certificates
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The fields of a short media token (protocol notes §6.3, design decision 4).
+///
+/// The service signs the token with ``MediaTokenSigner``; a programmer's video server checks it with the
+/// `MediaTokenVerifier` module. `ttl` is a duration in milliseconds, `issueTime` an epoch time in milliseconds.
+public struct ShortMediaToken: Sendable, Equatable, Codable {
+    /// The anonymized user-session GUID.
+    public var sessionGUID: String
+    /// The requestor (service provider) id the token was issued to, such as `REF`.
+    public var requestorID: String
+    /// The resource that was authorized: a plain id (`news`) or an MRSS fragment, exactly as authorized.
+    public var resourceID: String
+    /// Lifetime in milliseconds, counted from `issueTime`.
+    public var ttl: Int64
+    /// Issue time in milliseconds since 1970-01-01T00:00:00Z.
+    public var issueTime: Int64
+    /// The MVPD that authorized the request.
+    public var mvpdID: String
+    /// The proxy MVPD, or an empty string when there is none.
+    public var proxyMvpdID: String
+
+    /// Creates a token from its fields.
+    public init(sessionGUID: String, requestorID: String, resourceID: String, ttl: Int64, issueTime: Int64,
+                mvpdID: String, proxyMvpdID: String) {
+        self.sessionGUID = sessionGUID
+        self.requestorID = requestorID
+        self.resourceID = resourceID
+        self.ttl = ttl
+        self.issueTime = issueTime
+        self.mvpdID = mvpdID
+        self.proxyMvpdID = proxyMvpdID
+    }
+
+    /// The end of the token's lifetime in epoch milliseconds (`issueTime + ttl`).
+    public var expiryTime: Int64 { issueTime &+ ttl }
+
+    /// `<shortAuthorizationToken>…</shortAuthorizationToken>` with XML-escaped values, fixed element order, one line.
+    public func bodyXML() -> String {
+        var out = "<shortAuthorizationToken>"
+        out.reserveCapacity(192 + sessionGUID.utf8.count + requestorID.utf8.count + resourceID.utf8.count * 2
+            + mvpdID.utf8.count + proxyMvpdID.utf8.count)
+        Self.appendElement("sessionGUID", sessionGUID, to: &out)
+        Self.appendElement("requestorID", requestorID, to: &out)
+        Self.appendElement("resourceID", resourceID, to: &out)
+        Self.appendElement("ttl", String(ttl), to: &out)
+        Self.appendElement("issueTime", String(issueTime), to: &out)
+        Self.appendElement("mvpdId", mvpdID, to: &out)
+        Self.appendElement("proxyMvpdId", proxyMvpdID, to: &out)
+        out += "</shortAuthorizationToken>"
+        return out
+    }
+
+    private static func appendElement(_ name: String, _ value: String, to out: inout String) {
+        out += "<"
+        out += name
+        out += ">"
+        out += MediaTokenXML.escape(value)
+        out += "</"
+        out += name
+        out += ">"
+    }
+}
+
+/// XML text escaping and character rules shared by the media-token writer and scanner.
+enum MediaTokenXML {
+    /// Escapes `&`, `<`, `>`, `"`, `'` and carriage return (kept as `&#13;` so it survives any XML parser).
+    static func escape(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x0D })
+        else { return value }
+        var out = ""
+        out.reserveCapacity(value.utf8.count + 16)
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&apos;"
+            case "\r": out += "&#13;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// Whether a scalar value is an XML 1.0 `Char`.
+    static func isXMLChar(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x9, 0xA, 0xD: return true
+        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
+        default: return false
+        }
+    }
+}

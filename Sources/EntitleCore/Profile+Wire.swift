@@ -1,0 +1,79 @@
+/// Answer of the profile endpoints: profiles keyed by MVPD id.
+public struct ProfilesResponse: Codable, Sendable, Equatable {
+    /// Profiles by MVPD id.
+    public var profiles: [String: Profile]
+    /// Creates a profiles answer.
+    public init(profiles: [String: Profile]) { self.profiles = profiles }
+}
+
+/// An authenticated profile (the v2 name for an AuthN session).
+public struct Profile: Codable, Sendable, Equatable {
+    /// Validity start, epoch ms.
+    public var notBefore: Int64
+    /// Validity end, epoch ms.
+    public var notAfter: Int64
+    /// Who issued it: the MVPD id, or `Adobe`-style service issuer for TempPass and degraded profiles.
+    public var issuer: String
+    /// `regular`, `temporary`, `degraded`, `platformSSO`, `serviceTokenSSO` or `appleSSO`.
+    public var type: String
+    /// User metadata.
+    public var attributes: [String: ProfileAttribute]
+
+    /// Creates a profile.
+    public init(notBefore: Int64, notAfter: Int64, issuer: String, type: String, attributes: [String: ProfileAttribute]) {
+        self.notBefore = notBefore
+        self.notAfter = notAfter
+        self.issuer = issuer
+        self.type = type
+        self.attributes = attributes
+    }
+}
+
+/// One user-metadata value: plain JSON value or an encrypted string.
+public struct ProfileAttribute: Codable, Sendable, Equatable {
+    /// The value: a string, number or array of strings when plain; Base64 ciphertext when `state` is `enc`.
+    public var value: JSONValue
+    /// `plain` or `enc`.
+    public var state: String
+    /// Creates an attribute.
+    public init(value: JSONValue, state: String = "plain") {
+        self.value = value
+        self.state = state
+    }
+}
+
+/// A small JSON value type for user metadata.
+public enum JSONValue: Codable, Sendable, Equatable {
+    /// A string.
+    case string(String)
+    /// A number.
+    case number(Double)
+    /// A boolean.
+    case bool(Bool)
+    /// An array.
+    case array([JSONValue])
+
+    /// Decodes a string, number, bool or array.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else { self = .array(try container.decode([JSONValue].self)) }
+    }
+
+    /// Encodes the value.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case .bool(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        }
+    }
+
+    /// The string, when this is a string.
+    public var stringValue: String? { if case .string(let value) = self { value } else { nil } }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import SAML
+
+/// Administration: requestors, MVPD integrations, keys. Used by `entitle admin` and by the demo seeding.
+extension EntitleService {
+    /// Prepares the database: schema and signing keys.
+    public func prepare() async throws {
+        try await repository.migrate(logger: logger)
+        try await keys.ensureKeys()
+    }
+
+    /// Creates or updates a requestor.
+    public func saveRequestor(id: String, name: String, domains: [String], maxResources: Int = 5, metadataCertificatePEM: String?) async throws {
+        try await repository.upsertRequestor(RequestorRecord(id: id, name: name, domains: domains, maxResources: Int64(maxResources),
+                                                             metadataCertificatePem: metadataCertificatePEM))
+    }
+
+    /// Options of an MVPD integration beyond its SAML metadata.
+    public struct MVPDOptions: Sendable {
+        /// Display name.
+        public var displayName: String
+        /// Logo URL.
+        public var logoURL: String
+        /// Authorization API URL.
+        public var authorizationURL: String?
+        /// Authorization API bearer key.
+        public var authorizationKey: String?
+        /// Whether the login needs SFSafariViewController.
+        public var requiresSafariViewController = false
+        /// Whether platform SSO is enabled.
+        public var enablePlatformServices = false
+        /// Platform boarding status.
+        public var boardingStatus: String?
+        /// Whether shown in the platform picker.
+        public var displayInPlatformPicker = false
+        /// Profile lifetime, seconds (30 days by default).
+        public var profileTTLSeconds: Int64 = 30 * 86_400
+        /// User-metadata keys delivered encrypted.
+        public var encryptedAttributes: [String] = []
+
+        /// Creates options.
+        public init(displayName: String, logoURL: String, authorizationURL: String? = nil, authorizationKey: String? = nil) {
+            self.displayName = displayName
+            self.logoURL = logoURL
+            self.authorizationURL = authorizationURL
+            self.authorizationKey = authorizationKey
+        }
+    }
+
+    /// Adds or updates a SAML MVPD from an identity provider's metadata XML and integrates it with `requestors`.
+    @discardableResult
+    public func importSAMLMVPD(id: String, metadataXML: String, options: MVPDOptions, requestors: [String]) async throws -> IdentityProviderMetadata {
+        let metadata = try IdentityProviderMetadata.parse(xml: metadataXML)
+        guard !metadata.signingCertificates.isEmpty else { throw ConfigurationError("The IdP metadata has no signing certificate.") }
+        let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
+        try await repository.upsertMVPD(MVPDRecord(
+            id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: MVPDRecord.samlKind, entityId: metadata.entityID,
+            ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: JSONText.encode(pems),
+            authorizationUrl: options.authorizationURL, authorizationKey: options.authorizationKey,
+            requiresSvc: options.requiresSafariViewController ? 1 : 0, enablePlatformServices: options.enablePlatformServices ? 1 : 0,
+            boardingStatus: options.boardingStatus, platformMappingId: options.enablePlatformServices ? id : nil,
+            displayInPlatformPicker: options.displayInPlatformPicker ? 1 : 0, temppassMinutes: nil,
+            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: JSONText.encode(options.encryptedAttributes)))
+        for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
+        return metadata
+    }
+
+    /// Adds or updates a TempPass pseudo-MVPD and integrates it with `requestors`.
+    public func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, requestors: [String]) async throws {
+        try await repository.upsertMVPD(MVPDRecord(
+            id: id, displayName: displayName, logoUrl: logoURL, kind: MVPDRecord.tempPassKind, entityId: nil, ssoUrl: nil, sloUrl: nil,
+            certificates: "[]", authorizationUrl: nil, authorizationKey: nil, requiresSvc: 0, enablePlatformServices: 0,
+            boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: 0, temppassMinutes: Int64(minutes),
+            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: "[]"))
+        for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
+    }
+}

@@ -1,0 +1,22 @@
+import Hummingbird
+
+extension EntitleService {
+    /// The service's router: every REST v2, DCR, SAML and operations route, with error, metrics and rate-limit middleware.
+    /// `extraRoutes` lets the host mount more routes (for example the DemoMVPD) on the same server.
+    public func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: ErrorMiddleware<AppContext>())
+        router.add(middleware: RateLimitMiddleware(service: self))
+        addOperationsRoutes(to: router)
+        addDCRRoutes(to: router)
+        addConfigurationRoutes(to: router)
+        addSessionRoutes(to: router)
+        addAuthenticateRoutes(to: router)
+        addProfileRoutes(to: router)
+        addDecisionRoutes(to: router)
+        addLogoutRoutes(to: router)
+        extraRoutes(router)
+        return router
+    }
+}

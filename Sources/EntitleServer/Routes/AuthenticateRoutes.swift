@@ -1,0 +1,110 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+import SAML
+
+/// The browser leg of authentication: `GET /api/v2/authenticate/{sp}/{code}` → `/adobe-services/authenticate/saml`
+/// → the MVPD's login (SAML AuthnRequest, HTTP-Redirect) → `POST /sp/saml/SAMLAssertionConsumer` → the session's redirect URL.
+extension EntitleService {
+    func addAuthenticateRoutes(to router: Router<AppContext>) {
+        router.get("/api/v2/authenticate/:sp/:code") { request, context in
+            try await self.startBrowserAuthentication(request, context: context)
+        }
+        router.get("/adobe-services/authenticate/saml") { request, context in
+            try await self.sendAuthnRequest(request, context: context)
+        }
+        router.post("/sp/saml/SAMLAssertionConsumer") { request, context in
+            try await self.consumeAssertion(request, context: context)
+        }
+        router.get("/authenticated") { _, _ in
+            HTMLPage.message(title: "You are signed in", message: "Your TV provider account is linked. You can return to your TV or app now.")
+        }
+    }
+
+    func startBrowserAuthentication(_ request: Request, context: AppContext) async throws -> Response {
+        let sp = try context.parameters.require("sp")
+        let bucket = context.remoteIP ?? "unknown"
+        guard let code = RegistrationCode.normalize(try context.parameters.require("code")),
+              let session = try await repository.session(code: code), session.requestorId == sp, session.notAfter > now else {
+            try await countFailedCodeLookup(bucket: bucket)
+            return HTMLPage.message(title: "This sign-in link is not valid",
+                                    message: "The code is unknown or has expired. Start signing in again from your app or TV.", status: .badRequest)
+        }
+        let query = FormBody.query(of: request)
+        var mvpdID = session.mvpdId
+        if mvpdID == nil, let chosen = query["mvpd"], try await repository.integratedMVPD(requestor: sp, mvpd: chosen) != nil {
+            try await repository.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
+            mvpdID = chosen
+        }
+        guard let mvpdID else {
+            return try await providerPicker(session: session)
+        }
+        guard session.status != "authenticated" else {
+            return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
+        }
+        let location = "/adobe-services/authenticate/saml?" + FormBody.encode([
+            ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", sp), ("domain_name", session.domainName ?? ""),
+            ("redirect_url", session.redirectUrl ?? configuration.authenticatedPageURL), ("reg_code", code),
+        ])
+        return HTMLPage.redirect(to: location)
+    }
+
+    func providerPicker(session: AuthSessionRecord) async throws -> Response {
+        let mvpds = try await repository.mvpds(requestor: session.requestorId)
+        let items = mvpds.map { mvpd in
+            let link = "/api/v2/authenticate/\(session.requestorId)/\(session.code)?mvpd=\(FormBody.escape(mvpd.id))"
+            return "<li><a href=\"\(HTMLPage.escape(link))\">\(HTMLPage.escape(mvpd.displayName))</a></li>"
+        }.joined()
+        return HTMLPage.html("""
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Choose your TV provider</title></head><body><main><h1>Choose your TV provider</h1><ul>\(items)</ul></main></body></html>
+            """)
+    }
+
+    func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {
+        let query = FormBody.query(of: request)
+        guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
+              session.notAfter > now, session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
+              let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) else {
+            return HTMLPage.message(title: "This sign-in link is not valid",
+                                    message: "The sign-in request is unknown or has expired. Start again from your app or TV.", status: .badRequest)
+        }
+        if mvpd.isTempPass {
+            do {
+                try await startTempPass(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd, sessionCode: code)
+            } catch let error as APIError {
+                return HTMLPage.message(title: "Your free preview has ended", message: error.body.message, status: .forbidden)
+            }
+            try await repository.markAuthenticated(code: code)
+            return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
+        }
+        guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
+        let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
+                                        destination: ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+                                        forceAuthn: false)
+        guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
+            return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
+        }
+        let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP) : nil
+        return HTMLPage.redirect(to: try authnRequest.redirectURL(relayState: code, signer: signer))
+    }
+
+    func consumeAssertion(_ request: Request, context: AppContext) async throws -> Response {
+        let form = try await FormBody.fields(of: request, context: context)
+        guard let samlResponse = form["SAMLResponse"], !samlResponse.isEmpty else {
+            return HTMLPage.message(title: "Sign-in failed", message: "The TV provider's answer is missing.", status: .badRequest)
+        }
+        let outcome = await AssertionConsumer(service: self).consume(samlResponse: samlResponse, relayState: form["RelayState"])
+        switch outcome {
+        case .authenticated(let redirect):
+            return HTMLPage.redirect(to: redirect)
+        case .failedWithRedirect(let redirect):
+            return HTMLPage.redirect(to: redirect)
+        case .rejected(let reason):
+            context.logger.warning("SAML response rejected", metadata: ["reason": "\(reason)"])
+            return HTMLPage.message(title: "Sign-in failed",
+                                    message: "The answer from your TV provider could not be accepted. Start signing in again from your app or TV.",
+                                    status: .badRequest)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import AsyncHTTPClient
+import EntitleCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// The authorization adapter of a SAML MVPD: `POST {authorizationURL}` with a bearer key and
+/// `{"userID", "resource"}`, answered with `{"authorized", "reason", "message"}`.
+struct MVPDAuthorizationClient {
+    /// The MVPD's answer for one resource.
+    enum Verdict: Equatable {
+        case authorized
+        case denied(parentalControls: Bool, message: String?)
+        case failed(EnhancedError)
+    }
+
+    struct Answer: Decodable {
+        var authorized: Bool
+        var reason: String?
+        var message: String?
+    }
+
+    let httpClient: HTTPClient
+    let timeoutSeconds: Int64
+
+    func authorize(mvpd: MVPDRecord, userID: String, resource: String) async -> Verdict {
+        guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.headers.add(name: "Accept", value: "application/json")
+        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
+        request.body = .bytes(ByteBuffer(data: JSONCoding.encode(["userID": userID, "resource": resource])))
+        do {
+            let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))
+            let body = try await response.body.collect(upTo: 64 * 1024)
+            guard response.status == .ok, let answer = try? JSONDecoder().decode(Answer.self, from: Data(buffer: body)) else {
+                return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider answered with HTTP \(response.status.code)."))
+            }
+            if answer.authorized { return .authorized }
+            return .denied(parentalControls: answer.reason == "parental_controls", message: answer.message)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
+            return .failed(.networkConnectionTimeout)
+        } catch {
+            return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider could not be reached."))
+        }
+    }
+}

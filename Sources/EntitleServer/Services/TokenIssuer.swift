@@ -1,0 +1,53 @@
+import Foundation
+import JWTKit
+
+/// Issues and checks the service's JWTs: software statements and access tokens.
+public struct TokenIssuer: Sendable {
+    /// The `iss` of every JWT the service signs.
+    public static let issuer = "entitle"
+    /// Access token lifetime.
+    public var accessTokenLifetime: Int64
+
+    let keys: ServiceKeys
+    let clock: any ServiceClock
+
+    /// Creates an issuer.
+    public init(keys: ServiceKeys, clock: any ServiceClock, accessTokenLifetime: Int64 = 21_600) {
+        self.keys = keys
+        self.clock = clock
+        self.accessTokenLifetime = accessTokenLifetime
+    }
+
+    /// Signs a software statement.
+    public func sign(statement: SoftwareStatementClaims) async throws -> String {
+        let (collection, kid) = try await keys.jwtKeys()
+        return try await collection.sign(statement, kid: JWKIdentifier(string: kid))
+    }
+
+    /// Verifies a software statement's signature; nil when it is not a statement signed by this service.
+    public func verify(statement: String) async -> SoftwareStatementClaims? {
+        guard statement.utf8.count < 16_384, let (collection, _) = try? await keys.jwtKeys(),
+              let claims = try? await collection.verify(statement, as: SoftwareStatementClaims.self),
+              claims.iss == Self.issuer else { return nil }
+        return claims
+    }
+
+    /// Signs an access token for a client.
+    public func accessToken(clientID: String, requestorID: String) async throws -> (token: String, claims: AccessTokenClaims) {
+        let now = Int64(clock.now().timeIntervalSince1970)
+        let claims = AccessTokenClaims(iss: Self.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v2",
+                                       iat: now, nbf: now, exp: now + accessTokenLifetime, jti: UUID().uuidString.lowercased())
+        let (collection, kid) = try await keys.jwtKeys()
+        return (try await collection.sign(claims, kid: JWKIdentifier(string: kid)), claims)
+    }
+
+    /// Verifies an access token: signature, issuer, validity window (60 s skew). Nil when any check fails.
+    public func verify(accessToken: String) async -> AccessTokenClaims? {
+        guard accessToken.utf8.count < 8192, let (collection, _) = try? await keys.jwtKeys(),
+              let claims = try? await collection.verify(accessToken, as: AccessTokenClaims.self),
+              claims.iss == Self.issuer else { return nil }
+        let now = Int64(clock.now().timeIntervalSince1970)
+        guard claims.nbf <= now + 60, now < claims.exp else { return nil }
+        return claims
+    }
+}

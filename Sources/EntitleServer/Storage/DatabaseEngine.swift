@@ -1,0 +1,80 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import SQLiteKit
+import SQLKit
+
+/// The storage engine behind the repositories: embedded SQLite in a data directory, or PostgreSQL for scale-out.
+public final class DatabaseEngine: Sendable {
+    /// Which engine is in use.
+    public enum Kind: String, Sendable { case sqlite, postgres }
+
+    /// The engine kind.
+    public let kind: Kind
+    /// The SQL database every repository query goes through.
+    public let sql: any SQLDatabase
+    private let closeAction: @Sendable () async throws -> Void
+
+    private init(kind: Kind, sql: any SQLDatabase, close: @escaping @Sendable () async throws -> Void) {
+        self.kind = kind
+        self.sql = sql
+        closeAction = close
+    }
+
+    /// Opens (creating when needed) an SQLite database file, in WAL mode with a busy timeout.
+    public static func sqlite(path: String, logger: Logger) async throws -> DatabaseEngine {
+        let connection = try await SQLiteConnection.open(
+            storage: .file(path: path), threadPool: .singleton, logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton.any()
+        ).get()
+        let sql = connection.sql()
+        try await sql.raw("PRAGMA journal_mode=WAL").run()
+        try await sql.raw("PRAGMA busy_timeout=5000").run()
+        try await sql.raw("PRAGMA synchronous=NORMAL").run()
+        return DatabaseEngine(kind: .sqlite, sql: sql) { try await connection.close().get() }
+    }
+
+    /// Connects to PostgreSQL with a `postgres://user:password@host:port/database` URL and a connection pool.
+    public static func postgres(url: String, logger: Logger, connectionsPerEventLoop: Int = 4) throws -> DatabaseEngine {
+        var configuration = try SQLPostgresConfiguration(url: url)
+        if !url.contains("sslmode=") || url.contains("sslmode=disable") {
+            configuration.coreConfiguration.tls = .disable
+        }
+        let pool = EventLoopGroupConnectionPool(
+            source: PostgresConnectionSource(sqlConfiguration: configuration),
+            maxConnectionsPerEventLoop: connectionsPerEventLoop, pruneInterval: nil, logger: logger,
+            on: MultiThreadedEventLoopGroup.singleton
+        )
+        // The pool is internally synchronised (locks per event loop) but not annotated Sendable.
+        nonisolated(unsafe) let sharedPool = pool
+        return DatabaseEngine(kind: .postgres, sql: pool.database(logger: logger).sql()) {
+            try await sharedPool.shutdownAsync()
+        }
+    }
+
+    /// Opens the engine a configuration asks for: PostgreSQL when a URL is given, else SQLite in the data directory.
+    public static func open(databaseURL: String?, dataDirectory: String, logger: Logger) async throws -> DatabaseEngine {
+        if let databaseURL, !databaseURL.isEmpty {
+            guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
+                throw ConfigurationError("Unsupported --database-url: only postgres:// URLs are accepted.")
+            }
+            return try postgres(url: databaseURL, logger: logger)
+        }
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        return try await sqlite(path: dataDirectory + "/entitle.sqlite", logger: logger)
+    }
+
+    /// Closes connections.
+    public func close() async throws { try await closeAction() }
+}
+
+/// A configuration problem found at start-up.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    /// What is wrong.
+    public let description: String
+    /// Creates an error with a message.
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,97 @@
+import Logging
+import SQLKit
+
+/// Versioned schema migrations, applied in order and recorded in `schema_migrations`.
+/// The SQL is the common subset of SQLite and PostgreSQL (TEXT, BIGINT, DOUBLE PRECISION, ON CONFLICT).
+enum Migrations {
+    static let all: [(version: Int, statements: [String])] = [
+        (1, [
+            """
+            CREATE TABLE IF NOT EXISTS service_keys (
+                kid TEXT PRIMARY KEY, purpose TEXT NOT NULL, private_pem TEXT NOT NULL, certificate_pem TEXT NOT NULL,
+                created_at BIGINT NOT NULL, retired_at BIGINT)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS requestors (
+                id TEXT PRIMARY KEY, name TEXT NOT NULL, domains TEXT NOT NULL, max_resources BIGINT NOT NULL,
+                metadata_certificate_pem TEXT)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS mvpds (
+                id TEXT PRIMARY KEY, display_name TEXT NOT NULL, logo_url TEXT NOT NULL, kind TEXT NOT NULL,
+                entity_id TEXT, sso_url TEXT, slo_url TEXT, certificates TEXT NOT NULL,
+                authorization_url TEXT, authorization_key TEXT, requires_svc BIGINT NOT NULL,
+                enable_platform_services BIGINT NOT NULL, boarding_status TEXT, platform_mapping_id TEXT,
+                display_in_platform_picker BIGINT NOT NULL, temppass_minutes BIGINT, profile_ttl_seconds BIGINT NOT NULL,
+                encrypted_attributes TEXT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS integrations (
+                requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, enabled BIGINT NOT NULL,
+                PRIMARY KEY (requestor_id, mvpd_id))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS software_statements (
+                software_id TEXT PRIMARY KEY, requestor_id TEXT NOT NULL, name TEXT NOT NULL, redirect_uris TEXT NOT NULL,
+                issued_at BIGINT NOT NULL, revoked BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS clients (
+                client_id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL, software_id TEXT NOT NULL, requestor_id TEXT NOT NULL,
+                redirect_uris TEXT NOT NULL, issued_at BIGINT NOT NULL, revoked BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS auth_sessions (
+                code TEXT PRIMARY KEY, session_id TEXT NOT NULL, requestor_id TEXT NOT NULL, client_id TEXT NOT NULL,
+                device_id TEXT NOT NULL, mvpd_id TEXT, domain_name TEXT, redirect_url TEXT, status TEXT NOT NULL,
+                authn_request_id TEXT, failure TEXT, created_at BIGINT NOT NULL, not_after BIGINT NOT NULL)
+            """,
+            "CREATE UNIQUE INDEX IF NOT EXISTS auth_sessions_request ON auth_sessions (authn_request_id)",
+            """
+            CREATE TABLE IF NOT EXISTS profiles (
+                requestor_id TEXT NOT NULL, client_id TEXT NOT NULL, device_id TEXT NOT NULL, mvpd_id TEXT NOT NULL,
+                type TEXT NOT NULL, issuer TEXT NOT NULL, not_before BIGINT NOT NULL, not_after BIGINT NOT NULL,
+                attributes TEXT NOT NULL, name_id TEXT NOT NULL, session_index TEXT, session_code TEXT,
+                user_id TEXT NOT NULL,
+                PRIMARY KEY (requestor_id, client_id, device_id, mvpd_id))
+            """,
+            "CREATE INDEX IF NOT EXISTS profiles_code ON profiles (session_code)",
+            """
+            CREATE TABLE IF NOT EXISTS used_assertions (
+                assertion_key TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS temppasses (
+                requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, device_key TEXT NOT NULL,
+                started_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+                PRIMARY KEY (requestor_id, mvpd_id, device_key))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS rate_buckets (
+                bucket_key TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, updated_at BIGINT NOT NULL)
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS logout_requests (
+                request_id TEXT PRIMARY KEY, mvpd_id TEXT NOT NULL, redirect_url TEXT, name_id TEXT NOT NULL,
+                session_index TEXT, created_at BIGINT NOT NULL,
+                expires_at BIGINT NOT NULL)
+            """,
+        ]),
+    ]
+
+    /// Applies every migration not yet recorded. Safe to run from several instances at once.
+    static func apply(to sql: any SQLDatabase, logger: Logger) async throws {
+        try await sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
+        let applied = Set(try await sql.raw("SELECT version FROM schema_migrations").all(decodingColumn: "version", as: Int64.self))
+        for migration in all where !applied.contains(Int64(migration.version)) {
+            for statement in migration.statements {
+                try await sql.raw(SQLQueryString(statement)).run()
+            }
+            try await sql.raw("""
+                INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: Int64(migration.version)), 0)
+                ON CONFLICT (version) DO NOTHING
+                """).run()
+            logger.info("schema migration applied", metadata: ["version": "\(migration.version)"])
+        }
+    }
+}

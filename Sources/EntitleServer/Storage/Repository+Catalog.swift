@@ -1,0 +1,80 @@
+import SQLKit
+
+extension Repository {
+    /// A requestor by id.
+    public func requestor(id: String) async throws -> RequestorRecord? {
+        try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)
+    }
+
+    /// Creates or replaces a requestor.
+    public func upsertRequestor(_ r: RequestorRecord) async throws {
+        try await run("""
+            INSERT INTO requestors (id, name, domains, max_resources, metadata_certificate_pem)
+            VALUES (\(bind: r.id), \(bind: r.name), \(bind: r.domains), \(bind: r.maxResources), \(bind: r.metadataCertificatePem))
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, domains = excluded.domains,
+              max_resources = excluded.max_resources, metadata_certificate_pem = excluded.metadata_certificate_pem
+            """)
+    }
+
+    /// An MVPD by id.
+    public func mvpd(id: String) async throws -> MVPDRecord? {
+        try await first("SELECT * FROM mvpds WHERE id = \(bind: id)", as: MVPDRecord.self)
+    }
+
+    /// An MVPD by its SAML entity id.
+    public func mvpd(entityID: String) async throws -> MVPDRecord? {
+        try await first("SELECT * FROM mvpds WHERE entity_id = \(bind: entityID)", as: MVPDRecord.self)
+    }
+
+    /// The MVPDs integrated (and enabled) with a requestor, ordered by display name.
+    public func mvpds(requestor: String) async throws -> [MVPDRecord] {
+        try await all("""
+            SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+            WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1 ORDER BY m.display_name, m.id
+            """, as: MVPDRecord.self)
+    }
+
+    /// An MVPD if it is integrated and enabled for the requestor.
+    public func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
+        try await first("""
+            SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+            WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
+            """, as: MVPDRecord.self)
+    }
+
+    /// Creates or replaces an MVPD.
+    public func upsertMVPD(_ m: MVPDRecord) async throws {
+        try await run("""
+            INSERT INTO mvpds (id, display_name, logo_url, kind, entity_id, sso_url, slo_url, certificates,
+              authorization_url, authorization_key, requires_svc, enable_platform_services, boarding_status,
+              platform_mapping_id, display_in_platform_picker, temppass_minutes, profile_ttl_seconds, encrypted_attributes)
+            VALUES (\(bind: m.id), \(bind: m.displayName), \(bind: m.logoUrl), \(bind: m.kind), \(bind: m.entityId),
+              \(bind: m.ssoUrl), \(bind: m.sloUrl), \(bind: m.certificates), \(bind: m.authorizationUrl),
+              \(bind: m.authorizationKey), \(bind: m.requiresSvc), \(bind: m.enablePlatformServices),
+              \(bind: m.boardingStatus), \(bind: m.platformMappingId), \(bind: m.displayInPlatformPicker),
+              \(bind: m.temppassMinutes), \(bind: m.profileTtlSeconds), \(bind: m.encryptedAttributes))
+            ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name, logo_url = excluded.logo_url,
+              kind = excluded.kind, entity_id = excluded.entity_id, sso_url = excluded.sso_url, slo_url = excluded.slo_url,
+              certificates = excluded.certificates, authorization_url = excluded.authorization_url,
+              authorization_key = excluded.authorization_key, requires_svc = excluded.requires_svc,
+              enable_platform_services = excluded.enable_platform_services, boarding_status = excluded.boarding_status,
+              platform_mapping_id = excluded.platform_mapping_id,
+              display_in_platform_picker = excluded.display_in_platform_picker,
+              temppass_minutes = excluded.temppass_minutes, profile_ttl_seconds = excluded.profile_ttl_seconds,
+              encrypted_attributes = excluded.encrypted_attributes
+            """)
+    }
+
+    /// Enables or disables the integration of an MVPD with a requestor.
+    public func setIntegration(requestor: String, mvpd: String, enabled: Bool) async throws {
+        try await run("""
+            INSERT INTO integrations (requestor_id, mvpd_id, enabled) VALUES (\(bind: requestor), \(bind: mvpd), \(bind: enabled ? 1 : 0))
+            ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET enabled = excluded.enabled
+            """)
+    }
+
+    /// All MVPDs.
+    public func allMVPDs() async throws -> [MVPDRecord] {
+        try await all("SELECT * FROM mvpds ORDER BY id", as: MVPDRecord.self)
+    }
+}

@@ -1,0 +1,54 @@
+import SQLKit
+
+extension Repository {
+    /// A software statement by `software_id`.
+    public func softwareStatement(id: String) async throws -> SoftwareStatementRecord? {
+        try await first("SELECT * FROM software_statements WHERE software_id = \(bind: id)", as: SoftwareStatementRecord.self)
+    }
+
+    /// Records an approved software statement.
+    public func insertSoftwareStatement(_ s: SoftwareStatementRecord) async throws {
+        try await run("""
+            INSERT INTO software_statements (software_id, requestor_id, name, redirect_uris, issued_at, revoked)
+            VALUES (\(bind: s.softwareId), \(bind: s.requestorId), \(bind: s.name), \(bind: s.redirectUris),
+                    \(bind: s.issuedAt), \(bind: s.revoked)) ON CONFLICT (software_id) DO NOTHING
+            """)
+    }
+
+    /// Revokes a software statement; returns whether it existed.
+    public func revokeSoftwareStatement(id: String) async throws -> Bool {
+        try await touchedRow("UPDATE software_statements SET revoked = 1 WHERE software_id = \(bind: id) RETURNING software_id")
+    }
+
+    /// All software statements of a requestor.
+    public func softwareStatements(requestor: String) async throws -> [SoftwareStatementRecord] {
+        try await all("SELECT * FROM software_statements WHERE requestor_id = \(bind: requestor) ORDER BY issued_at", as: SoftwareStatementRecord.self)
+    }
+
+    /// A client by id.
+    public func client(id: String) async throws -> ClientRecord? {
+        try await first("SELECT * FROM clients WHERE client_id = \(bind: id)", as: ClientRecord.self)
+    }
+
+    /// Records a registered client.
+    public func insertClient(_ c: ClientRecord) async throws {
+        try await run("""
+            INSERT INTO clients (client_id, secret_hash, software_id, requestor_id, redirect_uris, issued_at, revoked)
+            VALUES (\(bind: c.clientId), \(bind: c.secretHash), \(bind: c.softwareId), \(bind: c.requestorId),
+                    \(bind: c.redirectUris), \(bind: c.issuedAt), \(bind: c.revoked))
+            """)
+    }
+
+    /// Revokes a client; returns whether it existed.
+    public func revokeClient(id: String) async throws -> Bool {
+        try await touchedRow("UPDATE clients SET revoked = 1 WHERE client_id = \(bind: id) RETURNING client_id")
+    }
+
+    /// Whether a client and its software statement are both still approved.
+    public func clientIsActive(id: String) async throws -> Bool {
+        try await sql.raw("""
+            SELECT c.client_id FROM clients c JOIN software_statements s ON s.software_id = c.software_id
+            WHERE c.client_id = \(bind: id) AND c.revoked = 0 AND s.revoked = 0
+            """).first() != nil
+    }
+}

@@ -1,0 +1,52 @@
+import SQLKit
+
+/// A service signing key with its certificate.
+public struct ServiceKeyRecord: Codable, Sendable, Equatable {
+    /// Key id.
+    public var kid: String
+    /// `media-token`, `jwt` or `saml-sp`.
+    public var purpose: String
+    /// PEM private key (never logged).
+    public var privatePem: String
+    /// PEM certificate (or public key for JWT keys).
+    public var certificatePem: String
+    /// Creation time, ms.
+    public var createdAt: Int64
+    /// When it stopped being used for signing, ms.
+    public var retiredAt: Int64?
+}
+
+extension Repository {
+    /// The newest key of a purpose that is not retired.
+    public func activeKey(purpose: String) async throws -> ServiceKeyRecord? {
+        try await first("""
+            SELECT * FROM service_keys WHERE purpose = \(bind: purpose) AND retired_at IS NULL
+            ORDER BY created_at DESC, kid DESC LIMIT 1
+            """, as: ServiceKeyRecord.self)
+    }
+
+    /// Keys of a purpose still valid for verification: active ones and those retired after `retiredAfter` ms.
+    public func verificationKeys(purpose: String, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
+        try await all("""
+            SELECT * FROM service_keys WHERE purpose = \(bind: purpose)
+            AND (retired_at IS NULL OR retired_at > \(bind: retiredAfter)) ORDER BY created_at DESC, kid DESC
+            """, as: ServiceKeyRecord.self)
+    }
+
+    /// Stores a key unless one with that id exists.
+    public func insertKey(_ key: ServiceKeyRecord) async throws {
+        try await run("""
+            INSERT INTO service_keys (kid, purpose, private_pem, certificate_pem, created_at, retired_at)
+            VALUES (\(bind: key.kid), \(bind: key.purpose), \(bind: key.privatePem), \(bind: key.certificatePem),
+                    \(bind: key.createdAt), \(bind: key.retiredAt)) ON CONFLICT (kid) DO NOTHING
+            """)
+    }
+
+    /// Retires every active key of a purpose except `keep`.
+    public func retireKeys(purpose: String, except keep: String, at now: Int64) async throws {
+        try await run("""
+            UPDATE service_keys SET retired_at = \(bind: now)
+            WHERE purpose = \(bind: purpose) AND retired_at IS NULL AND kid <> \(bind: keep)
+            """)
+    }
+}

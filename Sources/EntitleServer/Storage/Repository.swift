@@ -1,0 +1,30 @@
+import Foundation
+import SQLKit
+
+/// All persistent state of the service, on SQLite or PostgreSQL through one SQL layer.
+/// Every write is a single atomic statement, so any number of instances can share one PostgreSQL database.
+public struct Repository: Sendable {
+    let sql: any SQLDatabase
+    let decoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
+
+    /// Creates a repository over a database.
+    public init(sql: any SQLDatabase) { self.sql = sql }
+
+    /// Creates the schema or brings it up to date.
+    public func migrate(logger: Logging.Logger) async throws { try await Migrations.apply(to: sql, logger: logger) }
+
+    func first<T: Decodable>(_ query: SQLQueryString, as type: T.Type) async throws -> T? {
+        try await sql.raw(query).first(decoding: T.self, with: decoder)
+    }
+
+    func all<T: Decodable>(_ query: SQLQueryString, as type: T.Type) async throws -> [T] {
+        try await sql.raw(query).all(decoding: T.self, with: decoder)
+    }
+
+    func run(_ query: SQLQueryString) async throws { try await sql.raw(query).run() }
+
+    /// Runs a statement ending in `RETURNING …` and tells whether it touched a row.
+    func touchedRow(_ query: SQLQueryString) async throws -> Bool { try await sql.raw(query).first() != nil }
+}
+
+import Logging

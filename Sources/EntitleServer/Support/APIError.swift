@@ -1,0 +1,67 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// An Enhanced Error Code body thrown from a handler, answered with its status and JSON.
+public struct APIError: HTTPResponseError, Sendable {
+    /// The body.
+    public let body: EnhancedError
+    /// Extra headers (for example `Retry-After`).
+    public let extraHeaders: HTTPFields
+
+    /// Wraps an error body.
+    public init(_ body: EnhancedError, headers: HTTPFields = [:]) {
+        self.body = body
+        extraHeaders = headers
+    }
+
+    /// The HTTP status.
+    public var status: HTTPResponse.Status { .init(code: body.status) }
+
+    /// The JSON response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers = extraHeaders
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: JSONCoding.encode(body))))
+    }
+}
+
+/// The `{"error": …}` body of the DCR endpoints.
+public struct OAuthError: HTTPResponseError, Sendable {
+    /// The body.
+    public let body: OAuthErrorBody
+    /// The HTTP status.
+    public let status: HTTPResponse.Status
+
+    /// Creates an OAuth error.
+    public init(_ error: String, _ description: String, status: HTTPResponse.Status = .badRequest) {
+        body = OAuthErrorBody(error: error, errorDescription: description)
+        self.status = status
+    }
+
+    /// The JSON response.
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store", .init("Pragma")!: "no-cache"],
+                 body: .init(byteBuffer: ByteBuffer(data: JSONCoding.encode(body))))
+    }
+}
+
+extension EnhancedError {
+    /// Throwable form.
+    var thrown: APIError { APIError(self) }
+}
+
+/// JSON helpers with stable output.
+enum JSONCoding {
+    static func encode<T: Encodable>(_ value: T) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+    }
+
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(data: encode(value))))
+    }
+}

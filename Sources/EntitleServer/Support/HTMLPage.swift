@@ -1,0 +1,34 @@
+import Foundation
+import Hummingbird
+
+/// Small self-contained HTML pages for the browser leg (no external assets).
+enum HTMLPage {
+    /// Escapes text for HTML.
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "'", with: "&#39;")
+    }
+
+    /// A page with a title and a message.
+    static func message(title: String, message: String, status: HTTPResponse.Status = .ok) -> Response {
+        html("""
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
+            h1{font-size:1.5rem}</style></head><body><main><h1>\(escape(title))</h1><p>\(escape(message))</p></main></body></html>
+            """, status: status)
+    }
+
+    /// An HTML response.
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                                           .init("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *; img-src 'self' data:",
+                                           .init("X-Frame-Options")!: "DENY"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// A 302 redirect.
+    static func redirect(to location: String) -> Response {
+        Response(status: .found, headers: [.location: location, .cacheControl: "no-store"])
+    }
+}

@@ -1,0 +1,40 @@
+import EntitleCore
+import HTTPTypes
+import Hummingbird
+
+/// A token bucket per device (the `AP-Device-Identifier` header, else the peer address) on the DCR and REST v2
+/// endpoints, kept in the database so that all instances share it. Over the limit: 429 with `Retry-After`.
+struct RateLimitMiddleware: RouterMiddleware {
+    let service: EntitleService
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        let limited = path.hasPrefix("/api/v2/") || path.hasPrefix("/o/client/")
+        guard limited, service.configuration.rateLimitPerSecond > 0 else { return try await next(request, context) }
+        let identity = request.headers[.deviceIdentifier].map { "dev:" + $0 } ?? "ip:" + (context.remoteIP ?? "unknown")
+        let (allowed, retryAfter) = try await service.repository.takeToken(
+            bucket: Secrets.sha256Hex(identity), ratePerSecond: service.configuration.rateLimitPerSecond,
+            burst: service.configuration.rateLimitBurst, now: service.now)
+        guard allowed else { throw APIError(.tooManyRequests, headers: [.retryAfter: String(retryAfter)]) }
+        return try await next(request, context)
+    }
+}
+
+/// Counts requests and their latency by route template (never by raw path, which would carry codes).
+struct MetricsMiddleware: RouterMiddleware {
+    let metrics: ServiceMetrics
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            metrics.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
+                                  status: Int(response.status.code), duration: ContinuousClock.now - start)
+            return response
+        } catch let error as any HTTPResponseError {
+            metrics.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
+                                  status: Int(error.status.code), duration: ContinuousClock.now - start)
+            throw error
+        }
+    }
+}

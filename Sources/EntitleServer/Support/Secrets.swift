@@ -1,0 +1,33 @@
+import Crypto
+import Foundation
+
+/// Random identifiers and secret hashing.
+enum Secrets {
+    /// `count` random bytes as lowercase hex.
+    static func randomHex(bytes count: Int = 16) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// A URL-safe random secret.
+    static func randomToken(bytes count: Int = 32) -> String {
+        var generator = SystemRandomNumberGenerator()
+        let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// SHA-256 of a string, lowercase hex.
+    static func sha256Hex(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Constant-time comparison of two strings.
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import X509
+
+/// SP → IdP authentication request, sent with the HTTP-Redirect binding.
+public struct AuthnRequest: Sendable, Equatable {
+    /// Request ID, `_` + 32 hex digits; the Response's InResponseTo must echo it.
+    public var id: String
+    /// When the request was issued.
+    public var issueInstant: Date
+    /// The SP entityID.
+    public var issuer: String
+    /// The IdP SSO URL the request is sent to.
+    public var destination: String
+    /// Where the IdP must POST the Response; empty when a received request named none.
+    public var assertionConsumerServiceURL: String
+    /// Whether the IdP must re-authenticate the user.
+    public var forceAuthn: Bool
+
+    /// Creates a request.
+    public init(id: String, issueInstant: Date, issuer: String, destination: String,
+                assertionConsumerServiceURL: String, forceAuthn: Bool) {
+        self.id = id
+        self.issueInstant = issueInstant
+        self.issuer = issuer
+        self.destination = destination
+        self.assertionConsumerServiceURL = assertionConsumerServiceURL
+        self.forceAuthn = forceAuthn
+    }
+
+    /// A fresh unique SAML ID: `_` followed by 32 random hex digits (128 bits).
+    public static func newID() -> String { samlNewID() }
+
+    /// The `<samlp:AuthnRequest>` XML.
+    public func xml() -> String {
+        "<samlp:AuthnRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\""
+            + " ID=\"\(XMLEscape.escape(id))\" Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\""
+            + " Destination=\"\(XMLEscape.escape(destination))\""
+            + " AssertionConsumerServiceURL=\"\(XMLEscape.escape(assertionConsumerServiceURL))\""
+            + " ProtocolBinding=\"urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST\""
+            + (forceAuthn ? " ForceAuthn=\"true\"" : "") + ">"
+            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+            + "<samlp:NameIDPolicy Format=\"urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified\" AllowCreate=\"true\"/>"
+            + "</samlp:AuthnRequest>"
+    }
+
+    /// Full URL: destination + ?SAMLRequest=…&RelayState=…[&SigAlg=…&Signature=…] (signed when `signer` non-nil).
+    public func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
+        try RedirectBinding.url(destination: destination, parameter: "SAMLRequest", xml: xml(),
+                                relayState: relayState, signer: signer)
+    }
+
+    /// IdP side: decode from the (URL-decoded) query items of the redirect; verifies the redirect signature if
+    /// `verifyWith` is non-empty.
+    public static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> AuthnRequest {
+        try parse(RedirectBinding.decode(query: query, parameter: "SAMLRequest", verifyWith: verifyWith))
+    }
+
+    /// IdP side: decode from the raw query string (preferred: the signature is checked over the exact bytes sent).
+    public static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> AuthnRequest {
+        try parse(RedirectBinding.decode(rawQuery: rawQuery, parameter: "SAMLRequest", verifyWith: verifyWith))
+    }
+
+    /// Parses an `<samlp:AuthnRequest>` document (e.g. from the HTTP-POST binding; no signature check).
+    public static func parse(xml: String) throws -> AuthnRequest {
+        try parse(XMLDoc(string: xml))
+    }
+
+    static func parse(_ doc: XMLDoc) throws -> AuthnRequest {
+        let root = doc.root
+        guard root.isElement(NS.protocol_, "AuthnRequest") else { throw SAMLError.malformed("root is not samlp:AuthnRequest") }
+        guard root.attribute("Version") == "2.0" else { throw SAMLError.malformed("AuthnRequest Version is not 2.0") }
+        guard let id = root.attribute("ID"), !id.isEmpty else { throw SAMLError.missing("AuthnRequest has no ID") }
+        guard let instant = root.attribute("IssueInstant").flatMap(SAMLTime.parse) else {
+            throw SAMLError.missing("AuthnRequest has no valid IssueInstant")
+        }
+        guard let issuer = root.child(NS.assertion, "Issuer")?.trimmedText, !issuer.isEmpty else {
+            throw SAMLError.missing("AuthnRequest has no Issuer")
+        }
+        let force = root.attribute("ForceAuthn")
+        return AuthnRequest(id: id, issueInstant: instant, issuer: issuer,
+                            destination: root.attribute("Destination") ?? "",
+                            assertionConsumerServiceURL: root.attribute("AssertionConsumerServiceURL") ?? "",
+                            forceAuthn: force == "true" || force == "1")
+    }
+}
+
+/// `_` + 32 lowercase hex digits from the system CSPRNG.
+func samlNewID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let hex = Array("0123456789abcdef")
+    return "_" + String((0..<32).map { _ in hex[Int.random(in: 0..<16, using: &generator)] })
+}

@@ -1,0 +1,154 @@
+import CLibXML2
+import Foundation
+import X509
+
+/// Single Logout request over the HTTP-Redirect binding (signed query string).
+public struct LogoutRequest: Sendable, Equatable {
+    /// Request ID (`AuthnRequest.newID()`).
+    public var id: String
+    /// When the request was issued.
+    public var issueInstant: Date
+    /// EntityID of the sender.
+    public var issuer: String
+    /// SLO URL of the receiver.
+    public var destination: String
+    /// The NameID whose session ends.
+    public var nameID: String
+    /// The session (AuthnStatement SessionIndex) that ends; nil = all sessions of `nameID`.
+    public var sessionIndex: String?
+
+    /// Creates a request.
+    public init(id: String, issueInstant: Date, issuer: String, destination: String, nameID: String, sessionIndex: String?) {
+        self.id = id
+        self.issueInstant = issueInstant
+        self.issuer = issuer
+        self.destination = destination
+        self.nameID = nameID
+        self.sessionIndex = sessionIndex
+    }
+
+    /// The `<samlp:LogoutRequest>` XML.
+    public func xml() -> String {
+        "<samlp:LogoutRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.escape(id))\""
+            + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.escape(destination))\">"
+            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer><saml:NameID>\(XMLEscape.escape(nameID))</saml:NameID>"
+            + (sessionIndex.map { "<samlp:SessionIndex>\(XMLEscape.escape($0))</samlp:SessionIndex>" } ?? "")
+            + "</samlp:LogoutRequest>"
+    }
+
+    /// Full redirect URL with `SAMLRequest` (signed when `signer` is non-nil).
+    public func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
+        try RedirectBinding.url(destination: destination, parameter: "SAMLRequest", xml: xml(),
+                                relayState: relayState, signer: signer)
+    }
+
+    /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty.
+    public static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> LogoutRequest {
+        try parse(RedirectBinding.decode(query: query, parameter: "SAMLRequest", verifyWith: verifyWith))
+    }
+
+    /// Decodes from the raw query string (signature checked over the exact bytes sent).
+    public static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> LogoutRequest {
+        try parse(RedirectBinding.decode(rawQuery: rawQuery, parameter: "SAMLRequest", verifyWith: verifyWith))
+    }
+
+    static func parse(_ doc: XMLDoc) throws -> LogoutRequest {
+        let root = doc.root
+        guard root.isElement(NS.protocol_, "LogoutRequest") else { throw SAMLError.malformed("root is not samlp:LogoutRequest") }
+        let common = try MessageHeader(root)
+        guard let nameID = root.child(NS.assertion, "NameID")?.trimmedText, !nameID.isEmpty else {
+            throw SAMLError.missing("LogoutRequest has no NameID")
+        }
+        return LogoutRequest(id: common.id, issueInstant: common.issueInstant, issuer: common.issuer,
+                             destination: common.destination, nameID: nameID,
+                             sessionIndex: root.child(NS.protocol_, "SessionIndex")?.trimmedText)
+    }
+}
+
+/// Single Logout response over the HTTP-Redirect binding (signed query string).
+public struct LogoutResponse: Sendable, Equatable {
+    /// Response ID.
+    public var id: String
+    /// When the response was issued.
+    public var issueInstant: Date
+    /// EntityID of the sender.
+    public var issuer: String
+    /// SLO URL of the receiver.
+    public var destination: String
+    /// ID of the LogoutRequest answered.
+    public var inResponseTo: String
+    /// Whether the status is Success.
+    public var success: Bool
+
+    /// Creates a response.
+    public init(id: String, issueInstant: Date, issuer: String, destination: String, inResponseTo: String, success: Bool) {
+        self.id = id
+        self.issueInstant = issueInstant
+        self.issuer = issuer
+        self.destination = destination
+        self.inResponseTo = inResponseTo
+        self.success = success
+    }
+
+    /// The `<samlp:LogoutResponse>` XML.
+    public func xml() -> String {
+        "<samlp:LogoutResponse xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.escape(id))\""
+            + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.escape(destination))\""
+            + " InResponseTo=\"\(XMLEscape.escape(inResponseTo))\"><saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+            + SAMLStatus.xml(code: success ? SAMLStatus.success : SAMLStatus.responder, message: nil)
+            + "</samlp:LogoutResponse>"
+    }
+
+    /// Full redirect URL with `SAMLResponse` (signed when `signer` is non-nil).
+    public func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
+        try RedirectBinding.url(destination: destination, parameter: "SAMLResponse", xml: xml(),
+                                relayState: relayState, signer: signer)
+    }
+
+    /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty.
+    public static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> LogoutResponse {
+        try parse(RedirectBinding.decode(query: query, parameter: "SAMLResponse", verifyWith: verifyWith))
+    }
+
+    /// Decodes from the raw query string (signature checked over the exact bytes sent).
+    public static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> LogoutResponse {
+        try parse(RedirectBinding.decode(rawQuery: rawQuery, parameter: "SAMLResponse", verifyWith: verifyWith))
+    }
+
+    static func parse(_ doc: XMLDoc) throws -> LogoutResponse {
+        let root = doc.root
+        guard root.isElement(NS.protocol_, "LogoutResponse") else { throw SAMLError.malformed("root is not samlp:LogoutResponse") }
+        let common = try MessageHeader(root)
+        guard let inResponseTo = root.attribute("InResponseTo"), !inResponseTo.isEmpty else {
+            throw SAMLError.missing("LogoutResponse has no InResponseTo")
+        }
+        let status = root.child(NS.protocol_, "Status")?.child(NS.protocol_, "StatusCode")?.attribute("Value")
+        guard let status else { throw SAMLError.missing("LogoutResponse has no Status") }
+        return LogoutResponse(id: common.id, issueInstant: common.issueInstant, issuer: common.issuer,
+                              destination: common.destination, inResponseTo: inResponseTo,
+                              success: status == SAMLStatus.success)
+    }
+}
+
+/// ID, Version, IssueInstant, Destination and Issuer shared by SAML protocol messages.
+struct MessageHeader {
+    let id: String
+    let issueInstant: Date
+    let issuer: String
+    let destination: String
+
+    init(_ root: xmlNodePtr) throws {
+        guard root.attribute("Version") == "2.0" else { throw SAMLError.malformed("message Version is not 2.0") }
+        guard let id = root.attribute("ID"), !id.isEmpty else { throw SAMLError.missing("message has no ID") }
+        guard let instant = root.attribute("IssueInstant").flatMap(SAMLTime.parse) else {
+            throw SAMLError.missing("message has no valid IssueInstant")
+        }
+        guard let issuer = root.child(NS.assertion, "Issuer")?.trimmedText, !issuer.isEmpty else {
+            throw SAMLError.missing("message has no Issuer")
+        }
+        self.id = id
+        self.issueInstant = instant
+        self.issuer = issuer
+        self.destination = root.attribute("Destination") ?? ""
+    }
+}

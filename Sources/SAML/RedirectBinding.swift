@@ -1,0 +1,213 @@
+import CZlib
+import Crypto
+import _CryptoExtras
+import Foundation
+import X509
+
+/// SAML HTTP-Redirect binding (DEFLATE encoding, query-string signature with RSA-SHA256).
+enum RedirectBinding {
+    /// Largest encoded message parameter accepted (characters).
+    static let maxEncodedLength = 512 * 1024
+    /// Largest inflated message accepted (bytes).
+    static let maxInflatedSize = 256 * 1024
+
+    /// `destination?SAMLRequest=…&RelayState=…&SigAlg=…&Signature=…` (SigAlg/Signature only with a signer).
+    static func url(destination: String, parameter: String, xml: String, relayState: String?,
+                    signer: SigningIdentity?) throws -> String {
+        let encoded = Base64.encode(try deflate(Array(xml.utf8)))
+        var query = "\(parameter)=\(percentEncode(encoded))"
+        if let relayState { query += "&RelayState=\(percentEncode(relayState))" }
+        if let signer {
+            query += "&SigAlg=\(percentEncode(DSAlgorithm.rsaSHA256))"
+            let signature = try signer.privateKey.signature(for: Array(query.utf8), padding: .insecurePKCS1v1_5)
+            query += "&Signature=\(percentEncode(Base64.encode(signature.rawRepresentation)))"
+        }
+        return destination + (destination.contains("?") ? "&" : "?") + query
+    }
+
+    /// Decodes the message from already URL-decoded query items; verifies the signature when `verifyWith` is
+    /// non-empty by re-encoding the values (upper- then lower-case percent escapes). Prefer `decode(rawQuery:)`.
+    static func decode(query: [String: String], parameter: String, verifyWith: [Certificate]) throws -> XMLDoc {
+        guard let message = query[parameter] else { throw SAMLError.missing("query has no \(parameter)") }
+        if !verifyWith.isEmpty {
+            guard let sigAlg = query["SigAlg"], let signature = query["Signature"] else {
+                throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
+            }
+            let candidates = [false, true].map { lower in
+                var signed = "\(parameter)=\(percentEncode(message, lowercase: lower))"
+                if let relay = query["RelayState"] { signed += "&RelayState=\(percentEncode(relay, lowercase: lower))" }
+                return signed + "&SigAlg=\(percentEncode(sigAlg, lowercase: lower))"
+            }
+            try verify(signedStrings: candidates, sigAlg: sigAlg, signature: signature, certificates: verifyWith)
+        }
+        return try XMLDoc(bytes: try inflatedMessage(message))
+    }
+
+    /// Decodes the message from the raw (still percent-encoded) query string, verifying the signature over the
+    /// exact bytes the sender signed when `verifyWith` is non-empty.
+    static func decode(rawQuery: String, parameter: String, verifyWith: [Certificate]) throws -> XMLDoc {
+        guard rawQuery.utf8.count <= maxEncodedLength * 2 else {
+            throw SAMLError(code: SAMLError.tooLarge, message: "query string too large")
+        }
+        var raw: [String: Substring] = [:]
+        for pair in rawQuery.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(parts[0])
+            if raw[name] == nil { raw[name] = parts.count > 1 ? parts[1] : "" }
+        }
+        guard let rawMessage = raw[parameter], let message = percentDecode(rawMessage) else {
+            throw SAMLError.missing("query has no \(parameter)")
+        }
+        if !verifyWith.isEmpty {
+            guard let rawSigAlg = raw["SigAlg"], let sigAlg = percentDecode(rawSigAlg),
+                  let rawSignature = raw["Signature"], let signature = percentDecode(rawSignature) else {
+                throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
+            }
+            var signed = "\(parameter)=\(rawMessage)"
+            if let relay = raw["RelayState"] { signed += "&RelayState=\(relay)" }
+            signed += "&SigAlg=\(rawSigAlg)"
+            try verify(signedStrings: [signed], sigAlg: sigAlg, signature: signature, certificates: verifyWith)
+        }
+        return try XMLDoc(bytes: try inflatedMessage(message))
+    }
+
+    /// The URL-decoded value of `name` in a raw query string.
+    static func queryValue(_ name: String, rawQuery: String) -> String? {
+        for pair in rawQuery.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts[0] == name { return percentDecode(parts.count > 1 ? parts[1] : "") }
+        }
+        return nil
+    }
+
+    private static func verify(signedStrings: [String], sigAlg: String, signature: String,
+                               certificates: [Certificate]) throws {
+        guard sigAlg == DSAlgorithm.rsaSHA256 else {
+            throw SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported SigAlg \(sigAlg)")
+        }
+        guard let signatureBytes = Base64.decode(signature), !signatureBytes.isEmpty else {
+            throw SAMLError(code: SAMLError.badEncoding, message: "Signature is not base64")
+        }
+        let value = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
+        let keys = certificates.compactMap { try? rsaPublicKey(of: $0) }
+        for signed in signedStrings {
+            let bytes = Array(signed.utf8)
+            if keys.contains(where: { $0.isValidSignature(value, for: bytes, padding: .insecurePKCS1v1_5) }) { return }
+        }
+        throw SAMLError(code: SAMLError.badSignature, message: "redirect binding signature does not verify")
+    }
+
+    private static func inflatedMessage(_ base64: String) throws -> [UInt8] {
+        guard base64.utf8.count <= maxEncodedLength else {
+            throw SAMLError(code: SAMLError.tooLarge, message: "encoded message exceeds \(maxEncodedLength) characters")
+        }
+        guard let compressed = Base64.decode(base64) else {
+            throw SAMLError(code: SAMLError.badEncoding, message: "message is not base64")
+        }
+        return try inflate(compressed, limit: maxInflatedSize)
+    }
+
+    // MARK: - Percent encoding
+
+    /// RFC 3986 percent-encoding: everything except unreserved characters.
+    static func percentEncode(_ text: String, lowercase: Bool = false) -> String {
+        let hex = Array((lowercase ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3)
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(b)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Decodes `%XX` escapes and `+` (space); nil on a broken escape or invalid UTF-8.
+    static func percentDecode<S: StringProtocol>(_ text: S) -> String? {
+        var out: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        func hexValue(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 65...70: return c - 55
+            case 97...102: return c - 87
+            default: return nil
+            }
+        }
+        while let b = bytes.popFirst() {
+            if b == UInt8(ascii: "%") {
+                guard let h = bytes.popFirst().flatMap(hexValue), let l = bytes.popFirst().flatMap(hexValue) else { return nil }
+                out.append(h << 4 | l)
+            } else if b == UInt8(ascii: "+") {
+                out.append(32)
+            } else {
+                out.append(b)
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    // MARK: - Raw DEFLATE (RFC 1951)
+
+    static func deflate(_ input: [UInt8]) throws -> [UInt8] {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw SAMLError(code: SAMLError.badEncoding, message: "deflate init failed")
+        }
+        defer { deflateEnd(&stream) }
+        var source = input
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(input.count))) + 16)
+        let status: Int32 = source.withUnsafeMutableBufferPointer { src in
+            output.withUnsafeMutableBufferPointer { dst in
+                stream.next_in = src.baseAddress
+                stream.avail_in = uInt(src.count)
+                stream.next_out = dst.baseAddress
+                stream.avail_out = uInt(dst.count)
+                return CZlib.deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { throw SAMLError(code: SAMLError.badEncoding, message: "deflate failed") }
+        return Array(output[0..<Int(stream.total_out)])
+    }
+
+    static func inflate(_ input: [UInt8], limit: Int) throws -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw SAMLError(code: SAMLError.badEncoding, message: "inflate init failed")
+        }
+        defer { inflateEnd(&stream) }
+        var source = input
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        try source.withUnsafeMutableBufferPointer { src in
+            stream.next_in = src.baseAddress
+            stream.avail_in = uInt(src.count)
+            while true {
+                let (status, produced): (Int32, Int) = chunk.withUnsafeMutableBufferPointer { dst in
+                    stream.next_out = dst.baseAddress
+                    stream.avail_out = uInt(dst.count)
+                    let status = CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return (status, dst.count - Int(stream.avail_out))
+                }
+                result += chunk[0..<produced]
+                if result.count > limit {
+                    throw SAMLError(code: SAMLError.tooLarge, message: "inflated message exceeds \(limit) bytes")
+                }
+                if status == Z_STREAM_END { return }
+                guard status == Z_OK else {
+                    throw SAMLError(code: SAMLError.badEncoding, message: "message is not raw DEFLATE data")
+                }
+                if stream.avail_in == 0 && produced == 0 {
+                    throw SAMLError(code: SAMLError.badEncoding, message: "DEFLATE data is truncated")
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// SAML status code URIs.
+public enum SAMLStatus {
+    /// `urn:oasis:names:tc:SAML:2.0:status:Success`
+    public static let success = "urn:oasis:names:tc:SAML:2.0:status:Success"
+    /// `urn:oasis:names:tc:SAML:2.0:status:Requester`
+    public static let requester = "urn:oasis:names:tc:SAML:2.0:status:Requester"
+    /// `urn:oasis:names:tc:SAML:2.0:status:Responder`
+    public static let responder = "urn:oasis:names:tc:SAML:2.0:status:Responder"
+    /// `urn:oasis:names:tc:SAML:2.0:status:VersionMismatch`
+    public static let versionMismatch = "urn:oasis:names:tc:SAML:2.0:status:VersionMismatch"
+    /// Second-level: the user could not be authenticated.
+    public static let authnFailed = "urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"
+    /// Second-level: the request (e.g. IsPassive) could not be satisfied without user interaction.
+    public static let noPassive = "urn:oasis:names:tc:SAML:2.0:status:NoPassive"
+    /// Second-level: the principal is not known or refused the request.
+    public static let requestDenied = "urn:oasis:names:tc:SAML:2.0:status:RequestDenied"
+    /// Second-level: only part of a logout succeeded.
+    public static let partialLogout = "urn:oasis:names:tc:SAML:2.0:status:PartialLogout"
+
+    static let topLevel: Set<String> = [success, requester, responder, versionMismatch]
+
+    /// `<samlp:Status>` for `code`: a top-level code directly, any other code nested under Responder.
+    static func xml(code: String, message: String?) -> String {
+        var out = "<samlp:Status>"
+        if topLevel.contains(code) {
+            out += "<samlp:StatusCode Value=\"\(XMLEscape.escape(code))\"/>"
+        } else {
+            out += "<samlp:StatusCode Value=\"\(responder)\"><samlp:StatusCode Value=\"\(XMLEscape.escape(code))\"/></samlp:StatusCode>"
+        }
+        if let message { out += "<samlp:StatusMessage>\(XMLEscape.escape(message))</samlp:StatusMessage>" }
+        return out + "</samlp:Status>"
+    }
+}
+
+/// IdP side: builds a signed `<samlp:Response>` containing a signed `<saml:Assertion>` (enveloped signatures,
+/// exc-c14n, RSA-SHA256, SHA-256 digests) and returns it base64-encoded for the HTTP-POST binding.
+public struct SAMLResponseBuilder: Sendable {
+    /// The IdP entityID written as Issuer.
+    public let issuer: String
+    /// Key and certificate that sign Response and Assertion.
+    public let signer: SigningIdentity
+    /// NameID Format written in the Subject.
+    public var nameIDFormat: String = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"
+    /// AuthnContextClassRef written in the AuthnStatement.
+    public var authnContextClassRef: String = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
+
+    /// Creates a builder for one IdP.
+    public init(issuer: String, signer: SigningIdentity) {
+        self.issuer = issuer
+        self.signer = signer
+    }
+
+    /// A successful, signed Response (base64) with one signed bearer Assertion for `audience`, valid
+    /// `[now, now + assertionLifetime)`, whose SubjectConfirmationData Recipient is `destination`.
+    public func success(inResponseTo: String?, destination: String, audience: String, nameID: String,
+                        sessionIndex: String, attributes: [String: [String]], now: Date,
+                        assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
+        try Base64.encode(Array(successXML(
+            inResponseTo: inResponseTo, destination: destination, audience: audience, nameID: nameID,
+            sessionIndex: sessionIndex, attributes: attributes, now: now, assertionLifetime: assertionLifetime,
+            sessionNotOnOrAfter: sessionNotOnOrAfter).utf8))
+    }
+
+    /// Same as `success` but returns the signed XML text (for tests and tools).
+    public func successXML(inResponseTo: String?, destination: String, audience: String, nameID: String,
+                           sessionIndex: String, attributes: [String: [String]], now: Date,
+                           assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
+        let responseID = samlNewID()
+        let assertionID = samlNewID()
+        let instant = SAMLTime.format(now)
+        let end = SAMLTime.format(now.addingTimeInterval(assertionLifetime))
+        let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.escape($0))\"" } ?? ""
+        var assertion = "<saml:Assertion xmlns:saml=\"\(NS.assertion)\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\""
+            + " xmlns:xsi=\"\(NS.xsi)\" ID=\"\(assertionID)\" Version=\"2.0\" IssueInstant=\"\(instant)\">"
+            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+            + XMLSigner.template(referenceID: assertionID, certificateBase64: signer.certificateBase64DER)
+            + "<saml:Subject><saml:NameID Format=\"\(XMLEscape.escape(nameIDFormat))\">\(XMLEscape.escape(nameID))</saml:NameID>"
+            + "<saml:SubjectConfirmation Method=\"urn:oasis:names:tc:SAML:2.0:cm:bearer\">"
+            + "<saml:SubjectConfirmationData\(inResponse) NotOnOrAfter=\"\(end)\" Recipient=\"\(XMLEscape.escape(destination))\"/>"
+            + "</saml:SubjectConfirmation></saml:Subject>"
+            + "<saml:Conditions NotBefore=\"\(instant)\" NotOnOrAfter=\"\(end)\"><saml:AudienceRestriction>"
+            + "<saml:Audience>\(XMLEscape.escape(audience))</saml:Audience></saml:AudienceRestriction></saml:Conditions>"
+            + "<saml:AuthnStatement AuthnInstant=\"\(instant)\" SessionIndex=\"\(XMLEscape.escape(sessionIndex))\""
+            + (sessionNotOnOrAfter.map { " SessionNotOnOrAfter=\"\(SAMLTime.format($0))\"" } ?? "") + ">"
+            + "<saml:AuthnContext><saml:AuthnContextClassRef>\(XMLEscape.escape(authnContextClassRef))</saml:AuthnContextClassRef>"
+            + "</saml:AuthnContext></saml:AuthnStatement>"
+        if !attributes.isEmpty {
+            assertion += "<saml:AttributeStatement>"
+            for name in attributes.keys.sorted() {
+                assertion += "<saml:Attribute Name=\"\(XMLEscape.escape(name))\""
+                    + " NameFormat=\"urn:oasis:names:tc:SAML:2.0:attrname-format:basic\">"
+                for value in attributes[name] ?? [] {
+                    assertion += "<saml:AttributeValue xsi:type=\"xs:string\">\(XMLEscape.escape(value))</saml:AttributeValue>"
+                }
+                assertion += "</saml:Attribute>"
+            }
+            assertion += "</saml:AttributeStatement>"
+        }
+        assertion += "</saml:Assertion>"
+        let xml = responseOpen(id: responseID, instant: instant, destination: destination, inResponse: inResponse)
+            + XMLSigner.template(referenceID: responseID, certificateBase64: signer.certificateBase64DER)
+            + SAMLStatus.xml(code: SAMLStatus.success, message: nil) + assertion + "</samlp:Response>"
+        return try XMLSigner.signAll(xml: xml, key: signer.privateKey)
+    }
+
+    /// A signed Response without assertion carrying `statusCode` (top-level code, or a second-level code that is
+    /// nested under Responder) and an optional StatusMessage, base64-encoded.
+    public func failure(inResponseTo: String?, destination: String, statusCode: String, message: String?,
+                        now: Date) throws -> String {
+        let responseID = samlNewID()
+        let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.escape($0))\"" } ?? ""
+        let xml = responseOpen(id: responseID, instant: SAMLTime.format(now), destination: destination, inResponse: inResponse)
+            + XMLSigner.template(referenceID: responseID, certificateBase64: signer.certificateBase64DER)
+            + SAMLStatus.xml(code: statusCode, message: message) + "</samlp:Response>"
+        return Base64.encode(Array(try XMLSigner.signAll(xml: xml, key: signer.privateKey).utf8))
+    }
+
+    private func responseOpen(id: String, instant: String, destination: String, inResponse: String) -> String {
+        "<samlp:Response xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(id)\" Version=\"2.0\""
+            + " IssueInstant=\"\(instant)\" Destination=\"\(XMLEscape.escape(destination))\"\(inResponse)>"
+            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+    }
+}

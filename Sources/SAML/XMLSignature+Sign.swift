@@ -1,0 +1,61 @@
+import CLibXML2
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// XMLDSig algorithm identifiers.
+enum DSAlgorithm {
+    static let excC14N = "http://www.w3.org/2001/10/xml-exc-c14n#"
+    static let excC14NWithComments = "http://www.w3.org/2001/10/xml-exc-c14n#WithComments"
+    static let rsaSHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
+    static let rsaSHA1 = "http://www.w3.org/2000/09/xmldsig#rsa-sha1"
+    static let sha256 = "http://www.w3.org/2001/04/xmlenc#sha256"
+    static let sha1 = "http://www.w3.org/2000/09/xmldsig#sha1"
+    static let enveloped = "http://www.w3.org/2000/09/xmldsig#enveloped-signature"
+}
+
+/// Enveloped XML signatures: a `<ds:Signature>` template placed in the element it signs is filled in.
+enum XMLSigner {
+    /// A signature template for the element with `referenceID` (exc-c14n, RSA-SHA256, SHA-256, enveloped),
+    /// with the signer's certificate in KeyInfo. DigestValue and SignatureValue are filled by `signAll`.
+    static func template(referenceID: String, certificateBase64: String) -> String {
+        "<ds:Signature xmlns:ds=\"\(NS.dsig)\"><ds:SignedInfo>"
+            + "<ds:CanonicalizationMethod Algorithm=\"\(DSAlgorithm.excC14N)\"/>"
+            + "<ds:SignatureMethod Algorithm=\"\(DSAlgorithm.rsaSHA256)\"/>"
+            + "<ds:Reference URI=\"#\(XMLEscape.escape(referenceID))\"><ds:Transforms>"
+            + "<ds:Transform Algorithm=\"\(DSAlgorithm.enveloped)\"/>"
+            + "<ds:Transform Algorithm=\"\(DSAlgorithm.excC14N)\"/>"
+            + "</ds:Transforms><ds:DigestMethod Algorithm=\"\(DSAlgorithm.sha256)\"/>"
+            + "<ds:DigestValue></ds:DigestValue></ds:Reference></ds:SignedInfo>"
+            + "<ds:SignatureValue></ds:SignatureValue><ds:KeyInfo><ds:X509Data><ds:X509Certificate>"
+            + certificateBase64 + "</ds:X509Certificate></ds:X509Data></ds:KeyInfo></ds:Signature>"
+    }
+
+    /// Parses `xml`, fills every signature template in it (innermost first, so an outer signature covers the
+    /// inner one), and returns the serialised signed document.
+    static func signAll(xml: String, key: _RSA.Signing.PrivateKey) throws -> String {
+        let doc = try XMLDoc(string: xml)
+        let ids = try doc.elementsByID()
+        let signatures = doc.root.descendants(NS.dsig, "Signature").sorted { $0.depth > $1.depth }
+        for signature in signatures {
+            try sign(signature: signature, doc: doc, ids: ids, key: key)
+        }
+        return doc.serialize()
+    }
+
+    private static func sign(signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
+                             key: _RSA.Signing.PrivateKey) throws {
+        guard let signedInfo = signature.child(NS.dsig, "SignedInfo"),
+              let reference = signedInfo.child(NS.dsig, "Reference"),
+              let uri = reference.attribute("URI"), uri.hasPrefix("#"),
+              let target = ids[String(uri.dropFirst())],
+              let digestValue = reference.child(NS.dsig, "DigestValue"),
+              let signatureValue = signature.child(NS.dsig, "SignatureValue")
+        else { throw SAMLError.malformed("signature template is incomplete") }
+        let canonical = try XMLCanonicalizer.canonicalize(doc, apex: target, excluding: signature)
+        digestValue.setText(Base64.encode(SHA256.hash(data: canonical)))
+        let signedInfoBytes = try XMLCanonicalizer.canonicalize(doc, apex: signedInfo)
+        let value = try key.signature(for: signedInfoBytes, padding: .insecurePKCS1v1_5)
+        signatureValue.setText(Base64.encode(value.rawRepresentation))
+    }
+}
