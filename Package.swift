@@ -54,6 +54,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .target(name: "EntitleServer", dependencies: [
             "EntitleCore", "SAML",

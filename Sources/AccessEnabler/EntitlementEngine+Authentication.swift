@@ -144,13 +144,13 @@ extension EntitlementEngine {
         let path = ["api", "v2", requestorID, "sessions"]
         Task {
             let result: Result<SessionResponse, AccessEnablerError>
-            do {
+            do throws(AccessEnablerError) {
                 result = .success(try await client.send(APICall(method: "POST", path: path, form: form), headers: headers,
                                                         as: SessionResponse.self))
             } catch {
                 result = .failure(error)
             }
-            await self.sessionAnswered(attempt: attempt, mvpd: mvpd, provider: provider, result: result)
+            self.sessionAnswered(attempt: attempt, mvpd: mvpd, provider: provider, result: result)
         }
     }
 
@@ -191,12 +191,12 @@ extension EntitlementEngine {
         let path = ["api", "v2", requestorID, "profiles", mvpd]
         Task {
             let result: Result<ProfilesResponse, AccessEnablerError>
-            do {
+            do throws(AccessEnablerError) {
                 result = .success(try await client.send(APICall(method: "GET", path: path), headers: headers, as: ProfilesResponse.self))
             } catch {
                 result = .failure(error)
             }
-            await self.profileAnswered(mvpd: mvpd, provider: provider, attempt: attempt, result: result)
+            self.profileAnswered(mvpd: mvpd, provider: provider, attempt: attempt, result: result)
         }
     }
 

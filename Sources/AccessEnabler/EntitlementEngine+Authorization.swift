@@ -46,7 +46,7 @@ extension EntitlementEngine {
         let path = ["api", "v2", requestorID, "decisions", "authorize", mvpd]
         Task {
             let outcome: AuthorizationStateMachine.Outcome
-            do {
+            do throws(AccessEnablerError) {
                 let response = try await client.send(APICall(method: "POST", path: path, json: body), headers: headers,
                                                       as: DecisionsResponse.self)
                 let decision = response.decisions.first { $0.resource == request.resource } ?? response.decisions.first
@@ -54,7 +54,7 @@ extension EntitlementEngine {
             } catch {
                 outcome = AuthorizationStateMachine.outcome(of: error)
             }
-            await self.finish(request, outcome: outcome, mvpd: mvpd)
+            self.finish(request, outcome: outcome, mvpd: mvpd)
         }
     }
 
@@ -122,13 +122,13 @@ extension EntitlementEngine {
         let path = ["api", "v2", requestorID, "decisions", "preauthorize", mvpd]
         Task {
             let result: Result<DecisionsResponse, AccessEnablerError>
-            do {
+            do throws(AccessEnablerError) {
                 result = .success(try await client.send(APICall(method: "POST", path: path, json: body), headers: headers,
                                                         as: DecisionsResponse.self))
             } catch {
                 result = .failure(error)
             }
-            await self.preauthorizationAnswered(resources: resources, known: known, mvpd: mvpd, result: result, reply: reply)
+            self.preauthorizationAnswered(resources: resources, known: known, mvpd: mvpd, result: result, reply: reply)
         }
     }
 

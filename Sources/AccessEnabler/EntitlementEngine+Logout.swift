@@ -5,15 +5,17 @@ extension EntitlementEngine {
     /// `logout`: wipes local state first, then asks the service how to finish (page, complete or platform SSO).
     func logout(reply: EngineCommand.Reply<Void>?) {
         if let reply { logoutReplies.append(reply) }
-        let authenticated = local.authenticated(now: now())?.mvpd ?? local.selectedMVPD ?? local.profiles.keys.sorted().first
-        let provider = authenticated.map { provider(for: $0) }
+        var authenticated: String? = local.authenticated(now: now())?.mvpd
+        if authenticated == nil { authenticated = local.selectedMVPD }
+        if authenticated == nil { authenticated = local.profiles.keys.sorted().first }
+        let service: URL? = authenticated.map { self.provider(for: $0) }
         perform(authentication.reset())
         local = LocalState()
         preauthorizations.clear()
         Task { await self.persist() }
         let actions = logoutMachine.logout(authenticatedMVPD: authenticated)
-        if case .requestLogout(let attempt)? = actions.first, let mvpd = authenticated, let provider {
-            requestLogout(mvpd: mvpd, provider: provider, attempt: attempt)
+        if case .requestLogout(let attempt)? = actions.first, let mvpd = authenticated, let service {
+            requestLogout(mvpd: mvpd, provider: service, attempt: attempt)
         } else {
             performLogout(actions)
         }
@@ -26,13 +28,13 @@ extension EntitlementEngine {
         let redirect = redirectURL(requiresSVC: mvpdModel(mvpd)?.requiresSafariViewController ?? false)
         Task {
             let answer: LogoutStateMachine.Answer
-            do {
+            do throws(AccessEnablerError) {
                 let response = try await client.send(APICall(method: "GET", path: path, query: [("redirectUrl", redirect)]),
                                                      headers: headers, as: LogoutsResponse.self)
                 let action = response.logouts[mvpd] ?? response.logouts.first?.value
                 switch action?.actionName {
                 case "logout":
-                    if let url = action?.url { answer = .interactive(url: await self.absolute(url, provider: provider)) }
+                    if let url = action?.url { answer = .interactive(url: self.absolute(url, provider: provider)) }
                     else { answer = .complete }
                 case "partner_logout": answer = .partner
                 default: answer = .complete
@@ -40,7 +42,7 @@ extension EntitlementEngine {
             } catch {
                 answer = .complete
             }
-            await self.logoutAnswered(attempt: attempt, answer: answer)
+            self.logoutAnswered(attempt: attempt, answer: answer)
         }
     }
 

@@ -29,13 +29,13 @@ extension EntitlementEngine {
                 do { try await clock.sleep(seconds: seconds) } catch { return }
                 if Task.isCancelled { return }
                 let result: Result<ProfilesResponse, AccessEnablerError>
-                do {
+                do throws(AccessEnablerError) {
                     result = .success(try await client.send(APICall(method: "GET", path: path), headers: headers, as: ProfilesResponse.self))
                 } catch {
                     result = .failure(error)
                 }
                 if Task.isCancelled { return }
-                await self.pollAnswered(generation: generation, code: code, mvpd: mvpd, provider: provider, result: result)
+                self.pollAnswered(generation: generation, code: code, mvpd: mvpd, provider: provider, result: result)
             }
         case .succeeded(let resolved, _):
             pollingTask = nil

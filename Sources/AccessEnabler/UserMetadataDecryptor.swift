@@ -16,8 +16,9 @@ public struct UserMetadataDecryptor: Sendable {
     /// Creates a decryptor from the programmer's RSA private key in PEM (`-----BEGIN PRIVATE KEY-----` or
     /// `-----BEGIN RSA PRIVATE KEY-----`).
     public init(privateKeyPEM: String) throws {
-        let key = try _RSA.Encryption.PrivateKey(pemRepresentation: privateKeyPEM)
+        _ = try _RSA.Encryption.PrivateKey(pemRepresentation: privateKeyPEM)
         self.decrypt = { ciphertext in
+            let key = try _RSA.Encryption.PrivateKey(pemRepresentation: privateKeyPEM)
             if let plain = try? key.decrypt(ciphertext, padding: .PKCS1_OAEP_SHA256) { return plain }
             return try key.decrypt(ciphertext, padding: .PKCS1_OAEP)
         }

@@ -89,8 +89,9 @@ extension DemoMVPD {
     func assertionPage(_ accepted: AcceptedAuthnRequest, provider: DemoProvider, subscriber: DemoSubscriber,
                        session: SessionClaims, now: Date, cookies: [Cookie]) -> Response {
         let serviceProvider = accepted.serviceProvider
-        let builder = SAMLResponseBuilder(issuer: provider.entityID(baseURL: configuration.baseURL),
+        var builder = SAMLResponseBuilder(issuer: provider.entityID(baseURL: configuration.baseURL),
                                           signer: configuration.identity)
+        builder.nameIDFormat = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"  // stable opaque user id
         let samlResponse: String
         do {
             samlResponse = try builder.success(

@@ -55,7 +55,7 @@ extension DemoMVPD {
         var response = Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                      .xContentTypeOptions: "nosniff", HTTPField.Name("Referrer-Policy")!: "no-referrer"],
+                      .xContentTypeOptions: "nosniff"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         for cookie in cookies { response.setCookie(cookie) }
         return response

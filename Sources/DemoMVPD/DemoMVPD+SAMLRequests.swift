@@ -80,7 +80,7 @@ extension DemoMVPD {
 
     /// Checks a LogoutRequest from the HTTP-Redirect binding: trusted SP with a Single Logout URL, signed when the
     /// SP has certificates, addressed to this IdP, recent.
-    func acceptLogoutRequest(query: [String: String], provider: DemoProvider, now: Date)
+    func acceptLogoutRequest(query: [String: String], rawQuery: String?, provider: DemoProvider, now: Date)
         throws(DemoRequestError) -> (LogoutRequest, TrustedServiceProvider, String) {
         guard let samlRequest = query["SAMLRequest"], !samlRequest.isEmpty else {
             throw DemoRequestError(status: .badRequest, heading: "Missing sign-out request",
@@ -102,7 +102,11 @@ extension DemoMVPD {
         }
         if !serviceProvider.certificates.isEmpty {
             do {
-                _ = try LogoutRequest.fromRedirect(query: query, verifyWith: serviceProvider.certificates)
+                if let rawQuery {
+                    _ = try LogoutRequest.fromRedirect(rawQuery: rawQuery, verifyWith: serviceProvider.certificates)
+                } else {
+                    _ = try LogoutRequest.fromRedirect(query: query, verifyWith: serviceProvider.certificates)
+                }
             } catch {
                 throw DemoRequestError(status: .badRequest, heading: "Untrusted sign-out request",
                                        message: "The sign-out request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).")

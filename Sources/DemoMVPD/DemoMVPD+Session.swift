@@ -34,8 +34,8 @@ extension DemoMVPD {
         let query = queryItems(request)
         let logoutRequest: LogoutRequest, serviceProvider: TrustedServiceProvider, singleLogoutURL: String
         do {
-            (logoutRequest, serviceProvider, singleLogoutURL) = try acceptLogoutRequest(query: query, provider: provider,
-                                                                                     now: now)
+            (logoutRequest, serviceProvider, singleLogoutURL) = try acceptLogoutRequest(query: query, rawQuery: request.uri.query,
+                                                                                     provider: provider, now: now)
         } catch {
             return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }

@@ -1,1 +1,87 @@
-// EntitleHost
+import DemoMVPD
+import EntitleServer
+import Foundation
+import Hummingbird
+import Logging
+import SAML
+
+/// The composition root: opens storage, prepares keys, seeds the demo world, mounts the DemoMVPD and builds the HTTP application.
+/// `entitle serve` and the end-to-end tests run exactly this.
+public struct EntitleHost: Sendable {
+    /// Settings used.
+    public let configuration: HostConfiguration
+    /// The service.
+    public let service: EntitleService
+    /// The storage engine.
+    public let engine: DatabaseEngine
+    /// The DemoMVPD, when the demo is on.
+    public let demo: DemoMVPD?
+    /// What the demo seeding produced.
+    public let demoInfo: DemoWorldInfo?
+
+    /// Opens storage, migrates, ensures keys and (when enabled) seeds the demo world.
+    public static func prepare(configuration: HostConfiguration, logger: Logger,
+                               clock: any ServiceClock = SystemClock()) async throws -> EntitleHost {
+        let engine = try await DatabaseEngine.open(databaseURL: configuration.databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
+        var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
+        serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
+        serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
+        let service = EntitleService(configuration: serviceConfiguration, repository: Repository(sql: engine.sql), clock: clock, logger: logger)
+        do {
+            try await service.prepare()
+            guard configuration.demo else { return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil) }
+            let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
+            let secrets = try DemoWorld.demoMVPDSecrets(dataDirectory: configuration.dataDirectory, now: clock.now())
+            let spIdentity = try await service.keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
+            let trusted = TrustedServiceProvider(entityID: serviceConfiguration.spEntityID,
+                                                 assertionConsumerServiceURL: serviceConfiguration.assertionConsumerServiceURL,
+                                                 singleLogoutURL: serviceConfiguration.singleLogoutURL,
+                                                 certificates: [spIdentity.certificate])
+            let demo = DemoMVPD(configuration: DemoMVPDConfiguration(baseURL: demoBaseURL, identity: secrets.identity,
+                                                                     trustedServiceProviders: [trusted],
+                                                                     authorizationAPIKey: secrets.apiKey,
+                                                                     now: { clock.now() }),
+                                logger: logger)
+            let info = try await DemoWorld.seed(service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory)
+            return EntitleHost(configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info)
+        } catch {
+            try? await engine.close()
+            throw error
+        }
+    }
+
+    /// The router: the service's routes plus the DemoMVPD under `/demo-mvpd`.
+    public func buildRouter() -> Router<AppContext> {
+        service.buildRouter { router in
+            if let demo {
+                demo.addRoutes(to: router.group("demo-mvpd"))
+            }
+            router.get("/logos/TempPass.svg") { _, _ in
+                Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
+                         body: .init(byteBuffer: ByteBuffer(string: TempPassLogo.svg)))
+            }
+        }
+    }
+
+    /// The HTTP application (Hummingbird), with graceful shutdown on SIGINT/SIGTERM when run with `runService()`.
+    public func makeApplication(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(router: buildRouter(),
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Entitle"),
+                    onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
+                    logger: service.logger)
+    }
+
+    /// Closes storage.
+    public func shutdown() async {
+        try? await engine.close()
+    }
+}
+
+/// The TempPass logo, served by the service (no external assets).
+enum TempPassLogo {
+    static let svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Try it free">\
+        <rect width="160" height="48" rx="8" fill="#2f855a"/><text x="80" y="30" font-family="sans-serif" font-size="18" \
+        fill="#fff" text-anchor="middle">Try it free</text></svg>
+        """
+}

@@ -134,7 +134,7 @@ struct LoginFlowTests {
     func subscribersOnlyAtTheirMVPD() async throws {
         try await Fixture.application().test(.router) { client in
             var browser = TestBrowser(client)
-            let (_, page) = try await Self.openLogin(&browser, providerID: "DemoFiber")
+            let (authn, page) = try await Self.openLogin(&browser, providerID: "DemoFiber")
             let alice = try await Self.submit(&browser, page: page, providerID: "DemoFiber", username: "alice",
                                               password: "alice-pass")
             #expect(alice.status == .unauthorized)
@@ -142,7 +142,7 @@ struct LoginFlowTests {
                                               password: "carol-pass")
             let samlResponse = try #require(inputValue("SAMLResponse", in: carol.text))
             let assertion = try Fixture.validator(providerID: "DemoFiber")
-                .validate(base64Response: samlResponse, expectedInResponseTo: nil, now: Fixture.now)
+                .validate(base64Response: samlResponse, expectedInResponseTo: authn.id, now: Fixture.now)
             #expect(assertion.attributes["householdID"] == ["H-2001"])
         }
     }

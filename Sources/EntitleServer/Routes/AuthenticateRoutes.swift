@@ -51,7 +51,7 @@ extension EntitleService {
 
     func providerPicker(session: AuthSessionRecord) async throws -> Response {
         let mvpds = try await repository.mvpds(requestor: session.requestorId)
-        let items = mvpds.map { mvpd in
+        let items = mvpds.map { (mvpd: MVPDRecord) -> String in
             let link = "/api/v2/authenticate/\(session.requestorId)/\(session.code)?mvpd=\(FormBody.escape(mvpd.id))"
             return "<li><a href=\"\(HTMLPage.escape(link))\">\(HTMLPage.escape(mvpd.displayName))</a></li>"
         }.joined()

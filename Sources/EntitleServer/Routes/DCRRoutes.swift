@@ -88,3 +88,12 @@ enum RedirectURIPolicy {
         registered.contains { $0 == candidate || $0 + "/" == candidate || $0 == candidate + "/" }
     }
 }
+
+extension EntitleService {
+    /// Whether a software statement is signed by this service, known and not revoked.
+    public func isApproved(softwareStatement: String) async -> Bool {
+        guard !softwareStatement.isEmpty, let claims = await tokens.verify(statement: softwareStatement),
+              let record = try? await repository.softwareStatement(id: claims.softwareID) else { return false }
+        return record.revoked == 0
+    }
+}

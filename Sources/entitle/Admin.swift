@@ -1,0 +1,138 @@
+import ArgumentParser
+import EntitleHost
+import EntitleServer
+import Foundation
+import Logging
+
+/// `entitle admin`: software statements, clients, MVPDs and keys, working directly on the service's storage.
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
+        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self]
+    )
+
+    /// Opens the service's storage without seeding anything.
+    static func withService<T>(_ storage: StorageOptions, _ body: (EntitleService) async throws -> T) async throws -> T {
+        var logger = Logger(label: "entitle.admin")
+        logger.logLevel = .warning
+        var configuration = storage.hostConfiguration()
+        configuration.demo = false
+        let host = try await EntitleHost.prepare(configuration: configuration, logger: logger)
+        do {
+            let result = try await body(host.service)
+            await host.shutdown()
+            return result
+        } catch {
+            await host.shutdown()
+            throw error
+        }
+    }
+
+    struct SoftwareStatement: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "software-statement", abstract: "Issue or revoke software statements.",
+                                                        subcommands: [Create.self, Revoke.self])
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Issue a signed software statement; prints the JWT.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id, such as REF.") var requestor: String
+            @Option(help: "Application name.") var name: String
+            @Option(name: .customLong("redirect-uri"), help: "Allowed redirect URI (repeat for several).") var redirectURIs: [String] = []
+
+            func run() async throws {
+                let (id, jwt) = try await Admin.withService(storage) {
+                    try await $0.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs)
+                }
+                FileHandle.standardError.write(Data("software_id: \(id)\n".utf8))
+                print(jwt)
+            }
+        }
+
+        struct Revoke: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Revoke a software statement: its clients stop working.")
+            @OptionGroup var storage: StorageOptions
+            @Argument(help: "The software_id.") var softwareID: String
+
+            func run() async throws {
+                guard try await Admin.withService(storage, { try await $0.repository.revokeSoftwareStatement(id: softwareID) }) else {
+                    throw ValidationError("No software statement \(softwareID).")
+                }
+                print("revoked \(softwareID)")
+            }
+        }
+    }
+
+    struct Client: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke registered clients.", subcommands: [Revoke.self])
+
+        struct Revoke: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Revoke a client: its access tokens stop working.")
+            @OptionGroup var storage: StorageOptions
+            @Argument(help: "The client_id.") var clientID: String
+
+            func run() async throws {
+                guard try await Admin.withService(storage, { try await $0.repository.revokeClient(id: clientID) }) else {
+                    throw ValidationError("No client \(clientID).")
+                }
+                print("revoked \(clientID)")
+            }
+        }
+    }
+
+    struct MVPD: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add and list MVPD integrations.", subcommands: [Add.self, List.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add or update a SAML 2.0 MVPD from its IdP metadata XML.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "MVPD id.") var id: String
+            @Option(help: "Display name.") var name: String
+            @Option(help: "IdP SAML metadata XML file.") var samlMetadata: String
+            @Option(help: "Logo URL.") var logoURL = ""
+            @Option(help: "Authorization API URL.") var authorizationURL: String?
+            @Option(help: "Authorization API bearer key.") var authorizationKey: String?
+            @Option(help: "Requestor to integrate with (repeat for several).") var requestor: [String] = []
+            @Option(help: "User-metadata attribute to deliver encrypted (repeat).") var encrypt: [String] = []
+
+            func run() async throws {
+                let xml: String
+                do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
+                    throw ValidationError("Cannot read \(samlMetadata).")
+                }
+                var options = EntitleService.MVPDOptions(displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
+                                                         authorizationKey: authorizationKey)
+                options.encryptedAttributes = encrypt
+                let metadata = try await Admin.withService(storage) {
+                    try await $0.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
+                }
+                print("MVPD \(id): entity \(metadata.entityID), SSO \(metadata.singleSignOnRedirectURL), \(metadata.signingCertificates.count) certificate(s)")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List MVPDs.")
+            @OptionGroup var storage: StorageOptions
+
+            func run() async throws {
+                let mvpds = try await Admin.withService(storage) { try await $0.repository.allMVPDs() }
+                for mvpd in mvpds { print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.displayName)\t\(mvpd.entityId ?? "-")") }
+            }
+        }
+    }
+
+    struct Keys: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rotate signing keys.", subcommands: [Rotate.self])
+
+        struct Rotate: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rotate a key; the previous media-token key stays published for 24 hours.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "media-token, jwt or saml-sp.") var purpose = "media-token"
+
+            func run() async throws {
+                guard ["media-token", "jwt", "saml-sp"].contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
+                let key = try await Admin.withService(storage) { try await $0.keys.rotate(purpose: purpose) }
+                print("new \(purpose) key \(key.kid)")
+            }
+        }
+    }
+}

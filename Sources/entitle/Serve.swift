@@ -1,0 +1,74 @@
+import ArgumentParser
+import EntitleHost
+import Foundation
+import Hummingbird
+import Logging
+
+/// `entitle serve`: the service and the DemoMVPD with the seeded demo world.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the Entitle service and the DemoMVPD (SQLite in ./.entitle by default).")
+
+    @Option(help: "Interface to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on.")
+    var port = 8080
+
+    @OptionGroup var storage: StorageOptions
+
+    @Option(help: "Requests per second per device before 429 (0 disables).")
+    var rateLimit = 1.0
+
+    @Option(help: "Burst of requests per device.")
+    var rateBurst = 10.0
+
+    @Flag(help: "Do not seed the demo world or mount the DemoMVPD.")
+    var noDemo = false
+
+    @Option(help: "Log level (trace, debug, info, notice, warning, error, critical).")
+    var logLevel = "info"
+
+    func run() async throws {
+        var logger = Logger(label: "entitle")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        var configuration = storage.hostConfiguration(host: host, port: port)
+        configuration.rateLimitPerSecond = rateLimit
+        configuration.rateLimitBurst = rateBurst
+        configuration.demo = !noDemo
+        let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
+        let dataDirectory = configuration.dataDirectory
+        let base = configuration.baseURL
+        let info = entitleHost.demoInfo
+        let app = entitleHost.makeApplication { _ in
+            var lines = [
+                "Entitle is running.",
+                "  Base URL:            \(base)",
+                "  Storage:             \(entitleHost.engine.kind == .postgres ? "PostgreSQL" : "SQLite in \(dataDirectory)")",
+                "  OpenAPI document:    \(base)/openapi.json",
+                "  Media-token keys:    \(base)/keys/media-token",
+            ]
+            if let info {
+                lines += [
+                    "  Requestor id:        \(info.requestorID)",
+                    "  Software statement:  \(info.softwareStatementPath)",
+                    "  Programmer key:      \(info.programmerKeyPath)",
+                    "  Demo subscribers:    alice / alice-pass (Demo Cable: news, sports, movies; TV-MA)",
+                    "                       bob / bob-pass (Demo Cable: news, sports; TV-PG)",
+                    "                       carol / carol-pass (Demo Fiber: news; TV-14)",
+                    "                       dave / dave-pass (Demo SSO TV: news, movies; TV-14)",
+                    "  TempPass:            TempPass (10 minutes per device, no login)",
+                ]
+            }
+            lines.append("Press Ctrl-C to stop.")
+            print(lines.joined(separator: "\n"))
+            fflush(stdout)
+        }
+        do {
+            try await app.runService()
+        } catch {
+            await entitleHost.shutdown()
+            throw error
+        }
+        await entitleHost.shutdown()
+    }
+}
