@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .target(name: "EntitleCore", dependencies: [
@@ -73,6 +74,7 @@ let package = Package(
         ], resources: [.copy("Resources/openapi.json")]),
         .target(name: "EntitleHost", dependencies: [
             "EntitleCore", "EntitleServer", "DemoMVPD", "SAML",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -91,7 +93,10 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "EntitleServerTests", dependencies: [
-            "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore",
+            "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore", "MediaTokenVerifier",
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
+            .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -36,7 +36,7 @@ public struct IdentityProviderMetadata: Sendable, Equatable {
     /// Parses an EntityDescriptor (or the first IdP EntityDescriptor inside an EntitiesDescriptor) with an
     /// IDPSSODescriptor. Metadata signatures are not checked: metadata is trusted because an operator imports it.
     public static func parse(xml: String) throws -> IdentityProviderMetadata {
-        let doc = try XMLDoc(string: xml)
+        let doc = try XMLDoc(string: xml, limit: LibXML.maxMetadataBytes)
         let root = doc.root
         guard root.isElement(NS.metadata, "EntityDescriptor") || root.isElement(NS.metadata, "EntitiesDescriptor") else {
             throw SAMLError.malformed("root is not md:EntityDescriptor or md:EntitiesDescriptor")

@@ -42,7 +42,7 @@ public struct ServiceProviderMetadata: Sendable, Equatable {
     /// Parses an EntityDescriptor (or the first SP EntityDescriptor inside an EntitiesDescriptor) with an
     /// SPSSODescriptor that has an HTTP-POST AssertionConsumerService.
     public static func parse(xml: String) throws -> ServiceProviderMetadata {
-        let doc = try XMLDoc(string: xml)
+        let doc = try XMLDoc(string: xml, limit: LibXML.maxMetadataBytes)
         let root = doc.root
         guard root.isElement(NS.metadata, "EntityDescriptor") || root.isElement(NS.metadata, "EntitiesDescriptor") else {
             throw SAMLError.malformed("root is not md:EntityDescriptor or md:EntitiesDescriptor")

@@ -85,7 +85,8 @@ enum RedirectBinding {
         guard sigAlg == DSAlgorithm.rsaSHA256 else {
             throw SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported SigAlg \(sigAlg)")
         }
-        guard let signatureBytes = Base64.decode(signature), !signatureBytes.isEmpty else {
+        guard let signatureBytes = Base64.decode(signature.replacingOccurrences(of: " ", with: "+")),
+              !signatureBytes.isEmpty else {
             throw SAMLError(code: SAMLError.badEncoding, message: "Signature is not base64")
         }
         let value = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
@@ -101,7 +102,8 @@ enum RedirectBinding {
         guard base64.utf8.count <= maxEncodedLength else {
             throw SAMLError(code: SAMLError.tooLarge, message: "encoded message exceeds \(maxEncodedLength) characters")
         }
-        guard let compressed = Base64.decode(base64) else {
+        // A '+' the sender left unescaped arrives as a space after form decoding; base64 has no spaces.
+        guard let compressed = Base64.decode(base64.replacingOccurrences(of: " ", with: "+")) else {
             throw SAMLError(code: SAMLError.badEncoding, message: "message is not base64")
         }
         return try inflate(compressed, limit: maxInflatedSize)

@@ -12,7 +12,7 @@ public struct ValidatedAssertion: Sendable, Equatable {
     public let nameID: String
     /// AuthnStatement SessionIndex (needed for Single Logout).
     public let sessionIndex: String?
-    /// The request this answers (nil for an accepted unsolicited response).
+    /// The request this answers, as verified (nil for an accepted unsolicited response).
     public let inResponseTo: String?
     /// End of assertion validity: the earlier of Conditions and SubjectConfirmationData NotOnOrAfter. Keep replay
     /// cache entries until this instant plus the clock skew.
@@ -63,6 +63,14 @@ public struct SAMLResponseValidator: Sendable {
         self.assertionConsumerServiceURL = assertionConsumerServiceURL
         self.clockSkew = clockSkew
         self.allowUnsolicited = allowUnsolicited
+    }
+
+    /// Creates a validator for an IdP imported from metadata (its entityID and signing certificates).
+    public init(identityProvider: IdentityProviderMetadata, spEntityID: String, assertionConsumerServiceURL: String,
+                clockSkew: TimeInterval = 120, allowUnsolicited: Bool = false) {
+        self.init(idpEntityID: identityProvider.entityID, idpCertificates: identityProvider.signingCertificates,
+                  spEntityID: spEntityID, assertionConsumerServiceURL: assertionConsumerServiceURL,
+                  clockSkew: clockSkew, allowUnsolicited: allowUnsolicited)
     }
 
     /// Verifies signature (Response and/or Assertion; the assertion must be covered by a valid signature from one
@@ -124,12 +132,10 @@ public struct SAMLResponseValidator: Sendable {
         } else if !allowUnsolicited {
             throw SAMLError(code: SAMLError.unsolicited, message: "unsolicited responses are not accepted")
         }
-        return try readAssertion(assertion, expectedInResponseTo: expectedInResponseTo,
-                                 responseInResponseTo: responseInResponseTo, now: now)
+        return try readAssertion(assertion, expectedInResponseTo: expectedInResponseTo, now: now)
     }
 
-    private func readAssertion(_ assertion: xmlNodePtr, expectedInResponseTo: String?, responseInResponseTo: String?,
-                               now: Date) throws -> ValidatedAssertion {
+    private func readAssertion(_ assertion: xmlNodePtr, expectedInResponseTo: String?, now: Date) throws -> ValidatedAssertion {
         guard assertion.attribute("Version") == "2.0" else { throw SAMLError.malformed("Assertion Version is not 2.0") }
         guard let assertionID = assertion.attribute("ID"), !assertionID.isEmpty else {
             throw SAMLError.missing("Assertion has no ID")
@@ -179,7 +185,7 @@ public struct SAMLResponseValidator: Sendable {
         }
         return ValidatedAssertion(
             assertionID: assertionID, issuer: idpEntityID, nameID: nameID,
-            sessionIndex: authn.attribute("SessionIndex"), inResponseTo: responseInResponseTo ?? expectedInResponseTo,
+            sessionIndex: authn.attribute("SessionIndex"), inResponseTo: expectedInResponseTo,
             notOnOrAfter: min(conditionsEnd ?? confirmationEnd, confirmationEnd),
             sessionNotOnOrAfter: sessionEnd, attributes: attributes)
     }

@@ -60,8 +60,7 @@ struct Serve: AsyncParsableCommand {
                 ]
             }
             lines.append("Press Ctrl-C to stop.")
-            print(lines.joined(separator: "\n"))
-            fflush(stdout)
+            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
         do {
             try await app.runService()

@@ -42,6 +42,7 @@ final class FakeService: HTTPTransport {
         var entitlements: [String: Set<String>] = ["DemoCable": ["news", "sports"], "DemoFiber": ["news"], "TempPass": ["news", "sports", "movies"]]
         var scripted: [String: [Scripted]] = [:]
         var counter = 0
+        var lastCode: String?
     }
 
     static let demoMVPDs: [MVPDConfiguration] = [
@@ -167,6 +168,7 @@ final class FakeService: HTTPTransport {
             }
             let code = "CODE\(state.counter)"
             state.sessions[code] = mvpd
+            state.lastCode = code
             return json(201, SessionResponse(actionName: "authenticate", actionType: "interactive", reasonType: "none",
                                              url: "/api/v2/authenticate/REF/\(code)", code: code, sessionId: UUID().uuidString, mvpd: mvpd,
                                              serviceProvider: "REF", notBefore: String(nowMs),

@@ -45,9 +45,11 @@ import Testing
         _ = machine.start(code: "B", notAfter: start.addingTimeInterval(60), now: start)
         #expect(machine.code == "B")
         #expect(machine.pollCompleted(generation: 1, result: .authenticated(mvpd: "X"), now: start) == .none)
-        #expect(machine.cancel())
+        let cancelled = machine.cancel()
+        #expect(cancelled)
         #expect(machine.pollCompleted(generation: 2, result: .authenticated(mvpd: "X"), now: start) == .none)
-        #expect(!machine.cancel())
+        let cancelledAgain = machine.cancel()
+        #expect(!cancelledAgain)
     }
 
     @Test func permanentFailureStops() {

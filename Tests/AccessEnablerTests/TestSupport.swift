@@ -83,9 +83,7 @@ struct Harness {
     func authenticate(_ mvpd: String = "DemoCable") async {
         enabler.setSelectedProvider(mvpd)
         await recorder.waitFor("navigate", { $0.contains { $0.hasPrefix("navigate") } })
-        let code = service.requests(matching: "/sessions").count
-        _ = code
-        let sessionCode = service.state.withLock { $0.sessions.keys.sorted().last }!
+        let sessionCode = service.state.withLock { $0.lastCode }!
         service.completeLogin(code: sessionCode)
         enabler.handleExternalURL(ADOBEPASS_REDIRECT_URL)
         await recorder.waitFor("setAuthenticationStatus(1,)")

@@ -145,3 +145,22 @@ import Testing
         #expect(throws: SAMLError.self) { try AuthnRequest.fromRedirect(query: ["SAMLRequest": queryItems(answerURL)["SAMLResponse"]!], verifyWith: []) }
     }
 }
+
+@Suite struct RedirectBindingToleranceTests {
+    @Test func unescapedPlusDecodedAsSpaceIsTolerated() throws {
+        let request = AuthnRequest(id: "_abc", issueInstant: Fixture.now, issuer: Fixture.spEntityID,
+                                   destination: "https://idp.example.com/sso", assertionConsumerServiceURL: Fixture.acsURL,
+                                   forceAuthn: false)
+        // Find a message whose base64 contains '+', as a sloppy sender would leave it unescaped.
+        var message = ""
+        for n in 0..<200 {
+            var r = request
+            r.id = "_abc\(n)"
+            message = Data(try RedirectBinding.deflate(Array(r.xml().utf8))).base64EncodedString()
+            if message.contains("+") { break }
+        }
+        #expect(message.contains("+"))
+        let decoded = try AuthnRequest.fromRedirect(query: ["SAMLRequest": message.replacingOccurrences(of: "+", with: " ")], verifyWith: [])
+        #expect(decoded.issuer == Fixture.spEntityID)
+    }
+}

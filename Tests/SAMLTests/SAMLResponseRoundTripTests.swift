@@ -23,6 +23,15 @@ import Testing
         #expect(peek.inResponseTo == Fixture.requestID)
     }
 
+    @Test func validatorFromMetadata() throws {
+        let metadata = IdentityProviderMetadata(entityID: Fixture.idpEntityID, singleSignOnRedirectURL: "https://idp.example.com/sso",
+                                                singleLogoutRedirectURL: nil, signingCertificates: [Fixture.idp.certificate])
+        let validator = SAMLResponseValidator(identityProvider: metadata, spEntityID: Fixture.spEntityID,
+                                              assertionConsumerServiceURL: Fixture.acsURL)
+        #expect(Fixture.rejection(try Fixture.responseXML(), validator: validator) == nil)
+        #expect(Fixture.rejection(try Fixture.responseXML(signer: Fixture.otherKey), validator: validator) == SAMLError.badSignature)
+    }
+
     @Test func specialCharactersSurviveSigning() throws {
         let base64 = try Fixture.builder.success(
             inResponseTo: Fixture.requestID, destination: Fixture.acsURL, audience: Fixture.spEntityID,

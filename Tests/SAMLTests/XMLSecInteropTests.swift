@@ -151,6 +151,59 @@ struct XMLSecInteropTests {
         #expect(result.nameID == "alice@cable.example.net")
     }
 
+    /// ADFS style: unprefixed Assertion in the default namespace; SimpleSAMLphp style: the `saml` prefix is
+    /// declared only on the Response, so exc-c14n must render it on the Assertion apex.
+    @Test(arguments: ["adfs", "simplesamlphp"])
+    func validatorAcceptsOtherNamespaceStylesSignedByXMLSec(style: String) throws {
+        let instant = SAMLTime.format(Fixture.now)
+        let end = SAMLTime.format(Fixture.now.addingTimeInterval(300))
+        let signature = """
+            <ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>\
+            <ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/><ds:Reference URI="#_a77"><ds:Transforms>\
+            <ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/><ds:Transform Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>\
+            </ds:Transforms><ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue/></ds:Reference></ds:SignedInfo>\
+            <ds:SignatureValue/><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data/></KeyInfo></ds:Signature>
+            """
+        let body = """
+            <Issuer>\(Fixture.idpEntityID)</Issuer>\(signature)<Subject><NameID>alice</NameID>\
+            <SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><SubjectConfirmationData InResponseTo="\(Fixture.requestID)" NotOnOrAfter="\(end)" Recipient="\(Fixture.acsURL)"/></SubjectConfirmation></Subject>\
+            <Conditions NotBefore="\(instant)" NotOnOrAfter="\(end)"><AudienceRestriction><Audience>\(Fixture.spEntityID)</Audience></AudienceRestriction></Conditions>\
+            <AttributeStatement><Attribute Name="household"><AttributeValue>H-1001</AttributeValue></Attribute></AttributeStatement>\
+            <AuthnStatement AuthnInstant="\(instant)" SessionIndex="_s1"><AuthnContext><AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</AuthnContextClassRef></AuthnContext></AuthnStatement>
+            """
+        let assertion: String
+        let rootNamespaces: String
+        if style == "adfs" {
+            rootNamespaces = ""
+            assertion = "<Assertion ID=\"_a77\" IssueInstant=\"\(instant)\" Version=\"2.0\" xmlns=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(body)</Assertion>"
+        } else {
+            rootNamespaces = " xmlns:saml=\"urn:oasis:names:tc:SAML:2.0:assertion\""
+            let prefixed = body.replacingOccurrences(of: #"<(/?)([A-Z])"#, with: "<$1saml:$2", options: .regularExpression)
+                .replacingOccurrences(of: "<saml:KeyInfo", with: "<KeyInfo").replacingOccurrences(of: "</saml:KeyInfo", with: "</KeyInfo")
+                .replacingOccurrences(of: "<saml:X509Data", with: "<X509Data")
+            assertion = "<saml:Assertion xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" ID=\"_a77\" Version=\"2.0\" IssueInstant=\"\(instant)\">\(prefixed)</saml:Assertion>"
+        }
+        let issuer = style == "adfs"
+            ? "<Issuer xmlns=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(Fixture.idpEntityID)</Issuer>"
+            : "<saml:Issuer>\(Fixture.idpEntityID)</saml:Issuer>"
+        let xmlTemplate = """
+            <samlp:Response ID="_r77" Version="2.0" IssueInstant="\(instant)" Destination="\(Fixture.acsURL)" Consent="urn:oasis:names:tc:SAML:2.0:consent:unspecified" \
+            InResponseTo="\(Fixture.requestID)" xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"\(rootNamespaces)>\(issuer)\
+            <samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>\(assertion)</samlp:Response>
+            """
+        let dir = try TempDir()
+        let (key, cert) = try keyFiles(dir, Fixture.idp)
+        let input = try dir.write("template.xml", xmlTemplate)
+        let signed = try XMLSec.run(["--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
+                                     "--output", dir.url.appendingPathComponent("signed.xml").path, input])
+        #expect(signed.status == 0, "xmlsec1 --sign failed: \(signed.output)")
+        let xml = try dir.read("signed.xml")
+        let result = try Fixture.validator().validate(xml: xml, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
+        #expect(result.nameID == "alice")
+        #expect(result.attributes == ["household": ["H-1001"]])
+        #expect(Fixture.rejection(xml.replacingOccurrences(of: ">alice<", with: ">bob<")) == SAMLError.badDigest)
+    }
+
     @Test func xmlsecVerifiesBuilderOutput() throws {
         let dir = try TempDir()
         let cert = try dir.write("cert.pem", Fixture.idp.certificatePEM)

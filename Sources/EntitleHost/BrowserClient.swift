@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A minimal browser over real HTTP: keeps cookies, follows redirects, submits forms. It stops at a redirect to a
+/// non-HTTP scheme (such as `adobepass://ios.app`), as an app's web view hands that URL to the app.
+public actor BrowserClient {
+    /// A page the browser landed on.
+    public struct Page: Sendable {
+        /// The page URL.
+        public let url: String
+        /// HTTP status.
+        public let status: Int
+        /// Body text.
+        public let body: String
+        /// The forms in the page.
+        public var forms: [HTMLForm] { HTMLForm.forms(in: body) }
+    }
+
+    /// Where a navigation ended.
+    public enum Outcome: Sendable {
+        /// An HTTP page.
+        case page(Page)
+        /// A redirect to a URL the browser does not load (a custom scheme).
+        case external(String)
+    }
+
+    private let httpClient: HTTPClient
+    private var cookies: [String: [String: String]] = [:]
+
+    /// Creates a browser on an HTTP client.
+    public init(httpClient: HTTPClient) { self.httpClient = httpClient }
+
+    /// Loads a URL, following redirects.
+    public func get(_ url: String) async throws -> Outcome {
+        try await navigate(method: .GET, url: url, body: nil)
+    }
+
+    /// Submits a form of `page`, resolving its action against the page URL.
+    public func submit(_ form: HTMLForm, from page: Page) async throws -> Outcome {
+        let action = resolve(form.action.isEmpty ? page.url : form.action, against: page.url)
+        let encoded = form.fields.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        if form.method == "post" { return try await navigate(method: .POST, url: action, body: encoded) }
+        return try await navigate(method: .GET, url: action + (action.contains("?") ? "&" : "?") + encoded, body: nil)
+    }
+
+    private func navigate(method: HTTPMethod, url start: String, body start2: String?) async throws -> Outcome {
+        var url = start, method = method, body = start2
+        for _ in 0..<20 {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else { return .external(url) }
+            var request = HTTPClientRequest(url: url)
+            request.method = method
+            request.headers.add(name: "User-Agent", value: "EntitleBrowserClient/1.0")
+            if let cookie = cookieHeader(for: url) { request.headers.add(name: "Cookie", value: cookie) }
+            if let body {
+                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                request.body = .bytes(ByteBuffer(string: body))
+            }
+            let response = try await httpClient.execute(request, timeout: .seconds(30))
+            storeCookies(response.headers, for: url)
+            let text = String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
+            if (300..<400).contains(response.status.code), let location = response.headers.first(name: "Location") {
+                url = resolve(location, against: url)
+                method = .GET
+                body = nil
+                continue
+            }
+            return .page(Page(url: url, status: Int(response.status.code), body: text))
+        }
+        throw BrowserError("Too many redirects from \(start).")
+    }
+
+    private func host(of url: String) -> String { URL(string: url)?.host ?? "" }
+
+    private func cookieHeader(for url: String) -> String? {
+        guard let jar = cookies[host(of: url)], !jar.isEmpty else { return nil }
+        return jar.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    private func storeCookies(_ headers: HTTPHeaders, for url: String) {
+        for header in headers["Set-Cookie"] {
+            let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { continue }
+            let name = pair[0].trimmingCharacters(in: .whitespaces), value = String(pair[1])
+            let expired = header.lowercased().contains("max-age=0") || value.isEmpty
+            if expired { cookies[host(of: url), default: [:]][name] = nil } else { cookies[host(of: url), default: [:]][name] = value }
+        }
+    }
+
+    /// Resolves a possibly relative URL.
+    func resolve(_ location: String, against base: String) -> String {
+        if location.contains("://") || location.hasPrefix("adobepass:") { return location }
+        if let custom = location.split(separator: ":", maxSplits: 1).first, !custom.contains("/"), location.contains(":"),
+           !location.hasPrefix("/") { return location }
+        return URL(string: location, relativeTo: URL(string: base))?.absoluteString ?? location
+    }
+
+    static func escape(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}
+
+/// A browser-level failure.
+public struct BrowserError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong.
+    public let description: String
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import EntitleCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A plain REST API v2 + DCR client over real HTTP, as a programmer's app or a script would write it from Adobe's
+/// documentation. Used by `entitle bench` and the end-to-end tests; the SDK has its own transport.
+public struct RESTClient: Sendable {
+    /// An HTTP answer.
+    public struct Answer: Sendable {
+        /// Status code.
+        public let status: Int
+        /// Headers.
+        public let headers: HTTPHeaders
+        /// Body bytes.
+        public let body: Data
+        /// Decodes the body as JSON.
+        public func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
+        /// The body as text.
+        public var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// Base URL of the service.
+    public let baseURL: String
+    /// Requestor id.
+    public let serviceProvider: String
+    /// Device id sent as `AP-Device-Identifier`.
+    public var deviceID: String
+    /// Access token, once obtained.
+    public var accessToken: String?
+    /// Client information sent as `X-Device-Info`.
+    public var deviceInfo = DeviceInfo(primaryHardwareType: "SetTopBox", model: "Entitle", version: "1", osName: "Linux", osVersion: "1",
+                                       connectionType: "LAN")
+    let httpClient: HTTPClient
+
+    /// Creates a client.
+    public init(httpClient: HTTPClient, baseURL: String, serviceProvider: String, deviceID: String) {
+        self.httpClient = httpClient
+        self.baseURL = baseURL
+        self.serviceProvider = serviceProvider
+        self.deviceID = deviceID
+    }
+
+    /// Sends a request; `form` becomes an urlencoded body, `json` a JSON body.
+    public func send(_ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, json: Data? = nil,
+                     headers extra: [(String, String)] = [], authorized: Bool = true) async throws -> Answer {
+        var request = HTTPClientRequest(url: path.hasPrefix("http") ? path : baseURL + path)
+        request.method = method
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "X-Device-Info", value: deviceInfo.headerValue())
+        if let identifier = DeviceIdentifier(rawValue: deviceID) { request.headers.add(name: "AP-Device-Identifier", value: identifier.headerValue) }
+        if authorized, let accessToken { request.headers.add(name: "Authorization", value: "Bearer " + accessToken) }
+        for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
+        if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: form.map { "\(BrowserClient.escape($0.0))=\(BrowserClient.escape($0.1))" }.joined(separator: "&")))
+        } else if let json {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: json))
+        }
+        let response = try await httpClient.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
+        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+    }
+
+    /// Registers with a software statement and fetches an access token.
+    public mutating func registerAndAuthorize(softwareStatement: String, redirectURI: String? = nil) async throws -> ClientRegistration {
+        let registration = try await send(.POST, "/o/client/register",
+                                          json: JSONEncoder().encode(ClientRegistrationRequest(softwareStatement: softwareStatement, redirectURI: redirectURI)),
+                                          authorized: false)
+        guard registration.status == 201 else { throw BrowserError("Registration failed: HTTP \(registration.status) \(registration.text)") }
+        let client = try registration.decode(ClientRegistration.self)
+        let token = try await send(.POST, "/o/client/token", form: [("client_id", client.clientID), ("client_secret", client.clientSecret),
+                                                                  ("grant_type", "client_credentials")], authorized: false)
+        guard token.status == 201 || token.status == 200 else { throw BrowserError("Token failed: HTTP \(token.status) \(token.text)") }
+        accessToken = try token.decode(AccessTokenResponse.self).accessToken
+        return client
+    }
+
+    /// `POST /api/v2/{sp}/sessions`.
+    public func createSession(mvpd: String?, redirectURL: String?, domain: String? = nil) async throws -> Answer {
+        var form: [(String, String)] = []
+        if let mvpd { form.append(("mvpd", mvpd)) }
+        if let redirectURL { form.append(("redirectUrl", redirectURL)) }
+        if let domain { form.append(("domainName", domain)) }
+        return try await send(.POST, "/api/v2/\(serviceProvider)/sessions", form: form)
+    }
+
+    /// `POST /api/v2/{sp}/decisions/authorize|preauthorize/{mvpd}`.
+    public func decisions(_ kind: String, mvpd: String, resources: [String]) async throws -> Answer {
+        try await send(.POST, "/api/v2/\(serviceProvider)/decisions/\(kind)/\(mvpd)", json: JSONEncoder().encode(DecisionsRequest(resources: resources)))
+    }
+}
+
+/// Signs a subscriber in through the browser leg: authentication URL → MVPD login form → SAML POST → redirect.
+public enum DemoSignIn {
+    /// Completes the login in `browser` and returns where the browser was sent at the end.
+    public static func signIn(browser: BrowserClient, authenticationURL: String, username: String, password: String) async throws -> BrowserClient.Outcome {
+        guard case .page(let loginPage) = try await browser.get(authenticationURL) else { throw BrowserError("No login page.") }
+        guard var form = loginPage.forms.first(where: { $0["password"] != nil || $0.fields.contains { $0.0 == "password" } }) else {
+            throw BrowserError("No login form at \(loginPage.url) (HTTP \(loginPage.status)).")
+        }
+        form.set("username", username)
+        form.set("password", password)
+        let afterLogin = try await browser.submit(form, from: loginPage)
+        guard case .page(let postPage) = afterLogin else { return afterLogin }
+        guard let samlForm = postPage.forms.first(where: { $0["SAMLResponse"] != nil }) else { return afterLogin }
+        return try await browser.submit(samlForm, from: postPage)
+    }
+}
