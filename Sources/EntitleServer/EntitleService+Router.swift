@@ -6,7 +6,8 @@ extension EntitleService {
     public func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        router.add(middleware: ErrorMiddleware<AppContext>())
+        let routeTable = RouteTable()
+        router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
         router.add(middleware: RateLimitMiddleware(service: self))
         addOperationsRoutes(to: router)
         addDCRRoutes(to: router)
@@ -17,6 +18,7 @@ extension EntitleService {
         addDecisionRoutes(to: router)
         addLogoutRoutes(to: router)
         extraRoutes(router)
+        routeTable.load(router.routes.map { $0.path.description })
         return router
     }
 }

@@ -5,6 +5,8 @@ import Logging
 /// Turns every failure into an Enhanced Error Code body: unknown routes, wrong methods, oversized or malformed
 /// bodies, and unexpected errors (logged, answered as `internal_server_error` without internals).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    let routes: RouteTable
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
@@ -14,7 +16,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as HTTPError {
             switch error.status {
-            case .notFound: throw APIError(.notFound)
+            case .notFound: throw APIError(routes.knowsPath(request.uri.path) ? .invalidHTTPMethod : .notFound)
             case .methodNotAllowed: throw APIError(.invalidHTTPMethod)
             case .contentTooLarge: throw APIError(.payloadTooLarge)
             case .badRequest: throw APIError(EnhancedError.invalidRequest.with(details: error.body))
