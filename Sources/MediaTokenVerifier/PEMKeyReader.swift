@@ -53,29 +53,36 @@ enum PEMKeyReader {
         return key
     }
 
-    /// `-----BEGIN X-----` … `-----END X-----` blocks, each returned with its label and full text.
+    /// `-----BEGIN X-----` … `-----END X-----` blocks, each returned with its label and normalized text.
+    /// Markers are found anywhere (a bundle made by concatenating files without final newlines still splits).
     static func blocks(in text: String) throws -> [(label: String, text: String)] {
         var result: [(label: String, text: String)] = []
-        var current: (label: String, lines: [Substring])?
-        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if let open = current {
-                if trimmed.hasPrefix("-----END ") {
-                    guard trimmed == "-----END \(open.label)-----" else {
-                        throw VerificationKeyError(.invalidPEM, "PEM block \(result.count + 1) ends with a different label")
-                    }
-                    let body = open.lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "\n")
-                    result.append((open.label, "-----BEGIN \(open.label)-----\n\(body)\n-----END \(open.label)-----"))
-                    current = nil
-                } else {
-                    current?.lines.append(Substring(trimmed))
-                }
-            } else if trimmed.hasPrefix("-----BEGIN "), trimmed.hasSuffix("-----"), trimmed.count > 16 {
-                let label = String(trimmed.dropFirst(11).dropLast(5))
-                current = (label, [])
+        var rest = Substring(text)
+        while let begin = rest.range(of: "-----BEGIN ") {
+            let afterBegin = rest[begin.upperBound...]
+            guard let labelEnd = afterBegin.range(of: "-----"), afterBegin.distance(from: afterBegin.startIndex, to: labelEnd.lowerBound) <= 64 else {
+                throw VerificationKeyError(.invalidPEM, "PEM block \(result.count + 1) has a malformed BEGIN line")
             }
+            let label = String(afterBegin[..<labelEnd.lowerBound])
+            let content = afterBegin[labelEnd.upperBound...]
+            guard let end = content.range(of: "-----END ") else {
+                throw VerificationKeyError(.invalidPEM, "PEM block \(result.count + 1) has no END line")
+            }
+            let endMarker = "-----END \(label)-----"
+            guard content[end.lowerBound...].hasPrefix(endMarker) else {
+                throw VerificationKeyError(.invalidPEM, "PEM block \(result.count + 1) ends with a different label")
+            }
+            let body = content[..<end.lowerBound].split(whereSeparator: { $0.isWhitespace }).joined()
+            var lines: [Substring] = []
+            var index = body.startIndex
+            while index < body.endIndex {
+                let next = body.index(index, offsetBy: 64, limitedBy: body.endIndex) ?? body.endIndex
+                lines.append(body[index..<next])
+                index = next
+            }
+            result.append((label, "-----BEGIN \(label)-----\n" + lines.joined(separator: "\n") + "\n-----END \(label)-----"))
+            rest = content[content.index(end.lowerBound, offsetBy: endMarker.count)...]
         }
-        if current != nil { throw VerificationKeyError(.invalidPEM, "PEM block \(result.count + 1) has no END line") }
         return result
     }
 }
