@@ -7,6 +7,7 @@ extension EntitleService {
     public func prepare() async throws {
         try await repository.migrate(logger: logger)
         try await keys.ensureKeys()
+        try await repository.purgeExpired(now: now)
     }
 
     /// Creates or updates a requestor.

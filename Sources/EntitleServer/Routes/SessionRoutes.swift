@@ -41,6 +41,7 @@ extension EntitleService {
         let domain = try validatedDomain(form["domainName"].nonEmpty)
         if let mvpd, let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd) { return shortcut }
         let now = self.now
+        if Int.random(in: 0..<256) == 0 { try await repository.purgeExpired(now: now) }
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
                                         deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
                                         status: "pending", authnRequestId: nil, failure: nil, createdAt: now,

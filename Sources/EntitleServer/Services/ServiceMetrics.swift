@@ -9,11 +9,19 @@ public struct ServiceMetrics: Sendable {
     /// Creates the metrics.
     public init() {}
 
+    static var requests: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "http_requests", unitName: "total",
+                                               helpText: "HTTP requests by method, route template and status.") }
+    static var latency: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "http_request_duration", unitName: "seconds",
+                                              helpText: "HTTP request latency by route template.") }
+    static var authentications: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "authentications", unitName: "total",
+                                                      helpText: "Authentication outcomes by MVPD.") }
+    static var decisions: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "decisions", unitName: "total",
+                                                helpText: "Authorization and preauthorization decisions by MVPD and outcome.") }
+
     /// Counts a request and records its latency.
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
-        registry.makeCounter(name: "entitle_http_requests_total",
-                             labels: [("method", method), ("route", route), ("status", String(status))]).increment()
-        registry.makeDurationHistogram(name: "entitle_http_request_duration_seconds", labels: [("route", route)],
+        registry.makeCounter(descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))]).increment()
+        registry.makeDurationHistogram(descriptor: Self.latency, labels: [("route", route)],
                                        buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                                                  .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(5)])
             .recordNanoseconds(duration.nanoseconds)
@@ -21,12 +29,12 @@ public struct ServiceMetrics: Sendable {
 
     /// Counts an authentication outcome for an MVPD (`success`, `failure`, `temppass`).
     func recordAuthentication(mvpd: String, outcome: String) {
-        registry.makeCounter(name: "entitle_authentications_total", labels: [("mvpd", mvpd), ("outcome", outcome)]).increment()
+        registry.makeCounter(descriptor: Self.authentications, labels: [("mvpd", mvpd), ("outcome", outcome)]).increment()
     }
 
     /// Counts an authorization outcome for an MVPD (`authorized`, `denied`, `error`).
     func recordAuthorization(mvpd: String, kind: String, outcome: String) {
-        registry.makeCounter(name: "entitle_decisions_total", labels: [("mvpd", mvpd), ("kind", kind), ("outcome", outcome)]).increment()
+        registry.makeCounter(descriptor: Self.decisions, labels: [("mvpd", mvpd), ("kind", kind), ("outcome", outcome)]).increment()
     }
 
     /// The text exposition format.
