@@ -1,5 +1,8 @@
 import EntitleCore
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Hummingbird
 
 /// The JSON body of `POST {mvpd}/authorize`.
@@ -52,8 +55,11 @@ extension DemoMVPD {
                                 status: .badRequest)
         }
         let resource: ProtectedResource
-        do {
+        do throws(EnhancedError) {
             resource = try ProtectedResource(parsing: body.resource)
+            guard Self.isWellFormedIfMarkup(body.resource) else {
+                throw EnhancedError.invalidResources.with(details: "The MRSS resource is not well-formed XML.")
+            }
         } catch {
             return jsonResponse(AuthorizationAPIError(error: "invalid_resource",
                                                       message: error.details ?? "The resource is not a channel id or MRSS."),
@@ -64,5 +70,16 @@ extension DemoMVPD {
                     metadata: ["mvpd": "\(provider.id)", "userID": "\(body.userID)", "channel": "\(resource.channel)",
                                "authorized": "\(decision.authorized)", "reason": "\(decision.reason ?? "-")"])
         return jsonResponse(decision)
+    }
+
+    /// Whether a resource that looks like markup is well-formed XML.
+    /// TODO(lead): drop once `ProtectedResource(parsing:)` also checks `parser.parserError` — FoundationXML on
+    /// Linux returns true from `parse()` for truncated or mismatched documents and only sets `parserError`.
+    static func isWellFormedIfMarkup(_ resource: String) -> Bool {
+        let trimmed = resource.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix("<") else { return true }
+        let parser = XMLParser(data: Data(trimmed.utf8))
+        parser.shouldResolveExternalEntities = false
+        return parser.parse() && parser.parserError == nil
     }
 }

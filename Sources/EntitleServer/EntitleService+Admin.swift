@@ -61,18 +61,21 @@ extension EntitleService {
             requiresSvc: options.requiresSafariViewController ? 1 : 0, enablePlatformServices: options.enablePlatformServices ? 1 : 0,
             boardingStatus: options.boardingStatus, platformMappingId: options.enablePlatformServices ? id : nil,
             displayInPlatformPicker: options.displayInPlatformPicker ? 1 : 0, temppassMinutes: nil,
-            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: JSONText.encode(options.encryptedAttributes)))
+            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: JSONText.encode(options.encryptedAttributes),
+            temppassResourceLimit: nil))
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
         return metadata
     }
 
     /// Adds or updates a TempPass pseudo-MVPD and integrates it with `requestors`.
-    public func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, requestors: [String]) async throws {
+    /// A `resourceLimit` makes it a Promotional TempPass: that many distinct resources per identity (`AP-TempPass-Identity`).
+    public func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
+                                 requestors: [String]) async throws {
         try await repository.upsertMVPD(MVPDRecord(
             id: id, displayName: displayName, logoUrl: logoURL, kind: MVPDRecord.tempPassKind, entityId: nil, ssoUrl: nil, sloUrl: nil,
             certificates: "[]", authorizationUrl: nil, authorizationKey: nil, requiresSvc: 0, enablePlatformServices: 0,
             boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: 0, temppassMinutes: Int64(minutes),
-            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: "[]"))
+            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: "[]", temppassResourceLimit: resourceLimit.map(Int64.init)))
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
 }

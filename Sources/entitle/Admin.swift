@@ -8,7 +8,7 @@ import Logging
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
-        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self]
+        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self]
     )
 
     /// Opens the service's storage without seeding anything.
@@ -134,5 +134,91 @@ struct Admin: AsyncParsableCommand {
                 print("new \(purpose) key \(key.kid)")
             }
         }
+    }
+
+    struct Degradation: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Degraded access rules per (requestor, MVPD).",
+                                                        subcommands: [Set.self, List.self, Remove.self])
+
+        struct Set: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Apply authn-all, authz-all or authz-none for a time window.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "MVPD id.") var mvpd: String
+            @Option(help: "authn-all, authz-all or authz-none.") var rule: String
+            @Option(help: "Start, ISO 8601 (default: now).") var start: String?
+            @Option(help: "End, ISO 8601 (default: start + --minutes).") var end: String?
+            @Option(help: "Length in minutes when --end is absent.") var minutes = 60
+
+            func run() async throws {
+                let from = try start.map(Admin.parseDate) ?? Date()
+                let to = try end.map(Admin.parseDate) ?? from.addingTimeInterval(Double(minutes) * 60)
+                try await Admin.withService(storage) {
+                    try await $0.setDegradation(requestor: requestor, mvpd: mvpd, rule: rule, start: from, end: to)
+                }
+                print("\(rule) for \(requestor)/\(mvpd) from \(from.ISO8601Format()) to \(to.ISO8601Format())")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List degradation rules.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id (default: all).") var requestor: String?
+
+            func run() async throws {
+                let rules = try await Admin.withService(storage) { try await $0.repository.degradationRules(requestor: requestor) }
+                for rule in rules {
+                    let start = Date(timeIntervalSince1970: Double(rule.startsAt) / 1000).ISO8601Format()
+                    let end = Date(timeIntervalSince1970: Double(rule.endsAt) / 1000).ISO8601Format()
+                    print("\(rule.requestorId)\t\(rule.mvpdId)\t\(rule.rule)\t\(start)\t\(end)")
+                }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a degradation rule.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "MVPD id.") var mvpd: String
+            @Option(help: "authn-all, authz-all or authz-none.") var rule: String
+
+            func run() async throws {
+                guard try await Admin.withService(storage, { try await $0.repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) }) else {
+                    throw ValidationError("No such rule.")
+                }
+                print("removed \(rule) for \(requestor)/\(mvpd)")
+            }
+        }
+    }
+
+    struct TempPass: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "temppass", abstract: "TempPass administration.", subcommands: [Reset.self])
+
+        struct Reset: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Reset the TempPass of a device, of an identity, or of everyone.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "TempPass MVPD id.") var mvpd = "TempPass"
+            @Option(help: "Device id (as sent in AP-Device-Identifier, decoded).") var device: String?
+            @Option(help: "Identity JSON as the app sends it, e.g. {\"email\":\"<sha-256>\"} (Promotional TempPass).") var identity: String?
+            @Flag(help: "Reset every pass of the MVPD.") var all = false
+
+            func validate() throws {
+                guard all != (device != nil || identity != nil) else { throw ValidationError("Give --device, --identity or --all.") }
+            }
+
+            func run() async throws {
+                let count = try await Admin.withService(storage) {
+                    try await $0.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
+                }
+                print("reset \(count) pass(es)")
+            }
+        }
+    }
+
+    /// Parses an ISO 8601 date.
+    static func parseDate(_ text: String) throws -> Date {
+        guard let date = try? Date(text, strategy: .iso8601) else { throw ValidationError("Not an ISO 8601 date: \(text)") }
+        return date
     }
 }

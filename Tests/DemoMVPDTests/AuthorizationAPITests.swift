@@ -118,7 +118,7 @@ struct AuthorizationAPITests {
     }
 
     @Test("malformed resources are 400 invalid_resource",
-          arguments: ["", "   ", "<rss><channel><title>news</title></item></channel></rss>", "<rss><channel></channel></rss>",
+          arguments: ["", "   ", "<rss><channel><title>news</title></item></channel></rss>", "<rss><channel><title>news</title>", "<rss><channel></channel></rss>",
                       "<feed><title>news</title></feed>", "news\n<b>",
                       "<!DOCTYPE rss [<!ENTITY x \"news\">]><rss><channel><title>&x;</title></channel></rss>"])
     func malformedResource(resource: String) async throws {

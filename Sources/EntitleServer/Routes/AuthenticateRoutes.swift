@@ -73,8 +73,13 @@ extension EntitleService {
             do {
                 try await startTempPass(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd, sessionCode: code)
             } catch let error as APIError {
-                return HTMLPage.message(title: "Your free preview has ended", message: error.body.message, status: .forbidden)
+                return HTMLPage.message(title: "Free preview unavailable", message: error.body.details ?? error.body.message, status: .forbidden)
             }
+            try await repository.markAuthenticated(code: code)
+            return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
+        }
+        if try await degradedLogin(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd,
+                                   sessionCode: code) != nil {
             try await repository.markAuthenticated(code: code)
             return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
         }

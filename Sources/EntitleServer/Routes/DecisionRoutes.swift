@@ -28,7 +28,7 @@ extension EntitleService {
         guard profile.notAfter > now else {
             throw APIError(mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired)
         }
-        let decisions = await DecisionMaker(service: self, requestor: caller.requestor.id, mvpd: mvpd, profile: profile,
+        let decisions = try await DecisionMaker(service: self, requestor: caller.requestor.id, mvpd: mvpd, profile: profile,
                                             issueTokens: issueTokens).decide(resources)
         return JSONCoding.response(DecisionsResponse(decisions: decisions))
     }
@@ -51,7 +51,8 @@ extension EntitleService {
     }
 }
 
-/// Decides a list of resources for one profile, asking the MVPD concurrently and signing media tokens.
+/// Decides a list of resources for one profile: degradation rules first, then TempPass, then the MVPD (asked concurrently);
+/// authorized resources get short media tokens when `issueTokens`.
 struct DecisionMaker {
     let service: EntitleService
     let requestor: String
@@ -59,54 +60,88 @@ struct DecisionMaker {
     let profile: ProfileRecord
     let issueTokens: Bool
 
-    func decide(_ resources: [String]) async -> [Decision] {
+    enum Verdict: Sendable {
+        case authorized(source: String)
+        case denied(EnhancedError, source: String)
+    }
+
+    func decide(_ resources: [String]) async throws -> [Decision] {
         let now = service.now
+        let rules = try await service.activeDegradation(requestor: requestor, mvpd: mvpd.id)
         let client = MVPDAuthorizationClient(httpClient: service.httpClient, timeoutSeconds: service.configuration.mvpdTimeoutSeconds)
-        let verdicts = await withTaskGroup(of: (Int, MVPDAuthorizationClient.Verdict).self) { group in
+        let mvpd = self.mvpd, profile = self.profile, issueTokens = self.issueTokens, service = self.service
+        let verdicts = await withTaskGroup(of: (Int, Verdict).self) { group in
             for (index, raw) in resources.enumerated() {
                 group.addTask {
                     do throws(EnhancedError) {
                         _ = try ProtectedResource(parsing: raw)
                     } catch {
-                        return (index, .failed(error))
+                        return (index, .denied(error, source: "mvpd"))
                     }
-                    if mvpd.isTempPass { return (index, .authorized) }
-                    return (index, await client.authorize(mvpd: mvpd, userID: profile.userId, resource: raw))
+                    if rules.contains("authz-none") {
+                        return (index, .denied(issueTokens ? .authorizationDeniedByDegradationRule
+                                                           : EnhancedError.authorizationDeniedByDegradationRule, source: "degradation"))
+                    }
+                    if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
+                    if mvpd.isTempPass {
+                        return (index, await Self.tempPassVerdict(service: service, mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
+                    }
+                    switch await client.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) {
+                    case .authorized: return (index, .authorized(source: "mvpd"))
+                    case .denied(let parental, let message):
+                        let base: EnhancedError = parental ? .authorizationDeniedByParentalControls
+                            : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
+                        return (index, .denied(base.with(details: message), source: "mvpd"))
+                    case .failed(let error): return (index, .denied(error, source: "mvpd"))
+                    }
                 }
             }
-            var result = [MVPDAuthorizationClient.Verdict](repeating: .failed(.internalServerError), count: resources.count)
+            var result = [Verdict](repeating: .denied(.internalServerError, source: "mvpd"), count: resources.count)
             for await (index, verdict) in group { result[index] = verdict }
             return result
         }
         let signer = issueTokens ? try? await service.mediaTokenSigner() : nil
         let notAfter = min(profile.notAfter, now + service.configuration.decisionLifetime)
         return zip(resources, verdicts).map { resource, verdict in
-            var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id,
-                                    source: mvpd.isTempPass ? "temppass" : "mvpd", authorized: false)
+            var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: "mvpd", authorized: false)
             switch verdict {
-            case .authorized:
+            case .authorized(let source):
+                decision.source = source
                 decision.authorized = true
                 decision.notBefore = now
                 decision.notAfter = notAfter
                 if issueTokens {
-                    guard let signer, let token = try? signer.token(resource: resource, profile: profile, requestor: requestor, now: now) else {
+                    if let signer, let token = try? signer.token(resource: resource, profile: profile, requestor: requestor, now: now) {
+                        decision.token = token
+                    } else {
                         decision.authorized = false
                         decision.error = .internalServerError
-                        break
                     }
-                    decision.token = token
                 }
-            case .denied(let parental, let message):
-                let base: EnhancedError = issueTokens
-                    ? (parental ? .authorizationDeniedByParentalControls : .authorizationDeniedByMVPD)
-                    : (parental ? .authorizationDeniedByParentalControls : .preauthorizationDeniedByMVPD)
-                decision.error = base.with(details: message)
-            case .failed(let error):
+            case .denied(let error, let source):
+                decision.source = source
                 decision.error = error
             }
             service.metrics.recordAuthorization(mvpd: mvpd.id, kind: issueTokens ? "authorize" : "preauthorize",
                                                 outcome: decision.authorized ? "authorized" : (decision.error?.status == 403 ? "denied" : "error"))
             return decision
+        }
+    }
+
+    /// TempPass authorizes everything while the pass lasts; a Promotional TempPass also counts distinct resources.
+    static func tempPassVerdict(service: EntitleService, mvpd: MVPDRecord, profile: ProfileRecord, resource: String, consume: Bool) async -> Verdict {
+        guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return .authorized(source: "temppass") }
+        do {
+            let allowed: Bool
+            if consume {
+                allowed = try await service.repository.usePromoResource(passKey: profile.nameId, resource: resource, limit: limit, now: service.now)
+            } else {
+                let used = try await service.repository.promoResources(passKey: profile.nameId)
+                allowed = used.contains(resource) || Int64(used.count) < limit
+            }
+            return allowed ? .authorized(source: "temppass") : .denied(.temporaryAccessResourcesLimitExceeded, source: "temppass")
+        } catch {
+            return .denied(.internalServerError, source: "temppass")
         }
     }
 }

@@ -43,8 +43,11 @@ extension EntitleService {
     func profilesAnswer(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> ProfilesResponse {
         var profiles: [String: Profile] = [:]
         let now = self.now
-        for record in records where record.notAfter > now {
+        for var record in records where record.notAfter > now {
             let mvpd = try await repository.mvpd(id: record.mvpdId)
+            if let mvpd, mvpd.temppassResourceLimit != nil {
+                record.attributes = JSONText.encode(record.attributeMap.merging(try await promoMetadata(profile: record, mvpd: mvpd)) { $1 })
+            }
             profiles[record.mvpdId] = UserMetadataEncoder(requestor: requestor, mvpd: mvpd).profile(record)
         }
         return ProfilesResponse(profiles: profiles)

@@ -15,7 +15,8 @@ extension EntitleService {
             let caller = try await self.caller(request, serviceProvider: try context.parameters.require("sp"))
             let form = try await FormBody.fields(of: request, context: context)
             let session = try await self.liveSession(code: try context.parameters.require("code"), requestor: caller.requestor.id, bucket: caller.device.value)
-            return JSONCoding.response(try await self.resumeSession(session, caller: caller, form: form))
+            return JSONCoding.response(try await self.resumeSession(session, caller: caller, form: form,
+                                                                    tempPassIdentity: request.headers[.tempPassIdentity]))
         }
         router.get("/api/v2/:sp/sessions/:code") { request, context in
             let caller = try await self.caller(request, serviceProvider: try context.parameters.require("sp"))
@@ -39,7 +40,9 @@ extension EntitleService {
         let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await self.integratedMVPD($0, requestor: sp) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
-        if let mvpd, let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd) { return shortcut }
+        if let mvpd, let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
+            return shortcut
+        }
         let now = self.now
         if Int.random(in: 0..<256) == 0 { try await repository.purgeExpired(now: now) }
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
@@ -53,13 +56,14 @@ extension EntitleService {
         throw APIError(.internalServerError)
     }
 
-    func resumeSession(_ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String]) async throws -> SessionResponse {
+    func resumeSession(_ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String],
+                       tempPassIdentity: String?) async throws -> SessionResponse {
         let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await self.integratedMVPD($0, requestor: caller.requestor.id) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
         guard session.status != "authenticated" else { throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.")) }
         if let mvpd, session.clientId == caller.clientID, session.deviceId == caller.device.value,
-           let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd) {
+           let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
             return shortcut
         }
         try await repository.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
@@ -102,18 +106,23 @@ extension EntitleService {
             notBefore: String(session.createdAt), notAfter: String(session.notAfter))
     }
 
-    /// Already authenticated, or a TempPass: no login page is needed.
-    func authenticatedShortcut(caller: CallerIdentity, mvpd: MVPDRecord) async throws -> SessionResponse? {
+    /// Already authenticated, a TempPass, or an `authn-all` degradation rule: no login page is needed.
+    func authenticatedShortcut(caller: CallerIdentity, mvpd: MVPDRecord, tempPassIdentity: String?) async throws -> SessionResponse? {
         let sp = caller.requestor.id
         let authorizeURL = "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)"
         if mvpd.isTempPass {
-            _ = try await startTempPass(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil)
+            _ = try await startTempPass(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil,
+                                        identityHeader: tempPassIdentity)
             return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "temporary", url: authorizeURL,
                                    sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
         if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
            profile.notAfter > now {
             return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "authenticated", url: authorizeURL,
+                                   sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
+        }
+        if try await degradedLogin(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil) != nil {
+            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "degraded", url: authorizeURL,
                                    sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
         return nil

@@ -77,6 +77,25 @@ enum Migrations {
                 expires_at BIGINT NOT NULL)
             """,
         ]),
+        (2, [
+            """
+            CREATE TABLE IF NOT EXISTS degradation_rules (
+                requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, rule TEXT NOT NULL, starts_at BIGINT NOT NULL,
+                ends_at BIGINT NOT NULL, created_at BIGINT NOT NULL, PRIMARY KEY (requestor_id, mvpd_id, rule))
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS promo_passes (
+                pass_key TEXT PRIMARY KEY, requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, identity_key TEXT NOT NULL,
+                device_key TEXT NOT NULL, started_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS promo_passes_identity ON promo_passes (requestor_id, mvpd_id, identity_key)",
+            "CREATE INDEX IF NOT EXISTS promo_passes_device ON promo_passes (requestor_id, mvpd_id, device_key)",
+            """
+            CREATE TABLE IF NOT EXISTS promo_resources (
+                pass_key TEXT NOT NULL, resource TEXT NOT NULL, used_at BIGINT NOT NULL, PRIMARY KEY (pass_key, resource))
+            """,
+            "ALTER TABLE mvpds ADD COLUMN temppass_resource_limit BIGINT",
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

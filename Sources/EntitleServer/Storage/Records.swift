@@ -64,6 +64,8 @@ public struct MVPDRecord: Codable, Sendable, Equatable {
     public var profileTtlSeconds: Int64
     /// User-metadata keys delivered encrypted, JSON array text.
     public var encryptedAttributes: String
+    /// Promotional TempPass: how many distinct resources one pass may play (nil for a plain TempPass).
+    public var temppassResourceLimit: Int64?
 
     /// Whether this is a TempPass pseudo-MVPD.
     public var isTempPass: Bool { kind == MVPDRecord.tempPassKind }

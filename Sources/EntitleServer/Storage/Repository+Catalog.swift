@@ -47,12 +47,14 @@ extension Repository {
         try await run("""
             INSERT INTO mvpds (id, display_name, logo_url, kind, entity_id, sso_url, slo_url, certificates,
               authorization_url, authorization_key, requires_svc, enable_platform_services, boarding_status,
-              platform_mapping_id, display_in_platform_picker, temppass_minutes, profile_ttl_seconds, encrypted_attributes)
+              platform_mapping_id, display_in_platform_picker, temppass_minutes, profile_ttl_seconds, encrypted_attributes,
+              temppass_resource_limit)
             VALUES (\(bind: m.id), \(bind: m.displayName), \(bind: m.logoUrl), \(bind: m.kind), \(bind: m.entityId),
               \(bind: m.ssoUrl), \(bind: m.sloUrl), \(bind: m.certificates), \(bind: m.authorizationUrl),
               \(bind: m.authorizationKey), \(bind: m.requiresSvc), \(bind: m.enablePlatformServices),
               \(bind: m.boardingStatus), \(bind: m.platformMappingId), \(bind: m.displayInPlatformPicker),
-              \(bind: m.temppassMinutes), \(bind: m.profileTtlSeconds), \(bind: m.encryptedAttributes))
+              \(bind: m.temppassMinutes), \(bind: m.profileTtlSeconds), \(bind: m.encryptedAttributes),
+              \(bind: m.temppassResourceLimit))
             ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name, logo_url = excluded.logo_url,
               kind = excluded.kind, entity_id = excluded.entity_id, sso_url = excluded.sso_url, slo_url = excluded.slo_url,
               certificates = excluded.certificates, authorization_url = excluded.authorization_url,
@@ -61,7 +63,7 @@ extension Repository {
               platform_mapping_id = excluded.platform_mapping_id,
               display_in_platform_picker = excluded.display_in_platform_picker,
               temppass_minutes = excluded.temppass_minutes, profile_ttl_seconds = excluded.profile_ttl_seconds,
-              encrypted_attributes = excluded.encrypted_attributes
+              encrypted_attributes = excluded.encrypted_attributes, temppass_resource_limit = excluded.temppass_resource_limit
             """)
     }
 

@@ -1,0 +1,57 @@
+import SQLKit
+
+/// A degradation rule for one (requestor, MVPD) integration.
+public struct DegradationRuleRecord: Codable, Sendable, Equatable {
+    /// Requestor.
+    public var requestorId: String
+    /// MVPD.
+    public var mvpdId: String
+    /// `authn-all`, `authz-all` or `authz-none`.
+    public var rule: String
+    /// Start, ms.
+    public var startsAt: Int64
+    /// End, ms.
+    public var endsAt: Int64
+    /// When it was set, ms.
+    public var createdAt: Int64
+
+    /// The rule names.
+    public static let rules = ["authn-all", "authz-all", "authz-none"]
+}
+
+extension Repository {
+    /// Creates or replaces a rule.
+    public func saveDegradationRule(_ r: DegradationRuleRecord) async throws {
+        try await run("""
+            INSERT INTO degradation_rules (requestor_id, mvpd_id, rule, starts_at, ends_at, created_at)
+            VALUES (\(bind: r.requestorId), \(bind: r.mvpdId), \(bind: r.rule), \(bind: r.startsAt), \(bind: r.endsAt), \(bind: r.createdAt))
+            ON CONFLICT (requestor_id, mvpd_id, rule) DO UPDATE SET starts_at = excluded.starts_at, ends_at = excluded.ends_at,
+              created_at = excluded.created_at
+            """)
+    }
+
+    /// Deletes a rule; returns whether there was one.
+    public func deleteDegradationRule(requestor: String, mvpd: String, rule: String) async throws -> Bool {
+        try await touchedRow("""
+            DELETE FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd) AND rule = \(bind: rule)
+            RETURNING rule
+            """)
+    }
+
+    /// All rules of a requestor (or of every requestor when nil).
+    public func degradationRules(requestor: String?) async throws -> [DegradationRuleRecord] {
+        if let requestor {
+            return try await all("SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) ORDER BY mvpd_id, rule",
+                                 as: DegradationRuleRecord.self)
+        }
+        return try await all("SELECT * FROM degradation_rules ORDER BY requestor_id, mvpd_id, rule", as: DegradationRuleRecord.self)
+    }
+
+    /// The rules in force for an integration at `now`.
+    public func activeDegradationRules(requestor: String, mvpd: String, now: Int64) async throws -> [DegradationRuleRecord] {
+        try await all("""
+            SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)
+            AND starts_at <= \(bind: now) AND ends_at > \(bind: now)
+            """, as: DegradationRuleRecord.self)
+    }
+}
