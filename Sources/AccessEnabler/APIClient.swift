@@ -33,7 +33,7 @@ struct APIClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
-            let token = try await credentials.accessToken()
+            let token = try await credentials.accessToken(headers: headers)
             var request = HTTPRequest(method: call.method, url: url(call.path, query: call.query), headers: headers)
             request.headers.merge(call.headers) { $1 }
             request.headers["Authorization"] = "Bearer " + token

@@ -53,7 +53,21 @@ extension EntitlementEngine {
     func hashedGUID(_ profile: Profile?) -> String {
         guard let profile else { return "" }
         let user = profile.attributes["userID"]?.value.stringValue ?? profile.issuer + String(profile.notBefore)
-        return Insecure.MD5.hash(data: Data(user.utf8)).map { String(format: "%02x", $0) }.joined()
+        if let cached = guidCache[user] { return cached }
+        let digest = Self.hex(Insecure.MD5.hash(data: Data(user.utf8)))
+        guidCache[user] = digest
+        return digest
+    }
+
+    /// Lower-case hex of `bytes`.
+    static func hex<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+        let digits = Array("0123456789abcdef".utf8)
+        var result: [UInt8] = []
+        for byte in bytes {
+            result.append(digits[Int(byte >> 4)])
+            result.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// `TRACKING_AUTHENTICATION`: success, MVPD id, GUID, cached, device type, client type, OS.

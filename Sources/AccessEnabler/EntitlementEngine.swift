@@ -47,6 +47,7 @@ actor EntitlementEngine {
     var credentialManagers: [URL: CredentialManager] = [:]
     var syncedProfiles: [URL: ProfilesResponse] = [:]
     var registeredRedirects: [String] = []
+    var guidCache: [String: String] = [:]
 
     var setRequestorReplies: [EngineCommand.Reply<[MVPD]>] = []
     var authenticationReplies: [EngineCommand.Reply<String>] = []
@@ -152,8 +153,6 @@ actor EntitlementEngine {
             manager = CredentialManager(baseURL: provider, softwareStatement: settings.softwareStatement,
                                         redirectURI: settings.redirectURL, transport: transport, clock: clock, storage: storage)
             credentialManagers[provider] = manager
-            let headers = deviceHeaders()
-            Task { await manager.setDeviceHeaders(headers) }
         }
         return APIClient(baseURL: provider, credentials: manager, transport: transport)
     }
@@ -211,8 +210,6 @@ actor EntitlementEngine {
             default: break
             }
         }
-        let headers = deviceHeaders()
-        for manager in credentialManagers.values { Task { await manager.setDeviceHeaders(headers) } }
     }
 
     /// Writes the local state; writes never overlap and the last state always wins.

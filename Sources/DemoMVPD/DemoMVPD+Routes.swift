@@ -4,7 +4,7 @@ import Hummingbird
 extension DemoMVPD {
     /// Registers every route under `group` (the caller creates the group at path "demo-mvpd"):
     /// `GET {mvpd}/saml/metadata`, `GET {mvpd}/logo.svg`, `GET {mvpd}/saml/sso`, `POST {mvpd}/saml/login`,
-    /// `GET {mvpd}/saml/slo`, `GET {mvpd}/login`, `GET {mvpd}/account`, `POST {mvpd}/logout`, `POST {mvpd}/authorize`.
+    /// `GET {mvpd}/saml/slo`, `GET {mvpd}/login`, `GET {mvpd}/account`, `POST {mvpd}/logout`, `POST {mvpd}/authorize`, `POST {mvpd}/platform/sso`.
     public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         group.get(":mvpd/saml/metadata") { _, context in
             self.metadataResponse(providerID: context.parameters.get("mvpd") ?? "")
@@ -32,6 +32,9 @@ extension DemoMVPD {
         }
         group.post(":mvpd/authorize") { request, context in
             await self.authorize(request: request, providerID: context.parameters.get("mvpd") ?? "")
+        }
+        group.post(":mvpd/platform/sso") { request, context in
+            await self.platformSingleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
     }
 

@@ -16,40 +16,54 @@ public struct MediaTokenEnvelope: Sendable {
     /// The parsed token fields.
     public let token: ShortMediaToken
 
-    private static let marker = Array("<signatureInfo>".utf8)
+    private static let marker: StaticString = "<signatureInfo>"
+    /// The longest Base64 signature accepted (an RSA-8192 signature is 1,368 characters).
+    private static let maximumSignatureText = 1_400
 
     /// Splits and parses a serialized token; surrounding ASCII whitespace is ignored.
     /// Throws ``MediaTokenFormatError`` for anything that is not exactly the token format.
     public init(serialized: String, maximumLength: Int = MediaTokenEnvelope.defaultMaximumLength) throws {
-        var text = Substring(serialized)
-        guard text.utf8.count <= maximumLength + 64 else {
+        let utf8 = serialized.utf8
+        guard utf8.count <= maximumLength + 64 else {
             throw MediaTokenFormatError(.tooLong, "serialized token exceeds the maximum length")
         }
-        while let first = text.utf8.first, first == 0x20 || first == 0x09 || first == 0x0A || first == 0x0D { text = text.dropFirst() }
-        while let last = text.utf8.last, last == 0x20 || last == 0x09 || last == 0x0A || last == 0x0D { text = text.dropLast() }
+        var text = Substring(serialized)
+        if let first = utf8.first, let last = utf8.last, Self.isWhitespace(first) || Self.isWhitespace(last) {
+            while let byte = text.utf8.first, Self.isWhitespace(byte) { text = text.dropFirst() }
+            while let byte = text.utf8.last, Self.isWhitespace(byte) { text = text.dropLast() }
+        }
         guard text.utf8.count <= maximumLength else {
             throw MediaTokenFormatError(.tooLong, "serialized token exceeds the maximum length")
         }
-        guard let decoded = Data(base64Encoded: String(text)) else {
+        guard let decoded = Data(base64Encoded: text.utf8.count == utf8.count ? serialized : String(text)) else {
             throw MediaTokenFormatError(.notBase64, "serialized token is not Base64")
         }
-        let bytes = [UInt8](decoded)
-        let marker = Self.marker
-        guard bytes.count > marker.count * 2, bytes[0..<marker.count].elementsEqual(marker),
-              let second = Self.find(marker, in: bytes, from: marker.count)
+        let parts = try decoded.withUnsafeBytes { try Self.split($0.bindMemory(to: UInt8.self)) }
+        self.signature = parts.signature
+        self.body = parts.body
+        self.token = parts.token
+    }
+
+    private static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
+    /// Splits decoded bytes into signature, body and parsed token.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (signature: Data, body: Data, token: ShortMediaToken) {
+        let markerLength = marker.utf8CodeUnitCount
+        guard let base = bytes.baseAddress, bytes.count > markerLength * 2,
+              memcmp(base, marker.utf8Start, markerLength) == 0,
+              let second = find(marker, in: bytes, from: markerLength)
         else {
             throw MediaTokenFormatError(.missingSignatureInfo, "token does not start with <signatureInfo>SIG<signatureInfo>")
         }
-        let signatureText = bytes[marker.count..<second]
-        guard !signatureText.isEmpty, signatureText.count <= 1_400,
-              let signature = Data(base64Encoded: Data(signatureText))
+        let signatureText = UnsafeBufferPointer(rebasing: bytes[markerLength..<second])
+        guard !signatureText.isEmpty, signatureText.count <= maximumSignatureText,
+              let signature = Data(base64Encoded: Data(buffer: signatureText))
         else {
             throw MediaTokenFormatError(.notBase64, "signature is not Base64")
         }
-        let bodyBytes = Array(bytes[(second + marker.count)...])
-        self.token = try MediaTokenScanner.parse(bodyBytes)
-        self.signature = signature
-        self.body = Data(bodyBytes)
+        let bodyBytes = UnsafeBufferPointer(rebasing: bytes[(second + markerLength)...])
+        let token = try MediaTokenScanner.parse(bodyBytes)
+        return (signature, Data(buffer: bodyBytes), token)
     }
 
     /// Whether `publicKey` verifies the signature over the body (RSA PKCS#1 v1.5, SHA-256).
@@ -58,13 +72,18 @@ public struct MediaTokenEnvelope: Sendable {
                                    padding: .insecurePKCS1v1_5)
     }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8], from start: Int) -> Int? {
-        guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+    /// The first occurrence of `needle` in `haystack` at or after `start` (memchr for its first byte, then memcmp).
+    private static func find(_ needle: StaticString, in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let count = needle.utf8CodeUnitCount
+        guard let base = haystack.baseAddress, haystack.count - start >= count else { return nil }
+        let first = Int32(needle.utf8Start.pointee)
         var i = start
-        let last = haystack.count - needle.count
-        while i <= last {
-            if haystack[i] == needle[0], haystack[i..<(i + needle.count)].elementsEqual(needle) { return i }
-            i += 1
+        let end = haystack.count - count
+        while i <= end {
+            guard let hit = memchr(base + i, first, end - i + 1) else { return nil }
+            let position = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if memcmp(base + position, needle.utf8Start, count) == 0 { return position }
+            i = position + 1
         }
         return nil
     }

@@ -48,7 +48,7 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
-        guard parser.parse(), reader.sawRSS, let channel = reader.channelTitle?.trimmingCharacters(in: .whitespacesAndNewlines),
+        guard parser.parse(), parser.parserError == nil, reader.sawRSS, let channel = reader.channelTitle?.trimmingCharacters(in: .whitespacesAndNewlines),
               !channel.isEmpty else {
             throw EnhancedError.invalidResources.with(details: "The MRSS resource is not well-formed or has no channel title.")
         }

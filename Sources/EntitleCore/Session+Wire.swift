@@ -24,12 +24,14 @@ public struct SessionResponse: Codable, Sendable, Equatable {
     public var notBefore: String?
     /// Session validity end, epoch ms as a string (as documented).
     public var notAfter: String?
+    /// Partner single sign-on: what to ask the platform for (`partner_profile` only).
+    public var authenticationRequest: PartnerAuthenticationRequest?
 
     /// Creates a session answer.
     public init(actionName: String, actionType: String, reasonType: String, url: String? = nil,
                 missingParameters: [String]? = nil, existingParameters: [String: String]? = nil, code: String? = nil,
                 sessionId: String? = nil, mvpd: String? = nil, serviceProvider: String? = nil,
-                notBefore: String? = nil, notAfter: String? = nil) {
+                notBefore: String? = nil, notAfter: String? = nil, authenticationRequest: PartnerAuthenticationRequest? = nil) {
         self.actionName = actionName
         self.actionType = actionType
         self.reasonType = reasonType
@@ -42,5 +44,6 @@ public struct SessionResponse: Codable, Sendable, Equatable {
         self.serviceProvider = serviceProvider
         self.notBefore = notBefore
         self.notAfter = notAfter
+        self.authenticationRequest = authenticationRequest
     }
 }

@@ -17,6 +17,7 @@ extension EntitleService {
         addProfileRoutes(to: router)
         addDecisionRoutes(to: router)
         addLogoutRoutes(to: router)
+        addPartnerSSORoutes(to: router)
         extraRoutes(router)
         routeTable.load(router.routes.map { $0.path.description })
         return router

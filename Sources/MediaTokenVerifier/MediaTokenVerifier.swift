@@ -50,7 +50,7 @@ public struct MediaTokenVerifier: Sendable {
     public func verify(_ token: String, requestor: String?, resource: String?, now: Date) async -> VerificationResult {
         let (result, envelope) = evaluate(token, requestor: requestor, resource: resource, now: now)
         guard result.isValid, let replayGuard, let envelope else { return result }
-        let key = ReplayKey(hex: SHA256.hash(data: envelope.body).map { String(format: "%02x", $0) }.joined())
+        let key = ReplayKey(body: envelope.body)
         let expiry = Date(timeIntervalSince1970: Double(envelope.token.expiryTime + skewMilliseconds) / 1000)
         do {
             guard try await replayGuard.claimFirstUse(of: key, until: expiry, now: now) else {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A store that makes media tokens one-time use: a token accepted once is refused again within its lifetime.
@@ -19,6 +20,18 @@ public struct ReplayKey: Sendable, Hashable, CustomStringConvertible {
     public let hex: String
     /// Wraps a hex digest.
     public init(hex: String) { self.hex = hex }
+
+    /// The key of a token with these exact body bytes.
+    public init(body: Data) {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(64)
+        for byte in SHA256.hash(data: body) {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        hex = String(decoding: out, as: UTF8.self)
+    }
     /// The hex digest.
     public var description: String { hex }
 }

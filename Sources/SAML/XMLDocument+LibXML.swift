@@ -25,6 +25,11 @@ final class XMLDoc {
         guard bytes.count <= limit else {
             throw SAMLError(code: SAMLError.tooLarge, message: "XML document exceeds \(limit) bytes")
         }
+        // The document is always decoded as UTF-8 (declared encodings are overridden) and NUL bytes are refused,
+        // so a DOCTYPE cannot hide in UTF-16/EBCDIC from the byte scan below.
+        if bytes.contains(0) {
+            throw SAMLError.malformed("XML must be UTF-8 encoded")
+        }
         if XMLDoc.containsDoctype(bytes) {
             throw SAMLError.malformed("XML with a DOCTYPE is not accepted")
         }
@@ -32,7 +37,7 @@ final class XMLDoc {
         let parsed: xmlDocPtr? = bytes.withUnsafeBufferPointer { buf in
             buf.baseAddress.flatMap { base in
                 base.withMemoryRebound(to: CChar.self, capacity: buf.count) {
-                    xmlReadMemory($0, Int32(buf.count), "noname.xml", nil, options)
+                    xmlReadMemory($0, Int32(buf.count), "noname.xml", "UTF-8", options)
                 }
             }
         }

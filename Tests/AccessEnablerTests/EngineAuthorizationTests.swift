@@ -115,15 +115,6 @@ import Testing
         await harness.recorder.waitFor("setMetadataStatus(nil,false,255)")
     }
 
-    @Test func decryptorOpensEncryptedValuesWithTheClosureSeam() throws {
-        let decryptor = UserMetadataDecryptor { Data($0.reversed()) }
-        let ciphertext = Data("10001".utf8.reversed()).base64EncodedString()
-        #expect(try decryptor.decrypt(.string(ciphertext)) == .number(10001))
-        let text = Data("abc".utf8.reversed()).base64EncodedString()
-        #expect(try decryptor.decrypt(.array([.string(text)])) == .array([.string("abc")]))
-        #expect(throws: AccessEnablerError.self) { try decryptor.decrypt(.string("%%%")) }
-    }
-
     @Test func getSelectedProviderAndLogout() async throws {
         let harness = Harness()
         await harness.configure()

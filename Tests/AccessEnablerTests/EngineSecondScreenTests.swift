@@ -84,6 +84,8 @@ import Testing
 
     @Test func aNewCodeSupersedesTheOldPolling() async throws {
         let harness = Harness(secondScreen: true)
+        // Virtual time runs 3 s per poll while the test waits in real time: keep the codes valid meanwhile.
+        harness.service.update { $0.sessionLifetime = 1e9 }
         await harness.configure()
         harness.enabler.setSelectedProvider("DemoCable")
         await harness.recorder.waitFor("status(REGCODE)")

@@ -43,6 +43,8 @@ final class FakeService: HTTPTransport {
         var scripted: [String: [Scripted]] = [:]
         var counter = 0
         var lastCode: String?
+        /// When each configuration request arrived (real time), to check that providers are queried in parallel.
+        var configurationArrivals: [Date] = []
     }
 
     static let demoMVPDs: [MVPDConfiguration] = [
@@ -85,8 +87,12 @@ final class FakeService: HTTPTransport {
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let delay = state.withLock { $0.configurationDelay }
-        if request.url.path.hasSuffix("/configuration"), delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+        let isConfiguration = request.url.path.hasSuffix("/configuration")
+        let delay = state.withLock { state -> Double in
+            if isConfiguration { state.configurationArrivals.append(Date()) }
+            return state.configurationDelay
+        }
+        if isConfiguration, delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
         let key = request.method + " " + request.url.path
         let scripted: Scripted? = state.withLock { state in
             state.requests.append(request)

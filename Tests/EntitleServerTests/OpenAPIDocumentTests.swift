@@ -132,7 +132,9 @@ import Testing
         let requestor = RequestorConfiguration(id: "REF", name: "Reference", domains: [.init(name: "example.com")], mvpds: [mvpd])
         let profile = Profile(notBefore: 1, notAfter: 2, issuer: "DemoCable", type: "regular",
                               attributes: ["zip": ProfileAttribute(value: .string("x"), state: "enc")])
+        let partner = PartnerAuthenticationRequest(request: "PHNhbWw+", attributesNames: ["userID"])
         return [
+            ("PartnerAuthenticationRequest", partner, partner),
             ("ClientRegistrationRequest", ClientRegistrationRequest(softwareStatement: "jwt", redirectURI: "adobepass://ios.app"),
              ClientRegistrationRequest(softwareStatement: "jwt")),
             ("ClientRegistration", ClientRegistration(clientID: "c", clientSecret: "s", redirectURIs: [], clientIDIssuedAt: 1),
@@ -148,7 +150,7 @@ import Testing
             ("SessionResponse",
              SessionResponse(actionName: "resume", actionType: "direct", reasonType: "none", url: "/u", missingParameters: ["mvpd"],
                              existingParameters: ["a": "b"], code: "ABCD2345", sessionId: "s", mvpd: "m", serviceProvider: "REF",
-                             notBefore: "1", notAfter: "2"),
+                             notBefore: "1", notAfter: "2", authenticationRequest: partner),
              SessionResponse(actionName: "resume", actionType: "direct", reasonType: "none")),
             ("ProfilesResponse", ProfilesResponse(profiles: ["DemoCable": profile]), ProfilesResponse(profiles: [:])),
             ("Profile", profile, profile),

@@ -36,4 +36,8 @@ import Testing
         #expect(try await store.claimFirstUse(of: key(9), until: t0.addingTimeInterval(30), now: t0.addingTimeInterval(10)))
         #expect(await store.count == 1)
     }
+
+    @Test func replayKeyIsTheSHA256OfTheBody() {
+        #expect(ReplayKey(body: Data("abc".utf8)).hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    }
 }

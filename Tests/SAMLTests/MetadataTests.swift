@@ -9,6 +9,7 @@ import Testing
             singleLogoutRedirectURL: "https://idp.example.com/slo",
             signingCertificates: [Fixture.idp.certificate, Fixture.otherKey.certificate], wantAuthnRequestsSigned: true)
         #expect(try IdentityProviderMetadata.parse(xml: metadata.xml()) == metadata)
+        #expect(try IdentityProviderMetadata.parse(xml: "\u{FEFF}" + metadata.xml()) == metadata) // UTF-8 BOM
         var noSLO = metadata
         noSLO.singleLogoutRedirectURL = nil
         #expect(try IdentityProviderMetadata.parse(xml: noSLO.xml()) == noSLO)

@@ -106,6 +106,24 @@ import Testing
         #expect(Fixture.rejection(laughs) == SAMLError.malformedXML)
     }
 
+    @Test func doctypeHiddenInOtherEncodingsIsRejected() throws {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><!DOCTYPE r [<!ENTITY a \"b\">]>"
+            + Fixture.responseXML(inner: Fixture.assertionXML(id: "_a1", nameID: "&a;", signed: true))
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in xml.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        do {
+            _ = try Fixture.validator().validate(base64Response: Data(utf16).base64EncodedString(),
+                                                 expectedInResponseTo: Fixture.requestID, now: Fixture.now)
+            Issue.record("UTF-16 document accepted")
+        } catch let error as SAMLError {
+            #expect(error.code == SAMLError.malformedXML)
+        }
+        // A UTF-8 document that declares another encoding is still read as UTF-8 (and stays valid).
+        let declared = try Fixture.responseXML().replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"ISO-8859-1\"")
+        #expect(declared.contains("ISO-8859-1"))
+        #expect(Fixture.rejection(declared) == nil)
+    }
+
     @Test func oversizedInputIsRejected() {
         let huge = String(repeating: "A", count: 512 * 1024 + 4)
         #expect(Fixture.rejection("") == SAMLError.badEncoding)

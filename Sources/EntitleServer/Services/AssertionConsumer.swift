@@ -2,9 +2,10 @@ import EntitleCore
 import Foundation
 import SAML
 
-/// Checks a SAML Response posted to the Assertion Consumer Service and turns it into a profile.
-/// Nothing in the response is trusted before the validator has verified its signature with the MVPD's certificate;
-/// the only field read before that is `InResponseTo`, used to find which session (and so which MVPD) to check against.
+/// Checks a SAML Response from an MVPD and turns it into a profile — posted by the browser to the Assertion Consumer
+/// Service, or relayed by the platform in partner single sign-on. Nothing in the response is trusted before the validator
+/// has verified its signature with the MVPD's certificate; the only field read before that is `InResponseTo`, used to find
+/// which session (and so which MVPD) to check against.
 struct AssertionConsumer {
     let service: EntitleService
 
@@ -14,9 +15,31 @@ struct AssertionConsumer {
         case rejected(reason: String)
     }
 
+    /// A response that passed every check, with the session it completes.
+    struct Verified {
+        let session: AuthSessionRecord
+        let mvpd: MVPDRecord
+        let assertion: ValidatedAssertion
+    }
+
+    /// Why a response was refused.
+    struct Refusal: Error {
+        let reason: String
+        /// The MVPD answered with a signed non-success status (for example the user cancelled).
+        var declined = false
+    }
+
+    /// The browser leg: verify, store the profile, send the user agent to the session's redirect URL.
     func consume(samlResponse: String, relayState: String?) async -> Outcome {
         do {
-            return try await consumeThrowing(samlResponse: samlResponse, relayState: relayState)
+            let verified = try await verify(samlResponse: samlResponse, relayState: relayState)
+            try await storeProfile(verified, type: "regular", issuer: verified.mvpd.id, extraAttributes: [:])
+            return .authenticated(redirect: verified.session.redirectUrl ?? service.configuration.authenticatedPageURL)
+        } catch let refusal as Refusal {
+            if refusal.declined, let session = try? await sessionFor(samlResponse), let redirect = session.redirectUrl {
+                return .failedWithRedirect(redirect: redirect + (redirect.contains("?") ? "&" : "?") + "error=authentication_failed")
+            }
+            return .rejected(reason: refusal.reason)
         } catch let error as SAMLError {
             return .rejected(reason: error.code)
         } catch {
@@ -25,16 +48,22 @@ struct AssertionConsumer {
         }
     }
 
-    private func consumeThrowing(samlResponse: String, relayState: String?) async throws -> Outcome {
+    private func sessionFor(_ samlResponse: String) async throws -> AuthSessionRecord? {
+        guard let requestID = try peekResponse(base64Response: samlResponse).inResponseTo else { return nil }
+        return try await service.repository.session(authnRequestID: requestID)
+    }
+
+    /// Every check, then atomically marks the session complete (a second use of the same response is refused).
+    func verify(samlResponse: String, relayState: String?) async throws -> Verified {
         let repository = service.repository
         let peek = try peekResponse(base64Response: samlResponse)
-        guard let requestID = peek.inResponseTo else { return .rejected(reason: "unsolicited") }
-        guard let session = try await repository.session(authnRequestID: requestID) else { return .rejected(reason: "unknown_request") }
-        guard session.status == "authenticating" else { return .rejected(reason: "replayed") }
-        guard session.notAfter > service.now else { return .rejected(reason: "session_expired") }
-        if let relayState, !relayState.isEmpty, relayState != session.code { return .rejected(reason: "relay_state_mismatch") }
+        guard let requestID = peek.inResponseTo else { throw Refusal(reason: "unsolicited") }
+        guard let session = try await repository.session(authnRequestID: requestID) else { throw Refusal(reason: "unknown_request") }
+        guard session.status == "authenticating" else { throw Refusal(reason: "replayed") }
+        guard session.notAfter > service.now else { throw Refusal(reason: "session_expired") }
+        if let relayState, !relayState.isEmpty, relayState != session.code { throw Refusal(reason: "relay_state_mismatch") }
         guard let mvpdID = session.mvpdId, let mvpd = try await repository.mvpd(id: mvpdID), let entityID = mvpd.entityId else {
-            return .rejected(reason: "unknown_mvpd")
+            throw Refusal(reason: "unknown_mvpd")
         }
         let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
         let validator = SAMLResponseValidator(idpEntityID: entityID, idpCertificates: certificates,
@@ -47,25 +76,33 @@ struct AssertionConsumer {
         } catch let error as SAMLError where error.code == SAMLError.statusNotSuccess {
             try await repository.failAuthentication(code: session.code, reason: "mvpd_declined")
             service.metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
-            guard let redirect = session.redirectUrl else { return .rejected(reason: "mvpd_declined") }
-            return .failedWithRedirect(redirect: redirect + (redirect.contains("?") ? "&" : "?") + "error=authentication_failed")
+            throw Refusal(reason: "mvpd_declined", declined: true)
         }
         let expiry = Int64(assertion.notOnOrAfter.timeIntervalSince1970 * 1000) + Int64(service.configuration.samlClockSkew * 1000)
         guard try await repository.useAssertion(key: assertion.issuer + "|" + assertion.assertionID, expiresAt: expiry) else {
-            return .rejected(reason: "assertion_replayed")
+            throw Refusal(reason: "assertion_replayed")
         }
-        guard try await repository.completeAuthentication(authnRequestID: requestID) else { return .rejected(reason: "replayed") }
+        guard try await repository.completeAuthentication(authnRequestID: requestID) else { throw Refusal(reason: "replayed") }
+        return Verified(session: session, mvpd: mvpd, assertion: assertion)
+    }
+
+    /// Stores the profile of a verified response for the session's client and device.
+    @discardableResult
+    func storeProfile(_ verified: Verified, type: String, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
         let now = service.now
-        var notAfter = now + mvpd.profileTtlSeconds * 1000
-        if let sessionEnd = assertion.sessionNotOnOrAfter {
+        var notAfter = now + verified.mvpd.profileTtlSeconds * 1000
+        if let sessionEnd = verified.assertion.sessionNotOnOrAfter {
             notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
         }
+        let assertion = verified.assertion, session = verified.session
         let userID = assertion.attributes["userID"]?.first ?? assertion.nameID
-        try await repository.upsertProfile(ProfileRecord(
-            requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: mvpd.id,
-            type: "regular", issuer: mvpd.id, notBefore: now, notAfter: notAfter, attributes: JSONText.encode(assertion.attributes),
-            nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID))
-        service.metrics.recordAuthentication(mvpd: mvpd.id, outcome: "success")
-        return .authenticated(redirect: session.redirectUrl ?? service.configuration.authenticatedPageURL)
+        let profile = ProfileRecord(
+            requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: verified.mvpd.id,
+            type: type, issuer: issuer, notBefore: now, notAfter: notAfter,
+            attributes: JSONText.encode(assertion.attributes.merging(extraAttributes) { $1 }),
+            nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID)
+        try await service.repository.upsertProfile(profile)
+        service.metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")
+        return profile
     }
 }
