@@ -35,8 +35,6 @@ actor CredentialManager {
         return "dcr." + digest.prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 
-    func setDeviceHeaders(_ headers: [String: String]) { deviceHeaders = headers }
-
     /// The registered redirect URIs (empty before registration).
     func registeredRedirectURIs() async -> [String] {
         await loadIfNeeded()

@@ -157,10 +157,6 @@ actor EntitlementEngine {
         return APIClient(baseURL: provider, credentials: manager, transport: transport)
     }
 
-    func deviceHeaders() -> [String: String] {
-        ["X-Device-Info": options.deviceInfoOverride ?? settings.deviceInfo.headerValue(), "User-Agent": settings.userAgent]
-    }
-
     /// The provider serving `mvpd` (its configuration route), else the first configured provider.
     func provider(for mvpd: String?) -> URL {
         if let mvpd, let route = requestor.route(for: mvpd) { return route.provider }

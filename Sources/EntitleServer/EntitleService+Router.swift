@@ -18,6 +18,7 @@ extension EntitleService {
         addDecisionRoutes(to: router)
         addLogoutRoutes(to: router)
         addPartnerSSORoutes(to: router)
+        addActivationRoutes(to: router)
         extraRoutes(router)
         routeTable.load(router.routes.map { $0.path.description })
         return router

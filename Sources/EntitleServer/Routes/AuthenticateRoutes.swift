@@ -16,9 +16,6 @@ extension EntitleService {
         router.post("/sp/saml/SAMLAssertionConsumer") { request, context in
             try await self.consumeAssertion(request, context: context)
         }
-        router.get("/authenticated") { _, _ in
-            HTMLPage.message(title: "You are signed in", message: "Your TV provider account is linked. You can return to your TV or app now.")
-        }
     }
 
     func startBrowserAuthentication(_ request: Request, context: AppContext) async throws -> Response {
@@ -50,15 +47,7 @@ extension EntitleService {
     }
 
     func providerPicker(session: AuthSessionRecord) async throws -> Response {
-        let mvpds = try await repository.mvpds(requestor: session.requestorId)
-        let items = mvpds.map { (mvpd: MVPDRecord) -> String in
-            let link = "/api/v2/authenticate/\(session.requestorId)/\(session.code)?mvpd=\(FormBody.escape(mvpd.id))"
-            return "<li><a href=\"\(HTMLPage.escape(link))\">\(HTMLPage.escape(mvpd.displayName))</a></li>"
-        }.joined()
-        return HTMLPage.html("""
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>Choose your TV provider</title></head><body><main><h1>Choose your TV provider</h1><ul>\(items)</ul></main></body></html>
-            """)
+        HTMLPage.redirect(to: "/activate/providers?code=\(session.code)")
     }
 
     func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {

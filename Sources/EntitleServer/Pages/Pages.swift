@@ -1,0 +1,32 @@
+import Foundation
+import Hummingbird
+import Mustache
+
+/// Renders the service's pages from ``PageTemplates``.
+struct Pages: Sendable {
+    let library: MustacheLibrary
+
+    init() {
+        // The templates are constants of this module: failing to parse them is a programming error caught by the tests.
+        library = MustacheLibrary(templates: [
+            "layout": try! MustacheTemplate(string: PageTemplates.layout),
+            "activate": try! MustacheTemplate(string: PageTemplates.activate),
+            "picker": try! MustacheTemplate(string: PageTemplates.picker),
+            "message": try! MustacheTemplate(string: PageTemplates.message),
+        ])
+    }
+
+    func render(_ name: String, _ values: [String: Any], status: HTTPResponse.Status = .ok, cookies: [Cookie] = []) -> Response {
+        var response = HTMLPage.html(library.render(values, withTemplate: name) ?? "", status: status)
+        for cookie in cookies { response.setCookie(cookie) }
+        return response
+    }
+
+    /// A page that says what happened and what to do next.
+    func message(title: String, message: String, next: String? = nil, success: Bool = false, retry: Bool = false,
+                 status: HTTPResponse.Status = .ok) -> Response {
+        var values: [String: Any] = ["title": title, "message": message, "kind": success ? "ok" : "error", "retry": retry]
+        if let next { values["next"] = next }
+        return render("message", values, status: status)
+    }
+}
