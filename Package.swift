@@ -75,6 +75,8 @@ let package = Package(
         .target(name: "EntitleHost", dependencies: [
             "EntitleCore", "EntitleServer", "DemoMVPD", "SAML",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -88,6 +90,9 @@ let package = Package(
         .testTarget(name: "SAMLTests", dependencies: ["SAML"]),
         .testTarget(name: "MediaTokenVerifierTests", dependencies: ["MediaTokenVerifier", "EntitleCore"]),
         .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
+        .testTarget(name: "EndToEndTests", dependencies: [
+            "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier",
+        ]),
         .testTarget(name: "DemoMVPDTests", dependencies: [
             "DemoMVPD", "SAML",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

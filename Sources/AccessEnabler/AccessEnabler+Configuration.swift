@@ -18,12 +18,13 @@ extension AccessEnabler {
         /// Second-screen (tvOS-style) mode: authentication shows a registration code instead of a web view, and
         /// logout opens no page.
         public var secondScreen: Bool
-        /// The app's own redirect URL (custom scheme, e.g. `entitle-demo://callback`), sent as the DCR `redirect_uri`
-        /// and used for MVPDs that need SFSafariViewController.
+        /// The app's own redirect URL (custom scheme, e.g. `entitle-demo://callback`): used for MVPDs that need
+        /// SFSafariViewController and accepted by `handleExternalURL`. Registration asks for every redirect URI of
+        /// the software statement (no `redirect_uri`), so both this URL and `adobepass://ios.app` stay usable.
         public var redirectURL: String?
         /// Seconds between second-screen polls (clamped to 3–5).
         public var pollInterval: TimeInterval
-        /// The activation URL shown with a registration code; default: the service's authenticate URL of the code.
+        /// The activation URL shown with a registration code; default: the service's `/activate` page.
         public var activationURL: String?
         /// Client information sent as `X-Device-Info` (unless `setOptions(["device_info": …])` replaces it).
         public var deviceInfo: DeviceInfo

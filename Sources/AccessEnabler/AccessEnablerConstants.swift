@@ -83,5 +83,7 @@ public let STATUS_DETAILS_KEY = "details"
 public let STATUS_REGISTRATION_CODE_KEY = "code"
 /// `status` dictionary key of `REGCODE`: the URL where the user enters or completes the code.
 public let STATUS_ACTIVATION_URL_KEY = "activationURL"
+/// `status` dictionary key of `REGCODE`: the session's own URL (`/api/v2/authenticate/{sp}/{code}` once an MVPD is chosen).
+public let STATUS_SESSION_URL_KEY = "sessionURL"
 /// `status` dictionary key of `REGCODE`: when the code expires (epoch milliseconds, as a string).
 public let STATUS_EXPIRES_KEY = "notAfter"

@@ -178,10 +178,17 @@ extension EntitlementEngine {
     }
 
     /// The redirect URL of a session: the app's custom scheme for MVPDs that need SFSafariViewController, else
-    /// `ADOBEPASS_REDIRECT_URL`.
+    /// `ADOBEPASS_REDIRECT_URL` — unless the registration does not allow it, then the app's custom scheme.
     func redirectURL(requiresSVC: Bool) -> String {
-        guard requiresSVC else { return ADOBEPASS_REDIRECT_URL }
-        return customRedirects().first { !$0.lowercased().hasPrefix("adobepass:") } ?? ADOBEPASS_REDIRECT_URL
+        let registeredCustom = registeredRedirects.filter { !ExternalURLMatcher(customRedirects: []).matches($0) }
+        var custom = registeredCustom.first ?? settings.redirectURL
+        if let configured = settings.redirectURL,
+           registeredRedirects.isEmpty || ExternalURLMatcher(customRedirects: registeredRedirects).matches(configured) {
+            custom = configured
+        }
+        if requiresSVC { return custom ?? ADOBEPASS_REDIRECT_URL }
+        let allowsAdobePass = registeredRedirects.isEmpty || registeredCustom.count < registeredRedirects.count
+        return allowsAdobePass ? ADOBEPASS_REDIRECT_URL : (custom ?? ADOBEPASS_REDIRECT_URL)
     }
 
     private func fetchProfile(mvpd: String, attempt: Int) {

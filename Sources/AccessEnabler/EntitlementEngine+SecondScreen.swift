@@ -6,8 +6,8 @@ extension EntitlementEngine {
     func startPolling(code: String, url: String, notAfter: Date?, mvpd: String?, attempt: Int) {
         pollingTask?.cancel()
         pollingAttempt = attempt
-        let activation = settings.activationURL ?? url
-        var extras = [STATUS_REGISTRATION_CODE_KEY: code, STATUS_ACTIVATION_URL_KEY: activation]
+        let activation = settings.activationURL ?? absolute("/activate", provider: provider(for: mvpd))
+        var extras = [STATUS_REGISTRATION_CODE_KEY: code, STATUS_ACTIVATION_URL_KEY: activation, STATUS_SESSION_URL_KEY: url]
         if let notAfter { extras[STATUS_EXPIRES_KEY] = String(Int64(notAfter.timeIntervalSince1970 * 1000)) }
         emit([.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.registrationCode, level: "success", message: code,
                                           extras: extras))])

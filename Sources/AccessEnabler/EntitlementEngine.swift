@@ -151,7 +151,7 @@ actor EntitlementEngine {
             manager = existing
         } else {
             manager = CredentialManager(baseURL: provider, softwareStatement: settings.softwareStatement,
-                                        redirectURI: settings.redirectURL, transport: transport, clock: clock, storage: storage)
+                                        redirectURI: nil, transport: transport, clock: clock, storage: storage)
             credentialManagers[provider] = manager
         }
         return APIClient(baseURL: provider, credentials: manager, transport: transport)

@@ -11,10 +11,14 @@ public struct MediaTokenEnvelope: Sendable {
     public static let defaultMaximumLength = 16_384
     /// The raw signature bytes (256 for RSA-2048).
     public let signature: Data
-    /// The exact body bytes the signature covers.
-    public let body: Data
     /// The parsed token fields.
     public let token: ShortMediaToken
+    /// The decoded token; the body is a range of it (kept in place so verification copies nothing).
+    private let decoded: Data
+    private let bodyRange: Range<Int>
+
+    /// The exact body bytes the signature covers (a fresh copy on each access).
+    public var body: Data { decoded.subdata(in: bodyRange) }
 
     private static let marker: StaticString = "<signatureInfo>"
     /// The longest Base64 signature accepted (an RSA-8192 signature is 1,368 characters).
@@ -39,15 +43,19 @@ public struct MediaTokenEnvelope: Sendable {
             throw MediaTokenFormatError(.notBase64, "serialized token is not Base64")
         }
         let parts = try decoded.withUnsafeBytes { try Self.split($0.bindMemory(to: UInt8.self)) }
-        self.signature = parts.signature
-        self.body = parts.body
+        guard let signature = Data(base64Encoded: decoded[parts.signature]) else {
+            throw MediaTokenFormatError(.notBase64, "signature is not Base64")
+        }
+        self.signature = signature
+        self.decoded = decoded
+        self.bodyRange = parts.body
         self.token = parts.token
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
-    /// Splits decoded bytes into signature, body and parsed token.
-    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (signature: Data, body: Data, token: ShortMediaToken) {
+    /// Splits decoded bytes into the signature text range, the body range and the parsed token.
+    private static func split(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (signature: Range<Int>, body: Range<Int>, token: ShortMediaToken) {
         let markerLength = marker.utf8CodeUnitCount
         guard let base = bytes.baseAddress, bytes.count > markerLength * 2,
               memcmp(base, marker.utf8Start, markerLength) == 0,
@@ -55,21 +63,30 @@ public struct MediaTokenEnvelope: Sendable {
         else {
             throw MediaTokenFormatError(.missingSignatureInfo, "token does not start with <signatureInfo>SIG<signatureInfo>")
         }
-        let signatureText = UnsafeBufferPointer(rebasing: bytes[markerLength..<second])
-        guard !signatureText.isEmpty, signatureText.count <= maximumSignatureText,
-              let signature = Data(base64Encoded: Data(buffer: signatureText))
-        else {
+        let signatureRange = markerLength..<second
+        guard !signatureRange.isEmpty, signatureRange.count <= maximumSignatureText else {
             throw MediaTokenFormatError(.notBase64, "signature is not Base64")
         }
-        let bodyBytes = UnsafeBufferPointer(rebasing: bytes[(second + markerLength)...])
-        let token = try MediaTokenScanner.parse(bodyBytes)
-        return (signature, Data(buffer: bodyBytes), token)
+        let bodyRange = (second + markerLength)..<bytes.count
+        let token = try MediaTokenScanner.parse(UnsafeBufferPointer(rebasing: bytes[bodyRange]))
+        return (signatureRange, bodyRange, token)
+    }
+
+    /// SHA-256 of the body bytes.
+    public func bodyDigest() -> SHA256.Digest {
+        decoded.withUnsafeBytes { SHA256.hash(data: UnsafeRawBufferPointer(rebasing: $0[bodyRange])) }
     }
 
     /// Whether `publicKey` verifies the signature over the body (RSA PKCS#1 v1.5, SHA-256).
     public func isSigned(by publicKey: _RSA.Signing.PublicKey) -> Bool {
-        publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: body,
-                                   padding: .insecurePKCS1v1_5)
+        isSigned(byAnyOf: CollectionOfOne(publicKey))
+    }
+
+    /// Whether any of `publicKeys` verifies the signature; the body is hashed once and keys are tried in order.
+    public func isSigned(byAnyOf publicKeys: some Sequence<_RSA.Signing.PublicKey>) -> Bool {
+        let digest = bodyDigest()
+        let rsaSignature = _RSA.Signing.RSASignature(rawRepresentation: signature)
+        return publicKeys.contains { $0.isValidSignature(rsaSignature, for: digest, padding: .insecurePKCS1v1_5) }
     }
 
     /// The first occurrence of `needle` in `haystack` at or after `start` (memchr for its first byte, then memcmp).

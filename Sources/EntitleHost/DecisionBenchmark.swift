@@ -2,9 +2,7 @@ import AsyncHTTPClient
 import EntitleCore
 import Foundation
 import Logging
-import NIOCore
 import NIOHTTP1
-import NIOPosix
 
 /// Measures authorization decisions per second and their p50/p99 latency at a fixed concurrency against a running
 /// service, then the same figures for `GET /healthz` in the same run, as the baseline of the ratio.
@@ -234,54 +232,15 @@ public struct BenchmarkError: Error, CustomStringConvertible, Sendable {
 }
 
 extension DecisionBenchmark {
-    /// Runs `body` against an in-process host (service and DemoMVPD with the demo world) on a free loopback port,
-    /// SQLite in a temporary directory and throttling disabled; stops the host and removes the directory afterwards.
+    /// Runs `body` against an in-process ``LocalService`` (service and DemoMVPD with the demo world on a free loopback
+    /// port, SQLite in a temporary directory, throttling disabled), stopped and removed afterwards.
     /// `body` receives the base URL and the demo software statement.
-    public static func withInProcessHost<T: Sendable>(logger: Logger, httpClient: HTTPClient,
-                                                      _ body: (_ baseURL: String, _ softwareStatement: String) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-bench-" + UUID().uuidString).path
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        var configuration = HostConfiguration()
-        configuration.port = try await freeLoopbackPort()
-        configuration.dataDirectory = directory
-        configuration.rateLimitPerSecond = 0
-        let host = try await EntitleHost.prepare(configuration: configuration, logger: logger)
-        guard let statement = host.demoInfo?.softwareStatement else {
-            await host.shutdown()
-            throw BenchmarkError("The in-process host has no demo software statement.")
+    public static func withInProcessHost<T: Sendable>(_ body: (_ baseURL: String, _ softwareStatement: String) async throws -> T) async throws -> T {
+        var result: T?
+        try await LocalService.run(rateLimit: 0) { local in
+            result = try await body(local.baseURL, local.softwareStatement)
         }
-        let app = host.makeApplication()
-        do {
-            let result = try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await app.run() }
-                defer { group.cancelAll() }
-                try await waitUntilHealthy(baseURL: configuration.baseURL, httpClient: httpClient)
-                return try await body(configuration.baseURL, statement)
-            }
-            await host.shutdown()
-            return result
-        } catch {
-            await host.shutdown()
-            throw error
-        }
-    }
-
-    /// Polls `/healthz` for up to ten seconds.
-    static func waitUntilHealthy(baseURL: String, httpClient: HTTPClient) async throws {
-        for _ in 0..<200 {
-            if let response = try? await httpClient.execute(HTTPClientRequest(url: baseURL + "/healthz"), timeout: .seconds(2)),
-               response.status == .ok { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw BenchmarkError("The in-process host did not become healthy at \(baseURL).")
-    }
-
-    /// A port that was free a moment ago on 127.0.0.1.
-    static func freeLoopbackPort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
-        let port = channel.localAddress?.port ?? 0
-        try await channel.close().get()
-        guard port > 0 else { throw BenchmarkError("No free port on 127.0.0.1.") }
-        return port
+        guard let result else { throw BenchmarkError("The in-process service stopped without a result.") }
+        return result
     }
 }

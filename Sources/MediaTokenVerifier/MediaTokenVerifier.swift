@@ -50,7 +50,7 @@ public struct MediaTokenVerifier: Sendable {
     public func verify(_ token: String, requestor: String?, resource: String?, now: Date) async -> VerificationResult {
         let (result, envelope) = evaluate(token, requestor: requestor, resource: resource, now: now)
         guard result.isValid, let replayGuard, let envelope else { return result }
-        let key = ReplayKey(body: envelope.body)
+        let key = ReplayKey(digest: envelope.bodyDigest())
         let expiry = Date(timeIntervalSince1970: Double(envelope.token.expiryTime + skewMilliseconds) / 1000)
         do {
             guard try await replayGuard.claimFirstUse(of: key, until: expiry, now: now) else {
@@ -81,7 +81,7 @@ public struct MediaTokenVerifier: Sendable {
             return (VerificationResult(status: .unknownError, detail: "token could not be read", token: nil, signatureVerified: false), nil)
         }
         let token = envelope.token
-        guard keys.currentKeys.keys.contains(where: { envelope.isSigned(by: $0) }) else {
+        guard envelope.isSigned(byAnyOf: keys.currentKeys.keys) else {
             return (VerificationResult(status: .invalidSignature, detail: "no trusted key verifies the signature", token: token,
                                        signatureVerified: false), nil)
         }

@@ -23,10 +23,15 @@ public struct ReplayKey: Sendable, Hashable, CustomStringConvertible {
 
     /// The key of a token with these exact body bytes.
     public init(body: Data) {
+        self.init(digest: SHA256.hash(data: body))
+    }
+
+    /// The key for a body's SHA-256 digest.
+    public init(digest: SHA256.Digest) {
         let digits = Array("0123456789abcdef".utf8)
         var out = [UInt8]()
         out.reserveCapacity(64)
-        for byte in SHA256.hash(data: body) {
+        for byte in digest {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 0x0F)])
         }

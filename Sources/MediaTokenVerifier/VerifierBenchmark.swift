@@ -5,8 +5,8 @@ import Foundation
 
 /// Measures full token verification against raw RSA-2048 signature verification, on the calling thread.
 public enum VerifierBenchmark {
-    /// Runs for about `seconds` and returns both rates. Rounds of the two loops alternate so that both see the same
-    /// machine load; the full path is ``MediaTokenVerifier/check(_:requestor:resource:now:)`` (Base64, envelope,
+    /// Runs for about `seconds` and returns both rates. Batches of 8 of each kind run back to back in alternating
+    /// order so that both see the same machine load; pairs disturbed by preemption are dropped. The full path is ``MediaTokenVerifier/check(_:requestor:resource:now:)`` (Base64, envelope,
     /// scanner, signature, requestor, lifetime, resource) on a freshly signed token for resource `news`; the
     /// baseline is `isValidSignature` (SHA-256 + RSA PKCS#1 v1.5) over the same body and signature.
     public static func run(seconds: Double) -> (tokensPerSecond: Double, rawRSAVerifiesPerSecond: Double) {
@@ -24,30 +24,44 @@ public enum VerifierBenchmark {
         let verifier = MediaTokenVerifier(keys: try! VerificationKeySet(keys: [publicKey]))
         let now = issue.addingTimeInterval(1)
 
+        // Paired batches: a raw batch and a full batch back to back (order alternating), so both see the same
+        // machine load; pairs where either batch was disturbed (preempted, > 2x its typical time) are dropped.
         let clock = ContinuousClock()
-        let rounds = 10
-        let slice = Duration.milliseconds(Int64(max(seconds, 0.02) * 1000 / Double(rounds * 2)))
-        var fullCount = 0, rawCount = 0
-        var fullTime = Duration.zero, rawTime = Duration.zero
-        for _ in 0..<rounds {
-            var start = clock.now
-            repeat {
-                for _ in 0..<16 {
+        let batch = 8
+        var pairs: [(raw: Duration, full: Duration)] = []
+        let deadline = clock.now + .milliseconds(Int64(max(seconds, 0.05) * 1000))
+        var rawFirst = true
+        func rawBatch() -> Duration {
+            clock.measure {
+                for _ in 0..<batch {
                     precondition(publicKey.isValidSignature(signature, for: body, padding: .insecurePKCS1v1_5))
                 }
-                rawCount += 16
-            } while clock.now - start < slice
-            rawTime += clock.now - start
-            start = clock.now
-            repeat {
-                for _ in 0..<16 {
+            }
+        }
+        func fullBatch() -> Duration {
+            clock.measure {
+                for _ in 0..<batch {
                     precondition(verifier.check(serialized, requestor: "REF", resource: "news", now: now).isValid)
                 }
-                fullCount += 16
-            } while clock.now - start < slice
-            fullTime += clock.now - start
+            }
         }
-        return (Double(fullCount) / toSeconds(fullTime), Double(rawCount) / toSeconds(rawTime))
+        repeat {
+            if rawFirst {
+                let raw = rawBatch()
+                pairs.append((raw, fullBatch()))
+            } else {
+                let full = fullBatch()
+                pairs.append((rawBatch(), full))
+            }
+            rawFirst.toggle()
+        } while clock.now < deadline
+        let typicalRaw = pairs.map(\.raw).sorted()[pairs.count / 2]
+        let typicalFull = pairs.map(\.full).sorted()[pairs.count / 2]
+        let kept = pairs.filter { $0.raw < typicalRaw * 2 && $0.full < typicalFull * 2 }
+        let rawTime = kept.reduce(Duration.zero) { $0 + $1.raw }
+        let fullTime = kept.reduce(Duration.zero) { $0 + $1.full }
+        let count = Double(kept.count * batch)
+        return (count / toSeconds(fullTime), count / toSeconds(rawTime))
     }
 
     private static func toSeconds(_ duration: Duration) -> Double {

@@ -60,10 +60,11 @@ enum XMLSignatureVerifier {
             throw bad("DigestValue is not a base64 SHA-256 value")
         }
 
+        // A bare-name "#id" reference selects the element without comment nodes (XMLDSig 4.3.3.3), so even the
+        // #WithComments transform renders no comments here — as xmlsec does.
         let referenced = try XMLCanonicalizer.canonicalize(
             doc, apex: target, excluding: signature,
-            inclusivePrefixes: inclusivePrefixes(of: transforms[1]),
-            withComments: transformAlgorithms[1] == DSAlgorithm.excC14NWithComments)
+            inclusivePrefixes: inclusivePrefixes(of: transforms[1]), withComments: false)
         guard Array(SHA256.hash(data: referenced)) == expectedDigest else {
             throw SAMLError(code: SAMLError.badDigest, message: "digest of element \(id) does not match (content changed after signing)")
         }

@@ -12,7 +12,7 @@ struct BenchDecisions: AsyncParsableCommand {
         abstract: "Authorization decisions/s and p50/p99 latency vs /healthz, same run, fixed concurrency.",
         discussion: """
             Without --server, starts an in-process service with the DemoMVPD (SQLite in a temporary directory, \
-            throttling off, free loopback port) and removes it afterwards. With --server, measures a running \
+            throttling off, free loopback port; PostgreSQL when ENTITLE_TEST_DATABASE_URL is set) and removes it afterwards. With --server, measures a running \
             `entitle serve`, which must run with `--rate-limit 0` for a benchmark: the default throttling is \
             1 request/s per device (burst 10), so most requests would be answered 429. Each worker uses its own \
             device id. The subscriber is signed in once per worker through the browser leg (DemoMVPD login form).
@@ -84,7 +84,7 @@ struct BenchDecisions: AsyncParsableCommand {
                                                      options: options, logger: logger).run()
             } else {
                 let statementOverride = try softwareStatement.map(readStatement)
-                report = try await DecisionBenchmark.withInProcessHost(logger: logger, httpClient: httpClient) { base, demoStatement in
+                report = try await DecisionBenchmark.withInProcessHost { base, demoStatement in
                     try await DecisionBenchmark(httpClient: httpClient, baseURL: base, softwareStatement: statementOverride ?? demoStatement,
                                                 options: options, logger: logger).run()
                 }
@@ -127,7 +127,9 @@ struct BenchDecisions: AsyncParsableCommand {
             line("decisions/authorize ", report.decisions),
             line("healthz             ", report.healthz),
             String(format: "ratio decisions/healthz throughput: %.3f", report.ratio),
-        ].joined(separator: "\n")
+        ].joined(separator: "\n") + (report.decisions.firstError?.hasPrefix("HTTP 429") == true
+            ? "\nnote: 429 answers: run `entitle serve --rate-limit 0` for a benchmark (the default is 1 request/s per device)."
+            : "")
     }
 
     static func jsonText(_ report: DecisionBenchmark.Report, inProcess: Bool) -> String {

@@ -140,4 +140,21 @@ import Testing
         #expect(try await enabler.authenticate(mvpd: "DemoCable") == "DemoCable")
         #expect(try await enabler.selectedMVPD()?.displayName == "Demo Cable")
     }
+
+    @Test func registrationKeepsEveryRedirectAndSessionsUseWhatIsRegistered() async throws {
+        let harness = Harness()
+        harness.service.update { $0.redirectURIs = ["other-app://done"] }
+        await harness.configure()
+        let registration = try JSONDecoder().decode(ClientRegistrationRequest.self,
+                                                    from: try #require(harness.service.requests(matching: "/o/client/register").first?.body))
+        #expect(registration.redirectURI == nil)
+        harness.enabler.setSelectedProvider("DemoCable")
+        await harness.recorder.waitFor("navigate") { $0.contains { $0.hasPrefix("navigate(") } }
+        let form = String(decoding: harness.service.requests(matching: "/sessions").first?.body ?? Data(), as: UTF8.self)
+        #expect(form.contains("redirectUrl=other-app%3A%2F%2Fdone"))
+        // The registered custom scheme completes the flow too.
+        harness.service.completeLogin(code: try #require(harness.service.state.withLock { $0.lastCode }))
+        harness.enabler.handleExternalURL("other-app://done")
+        await harness.recorder.waitFor("setAuthenticationStatus(1,)")
+    }
 }

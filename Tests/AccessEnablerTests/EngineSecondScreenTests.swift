@@ -44,7 +44,7 @@ import Testing
         let mvpd = try await harness.enabler.authenticateWithSecondScreen(mvpd: nil) { code in codes.withLock { $0.append(code) } }
         #expect(mvpd == "DemoCable")
         let code = try #require(codes.value.first)
-        #expect(code.activationURL == "http://fake/api/v2/authenticate/REF/\(code.code)")
+        #expect(code.activationURL == "http://fake/activate")
         #expect(code.notAfter == harness.clock.now().addingTimeInterval(600 - 3 * Double(harness.clock.sleeps.count)))
         #expect(await harness.enabler.authenticatedMVPD() == "DemoCable")
     }

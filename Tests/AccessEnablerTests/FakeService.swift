@@ -43,6 +43,7 @@ final class FakeService: HTTPTransport {
         var scripted: [String: [Scripted]] = [:]
         var counter = 0
         var lastCode: String?
+        var redirectURIs = [ADOBEPASS_REDIRECT_URL, "entitle-demo://callback"]
         /// When each configuration request arrived (real time), to check that providers are queried in parallel.
         var configurationArrivals: [Date] = []
     }
@@ -131,7 +132,7 @@ final class FakeService: HTTPTransport {
             state.registrations += 1
             if state.rejectRegistration { return json(400, OAuthErrorBody(error: "invalid_software_statement")) }
             return json(201, ClientRegistration(clientID: "client-\(state.registrations)", clientSecret: "secret",
-                                                redirectURIs: [ADOBEPASS_REDIRECT_URL, "entitle-demo://callback"], clientIDIssuedAt: 1))
+                                                redirectURIs: state.redirectURIs, clientIDIssuedAt: 1))
         }
         if path == ["o", "client", "token"] {
             state.tokenRequests += 1

@@ -132,4 +132,32 @@ import Testing
         #expect(result.status == .invalidFormat)
         #expect(result.detail.hasPrefix("duplicateElement"))
     }
+
+    /// Mutated MRSS resources: matching never crashes, a resource always matches itself, and a mutation that
+    /// changes the channel title never matches the original item-level token resource.
+    @Test func fuzzedResourcesNeverCrashTheMatcher() {
+        var rng = SeededGenerator(seed: 0x5EED)
+        let original = ResourceMatcherTests.mrss(channel: "movies", itemTitle: "Heat", guid: "m-1", rating: "TV-MA")
+        let pieces = ["<", ">", "/", "&amp;", "&", "<!DOCTYPE x>", "<item>", "</item>", "<title>", "</title>", "news", "\"", " ",
+                      "<media:rating scheme=\"urn:v-chip\">TV-G</media:rating>", "<guid>m-2</guid>", "]]>", "\u{0}", "é"]
+        var matched = 0
+        for _ in 0..<3000 {
+            var text = Array(original)
+            for _ in 0..<Int.random(in: 1...3, using: &rng) {
+                let i = Int.random(in: 0...text.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: text.insert(contentsOf: pieces.randomElement(using: &rng)!, at: i)
+                case 1: if i < text.count { text.remove(at: i) }
+                default: text = Array(text[0..<i])
+                }
+            }
+            let mutated = String(text)
+            #expect(ResourceMatcher.matches(token: mutated, request: mutated))
+            if ResourceMatcher.matches(token: original, request: mutated) {
+                matched += 1
+                #expect((try? ProtectedResource(parsing: mutated))?.channel == "movies", "\(mutated)")
+            }
+        }
+        #expect(matched < 3000)
+    }
 }

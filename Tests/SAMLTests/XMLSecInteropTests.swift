@@ -153,19 +153,21 @@ struct XMLSecInteropTests {
 
     /// ADFS style: unprefixed Assertion in the default namespace; SimpleSAMLphp style: the `saml` prefix is
     /// declared only on the Response, so exc-c14n must render it on the Assertion apex.
-    @Test(arguments: ["adfs", "simplesamlphp"])
+    /// "withcomments" is the ADFS shape with exc-c14n#WithComments identifiers and a comment in the Subject.
+    @Test(arguments: ["adfs", "simplesamlphp", "withcomments"])
     func validatorAcceptsOtherNamespaceStylesSignedByXMLSec(style: String) throws {
         let instant = SAMLTime.format(Fixture.now)
         let end = SAMLTime.format(Fixture.now.addingTimeInterval(300))
+        let c14n = style == "withcomments" ? "http://www.w3.org/2001/10/xml-exc-c14n#WithComments" : "http://www.w3.org/2001/10/xml-exc-c14n#"
         let signature = """
-            <ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>\
+            <ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="\(c14n)"/>\
             <ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/><ds:Reference URI="#_a77"><ds:Transforms>\
-            <ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/><ds:Transform Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>\
+            <ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/><ds:Transform Algorithm="\(c14n)"/>\
             </ds:Transforms><ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue/></ds:Reference></ds:SignedInfo>\
             <ds:SignatureValue/><KeyInfo xmlns="http://www.w3.org/2000/09/xmldsig#"><X509Data/></KeyInfo></ds:Signature>
             """
         let body = """
-            <Issuer>\(Fixture.idpEntityID)</Issuer>\(signature)<Subject><NameID>alice</NameID>\
+            <Issuer>\(Fixture.idpEntityID)</Issuer>\(signature)<Subject><!-- signed note --><NameID>alice</NameID>\
             <SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><SubjectConfirmationData InResponseTo="\(Fixture.requestID)" NotOnOrAfter="\(end)" Recipient="\(Fixture.acsURL)"/></SubjectConfirmation></Subject>\
             <Conditions NotBefore="\(instant)" NotOnOrAfter="\(end)"><AudienceRestriction><Audience>\(Fixture.spEntityID)</Audience></AudienceRestriction></Conditions>\
             <AttributeStatement><Attribute Name="household"><AttributeValue>H-1001</AttributeValue></Attribute></AttributeStatement>\
@@ -173,7 +175,7 @@ struct XMLSecInteropTests {
             """
         let assertion: String
         let rootNamespaces: String
-        if style == "adfs" {
+        if style != "simplesamlphp" {
             rootNamespaces = ""
             assertion = "<Assertion ID=\"_a77\" IssueInstant=\"\(instant)\" Version=\"2.0\" xmlns=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(body)</Assertion>"
         } else {
@@ -183,7 +185,7 @@ struct XMLSecInteropTests {
                 .replacingOccurrences(of: "<saml:X509Data", with: "<X509Data")
             assertion = "<saml:Assertion xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" ID=\"_a77\" Version=\"2.0\" IssueInstant=\"\(instant)\">\(prefixed)</saml:Assertion>"
         }
-        let issuer = style == "adfs"
+        let issuer = style != "simplesamlphp"
             ? "<Issuer xmlns=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(Fixture.idpEntityID)</Issuer>"
             : "<saml:Issuer>\(Fixture.idpEntityID)</saml:Issuer>"
         let xmlTemplate = """
@@ -202,6 +204,10 @@ struct XMLSecInteropTests {
         #expect(result.nameID == "alice")
         #expect(result.attributes == ["household": ["H-1001"]])
         #expect(Fixture.rejection(xml.replacingOccurrences(of: ">alice<", with: ">bob<")) == SAMLError.badDigest)
+        let uncommented = xml.replacingOccurrences(of: "<!-- signed note -->", with: "")
+        #expect(uncommented != xml)
+        // Bare-name references drop comments before canonicalisation, even with #WithComments (XMLDSig 4.3.3.3).
+        #expect(Fixture.rejection(uncommented) == nil)
     }
 
     @Test func xmlsecVerifiesBuilderOutput() throws {

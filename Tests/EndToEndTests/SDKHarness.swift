@@ -1,0 +1,73 @@
+import AccessEnabler
+import EntitleCore
+import EntitleHost
+import Foundation
+import Synchronization
+
+/// An app around the SDK for end-to-end tests: it records every callback, and plays the web view — when the SDK asks
+/// to navigate, a real browser client signs the user in at the DemoMVPD and the final custom-scheme URL is handed to
+/// `handleExternalURL`, as an app's web view delegate would.
+final class TestApp: EntitlementDelegate, EntitlementStatus {
+    let enabler: AccessEnabler
+    let service: LocalService
+    let events = Mutex<[String]>([])
+    let statuses = Mutex<[[String: String]]>([])
+    let credentials = Mutex<(user: String, password: String)>(("alice", "alice-pass"))
+    let tokens = Mutex<[String: String]>([:])
+
+    init(service: LocalService, secondScreen: Bool = false) {
+        self.service = service
+        let configuration = AccessEnabler.Configuration(
+            tokenStore: InMemoryTokenStore(), callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "test-app")),
+            secondScreen: secondScreen, redirectURL: "adobepass://ios.app", pollInterval: 0.2,
+            deviceID: "e2e-" + UUID().uuidString)
+        enabler = AccessEnabler(softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
+                                configuration: configuration)
+        enabler.delegate = self
+        enabler.statusDelegate = self
+    }
+
+    func record(_ line: String) { events.withLock { $0.append(line) } }
+    var log: [String] { events.withLock { $0 } }
+
+    /// Waits until a recorded callback starts with `prefix`.
+    func waitFor(_ prefix: String, timeout: Double = 20) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let line = log.last(where: { $0.hasPrefix(prefix) }) { return line }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw BrowserError("timed out waiting for \(prefix); got \(log)")
+    }
+
+    func setRequestorComplete(_ status: Int32) { record("setRequestorComplete(\(status))") }
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { record("setAuthenticationStatus(\(status),\(code))") }
+    func displayProviderDialog(_ mvpds: [MVPD]) { record("displayProviderDialog(\(mvpds.map(\.ID).joined(separator: ",")))") }
+    func navigate(toUrl url: String) {
+        record("navigate")
+        let (user, password) = credentials.withLock { $0 }
+        Task {
+            let outcome = try await DemoSignIn.signIn(browser: service.browser(), authenticationURL: url, username: user, password: password)
+            if case .external(let redirect) = outcome { self.enabler.handleExternalURL(redirect) }
+        }
+    }
+    func setToken(_ token: String, forResource resource: String) {
+        tokens.withLock { $0[resource] = token }
+        record("setToken(\(resource))")
+    }
+    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
+        record("tokenRequestFailed(\(resource),\(code),\(description))")
+    }
+    func preauthorizedResources(_ resources: [String]) { record("preauthorizedResources(\(resources.joined(separator: ",")))") }
+    func selectedProvider(_ mvpd: MVPD?) { record("selectedProvider(\(mvpd?.ID ?? "nil"))") }
+    func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: any Sendable]) {
+        record("setMetadataStatus(\(key),\(encrypted),\(metadata.map { "\($0)" } ?? "nil"))")
+    }
+    func sendTrackingData(_ data: [String], forEventType event: Int32) { record("sendTrackingData(\(event))") }
+    func presentTvProviderDialog(_ viewController: AnyObject) { record("presentTvProviderDialog") }
+    func dismissTvProviderDialog(_ viewController: AnyObject) { record("dismissTvProviderDialog") }
+    func status(_ statusDictionary: [String: String]) {
+        statuses.withLock { $0.append(statusDictionary) }
+        record("status(\(statusDictionary["errorId"] ?? statusDictionary["errorID"] ?? "?"))")
+    }
+}
