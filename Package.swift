@@ -43,6 +43,7 @@ let package = Package(
         .target(name: "AccessEnabler", dependencies: [
             "EntitleCore",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "_CryptoExtras", package: "swift-crypto"),
         ]),
         .target(name: "MediaTokenVerifier", dependencies: [
             "EntitleCore",
@@ -90,6 +91,10 @@ let package = Package(
         .testTarget(name: "SAMLTests", dependencies: ["SAML"]),
         .testTarget(name: "MediaTokenVerifierTests", dependencies: ["MediaTokenVerifier", "EntitleCore"]),
         .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
+        .testTarget(name: "BrowserTests", dependencies: [
+            "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier",
         ]),

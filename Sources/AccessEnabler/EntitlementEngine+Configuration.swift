@@ -23,7 +23,7 @@ extension EntitlementEngine {
                                                       headers: headers, as: ProfilesResponse.self)
                 }
                 let redirects = await client.credentials.registeredRedirectURIs()
-                await self.configurationReceived(generation: generation, provider: provider, result: result, profiles: profiles,
+                self.configurationReceived(generation: generation, provider: provider, result: result, profiles: profiles,
                                                  redirects: redirects)
             }
         }
@@ -41,7 +41,7 @@ extension EntitlementEngine {
     }
 
     func configurationReceived(generation: Int, provider: URL, result: Result<ConfigurationResponse, AccessEnablerError>,
-                               profiles: ProfilesResponse?, redirects: [String] = []) async {
+                               profiles: ProfilesResponse?, redirects: [String] = []) {
         if generation == requestor.generation, let profiles { syncedProfiles[provider] = profiles }
         for redirect in redirects where !registeredRedirects.contains(redirect) { registeredRedirects.append(redirect) }
         guard case .complete(let success, let error, let held) = requestor.received(generation: generation, provider: provider,
@@ -50,7 +50,8 @@ extension EntitlementEngine {
         setRequestorReplies = []
         if success {
             applyProfileSync()
-            await persist()
+            // Persist in the background: awaiting here would let later calls run before the held ones.
+            Task { await self.persist() }
             emit([.setRequestorComplete(status: ACCESS_ENABLER_STATUS_SUCCESS)])
             let mvpds = currentMVPDs()
             for reply in replies { reply(.success(mvpds)) }

@@ -10,6 +10,10 @@ extension EntitlementEngine {
         if authenticated == nil { authenticated = local.profiles.keys.sorted().first }
         let service: URL? = authenticated.map { self.provider(for: $0) }
         perform(authentication.reset())
+        let abandoned = authenticationReplies
+        authenticationReplies = []
+        for reply in abandoned { reply(.failure(AccessEnablerError(code: .cancelled, message: "Logged out during authentication."))) }
+        resumeAuthorizations(success: false)
         local = LocalState()
         preauthorizations.clear()
         Task { await self.persist() }

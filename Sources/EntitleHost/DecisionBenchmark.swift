@@ -139,18 +139,18 @@ public struct DecisionBenchmark: Sendable {
             client.deviceID = "bench-\(runID)-\(index)"
             let session = try await client.createSession(mvpd: options.mvpd, redirectURL: options.redirectURL)
             guard session.status == 200, let answer = try? session.decode(SessionResponse.self), let url = answer.url else {
-                throw BenchmarkError("Could not create a session: HTTP \(session.status) \(session.text.prefix(300))")
+                throw BenchmarkError(.session, "Could not create a session: HTTP \(session.status) \(session.text.prefix(300))")
             }
             if answer.actionName != "authorize" {
                 let outcome = try await DemoSignIn.signIn(browser: BrowserClient(httpClient: httpClient), authenticationURL: baseURL + url,
                                                           username: options.username, password: options.password)
                 guard case .external(let redirect) = outcome, redirect.hasPrefix(options.redirectURL) else {
-                    throw BenchmarkError("Sign-in of \(options.username) at \(options.mvpd) did not reach the redirect URL: \(outcome)")
+                    throw BenchmarkError(.signIn, "Sign-in of \(options.username) at \(options.mvpd) did not reach the redirect URL: \(outcome)")
                 }
             }
             let check = try await client.decisions("authorize", mvpd: options.mvpd, resources: [options.resource])
             guard check.status == 200, let decision = try? check.decode(DecisionsResponse.self).decisions.first, decision.authorized else {
-                throw BenchmarkError("\(options.username) is not authorized for \(options.resource): HTTP \(check.status) \(check.text.prefix(300))")
+                throw BenchmarkError(.notAuthorized, "\(options.username) is not authorized for \(options.resource): HTTP \(check.status) \(check.text.prefix(300))")
             }
             workers.append(client)
         }
@@ -225,10 +225,31 @@ public struct DecisionBenchmark: Sendable {
 
 /// A benchmark that could not be set up.
 public struct BenchmarkError: Error, CustomStringConvertible, Sendable {
+    /// What kind of failure (an open set).
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public let description: String
+        /// Creates a code.
+        public init(_ description: String) { self.description = description }
+        /// An authentication session could not be created.
+        public static let session = Code("session")
+        /// The browser leg did not reach the redirect URL.
+        public static let signIn = Code("sign_in")
+        /// The subscriber is not authorized for the resource.
+        public static let notAuthorized = Code("not_authorized")
+        /// The in-process service ended without a result.
+        public static let noResult = Code("no_result")
+    }
+
+    /// What kind of failure.
+    public let code: Code
     /// What went wrong.
     public let description: String
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    public init(_ code: Code, _ description: String) {
+        self.code = code
+        self.description = description
+    }
 }
 
 extension DecisionBenchmark {
@@ -240,7 +261,7 @@ extension DecisionBenchmark {
         try await LocalService.run(rateLimit: 0) { local in
             result = try await body(local.baseURL, local.softwareStatement)
         }
-        guard let result else { throw BenchmarkError("The in-process service stopped without a result.") }
+        guard let result else { throw BenchmarkError(.noResult, "The in-process service stopped without a result.") }
         return result
     }
 }

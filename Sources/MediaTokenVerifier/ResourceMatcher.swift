@@ -1,8 +1,5 @@
 import EntitleCore
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
 /// Decides whether a token's authorized resource covers the resource a video server is about to serve.
 ///
@@ -21,21 +18,10 @@ enum ResourceMatcher {
         let token = tokenResource.trimmingCharacters(in: .whitespacesAndNewlines)
         let request = requestResource.trimmingCharacters(in: .whitespacesAndNewlines)
         if token == request { return true }
-        guard isWellFormed(token), isWellFormed(request),
-              let authorized = try? ProtectedResource(parsing: token),
+        guard let authorized = try? ProtectedResource(parsing: token),
               let wanted = try? ProtectedResource(parsing: request)
         else { return false }
         return covers(authorized, wanted)
-    }
-
-    /// Plain ids pass; MRSS must parse without any error. (FoundationXML on Linux returns `true` from `parse()`
-    /// for a document that ends early, with `parserError` set, so the error is checked too.)
-    static func isWellFormed(_ resource: String) -> Bool {
-        guard resource.hasPrefix("<") else { return true }
-        guard !resource.contains("<!"), resource.utf8.count <= ProtectedResource.maximumLength else { return false }
-        let parser = XMLParser(data: Data(resource.utf8))
-        parser.shouldResolveExternalEntities = false
-        return parser.parse() && parser.parserError == nil
     }
 
     /// Whether a token for `authorized` authorizes serving `wanted`.

@@ -59,7 +59,8 @@ struct AssertionConsumer {
         let peek = try peekResponse(base64Response: samlResponse)
         guard let requestID = peek.inResponseTo else { throw Refusal(reason: "unsolicited") }
         guard let session = try await repository.session(authnRequestID: requestID) else { throw Refusal(reason: "unknown_request") }
-        guard session.status == "authenticating" else { throw Refusal(reason: "replayed") }
+        // A failure status is not signature-checked, so a "failed" session may still be completed by a genuine answer.
+        guard session.status == "authenticating" || session.status == "failed" else { throw Refusal(reason: "replayed") }
         guard session.notAfter > service.now else { throw Refusal(reason: "session_expired") }
         if let relayState, !relayState.isEmpty, relayState != session.code { throw Refusal(reason: "relay_state_mismatch") }
         guard let mvpdID = session.mvpdId, let mvpd = try await repository.mvpd(id: mvpdID), let entityID = mvpd.entityId else {

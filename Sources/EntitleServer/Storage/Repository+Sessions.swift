@@ -44,7 +44,7 @@ extension Repository {
     public func completeAuthentication(authnRequestID: String) async throws -> Bool {
         try await touchedRow("""
             UPDATE auth_sessions SET status = 'authenticated', failure = NULL
-            WHERE authn_request_id = \(bind: authnRequestID) AND status = 'authenticating' RETURNING code
+            WHERE authn_request_id = \(bind: authnRequestID) AND status IN ('authenticating', 'failed') RETURNING code
             """)
     }
 
