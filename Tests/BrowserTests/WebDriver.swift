@@ -82,7 +82,7 @@ final class WebDriver: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
         }
-        let response = try await http.execute(request, timeout: .seconds(60))
+        let response = try await http.execute(request, timeout: .seconds(15))
         let data = Data(buffer: try await response.body.collect(upTo: 64 * 1024 * 1024))
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
