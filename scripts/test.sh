@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
 # The test command: the whole suite on SQLite, then the service suites again on PostgreSQL.
 # PostgreSQL comes from ENTITLE_TEST_DATABASE_URL if set, else a throwaway local server (scripts/with-postgres.sh).
+# When Debian's chromium-driver is installed, chromedriver runs on a free loopback port for the browser tests
+# (CHROMEDRIVER_URL) and is stopped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --build-tests
+driver_pid=""
+cleanup() { [ -n "$driver_pid" ] && kill "$driver_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+if [ -z "${CHROMEDRIVER_URL:-}" ] && command -v chromedriver >/dev/null 2>&1; then
+  port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+  chromedriver --port="$port" --allowed-ips=127.0.0.1 >/dev/null 2>&1 &
+  driver_pid=$!
+  export CHROMEDRIVER_URL="http://127.0.0.1:$port"
+fi
 echo "== all tests (SQLite) =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build
 echo "== service tests (PostgreSQL) =="
