@@ -56,7 +56,9 @@ struct Serve: AsyncParsableCommand {
                     "                       bob / bob-pass (Demo Cable: news, sports; TV-PG)",
                     "                       carol / carol-pass (Demo Fiber: news; TV-14)",
                     "                       dave / dave-pass (Demo SSO TV: news, movies; TV-14)",
-                    "  TempPass:            TempPass (10 minutes per device, no login)",
+                    "  TempPass:            TempPass (10 minutes per device, no login);",
+                    "                       TempPassPromo (3 videos per AP-TempPass-Identity, 24 hours)",
+                    "  Activation page:     \(base)/activate",
                 ]
             }
             lines.append("Press Ctrl-C to stop.")
