@@ -64,9 +64,8 @@ extension EntitleService {
         guard let clientID = form["client_id"], let secret = form["client_secret"], clientID.count <= 128 else {
             throw OAuthError("invalid_request", "client_id and client_secret are required.")
         }
-        guard let client = try await repository.client(id: clientID), client.revoked == 0,
-              Secrets.constantTimeEqual(client.secretHash, Secrets.sha256Hex(secret)),
-              try await repository.clientIsActive(id: clientID) else {
+        guard let client = try await repository.activeClient(id: clientID),
+              Secrets.constantTimeEqual(client.secretHash, Secrets.sha256Hex(secret)) else {
             throw OAuthError("invalid_client", "The client is unknown, revoked or the secret is wrong: register again.")
         }
         let (token, claims) = try await tokens.accessToken(clientID: client.clientId, requestorID: client.requestorId)

@@ -49,7 +49,7 @@ extension EntitleService {
             if try await repository.requestor(id: serviceProvider) == nil { throw APIError(.invalidServiceProvider) }
             throw APIError(.invalidAccessTokenServiceProvider)
         }
-        guard let client = try await repository.client(id: claims.sub), try await repository.clientIsActive(id: claims.sub) else {
+        guard let client = try await repository.activeClient(id: claims.sub) else {
             throw APIError(EnhancedError.invalidAccessTokenClientApplication.with(message: "The client application is revoked or no longer approved."))
         }
         guard let requestor = try await repository.requestor(id: serviceProvider) else { throw APIError(.invalidServiceProvider) }

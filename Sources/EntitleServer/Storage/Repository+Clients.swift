@@ -44,11 +44,11 @@ extension Repository {
         try await touchedRow("UPDATE clients SET revoked = 1 WHERE client_id = \(bind: id) RETURNING client_id")
     }
 
-    /// Whether a client and its software statement are both still approved.
-    public func clientIsActive(id: String) async throws -> Bool {
-        try await sql.raw("""
-            SELECT c.client_id FROM clients c JOIN software_statements s ON s.software_id = c.software_id
+    /// A client whose registration and software statement are both still approved; nil otherwise. One query.
+    public func activeClient(id: String) async throws -> ClientRecord? {
+        try await first("""
+            SELECT c.* FROM clients c JOIN software_statements s ON s.software_id = c.software_id
             WHERE c.client_id = \(bind: id) AND c.revoked = 0 AND s.revoked = 0
-            """).first() != nil
+            """, as: ClientRecord.self)
     }
 }

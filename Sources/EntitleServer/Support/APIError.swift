@@ -47,11 +47,6 @@ public struct OAuthError: HTTPResponseError, Sendable {
     }
 }
 
-extension EnhancedError {
-    /// Throwable form.
-    var thrown: APIError { APIError(self) }
-}
-
 /// JSON helpers with stable output.
 enum JSONCoding {
     static func encode<T: Encodable>(_ value: T) -> Data {
