@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 
@@ -106,16 +107,5 @@ extension DemoMVPD {
         return Self.parseForm(String(buffer: buffer))
     }
 
-    static func parseForm(_ body: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring) -> String {
-                let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            fields[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        return fields
-    }
+    static func parseForm(_ body: String) -> [String: String] { FormURLEncoding.parse(body) }
 }

@@ -1,3 +1,4 @@
+import EntitleCore
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -40,7 +41,7 @@ public actor BrowserClient {
     /// Submits a form of `page`, resolving its action against the page URL.
     public func submit(_ form: HTMLForm, from page: Page) async throws -> Outcome {
         let action = resolve(form.action.isEmpty ? page.url : form.action, against: page.url)
-        let encoded = form.fields.map { "\(Self.escape($0.0))=\(Self.escape($0.1))" }.joined(separator: "&")
+        let encoded = FormURLEncoding.encode(form.fields)
         if form.method == "post" { return try await navigate(method: .POST, url: action, body: encoded) }
         return try await navigate(method: .GET, url: action + (action.contains("?") ? "&" : "?") + encoded, body: nil)
     }
@@ -96,11 +97,6 @@ public actor BrowserClient {
         return URL(string: location, relativeTo: URL(string: base))?.absoluteString ?? location
     }
 
-    static func escape(_ value: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
-    }
 }
 
 /// A browser-level failure.

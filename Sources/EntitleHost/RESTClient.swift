@@ -54,7 +54,7 @@ public struct RESTClient: Sendable {
         for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
         if let form {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: form.map { "\(BrowserClient.escape($0.0))=\(BrowserClient.escape($0.1))" }.joined(separator: "&")))
+            request.body = .bytes(ByteBuffer(string: FormURLEncoding.encode(form)))
         } else if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: json))
