@@ -79,8 +79,7 @@ struct DecisionMaker {
                         return (index, .denied(error, source: "mvpd"))
                     }
                     if rules.contains("authz-none") {
-                        return (index, .denied(issueTokens ? .authorizationDeniedByDegradationRule
-                                                           : EnhancedError.authorizationDeniedByDegradationRule, source: "degradation"))
+                        return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
                     }
                     if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
                     if mvpd.isTempPass {
