@@ -39,18 +39,19 @@ extension AccessEnabler {
     /// `getAuthentication:withData:` — `forceAuthn` starts the flow even when authenticated; `data` travels with the
     /// session (Promotional TempPass identity).
     public func getAuthentication(forceAuthn: Bool, withData data: [String: any Sendable]?) {
-        send(.getAuthentication(force: forceAuthn, data: data, reply: nil))
+        send(.getAuthentication(force: forceAuthn, data: data, filter: nil, reply: nil))
     }
 
-    /// `getAuthentication:filter` — `filter` (`TV_PROVIDERS`, `FEATURED_TV_PROVIDERS`) narrows the platform SSO
-    /// picker; with no SSO MVPD it is ignored and the classic flow runs.
+    /// `getAuthentication:filter` — `filter` (`TV_PROVIDERS`, `FEATURED_TV_PROVIDERS`: arrays of MVPD ids) narrows
+    /// and orders the platform SSO picker (non-SSO MVPDs are ignored); with no SSO MVPD it is ignored and the
+    /// classic flow runs.
     public func getAuthentication(filter: [String: any Sendable]) {
         getAuthentication(forceAuthn: false, withData: nil, andFilter: filter)
     }
 
     /// `getAuthentication:withData:andFilter:`.
     public func getAuthentication(forceAuthn: Bool, withData data: [String: any Sendable]?, andFilter filter: [String: any Sendable]) {
-        getAuthentication(forceAuthn: forceAuthn, withData: data)
+        send(.getAuthentication(force: forceAuthn, data: data, filter: filter, reply: nil))
     }
 
     /// `setSelectedProvider:` — the user's MVPD choice: creates the session and sends `navigate(toUrl:)` (or

@@ -32,6 +32,11 @@ extension AccessEnabler {
         public var deviceID: String?
         /// The `User-Agent` of every request.
         public var userAgent: String
+        /// The platform's TV-provider account for single sign-on: VideoSubscriberAccount on Apple platforms,
+        /// none elsewhere unless given (``PortablePlatformAccount``). Without it `getAuthentication` shows the regular picker.
+        public var platformSSO: (any PlatformSingleSignOn)?
+        /// The service's SAML entity id given to the platform (`channelIdentifier`); default: `<service>/sp/saml/metadata`.
+        public var platformChannelIdentifier: String?
 
         /// Creates a configuration; every parameter has a default.
         public init(transport: any HTTPTransport = URLSessionTransport(), tokenStore: (any TokenStore)? = nil,
@@ -40,7 +45,9 @@ extension AccessEnabler {
                     storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_ALL, secondScreen: Bool = DeviceEnvironment.isTV,
                     redirectURL: String? = nil, pollInterval: TimeInterval = 3, activationURL: String? = nil,
                     deviceInfo: DeviceInfo = DeviceEnvironment.current(), deviceID: String? = nil,
-                    userAgent: String = DeviceEnvironment.userAgent) {
+                    userAgent: String = DeviceEnvironment.userAgent,
+                    platformSSO: (any PlatformSingleSignOn)? = DeviceEnvironment.defaultPlatformSSO(),
+                    platformChannelIdentifier: String? = nil) {
             self.transport = transport
             self.tokenStore = tokenStore ?? DeviceEnvironment.defaultTokenStore()
             self.clock = clock
@@ -53,6 +60,8 @@ extension AccessEnabler {
             self.deviceInfo = deviceInfo
             self.deviceID = deviceID
             self.userAgent = userAgent
+            self.platformSSO = platformSSO
+            self.platformChannelIdentifier = platformChannelIdentifier
         }
     }
 
@@ -89,6 +98,15 @@ public enum DeviceEnvironment {
         #endif
         return DeviceInfo(primaryHardwareType: type, model: type, version: osVersion, manufacturer: "Unknown", vendor: "Unknown",
                           osName: os, osVersion: osVersion, connectionType: "LAN", applicationId: applicationID ?? "entitle")
+    }
+
+    /// VideoSubscriberAccount on Apple platforms that have it; none elsewhere.
+    public static func defaultPlatformSSO() -> (any PlatformSingleSignOn)? {
+        #if canImport(VideoSubscriberAccount) && canImport(UIKit)
+        return VideoSubscriberAccountSSO()
+        #else
+        return nil
+        #endif
     }
 
     /// The Keychain on Apple platforms; a file store under the user's configuration directory elsewhere (in memory

@@ -25,7 +25,8 @@ public final class AccessEnabler: Sendable {
                                       deviceMode: configuration.secondScreen, redirectURL: configuration.redirectURL,
                                       pollInterval: configuration.pollInterval, activationURL: configuration.activationURL,
                                       deviceInfo: configuration.deviceInfo, deviceID: configuration.deviceID,
-                                      userAgent: configuration.userAgent)
+                                      userAgent: configuration.userAgent, platformSSO: configuration.platformSSO,
+                                      platformChannelIdentifier: configuration.platformChannelIdentifier)
         let engine = EntitlementEngine(settings: settings, transport: configuration.transport, clock: configuration.clock,
                                        storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
                                        hub: hub)

@@ -25,6 +25,10 @@ public enum AccessEnablerEvent: Sendable {
     case sendTrackingData(data: [String], eventType: Int32)
     /// `status(_:)` of ``EntitlementStatus``.
     case status(AccessEnablerStatus)
+    /// `presentTvProviderDialog(_:)`: show the platform's TV-provider picker.
+    case presentTvProviderDialog(TVProviderDialog)
+    /// `dismissTvProviderDialog(_:)`: hide it.
+    case dismissTvProviderDialog(TVProviderDialog)
 
     /// A short name of the callback, for logs and tests (`setToken`, `status:Z100`, …).
     public var name: String {
@@ -40,6 +44,8 @@ public enum AccessEnablerEvent: Sendable {
         case .setMetadataStatus: "setMetadataStatus"
         case .sendTrackingData: "sendTrackingData"
         case .status(let status): "status:" + status.errorID
+        case .presentTvProviderDialog: "presentTvProviderDialog"
+        case .dismissTvProviderDialog: "dismissTvProviderDialog"
         }
     }
 }

@@ -68,6 +68,24 @@ public struct AccessEnablerStatus: Sendable, Hashable {
         public static let preauthorizationFailed = "P100"
         /// User logged out while signed in through platform SSO.
         public static let platformLogout = "VSA203"
+        /// The user did not allow the app to use the platform's TV-provider account.
+        public static let platformPermission = "VSA404"
+        /// The platform's TV-provider request failed; the regular flow follows.
+        public static let platformUnavailable = "VSA503"
+        /// Another platform SSO error (`details` carries the platform's error).
+        public static let platformError = "AAPL"
+        /// The user chose "other TV provider" in the platform picker; `displayProviderDialog` follows.
+        public static let otherProvider = "N003"
+        /// The user chose a platform provider this requestor does not support; `displayProviderDialog` follows.
+        public static let unsupportedProvider = "N004"
+        /// The provider picker was cancelled.
+        public static let pickerCancelled = "N005"
+        /// Authenticated under an AuthN-All degradation rule.
+        public static let degradedAuthentication = "N010"
+        /// Authorized under a degradation rule.
+        public static let degradedAuthorization = "Z010"
+        /// Authorization denied by an AuthZ-None degradation rule.
+        public static let degradationDenied = "Z169"
         /// Internal error.
         public static let internalError = "500"
     }

@@ -17,6 +17,18 @@ struct AuthenticationStateMachine: Sendable {
         case awaitingSecondScreen(mvpd: String?, code: String, attempt: Int)
         /// Fetching the new profile.
         case fetchingProfile(mvpd: String, attempt: Int)
+        /// Platform single sign-on (Apple SSO picker, relayed SAML) is running.
+        case platformSSO(attempt: Int)
+    }
+
+    /// How a platform single sign-on attempt ended.
+    enum PlatformOutcome: Equatable, Sendable {
+        /// A profile for `mvpd` was created from the platform's answer.
+        case authenticated(mvpd: String)
+        /// Continue with the regular picker (`displayProviderDialog`).
+        case fallBack
+        /// The user cancelled the platform picker.
+        case cancelled
     }
 
     /// What the session answer asks for.
@@ -46,6 +58,10 @@ struct AuthenticationStateMachine: Sendable {
         case stopPolling
         /// Fetch the profile of `mvpd`.
         case fetchProfile(mvpd: String, attempt: Int)
+        /// Run platform single sign-on.
+        case startPlatformSSO(attempt: Int)
+        /// Stop the platform single sign-on of the superseded attempt.
+        case stopPlatformSSO
     }
 
     private(set) var state: State = .idle
@@ -53,13 +69,19 @@ struct AuthenticationStateMachine: Sendable {
 
     var isInProgress: Bool { state != .idle }
 
-    /// `getAuthentication`: reports a valid profile without a picker unless `force`; else shows the picker.
-    mutating func getAuthentication(force: Bool, authenticatedMVPD: String?, hasProviders: Bool) -> [Action] {
+    /// `getAuthentication`: reports a valid profile without a picker unless `force`; else runs platform single
+    /// sign-on when `platformSSO` (the requestor has SSO MVPDs and the device an account), else shows the picker.
+    mutating func getAuthentication(force: Bool, authenticatedMVPD: String?, hasProviders: Bool, platformSSO: Bool = false) -> [Action] {
         if !force, let mvpd = authenticatedMVPD { return [.reportAuthenticated(mvpd: mvpd, cached: true)] }
         var actions = leaveCurrent()
         guard hasProviders else {
             state = .idle
             return actions + [.reportFailure(code: PROVIDER_NOT_AVAILABLE_ERROR, statusID: nil)]
+        }
+        if platformSSO {
+            attempts += 1
+            state = .platformSSO(attempt: attempts)
+            return actions + [.startPlatformSSO(attempt: attempts)]
         }
         state = .selectingProvider
         actions.append(.displayProviderDialog)
@@ -156,6 +178,22 @@ struct AuthenticationStateMachine: Sendable {
         }
     }
 
+    /// The platform single sign-on of `attempt` ended.
+    mutating func platformSSOFinished(attempt: Int, outcome: PlatformOutcome) -> [Action] {
+        guard case .platformSSO(let current) = state, current == attempt else { return [] }
+        switch outcome {
+        case .authenticated(let mvpd):
+            state = .idle
+            return [.reportAuthenticated(mvpd: mvpd, cached: false)]
+        case .fallBack:
+            state = .selectingProvider
+            return [.displayProviderDialog]
+        case .cancelled:
+            state = .idle
+            return [.reportFailure(code: PROVIDER_NOT_SELECTED_ERROR, statusID: nil)]
+        }
+    }
+
     /// Logout or a new requestor: forget the flow.
     mutating func reset() -> [Action] {
         let actions = leaveCurrent()
@@ -165,6 +203,7 @@ struct AuthenticationStateMachine: Sendable {
 
     private func leaveCurrent() -> [Action] {
         if case .awaitingSecondScreen = state { return [.stopPolling] }
+        if case .platformSSO = state { return [.stopPlatformSSO] }
         return []
     }
 }

@@ -29,8 +29,9 @@ struct AuthorizationStateMachine: Sendable {
 
     /// How one authorization ended.
     enum Outcome: Sendable, Equatable {
-        /// `setToken(token, resource)`; `notAfter` of the decision is kept for `getMetadata`.
-        case token(String, notAfter: Date?, tempPass: Bool)
+        /// `setToken(token, resource)`; `notAfter` of the decision is kept for `getMetadata`; `statusID` (`Z011`
+        /// TempPass, `Z010` degraded) is reported with it.
+        case token(String, notAfter: Date?, statusID: String?)
         /// `tokenRequestFailed(resource, code, description)` plus `status(statusID)`.
         case failed(code: String, description: String, statusID: String)
         /// The profile is gone or expired: forget it, then fail like ``failed(code:description:statusID:)``.
@@ -66,8 +67,13 @@ struct AuthorizationStateMachine: Sendable {
                                statusID: AccessEnablerStatus.ID.authorizationInternal)
             }
             let notAfter = (decision.notAfter ?? token.notAfter) as Int64?
+            let statusID: String? = switch decision.source {
+            case "temppass": AccessEnablerStatus.ID.tempPassAuthorized
+            case "degradation": AccessEnablerStatus.ID.degradedAuthorization
+            default: nil
+            }
             return .token(token.serializedToken, notAfter: notAfter.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-                          tempPass: decision.source == "temppass")
+                          statusID: statusID)
         }
         guard let error = decision.error else {
             return .failed(code: USER_NOT_AUTHORIZED_ERROR, description: "", statusID: AccessEnablerStatus.ID.authorizationDenied)
@@ -86,6 +92,9 @@ struct AuthorizationStateMachine: Sendable {
         case "retry", "retry-after":
             return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: description, statusID: AccessEnablerStatus.ID.mvpdCommunication)
         default:
+            if error.code == "authorization_denied_by_degradation_rule" {
+                return .failed(code: USER_NOT_AUTHORIZED_ERROR, description: description, statusID: AccessEnablerStatus.ID.degradationDenied)
+            }
             if error.code == "invalid_parameter_resources" {
                 return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: description, statusID: AccessEnablerStatus.ID.invalidResource)
             }

@@ -37,7 +37,7 @@ enum EngineCommand: Sendable {
     case setOptions([String: any Sendable])
     case setRequestor(String, providers: [URL], reply: Reply<[MVPD]>?)
     case checkAuthentication(reply: Reply<String>?)
-    case getAuthentication(force: Bool, data: [String: any Sendable]?, reply: Reply<String>?)
+    case getAuthentication(force: Bool, data: [String: any Sendable]?, filter: [String: any Sendable]?, reply: Reply<String>?)
     case selectProvider(String?, reply: Reply<String>?)
     case startSecondScreen(mvpd: String?, reply: Reply<String>?)
     case handleExternalURL(String)

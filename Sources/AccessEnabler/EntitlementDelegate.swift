@@ -31,10 +31,11 @@ public protocol EntitlementDelegate: AnyObject, Sendable {
     /// A tracking event (`TRACKING_AUTHENTICATION`, `TRACKING_AUTHORIZATION`, `TRACKING_GET_SELECTED_PROVIDER`)
     /// with the data array of the API reference's tables.
     func sendTrackingData(_ data: [String], forEventType event: Int32)
-    /// Present the platform SSO picker (Apple only; `viewController` is a `UIViewController`).
-    func presentTvProviderDialog(_ viewController: AnyObject)
-    /// Dismiss the platform SSO picker (Apple only).
-    func dismissTvProviderDialog(_ viewController: AnyObject)
+    /// Present the platform's TV-provider picker (Apple SSO): a `UIViewController` on Apple platforms, a
+    /// ``PortableTVProviderDialog`` to answer elsewhere.
+    func presentTvProviderDialog(_ viewController: TVProviderDialog)
+    /// Dismiss the platform's TV-provider picker.
+    func dismissTvProviderDialog(_ viewController: TVProviderDialog)
 }
 
 extension EntitlementDelegate {
@@ -49,9 +50,9 @@ extension EntitlementDelegate {
     /// Default: ignores tracking data.
     public func sendTrackingData(_ data: [String], forEventType event: Int32) {}
     /// Default: does nothing.
-    public func presentTvProviderDialog(_ viewController: AnyObject) {}
+    public func presentTvProviderDialog(_ viewController: TVProviderDialog) {}
     /// Default: does nothing.
-    public func dismissTvProviderDialog(_ viewController: AnyObject) {}
+    public func dismissTvProviderDialog(_ viewController: TVProviderDialog) {}
 }
 
 /// The advanced error reporting protocol (`EntitlementStatus.h`): one dictionary per status, with the keys

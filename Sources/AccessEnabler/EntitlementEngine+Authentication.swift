@@ -23,11 +23,19 @@ extension EntitlementEngine {
         }
     }
 
-    func getAuthentication(force: Bool, data: [String: any Sendable]?, reply: EngineCommand.Reply<String>?) {
+    func getAuthentication(force: Bool, data: [String: any Sendable]?, filter: [String: any Sendable]?,
+                           reply: EngineCommand.Reply<String>?) {
         if let reply { authenticationReplies.append(reply) }
         authenticationData = data
+        authenticationFilter = filter
+        startAuthentication(force: force)
+    }
+
+    /// Starts the authentication flow: platform single sign-on when the device has an account and the requestor
+    /// SSO MVPDs, else the picker.
+    func startAuthentication(force: Bool) {
         let actions = authentication.getAuthentication(force: force, authenticatedMVPD: local.authenticated(now: now())?.mvpd,
-                                                       hasProviders: !requestor.routes.isEmpty)
+                                                       hasProviders: !requestor.routes.isEmpty, platformSSO: platformSSOAvailable)
         perform(actions)
     }
 
@@ -89,6 +97,11 @@ extension EntitlementEngine {
                 pollingTask = nil
             case .fetchProfile(let mvpd, let attempt):
                 fetchProfile(mvpd: mvpd, attempt: attempt)
+            case .startPlatformSSO(let attempt):
+                startPlatformSSO(attempt: attempt)
+            case .stopPlatformSSO:
+                platformTask?.cancel()
+                platformTask = nil
             }
         }
     }
@@ -100,6 +113,10 @@ extension EntitlementEngine {
         if profile?.type == "temporary" && !cached {
             events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: "info",
                                                       message: "Authenticated with TempPass.")))
+        }
+        if profile?.type == "degraded" && !cached {
+            events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.degradedAuthentication, level: "warning",
+                                                      message: "Authenticated under a degradation rule.")))
         }
         events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
         events.append(tracking(authenticationSucceeded: true, mvpd: mvpd, profile: profile, cached: cached))
@@ -191,7 +208,7 @@ extension EntitlementEngine {
         return allowsAdobePass ? ADOBEPASS_REDIRECT_URL : (custom ?? ADOBEPASS_REDIRECT_URL)
     }
 
-    private func fetchProfile(mvpd: String, attempt: Int) {
+    func fetchProfile(mvpd: String, attempt: Int) {
         let provider = provider(for: mvpd)
         let client = client(for: provider)
         let headers = commonHeaders()
@@ -229,12 +246,20 @@ extension EntitlementEngine {
         preauthorizations.clear()
     }
 
-    /// `AP-TempPass-Identity`: Base64 JSON of the string values of `withData:` (Promotional TempPass).
+    /// `AP-TempPass-Identity`: Base64 JSON of the string values of `withData:` (Promotional TempPass), each value
+    /// hashed with SHA-256 on the device (lowercase hex) so the identity never leaves it in clear; a value that
+    /// already is a SHA-256 hex digest is sent as it is.
     func tempPassIdentity(_ data: [String: any Sendable]?) -> String? {
         guard let data, !data.isEmpty else { return nil }
         var object: [String: String] = [:]
-        for (key, value) in data { if let text = Self.string(value) { object[key] = text } }
+        for (key, value) in data { if let text = Self.string(value) { object[key] = Self.identityDigest(text) } }
         guard !object.isEmpty, let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
         return json.base64EncodedString()
+    }
+
+    /// SHA-256 of an identity value (lowercase hex), unless it already is one.
+    static func identityDigest(_ value: String) -> String {
+        let isDigest = value.count == 64 && value.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+        return isDigest ? value : SecureStorage.digest(Data(value.utf8))
     }
 }

@@ -7,7 +7,11 @@ extension EntitlementEngine {
         nextRequestID += 1
         let request = AuthorizationStateMachine.Request(id: nextRequestID, resource: resource, mode: mode)
         if let reply { authorizationReplies[request.id] = reply }
-        if let data, !data.isEmpty { authorizationData[request.id] = data }
+        if let data, !data.isEmpty {
+            authorizationData[request.id] = data
+            // The identity of a Promotional TempPass travels with the session that getAuthorization may start.
+            if mode == .get { authenticationData = data }
+        }
         let actions = authorization.authorize(request, authenticated: local.authenticated(now: now()) != nil,
                                               authenticationInProgress: authentication.isInProgress)
         perform(actions)
@@ -27,7 +31,8 @@ extension EntitlementEngine {
                 finish(request, outcome: .failed(code: USER_NOT_AUTHENTICATED_ERROR, description: "",
                                                  statusID: AccessEnablerStatus.ID.notAuthenticated), mvpd: nil)
             case .startAuthentication:
-                perform(authentication.getAuthentication(force: false, authenticatedMVPD: nil, hasProviders: !requestor.routes.isEmpty))
+                authenticationFilter = nil
+                startAuthentication(force: false)
             }
         }
     }
@@ -63,12 +68,16 @@ extension EntitlementEngine {
         authorizationData.removeValue(forKey: request.id)
         let profile = mvpd.flatMap { local.profiles[$0]?.profile }
         switch outcome {
-        case .token(let token, let notAfter, let tempPass):
+        case .token(let token, let notAfter, let statusID):
             if let notAfter { local.authorizations[request.resource] = Int64(notAfter.timeIntervalSince1970 * 1000) }
             var events: [AccessEnablerEvent] = []
-            if tempPass {
+            if statusID == AccessEnablerStatus.ID.tempPassAuthorized {
                 events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassAuthorized, level: "info",
                                                           message: "Authorized with TempPass.", extras: [STATUS_RESOURCE_KEY: request.resource])))
+            } else if statusID == AccessEnablerStatus.ID.degradedAuthorization {
+                events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.degradedAuthorization, level: "warning",
+                                                          message: "Authorized under a degradation rule.",
+                                                          extras: [STATUS_RESOURCE_KEY: request.resource])))
             }
             events.append(.setToken(token: token, resource: request.resource))
             events.append(tracking(authorizationSucceeded: true, mvpd: mvpd, profile: profile, error: "", details: ""))

@@ -12,6 +12,8 @@ struct EngineSettings: Sendable {
     var deviceInfo: DeviceInfo
     var deviceID: String?
     var userAgent: String
+    var platformSSO: (any PlatformSingleSignOn)?
+    var platformChannelIdentifier: String?
 }
 
 /// Options of `setOptions` that travel with every request.
@@ -40,6 +42,7 @@ actor EntitlementEngine {
     var polling: SecondScreenPollingStateMachine
     var pollingTask: Task<Void, Never>?
     var pollingAttempt = 0
+    var platformTask: Task<Void, Never>?
     var authorization = AuthorizationStateMachine()
     var logoutMachine = LogoutStateMachine()
     var preauthorizations = PreauthorizationCache()
@@ -55,6 +58,7 @@ actor EntitlementEngine {
     var logoutReplies: [EngineCommand.Reply<Void>] = []
     var nextRequestID = 0
     var authenticationData: [String: any Sendable]?
+    var authenticationFilter: [String: any Sendable]?
     var authorizationData: [Int: [String: any Sendable]] = [:]
 
     private var persisting = false
@@ -92,8 +96,8 @@ actor EntitlementEngine {
             break
         case .checkAuthentication(let reply):
             checkAuthentication(reply: reply)
-        case .getAuthentication(let force, let data, let reply):
-            getAuthentication(force: force, data: data, reply: reply)
+        case .getAuthentication(let force, let data, let filter, let reply):
+            getAuthentication(force: force, data: data, filter: filter, reply: reply)
         case .selectProvider(let id, let reply):
             selectProvider(id, reply: reply)
         case .startSecondScreen(let mvpd, let reply):
@@ -120,6 +124,8 @@ actor EntitlementEngine {
     func shutdown() {
         pollingTask?.cancel()
         pollingTask = nil
+        platformTask?.cancel()
+        platformTask = nil
     }
 
     // MARK: shared helpers

@@ -97,6 +97,8 @@ final class EventHub: Sendable {
         case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
             delegate.setMetadataStatus(metadata, encrypted: encrypted, forKey: key, andArguments: arguments)
         case .sendTrackingData(let data, let eventType): delegate.sendTrackingData(data, forEventType: eventType)
+        case .presentTvProviderDialog(let dialog): delegate.presentTvProviderDialog(dialog)
+        case .dismissTvProviderDialog(let dialog): delegate.dismissTvProviderDialog(dialog)
         case .status: break
         }
     }

@@ -39,7 +39,7 @@ import Testing
     @Test func grantedDecisionGivesTheToken() {
         let decision = Decision(resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: true,
                                 token: MediaTokenInfo(notBefore: 1, notAfter: 2, serializedToken: "TOKEN"), notAfter: 5_000)
-        #expect(Machine.outcome(of: decision) == .token("TOKEN", notAfter: Date(timeIntervalSince1970: 5), tempPass: false))
+        #expect(Machine.outcome(of: decision) == .token("TOKEN", notAfter: Date(timeIntervalSince1970: 5), statusID: nil))
     }
 
     @Test func denialCarriesTheMVPDMessage() {
