@@ -44,6 +44,15 @@ extension AccessEnabler {
         try await cancellableFlow { .selectProvider(mvpd, reply: $0) }
     }
 
+    /// `getAuthentication` as a call: the authenticated MVPD. Runs platform single sign-on first when the device has a
+    /// TV-provider account and the requestor SSO MVPDs (`filter`: `TV_PROVIDERS`, `FEATURED_TV_PROVIDERS`); otherwise,
+    /// or when it falls back, the call waits for the app's `setSelectedProvider` after `displayProviderDialog`.
+    @discardableResult
+    public func authenticate(forceAuthn: Bool = false, withData data: [String: any Sendable]? = nil,
+                             filter: [String: any Sendable]? = nil) async throws(AccessEnablerError) -> String {
+        try await cancellableFlow { .getAuthentication(force: forceAuthn, data: data, filter: filter, reply: $0) }
+    }
+
     /// Second-screen login (second-screen mode): creates a session (for `mvpd`, or letting the user pick on the
     /// activation page), hands the registration code to `onCode` (it is also sent as the `REGCODE` status), polls
     /// until the login completes or the code expires, and returns the MVPD. Cancelling the task stops the polling.

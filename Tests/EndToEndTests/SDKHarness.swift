@@ -3,6 +3,7 @@ import EntitleCore
 import EntitleHost
 import Foundation
 import Synchronization
+import Testing
 
 /// An app around the SDK for end-to-end tests: it records every callback, and plays the web view — when the SDK asks
 /// to navigate, a real browser client signs the user in at the DemoMVPD and the final custom-scheme URL is handed to
@@ -14,13 +15,15 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
     let statuses = Mutex<[[String: String]]>([])
     let credentials = Mutex<(user: String, password: String)>(("alice", "alice-pass"))
     let tokens = Mutex<[String: String]>([:])
+    /// The platform pickers handed to `presentTvProviderDialog`.
+    let dialogs = Mutex<[PortableTVProviderDialog]>([])
 
-    init(service: LocalService, secondScreen: Bool = false) {
+    init(service: LocalService, secondScreen: Bool = false, platformSSO: (any PlatformSingleSignOn)? = nil) {
         self.service = service
         let configuration = AccessEnabler.Configuration(
             tokenStore: InMemoryTokenStore(), callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "test-app")),
             secondScreen: secondScreen, redirectURL: "adobepass://ios.app", pollInterval: 0.2,
-            deviceID: "e2e-" + UUID().uuidString)
+            deviceID: "e2e-" + UUID().uuidString, platformSSO: platformSSO)
         enabler = AccessEnabler(softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
                                 configuration: configuration)
         enabler.delegate = self
@@ -64,8 +67,22 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
         record("setMetadataStatus(\(key),\(encrypted),\(metadata.map { "\($0)" } ?? "nil"))")
     }
     func sendTrackingData(_ data: [String], forEventType event: Int32) { record("sendTrackingData(\(event))") }
-    func presentTvProviderDialog(_ viewController: AnyObject) { record("presentTvProviderDialog") }
-    func dismissTvProviderDialog(_ viewController: AnyObject) { record("dismissTvProviderDialog") }
+    func presentTvProviderDialog(_ viewController: TVProviderDialog) {
+        dialogs.withLock { $0.append(viewController) }
+        record("presentTvProviderDialog")
+    }
+    func dismissTvProviderDialog(_ viewController: TVProviderDialog) { record("dismissTvProviderDialog") }
+
+    /// The last platform picker shown.
+    func waitForDialog() async throws -> PortableTVProviderDialog {
+        _ = try await waitFor("presentTvProviderDialog")
+        return try #require(dialogs.withLock { $0.last })
+    }
+
+    /// The recorded callbacks after configuration, without tracking and selected-provider noise.
+    var flow: [String] {
+        log.filter { !$0.hasPrefix("sendTracking") && !$0.hasPrefix("selectedProvider") && !$0.hasPrefix("setRequestorComplete") }
+    }
     func status(_ statusDictionary: [String: String]) {
         statuses.withLock { $0.append(statusDictionary) }
         record("status(\(statusDictionary["errorId"] ?? statusDictionary["errorID"] ?? "?"))")
