@@ -73,6 +73,15 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
     }
     func dismissTvProviderDialog(_ viewController: TVProviderDialog) { record("dismissTvProviderDialog") }
 
+    /// Waits until `count` recorded callbacks start with `prefix`.
+    func waitForCount(_ prefix: String, _ count: Int, timeout: Double = 20) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while log.filter({ $0.hasPrefix(prefix) }).count < count {
+            guard Date() < deadline else { throw BrowserError("timed out waiting for \(count)× \(prefix); got \(log)") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
     /// The last platform picker shown.
     func waitForDialog() async throws -> PortableTVProviderDialog {
         _ = try await waitFor("presentTvProviderDialog")
