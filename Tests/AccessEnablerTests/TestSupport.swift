@@ -60,14 +60,14 @@ struct Harness {
     let enabler: AccessEnabler
 
     init(secondScreen: Bool = false, store: InMemoryTokenStore = InMemoryTokenStore(), clock: TestClock = TestClock(),
-         service: FakeService? = nil, transport: (any HTTPTransport)? = nil) {
+         service: FakeService? = nil, transport: (any HTTPTransport)? = nil, platformSSO: (any PlatformSingleSignOn)? = nil) {
         self.clock = clock
         self.store = store
         let service = service ?? FakeService(clock: clock)
         self.service = service
         let configuration = AccessEnabler.Configuration(transport: transport ?? service, tokenStore: store, clock: clock,
                                                         secondScreen: secondScreen, redirectURL: "entitle-demo://callback",
-                                                        deviceID: "device-1")
+                                                        deviceID: "device-1", platformSSO: platformSSO)
         enabler = AccessEnabler(softwareStatement: "statement", serviceBaseURL: URL(string: "http://fake")!, configuration: configuration)
         enabler.delegate = recorder
         enabler.statusDelegate = recorder
