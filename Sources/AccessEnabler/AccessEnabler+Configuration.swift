@@ -35,6 +35,9 @@ extension AccessEnabler {
         /// The platform's TV-provider account for single sign-on: VideoSubscriberAccount on Apple platforms,
         /// none elsewhere unless given (``PortablePlatformAccount``). Without it `getAuthentication` shows the regular picker.
         public var platformSSO: (any PlatformSingleSignOn)?
+        /// The browser the SDK opens itself for MVPDs that require SFSafariViewController when `handleSVC` is false:
+        /// `SFSafariViewController` on iOS; none elsewhere (then `navigate(toUrl:)` is sent, as for other MVPDs).
+        public var safariPresenter: (any SafariViewPresenter)?
         /// The service's SAML entity id given to the platform (`channelIdentifier`); default: `<service>/sp/saml/metadata`.
         public var platformChannelIdentifier: String?
 
@@ -47,7 +50,8 @@ extension AccessEnabler {
                     deviceInfo: DeviceInfo = DeviceEnvironment.current(), deviceID: String? = nil,
                     userAgent: String = DeviceEnvironment.userAgent,
                     platformSSO: (any PlatformSingleSignOn)? = DeviceEnvironment.defaultPlatformSSO(),
-                    platformChannelIdentifier: String? = nil) {
+                    platformChannelIdentifier: String? = nil,
+                    safariPresenter: (any SafariViewPresenter)? = DeviceEnvironment.defaultSafariPresenter()) {
             self.transport = transport
             self.tokenStore = tokenStore ?? DeviceEnvironment.defaultTokenStore()
             self.clock = clock
@@ -62,6 +66,7 @@ extension AccessEnabler {
             self.userAgent = userAgent
             self.platformSSO = platformSSO
             self.platformChannelIdentifier = platformChannelIdentifier
+            self.safariPresenter = safariPresenter
         }
     }
 
@@ -104,6 +109,15 @@ public enum DeviceEnvironment {
     public static func defaultPlatformSSO() -> (any PlatformSingleSignOn)? {
         #if canImport(VideoSubscriberAccount) && canImport(UIKit)
         return VideoSubscriberAccountSSO()
+        #else
+        return nil
+        #endif
+    }
+
+    /// SFSafariViewController on iOS; none elsewhere.
+    public static func defaultSafariPresenter() -> (any SafariViewPresenter)? {
+        #if canImport(SafariServices) && canImport(UIKit) && !os(tvOS)
+        return SafariViewControllerPresenter()
         #else
         return nil
         #endif

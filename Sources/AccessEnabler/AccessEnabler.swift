@@ -26,7 +26,8 @@ public final class AccessEnabler: Sendable {
                                       pollInterval: configuration.pollInterval, activationURL: configuration.activationURL,
                                       deviceInfo: configuration.deviceInfo, deviceID: configuration.deviceID,
                                       userAgent: configuration.userAgent, platformSSO: configuration.platformSSO,
-                                      platformChannelIdentifier: configuration.platformChannelIdentifier)
+                                      platformChannelIdentifier: configuration.platformChannelIdentifier,
+                                      safariPresenter: configuration.safariPresenter)
         let engine = EntitlementEngine(settings: settings, transport: configuration.transport, clock: configuration.clock,
                                        storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
                                        hub: hub)

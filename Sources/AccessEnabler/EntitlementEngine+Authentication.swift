@@ -64,6 +64,7 @@ extension EntitlementEngine {
             performLogout(logoutMachine.externalURL())
             return
         }
+        closeSafariView()
         perform(authentication.externalURL(error: ExternalURLMatcher.errorParameter(url)))
     }
 
@@ -87,8 +88,13 @@ extension EntitlementEngine {
             case .createSession(let mvpd, let attempt):
                 createSession(mvpd: mvpd, attempt: attempt)
             case .navigate(let url, let mvpd):
-                let useSVC = options.handleSVC && (mvpdModel(mvpd)?.requiresSafariViewController ?? false)
-                emit([.navigate(url: url, useSVC: useSVC)])
+                let requiresSVC = mvpdModel(mvpd)?.requiresSafariViewController ?? false
+                if requiresSVC && !options.handleSVC, let presenter = settings.safariPresenter, let address = URL(string: url) {
+                    safariViewOpen = true
+                    Task { await presenter.open(address) }
+                } else {
+                    emit([.navigate(url: url, useSVC: options.handleSVC && requiresSVC)])
+                }
             case .startPolling(let code, let url, let notAfter, let mvpd, let attempt):
                 startPolling(code: code, url: url, notAfter: notAfter, mvpd: mvpd, attempt: attempt)
             case .stopPolling:
@@ -106,7 +112,15 @@ extension EntitlementEngine {
         }
     }
 
+    /// Closes the browser the SDK opened for an SFSafariViewController MVPD.
+    func closeSafariView() {
+        guard safariViewOpen, let presenter = settings.safariPresenter else { return }
+        safariViewOpen = false
+        Task { await presenter.close() }
+    }
+
     private func finishAuthentication(mvpd: String, cached: Bool) {
+        closeSafariView()
         local.selectedMVPD = mvpd
         let profile = local.profiles[mvpd]?.profile
         var events: [AccessEnablerEvent] = []
@@ -129,6 +143,7 @@ extension EntitlementEngine {
     }
 
     private func failAuthentication(code: String, statusID: String?) {
+        closeSafariView()
         var events: [AccessEnablerEvent] = []
         if let statusID {
             events.append(.status(AccessEnablerStatus(errorID: statusID, level: "error", message: code)))

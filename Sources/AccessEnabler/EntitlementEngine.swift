@@ -14,6 +14,7 @@ struct EngineSettings: Sendable {
     var userAgent: String
     var platformSSO: (any PlatformSingleSignOn)?
     var platformChannelIdentifier: String?
+    var safariPresenter: (any SafariViewPresenter)?
 }
 
 /// Options of `setOptions` that travel with every request.
@@ -43,6 +44,7 @@ actor EntitlementEngine {
     var pollingTask: Task<Void, Never>?
     var pollingAttempt = 0
     var platformTask: Task<Void, Never>?
+    var safariViewOpen = false
     var authorization = AuthorizationStateMachine()
     var logoutMachine = LogoutStateMachine()
     var preauthorizations = PreauthorizationCache()
