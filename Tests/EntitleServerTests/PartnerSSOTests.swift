@@ -104,6 +104,15 @@ import Testing
             // A genuine answer relayed by another device is refused; the right device can still use it.
             let genuine = try await platformAnswer(host, token: request.request)
             let samlResponse = try #require((try JSONSerialization.jsonObject(with: genuine.body) as? [String: String])?["samlAttributeQueryResponse"])
+            // The genuine answer with its signatures stripped is refused.
+            let xml = String(decoding: try #require(Data(base64Encoded: samlResponse)), as: UTF8.self)
+            let unsigned = xml.replacingOccurrences(of: #"<(\w+:)?Signature[\s\S]*?</(\w+:)?Signature>"#, with: "", options: .regularExpression)
+            #expect(unsigned != xml && !unsigned.contains("SignatureValue"))
+            let stripped = try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", Data(unsigned.utf8).base64EncodedString())],
+                                             headers: header)
+            #expect(stripped.status == 400)
+            #expect(try stripped.decode(EnhancedError.self).code == "invalid_parameter_saml_response")
+
             let other = try await host.client()
             #expect(try await other.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", samlResponse)], headers: header).status == 400)
             #expect(try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", samlResponse)], headers: header).status == 201)
