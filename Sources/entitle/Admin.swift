@@ -192,7 +192,38 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct TempPass: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "temppass", abstract: "TempPass administration.", subcommands: [Reset.self])
+        static let configuration = CommandConfiguration(commandName: "temppass", abstract: "TempPass administration.",
+                                                        subcommands: [Add.self, Reset.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Add or update a TempPass MVPD; with --resources it is a Promotional TempPass (that many videos per identity).")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "MVPD id.") var id: String
+            @Option(help: "Display name.") var name: String
+            @Option(help: "Logo URL.") var logoURL = ""
+            @Option(help: "Length of a pass in minutes.") var minutes = 10
+            @Option(help: "Distinct resources per identity (Promotional TempPass; the app sends withData, e.g. an e-mail address).")
+            var resources: Int?
+            @Option(help: "Requestor to offer it to (repeat for several).") var requestor: [String] = ["REF"]
+
+            func validate() throws {
+                guard minutes > 0 && minutes <= 525_600 else { throw ValidationError("--minutes must be 1…525600.") }
+                if let resources, resources <= 0 { throw ValidationError("--resources must be positive.") }
+                guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+                    throw ValidationError("--id may hold letters, digits, _ and - only.")
+                }
+            }
+
+            func run() async throws {
+                try await Admin.withService(storage) {
+                    try await $0.saveTempPassMVPD(id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources,
+                                                  requestors: requestor)
+                }
+                let limit = resources.map { ", \($0) resources per identity" } ?? ""
+                print("TempPass \(id): \(minutes) min\(limit), for \(requestor.joined(separator: ", "))")
+            }
+        }
 
         struct Reset: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Reset the TempPass of a device, of an identity, or of everyone.")
