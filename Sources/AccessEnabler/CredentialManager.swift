@@ -41,11 +41,13 @@ actor CredentialManager {
         return machine.credentials?.redirectURIs ?? []
     }
 
-    /// A valid access token, registering and refreshing as needed; `headers` (`X-Device-Info`, `User-Agent`) go
-    /// with the DCR calls.
+    /// A valid access token, registering and refreshing as needed; `headers` (`X-Device-Info`, `User-Agent` and the
+    /// `setOptions` values) go with the DCR calls.
     func accessToken(headers: [String: String]? = nil) async throws(AccessEnablerError) -> String {
         if let headers {
-            deviceHeaders = headers.filter { ["x-device-info", "user-agent"].contains($0.key.lowercased()) }
+            deviceHeaders = headers.filter {
+                ["x-device-info", "user-agent", "ap-visitor-identifier", "ap-application-profile"].contains($0.key.lowercased())
+            }
         }
         await loadIfNeeded()
         let action = machine.tokenNeeded(now: clock.now())

@@ -9,6 +9,7 @@ extension EntitlementEngine {
         if authenticated == nil { authenticated = local.selectedMVPD }
         if authenticated == nil { authenticated = local.profiles.keys.sorted().first }
         let service: URL? = authenticated.map { self.provider(for: $0) }
+        loggingOutMVPD = authenticated
         perform(authentication.reset())
         let abandoned = authenticationReplies
         authenticationReplies = []
@@ -60,8 +61,15 @@ extension EntitlementEngine {
             case .requestLogout:
                 break
             case .navigate(let url):
-                emit([.navigate(url: url, useSVC: false)])
+                let requiresSVC = loggingOutMVPD.flatMap { mvpdModel($0)?.requiresSafariViewController } ?? false
+                if requiresSVC && !options.handleSVC, let presenter = settings.safariPresenter, let address = URL(string: url) {
+                    safariViewOpen = true
+                    Task { await presenter.open(address) }
+                } else {
+                    emit([.navigate(url: url, useSVC: requiresSVC && options.handleSVC)])
+                }
             case .complete(let partner):
+                closeSafariView()
                 var events: [AccessEnablerEvent] = []
                 if partner {
                     events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.platformLogout, level: "info",

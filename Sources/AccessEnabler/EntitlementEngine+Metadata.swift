@@ -43,10 +43,22 @@ extension EntitlementEngine {
 
     // MARK: tracking data (API reference, "Tracking Events")
 
-    /// Device type, AccessEnabler client type and operating system, as normalised by the service.
+    /// Device type (`computer`, `tablet`, `mobile`, `gameconsole`, `unknown`), AccessEnabler client type (`ios`: this
+    /// SDK implements the iOS/tvOS AccessEnabler) and operating system, in the API reference's vocabulary.
     func deviceTrackingFields() -> [String] {
         let configuration = requestor.configurations.first?.configuration
-        return [configuration?.device ?? "unknown", configuration?.clientType ?? "ios", configuration?.os ?? "unknown"]
+        return [Self.trackedDeviceType(configuration?.device), "ios", configuration?.os ?? "unknown"]
+    }
+
+    /// A `primaryHardwareType` as the tracking device type.
+    static func trackedDeviceType(_ hardware: String?) -> String {
+        switch hardware?.lowercased() {
+        case "desktop", "laptop", "computer": "computer"
+        case "tablet": "tablet"
+        case "mobilephone", "mobile", "phone": "mobile"
+        case "gamesconsole", "gameconsole": "gameconsole"
+        default: "unknown"
+        }
     }
 
     /// The MD5-hashed user GUID of a profile.

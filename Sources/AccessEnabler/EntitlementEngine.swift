@@ -45,6 +45,7 @@ actor EntitlementEngine {
     var pollingAttempt = 0
     var platformTask: Task<Void, Never>?
     var safariViewOpen = false
+    var loggingOutMVPD: String?
     var authorization = AuthorizationStateMachine()
     var logoutMachine = LogoutStateMachine()
     var preauthorizations = PreauthorizationCache()

@@ -25,7 +25,8 @@ public struct UserMetadataDecryptor: Sendable {
     }
     #endif
 
-    /// Decrypts one value: the plaintext parsed as JSON when it is JSON (arrays, numbers), else as a string.
+    /// Decrypts one value: the plaintext parsed as JSON when it is a JSON object, array or quoted string, else the
+    /// text itself (so `10001` stays the string the MVPD sent, like unencrypted values).
     public func decrypt(_ value: JSONValue) throws -> JSONValue {
         switch value {
         case .string(let text):
@@ -33,7 +34,10 @@ public struct UserMetadataDecryptor: Sendable {
                 throw AccessEnablerError(code: .invalidArgument, message: "The value is not Base64.")
             }
             let plain = try decrypt(ciphertext)
-            if let json = try? JSONDecoder().decode(JSONValue.self, from: plain) { return json }
+            if let first = plain.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first),
+               let json = try? JSONDecoder().decode(JSONValue.self, from: plain) {
+                return json
+            }
             guard let string = String(data: plain, encoding: .utf8) else {
                 throw AccessEnablerError(code: .invalidArgument, message: "The decrypted value is not text.")
             }

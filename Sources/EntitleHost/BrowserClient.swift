@@ -81,7 +81,7 @@ public actor BrowserClient {
 
     private func storeCookies(_ headers: HTTPHeaders, for url: String) {
         for header in headers["Set-Cookie"] {
-            let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1)
+            let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard pair.count == 2 else { continue }
             let name = pair[0].trimmingCharacters(in: .whitespaces), value = String(pair[1])
             let expired = header.lowercased().contains("max-age=0") || value.isEmpty

@@ -61,7 +61,7 @@ import Testing
     /// The API reference (logout): "The iOS AccessEnabler triggers the navigateToUrl: callback or the
     /// navigateToUrl:useSVC:" — with `handleSVC` true an MVPD that needs SFSafariViewController gets useSVC for its
     /// logout page too (the page ends on the app's custom scheme, which only an SFSafariViewController reaches).
-    @Test(.disabled("bug: logout always emits navigate(toUrl:) with useSVC false, even for DemoFiber with handleSVC true"))
+    @Test
     func logoutOfDemoFiberWithHandleSVCUsesTheSafariViewController() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service, redirectURL: "entitle-demo://callback")

@@ -112,7 +112,7 @@ import Testing
     /// The MVPD asserted the zip as the string "10001" and the service encrypts exactly those bytes; the decrypted
     /// value should be that string, as the unencrypted attributes are (not a number that would print "10001.0" and
     /// would lose leading zeros' consistency: "02134" stays a string, "10001" becomes a number).
-    @Test(.disabled("bug: UserMetadataDecryptor parses the plaintext 10001 as a JSON number"))
+    @Test
     func zipDecryptsToTheStringTheMVPDSent() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)

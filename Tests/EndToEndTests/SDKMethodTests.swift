@@ -44,7 +44,7 @@ import Testing
 
     /// The API reference (setOptions): "The values from the dictionary will be passed to the server along with every
     /// network call that the SDK makes."
-    @Test(.disabled("bug: setOptions values are not sent with the DCR calls /o/client/register and /o/client/token"))
+    @Test
     func setOptionsValuesTravelWithTheRegistrationCallsToo() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)

@@ -16,14 +16,24 @@ import Testing
         return [configuration.device, configuration.clientType, configuration.os]
     }
 
+    /// The device fields of the tracking arrays: the service's device in the API reference's vocabulary
+    /// (Desktop → computer, Tablet → tablet, …), client type `ios`, the operating system as the service read it.
+    static func trackedFields(_ app: SDKProbe) throws -> [String] {
+        let wire = try deviceFields(app)
+        let types = ["Desktop": "computer", "Tablet": "tablet", "MobilePhone": "mobile", "GamesConsole": "gameconsole"]
+        return [types[wire[0]] ?? "unknown", "ios", wire[2]]
+    }
+
     @Test func authenticationDetectionArrays() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
             try await app.configure()
-            let device = try Self.deviceFields(app)
+            let wireDevice = try Self.deviceFields(app)
+            let device = try Self.trackedFields(app)
             // The service read the device from the SDK's X-Device-Info (on Linux: Desktop, native, Linux).
             let info = DeviceEnvironment.current()
-            #expect(device == [info.primaryHardwareType ?? "", "native", info.osName ?? ""])
+            #expect(wireDevice == [info.primaryHardwareType ?? "", "native", info.osName ?? ""])
+            #expect(device == ["computer", "ios", info.osName ?? ""])
 
             app.enabler.checkAuthentication()
             try await app.waitFor("sendTrackingData(\(TRACKING_AUTHENTICATION)")
@@ -52,7 +62,7 @@ import Testing
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
             try await app.configure()
-            let device = try Self.deviceFields(app)
+            let device = try Self.trackedFields(app)
             app.enabler.checkAuthorization("news")
             try await app.waitFor("tokenRequestFailed(news")
             try await app.signIn(user: "bob")
@@ -81,7 +91,7 @@ import Testing
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
             try await app.configure()
-            let device = try Self.deviceFields(app)
+            let device = try Self.trackedFields(app)
             app.enabler.getAuthentication()
             try await app.waitFor("displayProviderDialog")
             app.enabler.setSelectedProvider("DemoCable")
@@ -113,13 +123,13 @@ import Testing
             app.enabler.setSelectedProvider("TempPass")
             try await app.waitFor("setAuthenticationStatus(1,)")
             #expect(app.tracking.withLock { $0 }.first { $0.event == TRACKING_GET_SELECTED_PROVIDER }?.data
-                    == ["TempPass", "Tablet", "native", "iPadOS"])
+                    == ["TempPass", "tablet", "ios", "iPadOS"])
         }
     }
 
     /// The API reference lists the values of the device type (`computer`, `tablet`, `mobile`, `gameconsole`,
     /// `unknown`) and of the AccessEnabler client type (`flash`, `html5`, `ios`, `android`).
-    @Test(.disabled("bug: tracking device fields are the raw X-Device-Info values (Desktop/native), not the documented vocabulary"))
+    @Test
     func trackedDeviceAndClientTypeUseTheDocumentedValues() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
