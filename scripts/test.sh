@@ -27,6 +27,6 @@ if [ "${ENTITLE_TSAN:-0}" = "1" ]; then
   # The SDK must be free of data races: its unit tests and its flows against the in-process service under TSan.
   echo "== SDK tests under ThreadSanitizer =="
   swift build --build-tests --sanitize=thread --scratch-path .build-tsan
-  swift test --skip-build --sanitize=thread --scratch-path .build-tsan \
+  TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt" swift test --skip-build --sanitize=thread --scratch-path .build-tsan \
     --filter 'AccessEnablerTests|SDKFlowTests|SDKPlatformSSOTests|SDKDegradedAccessTests|SDKSafariViewTests'
 fi

@@ -6,7 +6,7 @@ import Testing
 
 /// The operator's `entitle admin` commands, run as the real binary on the storage of a running service, and their
 /// effect on an app using the SDK.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct AdminCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AdminCommandTests {
     /// SHA-256("fan@example.com"), computed with sha256sum: what the SDK sends for that address.
     static let fanDigest = "90fb42525afe02cbd2224ed6b3ae00fa178bb556ea86996415a257667bd87b60"
 

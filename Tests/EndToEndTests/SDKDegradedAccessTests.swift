@@ -6,7 +6,7 @@ import Testing
 
 /// Degradation rules and Promotional TempPass as the SDK reports them, against the real service: statuses N010,
 /// Z010 and Z169, and the `withData:` identity hashed on the device.
-@Suite(.timeLimit(.minutes(1))) struct SDKDegradedAccessTests {
+@Suite(.timeLimit(.minutes(10))) struct SDKDegradedAccessTests {
     /// SHA-256("viewer@example.com"), computed with sha256sum.
     static let viewerDigest = "0ad80c7f6dff0dceded893acb06a69e86b27b9f978bc164cee272714dc4cac9b"
 

@@ -34,7 +34,7 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
     var log: [String] { events.withLock { $0 } }
 
     /// Waits until a recorded callback starts with `prefix`.
-    func waitFor(_ prefix: String, timeout: Double = 20) async throws -> String {
+    func waitFor(_ prefix: String, timeout: Double = 90) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let line = log.last(where: { $0.hasPrefix(prefix) }) { return line }
@@ -74,7 +74,7 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
     func dismissTvProviderDialog(_ viewController: TVProviderDialog) { record("dismissTvProviderDialog") }
 
     /// Waits until `count` recorded callbacks start with `prefix`.
-    func waitForCount(_ prefix: String, _ count: Int, timeout: Double = 20) async throws {
+    func waitForCount(_ prefix: String, _ count: Int, timeout: Double = 90) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while log.filter({ $0.hasPrefix(prefix) }).count < count {
             guard Date() < deadline else { throw BrowserError("timed out waiting for \(count)× \(prefix); got \(log)") }

@@ -6,7 +6,7 @@ import Testing
 
 /// Apple-style single sign-on through the SDK against the real service and DemoMVPD: the portable platform account
 /// plays the system's TV-provider account (picker, permission, SAML relayed to the DemoMVPD's platform endpoint).
-@Suite(.timeLimit(.minutes(1))) struct SDKPlatformSSOTests {
+@Suite(.timeLimit(.minutes(10))) struct SDKPlatformSSOTests {
     /// The platform's provider catalog: Demo SSO TV (boarded for SSO) and a provider REF does not offer.
     static func account(_ service: LocalService, access: PlatformAccessStatus = .notDetermined, answer: PlatformAccessStatus = .granted,
                         ssoEndpoint: String? = nil) -> PortablePlatformAccount {

@@ -111,7 +111,7 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus {
 
     /// Waits until `count` callbacks start with `prefix` and returns the `count`-th.
     @discardableResult
-    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = 20) async throws -> String {
+    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = 90) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let matching = lines(prefix)

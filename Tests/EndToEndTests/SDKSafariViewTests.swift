@@ -28,7 +28,7 @@ final class SigningInSafariView: SafariViewPresenter {
 
 /// MVPDs that require SFSafariViewController (Demo Fiber): the SDK opens its own browser unless the app takes it
 /// over with `handleSVC`.
-@Suite(.timeLimit(.minutes(1))) struct SDKSafariViewTests {
+@Suite(.timeLimit(.minutes(10))) struct SDKSafariViewTests {
     static func app(_ service: LocalService, presenter: SigningInSafariView) -> AccessEnabler {
         let configuration = AccessEnabler.Configuration(
             tokenStore: InMemoryTokenStore(), callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "svc-app")),
