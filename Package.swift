@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "entitle", targets: ["entitle"]),
         .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
         .library(name: "MediaTokenVerifier", targets: ["MediaTokenVerifier"]),
+        .library(name: "MediaTokenReplaySQL", targets: ["MediaTokenReplaySQL"]),
         .library(name: "EntitleCore", targets: ["EntitleCore"]),
     ],
     dependencies: [
@@ -51,6 +52,10 @@ let package = Package(
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "X509", package: "swift-certificates"),
         ]),
+        .target(name: "MediaTokenReplaySQL", dependencies: [
+            "MediaTokenVerifier",
+            .product(name: "SQLKit", package: "sql-kit"),
+        ]),
         .target(name: "DemoMVPD", dependencies: [
             "EntitleCore", "SAML",
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -89,7 +94,11 @@ let package = Package(
         ]),
         .testTarget(name: "EntitleCoreTests", dependencies: ["EntitleCore"]),
         .testTarget(name: "SAMLTests", dependencies: ["SAML"]),
-        .testTarget(name: "MediaTokenVerifierTests", dependencies: ["MediaTokenVerifier", "EntitleCore"]),
+        .testTarget(name: "MediaTokenVerifierTests", dependencies: [
+            "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleServer", "EntitleHost",
+            .product(name: "SQLKit", package: "sql-kit"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
         .testTarget(name: "BrowserTests", dependencies: [
             "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore",

@@ -19,9 +19,9 @@ echo "== all tests (SQLite) =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build
 echo "== service tests (PostgreSQL) =="
 if [ -n "${ENTITLE_TEST_DATABASE_URL:-}" ]; then
-  swift test --skip-build --filter EntitleServerTests
+  swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests'
 else
-  scripts/with-postgres.sh swift test --skip-build --filter EntitleServerTests
+  scripts/with-postgres.sh swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests'
 fi
 if [ "${ENTITLE_TSAN:-0}" = "1" ]; then
   # The SDK must be free of data races: its unit tests and its flows against the in-process service under TSan.
