@@ -88,13 +88,7 @@ extension EntitlementEngine {
             case .createSession(let mvpd, let attempt):
                 createSession(mvpd: mvpd, attempt: attempt)
             case .navigate(let url, let mvpd):
-                let requiresSVC = mvpdModel(mvpd)?.requiresSafariViewController ?? false
-                if requiresSVC && !options.handleSVC, let presenter = settings.safariPresenter, let address = URL(string: url) {
-                    safariViewOpen = true
-                    Task { await presenter.open(address) }
-                } else {
-                    emit([.navigate(url: url, useSVC: options.handleSVC && requiresSVC)])
-                }
+                openPage(url, mvpd: mvpd)
             case .startPolling(let code, let url, let notAfter, let mvpd, let attempt):
                 startPolling(code: code, url: url, notAfter: notAfter, mvpd: mvpd, attempt: attempt)
             case .stopPolling:
@@ -110,6 +104,24 @@ extension EntitlementEngine {
                 platformTask = nil
             }
         }
+    }
+
+    /// Opens a login or logout page of `mvpd`: for an MVPD that requires SFSafariViewController, the app's
+    /// `navigate(toUrl:useSVC: true)` when it handles that (`handleSVC`), else the SDK's own browser when it has one;
+    /// `navigate(toUrl:)` otherwise.
+    func openPage(_ url: String, mvpd: String?) {
+        let requiresSVC = mvpd.flatMap { mvpdModel($0)?.requiresSafariViewController } ?? false
+        if requiresSVC && !options.handleSVC, let presenter = settings.safariPresenter, let address = URL(string: url) {
+            safariViewOpen = true
+            Task { await presenter.open(address) }
+        } else {
+            emit([.navigate(url: url, useSVC: requiresSVC && options.handleSVC)])
+        }
+    }
+
+    /// The domain of the requestor's configuration at `provider` (sent as `domainName` with sessions).
+    func domainName(at provider: URL) -> String? {
+        requestor.configurations.first { $0.provider == provider }?.configuration.requestor.domains.first?.name
     }
 
     /// Closes the browser the SDK opened for an SFSafariViewController MVPD.
@@ -166,9 +178,7 @@ extension EntitlementEngine {
         let client = client(for: provider)
         var form: [(String, String)] = []
         if let mvpd { form.append(("mvpd", mvpd)) }
-        if let domain = requestor.configurations.first(where: { $0.provider == provider })?.configuration.requestor.domains.first?.name {
-            form.append(("domainName", domain))
-        }
+        if let domain = domainName(at: provider) { form.append(("domainName", domain)) }
         let requiresSVC = mvpd.flatMap { mvpdModel($0)?.requiresSafariViewController } ?? false
         if !settings.deviceMode { form.append(("redirectUrl", redirectURL(requiresSVC: requiresSVC))) }
         var headers = commonHeaders()

@@ -7,13 +7,11 @@ extension EntitlementEngine {
         nextRequestID += 1
         let request = AuthorizationStateMachine.Request(id: nextRequestID, resource: resource, mode: mode)
         if let reply { authorizationReplies[request.id] = reply }
-        if let data, !data.isEmpty {
-            authorizationData[request.id] = data
-            // The identity of a Promotional TempPass travels with the session that getAuthorization may start.
-            if mode == .get { authenticationData = data }
-        }
+        if let data, !data.isEmpty { authorizationData[request.id] = data }
         let actions = authorization.authorize(request, authenticated: local.authenticated(now: now()) != nil,
                                               authenticationInProgress: authentication.isInProgress)
+        // The identity of a Promotional TempPass travels with the login this getAuthorization starts.
+        if actions.contains(.startAuthentication), let data, !data.isEmpty { authenticationData = data }
         perform(actions)
     }
 

@@ -61,13 +61,7 @@ extension EntitlementEngine {
             case .requestLogout:
                 break
             case .navigate(let url):
-                let requiresSVC = loggingOutMVPD.flatMap { mvpdModel($0)?.requiresSafariViewController } ?? false
-                if requiresSVC && !options.handleSVC, let presenter = settings.safariPresenter, let address = URL(string: url) {
-                    safariViewOpen = true
-                    Task { await presenter.open(address) }
-                } else {
-                    emit([.navigate(url: url, useSVC: requiresSVC && options.handleSVC)])
-                }
+                openPage(url, mvpd: loggingOutMVPD)
             case .complete(let partner):
                 closeSafariView()
                 var events: [AccessEnablerEvent] = []

@@ -92,9 +92,7 @@ extension EntitlementEngine {
         var headers = commonHeaders()
         headers["AP-Partner-Framework-Status"] = frameworkStatus.headerValue()
         var form: [(String, String)] = []
-        if let domain = requestor.configurations.first(where: { $0.provider == provider })?.configuration.requestor.domains.first?.name {
-            form.append(("domainName", domain))
-        }
+        if let domain = domainName(at: provider) { form.append(("domainName", domain)) }
         if !settings.deviceMode { form.append(("redirectUrl", redirectURL(requiresSVC: false))) }
         let sp = requestorID
         do throws(AccessEnablerError) {
