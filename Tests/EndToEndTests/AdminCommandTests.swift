@@ -65,7 +65,7 @@ import Testing
             let reset = try await Self.admin(service, ["temppass", "reset", "--mvpd", "SpringPromo", "--identity", identity])
             #expect(reset.stdout.contains("reset 1 pass(es)"), "\(reset.stdout) \(reset.stderr)")
             let again = Task { try await app.enabler.authenticate(forceAuthn: true, withData: ["email": "fan@example.com"]) }
-            try await app.waitForCount("displayProviderDialog", 2)
+            try await app.waitFor("displayProviderDialog", count: 2)
             app.enabler.setSelectedProvider("SpringPromo")
             #expect(try await again.value == "SpringPromo")
             #expect(try await app.enabler.authorize("movies").isEmpty == false)

@@ -84,7 +84,7 @@ import Testing
             #expect(refused.contains(USER_NOT_AUTHORIZED_ERROR) || refused.contains(USER_NOT_AUTHENTICATED_ERROR))
             // The SDK reads the counters again after a new sign-in.
             let again = Task { try await app.enabler.authenticate(forceAuthn: true, withData: ["email": "user@domain.com"]) }
-            try await app.waitForCount("displayProviderDialog", 2)
+            try await app.waitFor("displayProviderDialog", count: 2)
             app.enabler.setSelectedProvider("TempPassPromo")
             #expect(try await again.value == "TempPassPromo")
             #expect("\(try await app.enabler.userMetadata("used_assets").value as Any)".contains("3"))

@@ -33,14 +33,16 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
     func record(_ line: String) { events.withLock { $0.append(line) } }
     var log: [String] { events.withLock { $0 } }
 
-    /// Waits until a recorded callback starts with `prefix`.
-    func waitFor(_ prefix: String, timeout: Double = 90) async throws -> String {
+    /// Waits until `count` recorded callbacks start with `prefix`; returns the last of them.
+    @discardableResult
+    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = 90) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let line = log.last(where: { $0.hasPrefix(prefix) }) { return line }
+            let lines = log.filter { $0.hasPrefix(prefix) }
+            if lines.count >= count, let line = lines.last { return line }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw BrowserError("timed out waiting for \(prefix); got \(log)")
+        throw BrowserError("timed out waiting for \(count)× \(prefix); got \(log)")
     }
 
     func setRequestorComplete(_ status: Int32) { record("setRequestorComplete(\(status))") }
@@ -72,15 +74,6 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
         record("presentTvProviderDialog")
     }
     func dismissTvProviderDialog(_ viewController: TVProviderDialog) { record("dismissTvProviderDialog") }
-
-    /// Waits until `count` recorded callbacks start with `prefix`.
-    func waitForCount(_ prefix: String, _ count: Int, timeout: Double = 90) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while log.filter({ $0.hasPrefix(prefix) }).count < count {
-            guard Date() < deadline else { throw BrowserError("timed out waiting for \(count)× \(prefix); got \(log)") }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-    }
 
     /// The last platform picker shown.
     func waitForDialog() async throws -> PortableTVProviderDialog {

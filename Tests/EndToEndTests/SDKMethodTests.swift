@@ -126,11 +126,7 @@ import Testing
     @Test func handleExternalURLIgnoresForeignURLsAndAcceptsATrailingSlash() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
-            app.play.withLock { $0 = .manual }
-            try await app.configure()
-            app.enabler.setSelectedProvider("DemoCable")
-            try await app.waitFor("navigate(")
-            let ending = try await app.browseLogin(try #require(app.navigations.withLock { $0.first?.url }))
+            let ending = try await app.browseLogin(try await app.openLoginPageByHand())
             #expect(ending == ADOBEPASS_REDIRECT_URL)
             for foreign in ["https://example.com/ios.app", "adobepass://android.app", "entitle-other://callback", "ios.app", ""] {
                 app.enabler.handleExternalURL(foreign)
@@ -152,11 +148,7 @@ import Testing
     @Test func theLegacyHTTPRedirectURLCompletesTheLogin() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
-            app.play.withLock { $0 = .manual }
-            try await app.configure()
-            app.enabler.setSelectedProvider("DemoCable")
-            try await app.waitFor("navigate(")
-            _ = try await app.browseLogin(try #require(app.navigations.withLock { $0.first?.url }))
+            _ = try await app.browseLogin(try await app.openLoginPageByHand())
             app.enabler.handleExternalURL("http://adobepass.ios.app/")
             #expect(try await app.waitFor("setAuthenticationStatus") == "setAuthenticationStatus(1,)")
         }
@@ -165,10 +157,7 @@ import Testing
     @Test func anErrorOnTheRedirectURLFailsTheLogin() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
-            app.play.withLock { $0 = .manual }
-            try await app.configure()
-            app.enabler.setSelectedProvider("DemoCable")
-            try await app.waitFor("navigate(")
+            _ = try await app.openLoginPageByHand()
             app.enabler.handleExternalURL(ADOBEPASS_REDIRECT_URL + "?error=access_denied")
             #expect(try await app.waitFor("setAuthenticationStatus") == "setAuthenticationStatus(0,\(GENERIC_AUTHENTICATION_ERROR))")
             #expect(app.lines("status(N130)").count == 1)

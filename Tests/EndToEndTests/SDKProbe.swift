@@ -146,6 +146,16 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus {
     }
 
     /// Plays a login page in the browser and returns the custom-scheme URL it ended on (without handing it to the SDK).
+    /// Plays the web view by hand: configures, selects `mvpd`, waits for its login page and returns that page's URL.
+    func openLoginPageByHand(_ mvpd: String = "DemoCable") async throws -> String {
+        play.withLock { $0 = .manual }
+        try await configure()
+        enabler.setSelectedProvider(mvpd)
+        _ = try await waitFor("navigate")
+        guard let url = navigations.withLock({ $0.first?.url }) else { throw BrowserError("no login page for \(mvpd)") }
+        return url
+    }
+
     func browseLogin(_ url: String, user: String = "alice") async throws -> String {
         let outcome = try await DemoSignIn.signIn(browser: browser, authenticationURL: url, username: user, password: user + "-pass")
         guard case .external(let redirect) = outcome else { throw BrowserError("the login did not end on a custom-scheme URL") }
