@@ -33,18 +33,28 @@ public struct LocalService: Sendable {
     public static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
                     databaseURL: String? = nil, dataDirectory: String? = nil,
                     _ body: (LocalService) async throws -> Void) async throws {
-        let directory = dataDirectory ?? NSTemporaryDirectory() + "entitle-test-" + UUID().uuidString
-        let database: TestDatabase? = databaseURL == nil ? try await TestDatabase.create() : nil
-        defer { if dataDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
-        do {
-            try await runOnce(rateLimit: rateLimit, burst: burst, clock: clock, databaseURL: databaseURL ?? database?.url,
-                              dataDirectory: directory, body)
-        } catch {
-            try? await database?.drop()
-            throw error
+        // The port is chosen before the service can bind it (its URLs are part of the seeded world), so another
+        // process may take it meanwhile: then the whole start is retried on a new port with fresh storage.
+        for attempt in 1...5 {
+            let directory = dataDirectory ?? NSTemporaryDirectory() + "entitle-test-" + UUID().uuidString
+            let database: TestDatabase? = databaseURL == nil ? try await TestDatabase.create() : nil
+            defer { if dataDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
+            do {
+                try await runOnce(rateLimit: rateLimit, burst: burst, clock: clock, databaseURL: databaseURL ?? database?.url,
+                                  dataDirectory: directory, body)
+                try? await database?.drop()
+                return
+            } catch is PortTaken where attempt < 5 && dataDirectory == nil {
+                try? await database?.drop()
+            } catch {
+                try? await database?.drop()
+                throw error
+            }
         }
-        try? await database?.drop()
     }
+
+    /// The server could not bind its port (another process took it after ``freePort()``).
+    struct PortTaken: Error {}
 
     static func runOnce(rateLimit: Double, burst: Double, clock: ManualClock, databaseURL: String?, dataDirectory: String,
                         _ body: (LocalService) async throws -> Void) async throws {
@@ -57,13 +67,23 @@ public struct LocalService: Sendable {
         var logger = Logger(label: "entitle.test")
         logger.logLevel = .warning
         let host = try await EntitleHost.prepare(configuration: configuration, logger: logger, clock: clock)
-        let app = host.makeApplication()
+        let (listening, listeningSignal) = AsyncStream<Void>.makeStream()
+        let app = host.makeApplication { _ in
+            listeningSignal.yield()
+            listeningSignal.finish()
+        }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         let testHost = LocalService(host: host, baseURL: configuration.baseURL, dataDirectory: dataDirectory, httpClient: httpClient, clock: clock)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
+            tasks.addTask {
+                defer { listeningSignal.finish() }
+                try await group.run()
+            }
             do {
+                // Only once this server listens is /healthz surely answered by it and not by whoever holds the port.
+                var signals = listening.makeAsyncIterator()
+                guard await signals.next() != nil else { throw PortTaken() }
                 try await testHost.waitUntilHealthy()
                 try await body(testHost)
             } catch {
