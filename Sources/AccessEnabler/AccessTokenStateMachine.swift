@@ -7,8 +7,8 @@ struct ClientCredentials: Codable, Sendable, Equatable {
     var redirectURIs: [String]
 }
 
-/// A cached access token.
-struct CachedAccessToken: Sendable, Equatable {
+/// A cached access token (kept in the token store too, so a new process reuses it until it expires).
+struct CachedAccessToken: Codable, Sendable, Equatable {
     var value: String
     var expiresAt: Date
 }
@@ -37,7 +37,10 @@ struct AccessTokenStateMachine: Sendable {
     private(set) var token: CachedAccessToken?
     private(set) var refreshing = false
 
-    init(credentials: ClientCredentials? = nil) { self.credentials = credentials }
+    init(credentials: ClientCredentials? = nil, token: CachedAccessToken? = nil) {
+        self.credentials = credentials
+        self.token = credentials == nil ? nil : token
+    }
 
     /// A caller needs a token at `now`.
     mutating func tokenNeeded(now: Date) -> Action {

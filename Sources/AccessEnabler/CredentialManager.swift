@@ -35,6 +35,9 @@ actor CredentialManager {
         return "dcr." + digest.prefix(12).map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Where the current access token is kept, next to the credentials it was issued to.
+    var tokenStorageKey: String { storageKey + ".token" }
+
     /// The registered redirect URIs (empty before registration).
     func registeredRedirectURIs() async -> [String] {
         await loadIfNeeded()
@@ -69,6 +72,7 @@ actor CredentialManager {
             switch result {
             case .success(let token):
                 machine.refreshSucceeded(token)
+                try? await storage.write(token, tokenStorageKey)
                 for waiter in pending { waiter.resume(returning: token.value) }
                 return token.value
             case .failure(let error):
@@ -81,7 +85,7 @@ actor CredentialManager {
 
     /// A call made with `token` was answered 401; `clientRevoked` when the service no longer knows the client.
     func reject(_ token: String, clientRevoked: Bool) async {
-        machine.tokenRejected(token, clientRevoked: clientRevoked)
+        if machine.tokenRejected(token, clientRevoked: clientRevoked) { await storage.remove(tokenStorageKey) }
         if clientRevoked { await storage.remove(storageKey) }
     }
 
@@ -89,7 +93,7 @@ actor CredentialManager {
         guard !loaded else { return }
         loaded = true
         if let stored = await storage.read(ClientCredentials.self, storageKey), machine.credentials == nil {
-            machine = AccessTokenStateMachine(credentials: stored)
+            machine = AccessTokenStateMachine(credentials: stored, token: await storage.read(CachedAccessToken.self, tokenStorageKey))
         }
     }
 
@@ -113,6 +117,7 @@ actor CredentialManager {
                     return .success(token)
                 case .failure(let error) where error.enhancedError == nil && error.details == "invalid_client" && !registeredNow:
                     await storage.remove(storageKey)
+                    await storage.remove(tokenStorageKey)
                     action = machine.credentialsRejected()
                 case .failure(let error):
                     return .failure(error)

@@ -92,6 +92,7 @@ extension EntitlementEngine {
             case .startPolling(let code, let url, let notAfter, let mvpd, let attempt):
                 startPolling(code: code, url: url, notAfter: notAfter, mvpd: mvpd, attempt: attempt)
             case .stopPolling:
+                if let code = polling.code { abandonSession(code: code) }
                 polling.cancel()
                 pollingTask?.cancel()
                 pollingTask = nil
@@ -169,7 +170,12 @@ extension EntitlementEngine {
         authenticationReplies = []
         let errorCode: AccessEnablerError.Code = code == PROVIDER_NOT_SELECTED_ERROR ? .cancelled
             : statusID == AccessEnablerStatus.ID.authenticationNotFound ? .expired : .notAuthenticated
-        for reply in replies { reply(.failure(AccessEnablerError(code: errorCode, message: code, statusID: statusID))) }
+        let error = AccessEnablerError(code: errorCode, message: code, statusID: statusID)
+        if errorCode == .cancelled {
+            deliverAfterAbandonment { for reply in replies { reply(.failure(error)) } }
+        } else {
+            for reply in replies { reply(.failure(error)) }
+        }
         resumeAuthorizations(success: false)
     }
 

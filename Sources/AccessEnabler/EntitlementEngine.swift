@@ -42,6 +42,8 @@ actor EntitlementEngine {
     var authentication = AuthenticationStateMachine()
     var polling: SecondScreenPollingStateMachine
     var pollingTask: Task<Void, Never>?
+    /// The `DELETE` of a second-screen session given up (see `abandonSession(code:)`).
+    var sessionAbandonment: Task<Void, Never>?
     var pollingAttempt = 0
     var platformTask: Task<Void, Never>?
     var safariViewOpen = false

@@ -67,6 +67,10 @@ public actor BrowserClient {
                 body = nil
                 continue
             }
+            // A page that hands the browser over to an app's custom scheme at once (meta refresh) ends there too.
+            if let handover = Self.metaRefreshTarget(text), !handover.hasPrefix("http://"), !handover.hasPrefix("https://") {
+                return .external(handover)
+            }
             return .page(Page(url: url, status: Int(response.status.code), body: text))
         }
         throw BrowserError("Too many redirects from \(start).")
@@ -87,6 +91,16 @@ public actor BrowserClient {
             let expired = header.lowercased().contains("max-age=0") || value.isEmpty
             if expired { cookies[host(of: url), default: [:]][name] = nil } else { cookies[host(of: url), default: [:]][name] = value }
         }
+    }
+
+    /// The URL of an immediate `<meta http-equiv="refresh" content="0;url=…">`, unescaped.
+    static func metaRefreshTarget(_ html: String) -> String? {
+        guard let meta = html.range(of: "<meta http-equiv=\"refresh\" content=\"0;url=") else { return nil }
+        let rest = html[meta.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&#x2F;", with: "/").replacingOccurrences(of: "&#x3D;", with: "=")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     /// Resolves a possibly relative URL.

@@ -68,7 +68,7 @@ enum DemoWorld {
         try await service.saveTempPassMVPD(id: "TempPass", displayName: "Try it free", logoURL: service.configuration.publicBaseURL + "/logos/TempPass.svg",
                                            minutes: 10, requestors: [requestorID])
         try await service.saveTempPassMVPD(id: "TempPassPromo", displayName: "Free preview: 3 videos",
-                                           logoURL: service.configuration.publicBaseURL + "/logos/TempPass.svg",
+                                           logoURL: service.configuration.publicBaseURL + "/logos/TempPassPromo.svg",
                                            minutes: 24 * 60, resourceLimit: 3, requestors: [requestorID])
         let statementPath = demoFolder + "/software-statement.jwt"
         var statement = (try? String(contentsOfFile: statementPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

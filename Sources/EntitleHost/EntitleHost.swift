@@ -60,6 +60,10 @@ public struct EntitleHost: Sendable {
                 Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
                          body: .init(byteBuffer: ByteBuffer(string: TempPassLogo.svg)))
             }
+            router.get("/logos/TempPassPromo.svg") { _, _ in
+                Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
+                         body: .init(byteBuffer: ByteBuffer(string: TempPassLogo.promoSVG)))
+            }
         }
     }
 
@@ -83,5 +87,12 @@ enum TempPassLogo {
         <svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Try it free">\
         <rect width="160" height="48" rx="8" fill="#2f855a"/><text x="80" y="30" font-family="sans-serif" font-size="18" \
         fill="#fff" text-anchor="middle">Try it free</text></svg>
+        """
+    /// The Promotional TempPass logo ("Free preview"), distinct from the plain TempPass one.
+    static let promoSVG = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="160" height="48" viewBox="0 0 160 48" role="img" aria-label="Free preview">\
+        <rect width="160" height="48" rx="8" fill="#b45309"/><circle cx="22" cy="24" r="11" fill="none" stroke="#fff" stroke-width="3"/>\
+        <path d="M18 18 L29 24 L18 30 Z" fill="#fff"/><text x="94" y="30" font-family="sans-serif" font-size="17" \
+        fill="#fff" text-anchor="middle">Free preview</text></svg>
         """
 }

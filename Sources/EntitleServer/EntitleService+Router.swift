@@ -6,6 +6,7 @@ extension EntitleService {
     public func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: RequestLogMiddleware(logger: logger))
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
         router.add(middleware: RateLimitMiddleware(service: self))
@@ -13,6 +14,7 @@ extension EntitleService {
         addDCRRoutes(to: router)
         addConfigurationRoutes(to: router)
         addSessionRoutes(to: router)
+        addSessionCancelRoutes(to: router)
         addAuthenticateRoutes(to: router)
         addProfileRoutes(to: router)
         addDecisionRoutes(to: router)
@@ -20,6 +22,7 @@ extension EntitleService {
         addPartnerSSORoutes(to: router)
         addActivationRoutes(to: router)
         extraRoutes(router)
+        addLandingRoutes(to: router, demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") })
         routeTable.load(router.routes.map { $0.path.description })
         return router
     }

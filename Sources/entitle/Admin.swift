@@ -11,26 +11,34 @@ struct Admin: AsyncParsableCommand {
         subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self]
     )
 
-    /// Opens the service's storage without seeding anything.
+    /// Opens the service's storage without seeding anything. A data directory that holds no service, and any failure
+    /// (an unknown id, a refused value), end the command with a plain message on standard error and exit status 1.
     static func withService<T>(_ storage: StorageOptions, _ body: (EntitleService) async throws -> T) async throws -> T {
+        try AdminFailure.requireService(storage)
         var logger = Logger(label: "entitle.admin")
         logger.logLevel = .warning
         var configuration = storage.hostConfiguration()
         configuration.demo = false
-        let host = try await EntitleHost.prepare(configuration: configuration, logger: logger)
+        let host: EntitleHost
+        do { host = try await EntitleHost.prepare(configuration: configuration, logger: logger) } catch {
+            throw AdminFailure.exit("cannot open the service's storage: \(error)")
+        }
         do {
             let result = try await body(host.service)
             await host.shutdown()
             return result
+        } catch let exit as ExitCode {
+            await host.shutdown()
+            throw exit
         } catch {
             await host.shutdown()
-            throw error
+            throw AdminFailure.exit("\(error)")
         }
     }
 
     struct SoftwareStatement: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "software-statement", abstract: "Issue or revoke software statements.",
-                                                        subcommands: [Create.self, Revoke.self])
+        static let configuration = CommandConfiguration(commandName: "software-statement", abstract: "Issue, list or revoke software statements.",
+                                                        subcommands: [Create.self, List.self, Revoke.self])
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Issue a signed software statement; prints the JWT.")
@@ -55,7 +63,7 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 guard try await Admin.withService(storage, { try await $0.repository.revokeSoftwareStatement(id: softwareID) }) else {
-                    throw ValidationError("No software statement \(softwareID).")
+                    throw AdminFailure.exit("no software statement \(softwareID) (list them with `entitle admin software-statement list`)")
                 }
                 print("revoked \(softwareID)")
             }
@@ -63,7 +71,7 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct Client: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke registered clients.", subcommands: [Revoke.self])
+        static let configuration = CommandConfiguration(abstract: "List or revoke registered clients.", subcommands: [List.self, Revoke.self])
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a client: its access tokens stop working.")
@@ -72,7 +80,7 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 guard try await Admin.withService(storage, { try await $0.repository.revokeClient(id: clientID) }) else {
-                    throw ValidationError("No client \(clientID).")
+                    throw AdminFailure.exit("no client \(clientID) (list them with `entitle admin client list`)")
                 }
                 print("revoked \(clientID)")
             }
@@ -87,7 +95,9 @@ struct Admin: AsyncParsableCommand {
             @OptionGroup var storage: StorageOptions
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
-            @Option(help: "IdP SAML metadata XML file.") var samlMetadata: String
+            @Option(help: ArgumentHelp("IdP SAML metadata XML file, from the MVPD (its entity descriptor).",
+                                       discussion: "For the DemoMVPD: curl -o idp-metadata.xml $ENTITLE_URL/demo-mvpd/DemoCable/saml/metadata"))
+            var samlMetadata: String
             @Option(help: "Logo URL.") var logoURL = ""
             @Option(help: "Authorization API URL.") var authorizationURL: String?
             @Option(help: "Authorization API bearer key.") var authorizationKey: String?
@@ -97,7 +107,10 @@ struct Admin: AsyncParsableCommand {
             func run() async throws {
                 let xml: String
                 do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
-                    throw ValidationError("Cannot read \(samlMetadata).")
+                    throw AdminFailure.exit("""
+                        cannot read \(samlMetadata). It is the MVPD's SAML IdP metadata (XML); for the DemoMVPD download it with
+                          curl -o \(samlMetadata) \(EnvironmentDefaults.serviceURL)/demo-mvpd/DemoCable/saml/metadata
+                        """)
                 }
                 var options = EntitleService.MVPDOptions(displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
                                                          authorizationKey: authorizationKey)
@@ -123,15 +136,28 @@ struct Admin: AsyncParsableCommand {
     struct Keys: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rotate signing keys.", subcommands: [Rotate.self])
 
+        /// What `/keys/media-token` publishes, for the operator after a rotation.
+        static func publication(_ service: EntitleService) async throws -> String {
+            let pem = try await service.keys.mediaTokenCertificatesPEM()
+            let count = pem.components(separatedBy: "-----BEGIN CERTIFICATE-----").count - 1
+            return "/keys/media-token publishes \(count) certificate(s) now; video servers that cached the bundle "
+                + "(Cache-Control: max-age=300) see this set within 5 minutes."
+        }
+
         struct Rotate: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rotate a key; the previous media-token key stays published for 24 hours.")
+            static let configuration = CommandConfiguration(abstract: "Rotate a key; the previous media-token key stays published for 24 hours.",
+                                                            discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
             @OptionGroup var storage: StorageOptions
             @Option(help: "media-token, jwt or saml-sp.") var purpose = "media-token"
 
             func run() async throws {
                 guard ["media-token", "jwt", "saml-sp"].contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
-                let key = try await Admin.withService(storage) { try await $0.keys.rotate(purpose: purpose) }
-                print("new \(purpose) key \(key.kid)")
+                let (kid, publication) = try await Admin.withService(storage) { service in
+                    let key = try await service.keys.rotate(purpose: purpose)
+                    return (key.kid, purpose == "media-token" ? try await Keys.publication(service) : nil)
+                }
+                print("new \(purpose) key \(kid)")
+                if let publication { print(publication) }
             }
         }
     }
@@ -184,7 +210,7 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 guard try await Admin.withService(storage, { try await $0.repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) }) else {
-                    throw ValidationError("No such rule.")
+                    throw AdminFailure.exit("no \(rule) rule for \(requestor)/\(mvpd) (list them with `entitle admin degradation list`)")
                 }
                 print("removed \(rule) for \(requestor)/\(mvpd)")
             }
@@ -230,7 +256,9 @@ struct Admin: AsyncParsableCommand {
             @OptionGroup var storage: StorageOptions
             @Option(help: "Requestor id.") var requestor = "REF"
             @Option(help: "TempPass MVPD id.") var mvpd = "TempPass"
-            @Option(help: "Device id (as sent in AP-Device-Identifier, decoded).") var device: String?
+            @Option(help: ArgumentHelp("Device id: `entitle device status` prints it; an app reads it with getMetadata(METADATA_DEVICE_ID).",
+                                       discussion: "On the wire it is the Base64 after `fingerprint` in the AP-Device-Identifier header, decoded."))
+            var device: String?
             @Option(help: "Identity JSON as the app sends it, e.g. {\"email\":\"<sha-256>\"} (Promotional TempPass).") var identity: String?
             @Flag(help: "Reset every pass of the MVPD.") var all = false
 

@@ -7,8 +7,9 @@ struct Device: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "A TV box in the terminal: sign in with a code on a second screen, then authorize resources.",
         discussion: """
-            Uses the AccessEnabler SDK in second-screen mode against the service at --server and keeps its \
-            credentials, device id and sign-in in --state-dir. Exit status: 0 success, 2 not signed in, \
+            Uses the AccessEnabler SDK in second-screen mode against the service at --server (default: $ENTITLE_URL, \
+            else http://127.0.0.1:8080) and keeps its credentials, access token, device id and sign-in in --state-dir \
+            (files readable by the owner only). Exit status: 0 success, 2 not signed in, \
             3 denied by the TV provider, 130 interrupted, 1 any other error.
             """,
         subcommands: [Login.self, Status.self, Providers.self, Authorize.self, Preauthorize.self, Metadata.self, Logout.self]
@@ -26,7 +27,10 @@ struct Device: AsyncParsableCommand {
                     throw AccessEnablerError(code: .notAuthenticated, message: "not signed in")
                 }
                 let name = await Device.displayName(of: id, enabler)
-                output.success(["signedIn": true, "mvpd": id, "displayName": name], text: "Signed in with \(name) (\(id)).")
+                let deviceID = (try? await enabler.metadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]).value).flatMap { $0 }
+                    .map(DeviceOutput.text) ?? ""
+                output.success(["signedIn": true, "mvpd": id, "displayName": name, "deviceID": deviceID],
+                               text: "Signed in with \(name) (\(id)).\nDevice id: \(deviceID)")
             }
         }
     }

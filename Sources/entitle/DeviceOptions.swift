@@ -4,14 +4,14 @@ import Foundation
 
 /// Options shared by every `entitle device` command.
 struct DeviceOptions: ParsableArguments {
-    @Option(help: "Base URL of the Entitle service.")
-    var server = "http://127.0.0.1:8080"
+    @Option(help: "Base URL of the Entitle service (env: ENTITLE_URL).")
+    var server = EnvironmentDefaults.serviceURL
 
     @Option(help: "Requestor (service provider) id.")
     var requestor = "REF"
 
-    @Option(help: "Software statement (JWT) of the app; `entitle serve` writes the demo one here.")
-    var softwareStatement = ".entitle/demo/software-statement.jwt"
+    @Option(help: "Software statement (JWT) of the app; `entitle serve` writes the demo one here (in $ENTITLE_DATA_DIR when set).")
+    var softwareStatement = EnvironmentDefaults.dataDirectory + "/demo/software-statement.jwt"
 
     @Option(help: "Where the device keeps its credentials, device id and sign-in (default: $XDG_CONFIG_HOME/entitle/device or ~/.config/entitle/device).")
     var stateDir: String?

@@ -15,6 +15,8 @@ struct DeviceOutput: Sendable {
 
     /// Whether to print JSON.
     let json: Bool
+    /// The service's base URL, for messages.
+    var server = ""
 
     /// Prints a successful result: `fields` as JSON (with `"ok": true`) or `text`.
     func success(_ fields: [String: Any], text: @autoclosure () -> String) {
@@ -30,7 +32,7 @@ struct DeviceOutput: Sendable {
     /// Prints a failure and returns the exit code to throw. "Not signed in" and denials are answers, printed on
     /// standard output; other errors go to standard error (as JSON on standard output with `--json`).
     func failure(_ error: any Error, command: String, extra: [String: Any] = [:]) -> ExitCode {
-        let (kind, status, message, details, statusID) = Self.classify(error)
+        let (kind, status, message, details, statusID) = Self.classify(error, server: server)
         if json {
             var object = extra
             object["ok"] = false
@@ -57,7 +59,16 @@ struct DeviceOutput: Sendable {
     }
 
     /// The error kind, exit status, message, details and SDK status id of `error`.
-    static func classify(_ error: any Error) -> (String, Int32, String, String?, String?) {
+    static func classify(_ error: any Error, server: String = "") -> (String, Int32, String, String?, String?) {
+        if let error = error as? AccessEnablerError, error.code == .network {
+            return (error.code.rawValue, 1, "cannot reach the Entitle service at \(server) — is `entitle serve` running? "
+                        + "(set ENTITLE_URL or pass --server)", nil, error.statusID)
+        }
+        if let error = error as? AccessEnablerError, DeviceRunner.isThrottled(error) {
+            let wait = Int(DeviceRunner.wait(error))
+            return (AccessEnablerError.Code.throttled.rawValue, 1, "the service is throttling this device (too many requests); try again in \(wait) s",
+                    nil, error.statusID)
+        }
         if let error = error as? AccessEnablerError {
             let status: Int32
             switch error.code {
@@ -110,16 +121,42 @@ struct DeviceRunner {
     /// The command's name, for messages.
     let command: String
 
-    /// Runs `body` with a configured SDK.
+    /// How many times a throttled command is retried, and the longest wait between tries (seconds).
+    static let throttleRetries = 3
+    static let longestWait: Double = 30
+
+    /// Runs `body` with a configured SDK. When the service throttles the device (HTTP 429), says
+    /// "throttled, retrying in N s" on standard error, waits as the service asked (at most 30 s) and runs `body`
+    /// again, up to three times.
     func run(_ body: (AccessEnabler, DeviceOutput) async throws -> Void) async throws {
-        let output = DeviceOutput(json: options.json)
-        do {
-            let enabler = try await options.makeEnabler()
-            try await body(enabler, output)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw output.failure(error, command: command)
+        var output = DeviceOutput(json: options.json)
+        output.server = options.serverBase
+        var retries = 0
+        while true {
+            do {
+                let enabler = try await options.makeEnabler()
+                try await body(enabler, output)
+                return
+            } catch let exit as ExitCode {
+                throw exit
+            } catch let error as AccessEnablerError where Self.isThrottled(error) && retries < Self.throttleRetries {
+                retries += 1
+                let wait = Self.wait(error)
+                output.write("throttled, retrying in \(Int(wait)) s\n", to: .standardError)
+                try? await Task.sleep(for: .seconds(wait))
+            } catch {
+                throw output.failure(error, command: command)
+            }
         }
+    }
+
+    /// Whether the service answered 429.
+    static func isThrottled(_ error: AccessEnablerError) -> Bool {
+        error.code == .throttled || error.httpStatus == 429
+    }
+
+    /// The wait the service asked for, whole seconds, 1…30.
+    static func wait(_ error: AccessEnablerError) -> Double {
+        min(longestWait, max(1, (error.retryAfter ?? 1).rounded(.up)))
     }
 }

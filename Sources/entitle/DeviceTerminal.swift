@@ -42,7 +42,7 @@ final class DeviceTerminal: Sendable {
     /// Shows a (new) registration code.
     func show(_ code: RegistrationCode, url: String) {
         var text = """
-            To sign in, open this page on your phone or computer (or scan the QR code):
+            To sign in, open this page on your phone or computer\(drawQR ? " (or scan the QR code)" : ""):
 
               Activation URL:    \(url)
               Registration code: \(code.code)

@@ -16,6 +16,9 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
+    @Option(help: "Externally visible base URL (default: http://HOST:PORT).")
+    var publicURL: String?
+
     @Option(help: "Requests per second per device before 429 (0 disables).")
     var rateLimit = 1.0
 
@@ -31,7 +34,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "entitle")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        var configuration = storage.hostConfiguration(host: host, port: port)
+        var configuration = storage.hostConfiguration(host: host, port: port, publicURL: publicURL)
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.demo = !noDemo
@@ -61,6 +64,7 @@ struct Serve: AsyncParsableCommand {
                     "  Activation page:     \(base)/activate",
                 ]
             }
+            lines += Serve.nextSteps(base: base, dataDirectory: dataDirectory, demo: info != nil)
             lines.append("Press Ctrl-C to stop.")
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
         }
@@ -71,5 +75,27 @@ struct Serve: AsyncParsableCommand {
             throw error
         }
         await entitleHost.shutdown()
+    }
+
+    /// What to do next, for a person who just started the service: the environment for the other commands (when not
+    /// the defaults) and the first commands to try.
+    static func nextSteps(base: String, dataDirectory: String, demo: Bool) -> [String] {
+        var lines = ["", "Next, in another terminal:"]
+        var environment: [String] = []
+        if base != EnvironmentDefaults.defaultServiceURL { environment.append("export ENTITLE_URL=\(base)") }
+        if dataDirectory != EnvironmentDefaults.defaultDataDirectory { environment.append("export ENTITLE_DATA_DIR=\(dataDirectory)") }
+        lines += environment.map { "  " + $0 }
+        if demo {
+            lines += [
+                "  entitle device login                 sign a TV box in: enter its code at \(base)/activate",
+                "  entitle device authorize news        then get a media token and verify it",
+            ]
+        }
+        lines += [
+            "  entitle admin mvpd list              what the service federates with",
+            "  open \(base)/                        what runs here, with links",
+            "",
+        ]
+        return lines
     }
 }

@@ -19,8 +19,8 @@ struct Verify: AsyncParsableCommand {
     @Option(help: "The requestor id the token must be issued to, such as REF; omitted: not checked.")
     var requestor: String?
 
-    @Option(help: "PEM file (certificates or public keys) or http(s) URL of the service's published key bundle.")
-    var keys: String = "http://127.0.0.1:8080/keys/media-token"
+    @Option(help: "PEM file (certificates or public keys) or http(s) URL of the service's published key bundle (default: $ENTITLE_URL/keys/media-token).")
+    var keys: String = EnvironmentDefaults.mediaTokenKeysURL
 
     @Option(help: "Clock-skew tolerance in seconds (0...600).")
     var clockSkew: Int = 60
@@ -43,7 +43,8 @@ struct Verify: AsyncParsableCommand {
         do {
             keySet = try await loadKeys()
         } catch {
-            FileHandle.standardError.write(Data("entitle verify: cannot load keys: \(error)\n".utf8))
+            let hint = keys.lowercased().hasPrefix("http") ? " (is `entitle serve` running there? Set ENTITLE_URL or pass --keys)" : ""
+            FileHandle.standardError.write(Data("entitle verify: cannot load keys from \(keys): \(error)\(hint)\n".utf8))
             throw ExitCode(2)
         }
         let verifier = MediaTokenVerifier(keys: keySet, clockSkew: .seconds(clockSkew))

@@ -23,11 +23,17 @@ import Testing
         #expect(registration.softwareStatement == "statement" && registration.redirectURI == "entitle-demo://callback")
     }
 
-    @Test func credentialsArePersistedAndReused() async throws {
+    @Test func credentialsAndTokenArePersistedAndReusedUntilTheTokenExpires() async throws {
         let store = InMemoryTokenStore()
-        let service = FakeService(clock: TestClock())
-        _ = try await manager(service, store: store).accessToken()
-        _ = try await manager(service, store: store).accessToken()
+        let clock = TestClock()
+        let service = FakeService(clock: clock)
+        let first = try await manager(service, store: store).accessToken()
+        // A new instance (a new process) reuses the stored token: no registration, no token request.
+        #expect(try await manager(service, store: store).accessToken() == first)
+        #expect(service.state.withLock { ($0.registrations, $0.tokenRequests) } == (1, 1))
+        // Within a minute of its expiry (3600 s) the token is replaced, with the stored credentials.
+        clock.advance(3600 - 30)
+        #expect(try await manager(service, store: store).accessToken() != first)
         #expect(service.state.withLock { ($0.registrations, $0.tokenRequests) } == (1, 2))
     }
 
@@ -36,6 +42,7 @@ import Testing
         let service = FakeService(clock: TestClock())
         _ = try await manager(service, store: store).accessToken()
         service.update { $0.revokedClients = ["client-1"] }
+        service.clock.advance(3600)
         let token = try await manager(service, store: store).accessToken()
         #expect(token == "token-3")
         #expect(service.state.withLock { $0.registrations } == 2)

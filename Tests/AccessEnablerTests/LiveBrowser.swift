@@ -20,6 +20,12 @@ final class LiveBrowser: Sendable {
                 continue
             }
             let html = String(decoding: response.body, as: UTF8.self)
+            // The service's "Signed in — return to your app" page hands over to a custom scheme with a meta refresh.
+            if let meta = html.range(of: "<meta http-equiv=\"refresh\" content=\"0;url=") {
+                let target = String(html[meta.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&#x2F;", with: "/")
+                    .replacingOccurrences(of: "&#x3D;", with: "=").replacingOccurrences(of: "&amp;", with: "&")
+                if stopPrefixes.contains(where: { target.lowercased().hasPrefix($0) }) { return target }
+            }
             guard let form = Self.form(in: html) else { return nil }
             var fields = form.fields
             if fields.contains(where: { $0.0 == "password" }) {

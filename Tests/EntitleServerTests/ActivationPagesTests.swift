@@ -37,8 +37,9 @@ import Testing
             let post = try page(try await browser.submit(credentials, from: login))
             let saml = try #require(post.forms.first { $0["SAMLResponse"] != nil })
             let done = try page(try await browser.submit(saml, from: post))
-            #expect(done.url.hasSuffix("/authenticated"))
+            #expect(done.url.hasSuffix("/authenticated?mvpd=DemoCable"))
             #expect(done.body.contains("You are signed in"))
+            #expect(done.body.contains("Your Demo Cable account is now linked."))
             #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 200)
 
             // The same code cannot be used again.

@@ -124,7 +124,7 @@ import Testing
             let outcome = try await DemoSignIn.signIn(browser: browser, authenticationURL: host.baseURL + "/api/v2/authenticate/REF/\(code)?mvpd=DemoCable",
                                                       username: "alice", password: "alice-pass")
             guard case .page(let page) = outcome else { Issue.record("expected the success page"); return }
-            #expect(page.url.hasSuffix("/authenticated"))
+            #expect(page.url.hasSuffix("/authenticated?mvpd=DemoCable"))
             let done = try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)")
             #expect(done.status == 200)
             #expect(try done.decode(ProfilesResponse.self).profiles["DemoCable"] != nil)

@@ -5,6 +5,7 @@ enum PageTemplates {
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer"><title>{{title}} – Entitle</title>
+        {{#refresh}}<meta http-equiv="refresh" content="0;url={{refresh}}">{{/refresh}}
         <style>
         body{margin:0;font-family:-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;background:#f3f4f6;color:#111827;font-size:17px;line-height:1.5}
         main{max-width:30rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:14px;box-shadow:0 2px 12px rgba(0,0,0,.08)}
@@ -20,7 +21,12 @@ enum PageTemplates {
         ul.mvpds{list-style:none;padding:0;margin:1rem 0 0}
         ul.mvpds li{margin:.5rem 0}
         ul.mvpds button{display:flex;align-items:center;gap:1rem;background:#fff;color:#111827;border:1px solid #d1d5db;margin:0;text-align:left}
-        ul.mvpds img{width:96px;height:32px;object-fit:contain}
+        ul.mvpds .logo{position:relative;flex:none;width:96px;height:32px;display:flex;align-items:center;justify-content:center}
+        ul.mvpds img{position:absolute;inset:0;width:96px;height:32px;object-fit:contain;background:#fff}
+        ul.mvpds .initials{width:40px;height:32px;line-height:32px;border-radius:6px;background:#e0e7ff;color:#3730a3;font-weight:700;font-size:.9rem;text-align:center;letter-spacing:.05em}
+        form.search{display:flex;gap:.5rem;align-items:center}
+        form.search input{flex:1}
+        form.search button{width:auto;margin:0;padding:.55rem .9rem;font-size:.95rem;color:#1d4ed8;background:#fff;border:1px solid #9ca3af}
         .muted{color:#4b5563;font-size:.95rem}
         </style></head>
         <body><main>{{$body}}{{/body}}</main></body></html>
@@ -46,18 +52,18 @@ enum PageTemplates {
         {{<layout}}{{$body}}
         <h1>Choose your TV provider</h1>
         <p class="muted">Code <strong>{{code}}</strong> · {{requestorName}}</p>
-        <form method="get" action="/activate/providers" role="search">
+        <label for="q">Search providers</label>
+        <form class="search" method="get" action="/activate/providers" role="search">
           <input type="hidden" name="code" value="{{code}}">
-          <label for="q">Search providers</label>
           <input type="search" id="q" name="q" value="{{query}}" autocomplete="off">
-          <button type="submit">Search</button>
+          <button type="submit" id="search">Search</button>
         </form>
         <ul class="mvpds" id="mvpds">
         {{#mvpds}}
           <li data-name="{{displayName}}"><form method="post" action="/activate/select">
             <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="code" value="{{code}}">
             <input type="hidden" name="mvpd" value="{{id}}">
-            <button type="submit" aria-label="Sign in with {{displayName}}"><img src="{{logoUrl}}" alt="">{{displayName}}</button>
+            <button type="submit" aria-label="Sign in with {{displayName}}"><span class="logo"><span class="initials" aria-hidden="true">{{initials}}</span>{{#hasLogo}}<img src="{{logoUrl}}" alt="" onerror="this.remove()">{{/hasLogo}}</span>{{displayName}}</button>
           </form></li>
         {{/mvpds}}
         </ul>
@@ -75,6 +81,7 @@ enum PageTemplates {
         <h1>{{title}}</h1>
         <p class="{{kind}}" role="status">{{message}}</p>
         {{#next}}<p>{{next}}</p>{{/next}}
+        {{#appLink}}<p><a id="return-to-app" href="{{appLink}}">Return to your app</a></p>{{/appLink}}
         {{#retry}}<p><a href="/activate">Enter another code</a></p>{{/retry}}
         {{/body}}{{/layout}}
         """

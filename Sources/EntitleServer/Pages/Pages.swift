@@ -23,10 +23,13 @@ struct Pages: Sendable {
     }
 
     /// A page that says what happened and what to do next.
+    /// `appLink` adds a "Return to your app" link; `refresh` hands the browser over to that URL at once.
     func message(title: String, message: String, next: String? = nil, success: Bool = false, retry: Bool = false,
-                 status: HTTPResponse.Status = .ok) -> Response {
+                 appLink: String? = nil, refresh: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
         var values: [String: Any] = ["title": title, "message": message, "kind": success ? "ok" : "error", "retry": retry]
         if let next { values["next"] = next }
+        if let appLink { values["appLink"] = appLink }
+        if let refresh { values["refresh"] = refresh }
         return render("message", values, status: status)
     }
 }

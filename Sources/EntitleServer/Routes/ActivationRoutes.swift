@@ -13,14 +13,19 @@ extension EntitleService {
         router.get("/activate") { request, _ in
             let (csrf, cookies) = self.csrfToken(request)
             let code = FormBody.query(of: request)["code"] ?? ""
-            return pages.render("activate", ["csrf": csrf, "code": code], cookies: cookies)
+            return pages.render("activate", ["title": "Activate your device", "csrf": csrf, "code": code], cookies: cookies)
         }
         router.post("/activate") { request, context in
             let form = try await FormBody.fields(of: request, context: context)
             guard self.checkCSRF(request, form) else { return self.expiredForm(pages) }
-            switch try await self.activationSession(code: form["code"] ?? "", ip: context.remoteIP, pages: pages) {
+            switch try await self.activationSession(code: form["code"] ?? "", ip: context.remoteIP, pages: pages, csrf: form["csrf"]) {
             case .page(let page): return page
-            case .session(let session): return try await self.picker(session: session, query: "", csrf: form["csrf"] ?? "", pages: pages)
+            case .session(let session):
+                // The device already chose its provider (`entitle device login --mvpd …`): straight to its login.
+                if session.mvpdId != nil {
+                    return Response(status: .seeOther, headers: [.location: "/api/v2/authenticate/\(session.requestorId)/\(session.code)"])
+                }
+                return try await self.picker(session: session, query: "", csrf: form["csrf"] ?? "", pages: pages)
             }
         }
         router.get("/activate/providers") { request, context in
@@ -51,14 +56,17 @@ extension EntitleService {
                 return Response(status: .seeOther, headers: [.location: "/api/v2/authenticate/\(session.requestorId)/\(session.code)"])
             }
         }
-        router.get("/authenticated") { _, _ in
-            pages.message(title: "You are signed in", message: "Your TV provider account is now linked.",
-                          next: "You can return to your TV or app: it will continue by itself.", success: true)
+        router.get("/authenticated") { request, _ in
+            let name = try await FormBody.query(of: request)["mvpd"].asyncMap { try await self.repository.mvpd(id: $0)?.displayName } ?? nil
+            let message = name.map { "Your \($0) account is now linked." } ?? "Your TV provider account is now linked."
+            return pages.message(title: name.map { "You are signed in with \($0)" } ?? "You are signed in", message: message,
+                                 next: "You can return to your TV or app: it will continue by itself.", success: true)
         }
     }
 
     /// The session of an activation code, or the page that explains what is wrong with the code.
-    func activationSession(code raw: String, ip: String?, pages: Pages) async throws -> ActivationLookup {
+    /// With `csrf` (a form was submitted), a wrong code shows the code form again, with the error and the code entered.
+    func activationSession(code raw: String, ip: String?, pages: Pages, csrf: String? = nil) async throws -> ActivationLookup {
         let code = RegistrationCode.normalize(raw)
         let session = try await code.asyncMap { try await self.repository.session(code: $0) } ?? nil
         guard let session else {
@@ -70,8 +78,17 @@ extension EntitleService {
                 page.headers[.retryAfter] = error.extraHeaders[.retryAfter] ?? "60"
                 return .page(page)
             }
+            if let csrf {
+                return .page(pages.render("activate", ["title": "That code is not valid", "csrf": csrf, "code": String(raw.prefix(32)),
+                                                       "error": "That code is not valid. Check the code on your TV and enter it again."],
+                                          status: .badRequest))
+            }
             return .page(pages.message(title: "That code is not valid", message: "Check the code on your TV and enter it again.",
                                           retry: true, status: .badRequest))
+        }
+        guard session.status != SessionCancellation.cancelledStatus else {
+            return .page(pages.message(title: "This code was cancelled", message: "Signing in was cancelled on the TV or app that showed this code.",
+                                          next: "Start signing in again on your TV to get a new code.", retry: true, status: .gone))
         }
         guard session.notAfter > now else {
             return .page(pages.message(title: "This code has expired", message: "Codes are valid for 30 minutes.",
@@ -89,9 +106,17 @@ extension EntitleService {
         let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
         let mvpds = try await repository.mvpds(requestor: session.requestorId)
             .filter { needle.isEmpty || $0.displayName.lowercased().contains(needle) || $0.id.lowercased().contains(needle) }
-            .map { ["id": $0.id, "displayName": $0.displayName, "logoUrl": $0.logoUrl] }
-        return pages.render("picker", ["code": session.code, "csrf": csrf, "query": query, "mvpds": mvpds,
+            .map { ["id": $0.id, "displayName": $0.displayName, "logoUrl": $0.logoUrl, "hasLogo": !$0.logoUrl.isEmpty,
+                     "initials": Self.initials($0.displayName)] as [String: Any] }
+        return pages.render("picker", ["title": "Choose your TV provider", "code": session.code, "csrf": csrf, "query": query, "mvpds": mvpds,
                                        "requestorName": requestor?.name ?? session.requestorId])
+    }
+
+    /// Up to two initials of a provider's name ("Demo Cable" → "DC"), shown when it has no logo or the logo does not load.
+    static func initials(_ name: String) -> String {
+        let words = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        let letters = words.prefix(2).compactMap(\.first).map { String($0).uppercased() }
+        return letters.isEmpty ? "?" : letters.joined()
     }
 
     /// The CSRF token of the browser (from its cookie), or a new one with the cookie to set.

@@ -33,11 +33,15 @@ extension EntitleService {
             try await repository.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
             mvpdID = chosen
         }
+        guard session.status != SessionCancellation.cancelledStatus else {
+            return HTMLPage.message(title: "This sign-in was cancelled",
+                                    message: "Signing in was cancelled on the TV or app. Start signing in again there.", status: .gone)
+        }
         guard let mvpdID else {
             return try await providerPicker(session: session)
         }
         guard session.status != "authenticated" else {
-            return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
+            return try await signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         let location = "/adobe-services/authenticate/saml?" + FormBody.encode([
             ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", sp), ("domain_name", session.domainName ?? ""),
@@ -53,7 +57,8 @@ extension EntitleService {
     func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {
         let query = FormBody.query(of: request)
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
-              session.notAfter > now, session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
+              session.notAfter > now, session.status != SessionCancellation.cancelledStatus,
+              session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
               let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) else {
             return HTMLPage.message(title: "This sign-in link is not valid",
                                     message: "The sign-in request is unknown or has expired. Start again from your app or TV.", status: .badRequest)
@@ -65,12 +70,12 @@ extension EntitleService {
                 return HTMLPage.message(title: "Free preview unavailable", message: error.body.details ?? error.body.message, status: .forbidden)
             }
             try await repository.markAuthenticated(code: code)
-            return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
+            return try await signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         if try await degradedLogin(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd,
                                    sessionCode: code) != nil {
             try await repository.markAuthenticated(code: code)
-            return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
+            return try await signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
         let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
@@ -91,7 +96,7 @@ extension EntitleService {
         let outcome = await AssertionConsumer(service: self).consume(samlResponse: samlResponse, relayState: form["RelayState"])
         switch outcome {
         case .authenticated(let redirect):
-            return HTMLPage.redirect(to: redirect)
+            return try await signedInResponse(redirect: redirect, code: form["RelayState"])
         case .failedWithRedirect(let redirect):
             return HTMLPage.redirect(to: redirect)
         case .rejected(let reason):

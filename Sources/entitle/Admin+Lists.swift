@@ -1,0 +1,78 @@
+import ArgumentParser
+import EntitleServer
+import Foundation
+
+extension Admin.SoftwareStatement {
+    /// `entitle admin software-statement list`: every software statement, one per line.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List software statements: software_id, requestor, status, issued, name, redirect URIs.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Only this requestor's statements.") var requestor: String?
+
+        func run() async throws {
+            let statements = try await Admin.withService(storage) { try await $0.repository.softwareStatementsForAdmin(requestor: requestor) }
+            for s in statements {
+                print([s.softwareId, s.requestorId, s.revoked == 0 ? "active" : "revoked", Admin.date(seconds: s.issuedAt), s.name,
+                       Admin.uriList(s.redirectUris)].joined(separator: "\t"))
+            }
+        }
+    }
+}
+
+extension Admin.Client {
+    /// `entitle admin client list`: registered clients, newest first.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List registered clients (newest first): client_id, software_id, requestor, status, registered.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Only clients registered with this software statement.") var softwareID: String?
+        @Option(help: "At most this many lines.") var limit = 100
+
+        func validate() throws {
+            guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be 1…100000.") }
+        }
+
+        func run() async throws {
+            let clients = try await Admin.withService(storage) { try await $0.repository.clientsForAdmin(softwareID: softwareID, limit: limit) }
+            for c in clients {
+                print([c.clientId, c.softwareId, c.requestorId, c.revoked == 0 ? "active" : "revoked", Admin.date(seconds: c.issuedAt)]
+                    .joined(separator: "\t"))
+            }
+        }
+    }
+}
+
+extension Admin {
+    /// An ISO 8601 date of a time in seconds.
+    static func date(seconds: Int64) -> String { Date(timeIntervalSince1970: Double(seconds)).ISO8601Format() }
+
+    /// A JSON array of URIs as a comma-separated list.
+    static func uriList(_ json: String) -> String {
+        ((try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []).joined(separator: ",")
+    }
+}
+
+/// How `entitle admin` fails: a plain message on standard error and exit status 1 (usage errors keep their 64).
+enum AdminFailure {
+    /// Prints `entitle admin: message` and returns the exit code to throw.
+    static func exit(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("entitle admin: \(message)\n".utf8))
+        return ExitCode(1)
+    }
+
+    /// Fails unless the options name a service's storage: a PostgreSQL URL, or a data directory with its database.
+    /// Admin never creates an empty data directory.
+    static func requireService(_ storage: StorageOptions) throws {
+        guard storage.databaseURL == nil else { return }
+        let database = (storage.dataDir as NSString).appendingPathComponent("entitle.sqlite")
+        guard FileManager.default.fileExists(atPath: database) else {
+            let path = URL(fileURLWithPath: storage.dataDir).standardizedFileURL.path
+            throw exit("""
+                no Entitle service data in \(path) (no entitle.sqlite there).
+                Point at the service's data directory with --data-dir DIR or ENTITLE_DATA_DIR=DIR (`entitle serve` prints it), \
+                or at its database with --database-url; or start one with `entitle serve --data-dir DIR`.
+                """)
+        }
+    }
+}
