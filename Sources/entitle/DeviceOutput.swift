@@ -150,9 +150,12 @@ struct DeviceRunner {
         }
     }
 
-    /// Whether the service answered 429.
+    /// Whether the service answered 429 (the SDK reports a throttled decision as an authorization error that carries
+    /// the service's message).
     static func isThrottled(_ error: AccessEnablerError) -> Bool {
-        error.code == .throttled || error.httpStatus == 429
+        let throttleMessage = EnhancedError.tooManyRequests.message
+        return error.code == .throttled || error.httpStatus == 429 || error.enhancedError?.status == 429
+            || error.details == throttleMessage || error.message == throttleMessage
     }
 
     /// The wait the service asked for, whole seconds, 1…30.

@@ -214,7 +214,8 @@ final class DeviceProcess {
     private let stdoutURL: URL
     private let stderrURL: URL
 
-    init(binary: URL, arguments: [String], directory: URL) throws {
+    /// Starts `binary`; `environment` adds to (or overrides) this process's environment.
+    init(binary: URL, arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
         let id = UUID().uuidString
         stdoutURL = directory.appendingPathComponent("stdout-\(id)")
         stderrURL = directory.appendingPathComponent("stderr-\(id)")
@@ -224,11 +225,15 @@ final class DeviceProcess {
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()
     }
+
+    /// Whether the process is still running.
+    var isRunning: Bool { process.isRunning }
 
     /// What the process has written to standard output so far.
     var output: String { (try? String(contentsOf: stdoutURL, encoding: .utf8)) ?? "" }
