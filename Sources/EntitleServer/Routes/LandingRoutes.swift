@@ -16,7 +16,7 @@ extension EntitleService {
             ]
             if demo {
                 items.append(("/demo-mvpd/DemoCable/saml/metadata", "DemoMVPD",
-                              "the demo identity provider's SAML metadata (also DemoFiber, DemoSSO): use it with `entitle admin mvpd add --saml-metadata`"))
+                              "the demo identity provider's SAML metadata (also DemoFiber, DemoSSO), the kind of file entitle admin mvpd add --saml-metadata reads"))
             }
             let links = items.map { path, title, what in
                 "<li><a href=\"\(HTMLPage.escape(path))\">\(HTMLPage.escape(title))</a> — \(HTMLPage.escape(what))</li>"
