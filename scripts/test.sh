@@ -17,6 +17,8 @@ if [ -z "${CHROMEDRIVER_URL:-}" ] && command -v chromedriver >/dev/null 2>&1; th
 fi
 echo "== all tests (SQLite) =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build
+echo "== README REST walk-through (curl, jq, python3) =="
+env -u ENTITLE_URL -u ENTITLE_DATA_DIR scripts/rest-walkthrough.sh
 echo "== service tests (PostgreSQL) =="
 if [ -n "${ENTITLE_TEST_DATABASE_URL:-}" ]; then
   swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests'
