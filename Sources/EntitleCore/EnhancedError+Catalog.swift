@@ -1,4 +1,4 @@
-/// The documented REST API v2 Enhanced Error Codes (protocol notes §7.1), with their action and status.
+/// The documented REST API v2 Enhanced Error Codes, with their action and status.
 extension EnhancedError {
     private static func none400(_ code: String, _ message: String) -> EnhancedError {
         EnhancedError(action: "none", status: 400, code: code, message: message)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The fields of a short media token (protocol notes §6.3, design decision 4).
+/// The fields of a short media token.
 ///
 /// The service signs the token with ``MediaTokenSigner``; a programmer's video server checks it with the
 /// `MediaTokenVerifier` module. `ttl` is a duration in milliseconds, `issueTime` an epoch time in milliseconds.

@@ -4,7 +4,7 @@ import Foundation
 
 /// A serialized short media token split into its parts, without any trust decision.
 ///
-/// Format (design decision 4): `Base64("<signatureInfo>" + Base64(signature) + "<signatureInfo>" + body)`, where
+/// Format: `Base64("<signatureInfo>" + Base64(signature) + "<signatureInfo>" + body)`, where
 /// `body` is the `<shortAuthorizationToken>` element and `signature` is RSA PKCS#1 v1.5 SHA-256 over its exact bytes.
 public struct MediaTokenEnvelope: Sendable {
     /// The default cap on the serialized length, in bytes (before Base64 decoding).

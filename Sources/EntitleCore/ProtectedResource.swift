@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 
 /// A protected resource: a plain channel id (`news`) or an MRSS fragment naming a channel and optionally an item.
-/// A plain id `X` is the same resource as `<rss><channel><title>X</title></channel></rss>` (design decision 5).
+/// A plain id `X` is the same resource as `<rss><channel><title>X</title></channel></rss>`.
 public struct ProtectedResource: Sendable, Equatable, Hashable {
     /// The resource string exactly as the client sent it.
     public let raw: String

@@ -2,7 +2,7 @@ import Crypto
 import EntitleCore
 import Foundation
 
-/// Checks short media tokens before a video server serves a stream (design decision 4, protocol notes §6.3–6.5).
+/// Checks short media tokens before a video server serves a stream.
 ///
 /// Create one verifier at start-up and share it; it is a value type and safe to use from any task.
 /// ```swift

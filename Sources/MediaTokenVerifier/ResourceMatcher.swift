@@ -6,7 +6,7 @@ import Foundation
 /// Both strings are read with EntitleCore's ``ProtectedResource`` (the parser the service authorizes with).
 /// Rules (see docs/media-token-verifier.md):
 /// 1. Identical strings (after trimming whitespace) always match.
-/// 2. A plain id `X` is the channel titled `X` with no item (design decision 5).
+/// 2. A plain id `X` is the channel titled `X` with no item.
 /// 3. Channels must be equal (exact, case-sensitive).
 /// 4. A channel-level token matches only channel-level requests; an item-level token matches only requests for
 ///    the same item: same guid when the token's item has a guid, else same title and no guid in the request.

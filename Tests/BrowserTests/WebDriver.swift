@@ -6,7 +6,7 @@ import Synchronization
 
 /// A headless Chromium driven over the W3C WebDriver protocol (chromedriver over HTTP on loopback).
 /// Chromium does not navigate to custom schemes such as `adobepass://ios.app`; the redirect is read from the DevTools
-/// network events in the performance log, as the design says.
+/// network events in the performance log.
 final class WebDriver: Sendable {
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
