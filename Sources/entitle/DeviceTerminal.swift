@@ -100,7 +100,8 @@ final class DeviceTerminal: Sendable {
     }
 }
 
-/// Runs a handler when SIGINT arrives (through a `DispatchSource`), instead of the default termination.
+/// Runs a handler when SIGINT arrives (through a `DispatchSource`), instead of the default termination; a second
+/// SIGINT exits at once with status 130.
 final class DeviceInterrupt {
     private let source: any DispatchSourceSignal
     private let flag = DeviceFlag()
@@ -111,6 +112,8 @@ final class DeviceInterrupt {
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue(label: "entitle.device.signals"))
         let flag = flag
         source.setEventHandler {
+            // A second Ctrl-C does not wait for the cancellation to reach the service.
+            if flag.isSet { exit(DeviceOutput.interrupted) }
             flag.set()
             handler()
         }

@@ -149,6 +149,10 @@ import Glibc
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot reach the Entitle service at http://127.0.0.1:\(port) — is `entitle serve` running?"), "\(result.stderr)")
         #expect(!result.stderr.contains("NSURLErrorDomain"))
+        let verify = try await Self.entitle(["verify", "--resource", "news", "token"], environment: ["ENTITLE_URL": "http://127.0.0.1:\(port)"])
+        #expect(verify.status == 2)
+        #expect(verify.stderr.contains("cannot load keys from http://127.0.0.1:\(port)/keys/media-token"), "\(verify.stderr)")
+        #expect(verify.stderr.contains("is `entitle serve` running there?"))
     }
 
     @Test func environmentNamesTheServiceForDeviceAndVerify() async throws {
