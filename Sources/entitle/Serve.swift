@@ -93,7 +93,7 @@ struct Serve: AsyncParsableCommand {
         }
         lines += [
             "  entitle admin mvpd list              what the service federates with",
-            "  open \(base)/                        what runs here, with links",
+            "  open \(base)/".padding(toLength: max(39, base.count + 9), withPad: " ", startingAt: 0) + "what runs here, with links",
             "",
         ]
         return lines
