@@ -8,6 +8,8 @@ import Hummingbird
 /// redirect URL at once (meta refresh), so an app's web view still receives it.
 extension EntitleService {
     private static let signedInPages = Pages()
+    /// Schemes that run code or read local data: never put in a link or a meta refresh.
+    private static let scriptSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "blob", "about"]
 
     /// The answer that ends a successful login of session `code` whose browser goes to `redirect`.
     func signedInResponse(redirect: String, code: String?) async throws -> Response {
@@ -18,7 +20,10 @@ extension EntitleService {
             return HTMLPage.redirect(to: redirect + "?" + FormBody.encode([("mvpd", mvpd.id)]))
         }
         let scheme = redirect.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        guard scheme != "http", scheme != "https" else { return HTMLPage.redirect(to: redirect) }
+        // Only an app's own scheme gets the page (a link and a meta refresh to it); anything else is redirected as before.
+        guard scheme != "http", scheme != "https", !Self.scriptSchemes.contains(scheme),
+              scheme.first?.isLetter == true, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+        else { return HTMLPage.redirect(to: redirect) }
         let name = mvpd?.displayName ?? "your TV provider"
         return Self.signedInPages.message(title: "Signed in with \(name)", message: "Signed in with \(name) — return to your app.",
                                           next: "If your app does not open by itself, use the link below.", success: true,
