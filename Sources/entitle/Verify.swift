@@ -2,6 +2,11 @@ import ArgumentParser
 import EntitleCore
 import Foundation
 import MediaTokenVerifier
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `entitle verify`: checks a short media token the way a video server would and prints the verdict and fields.
 struct Verify: AsyncParsableCommand {
@@ -36,6 +41,10 @@ struct Verify: AsyncParsableCommand {
         if let token {
             tokenText = token
         } else {
+            // A person who typed `entitle verify` alone would wait for input that never comes.
+            guard isatty(0) == 0 else {
+                throw ValidationError("Give the token (the Base64 serializedToken) as an argument, or pipe it on standard input.")
+            }
             let data = FileHandle.standardInput.readData(ofLength: 1 << 20)
             tokenText = String(decoding: data, as: UTF8.self)
         }
