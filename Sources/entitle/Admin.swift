@@ -8,7 +8,8 @@ import Logging
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
-        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self]
+        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
+                      Cache.self, AuthorizationTTL.self]
     )
 
     /// Opens the service's storage without seeding anything.
@@ -124,14 +125,20 @@ struct Admin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Rotate signing keys.", subcommands: [Rotate.self])
 
         struct Rotate: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rotate a key; the previous media-token key stays published for 24 hours.")
+            static let configuration = CommandConfiguration(abstract: "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.")
             @OptionGroup var storage: StorageOptions
             @Option(help: "media-token, jwt or saml-sp.") var purpose = "media-token"
+            @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
+            var promoteAfter: Int64?
 
             func run() async throws {
                 guard ["media-token", "jwt", "saml-sp"].contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
-                let key = try await Admin.withService(storage) { try await $0.keys.rotate(purpose: purpose) }
-                print("new \(purpose) key \(key.kid)")
+                if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
+                let key = try await Admin.withService(storage) {
+                    try await $0.keys.rotate(purpose: purpose, promoteAfter: promoteAfter.map { $0 * 1000 })
+                }
+                let signsFrom = Date(timeIntervalSince1970: Double(key.signsFrom) / 1000).ISO8601Format()
+                print("new \(purpose) key \(key.kid), published now, signing from \(signsFrom)")
             }
         }
     }
