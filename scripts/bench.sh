@@ -124,7 +124,9 @@ for engine in $engines; do
   dir="$work/$engine"; [[ "$engine" == sqlite ]] && dir="$work/sqlite"
   i=0
   for base in "${bases[@]}"; do
-    "$bin" bench prepare --server "$base" --software-statement "$dir/demo/software-statement.jwt" >"$work/headers-$i"
+    # Devices sign in through the instance started last: it seeded the demo world, whose DemoMVPD keys and login
+    # state are per instance (issue 14). Their profiles and tokens are in the shared database, valid on every instance.
+    "$bin" bench prepare --server "${bases[-1]}" --software-statement "$dir/demo/software-statement.jwt" >"$work/headers-$i"
     # One preauthorize so the MVPD answer is cached before the measured window.
     curl -fs -o /dev/null -X POST -H "Content-Type: application/json" -H @"$work/headers-$i" \
       --data '{"resources":["news"]}' "$base/api/v2/REF/decisions/preauthorize/DemoCable" || true
@@ -139,9 +141,9 @@ for engine in $engines; do
     IFS='|' read -r name path method body <<<"$call"
     read -r rps p50 p99 bad < <(measure "$name" "$path" "$method" "$body")
     if [[ "$name" == authorize ]]; then
-      ratio=$(awk -v a="$rps" -v b="$rsa" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'); limit="vs RSA-2048 signs/s ($rsa)"
+      ratio=$(awk -v a="$rps" -v b="$rsa" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'); limit="vs RSA-2048 signs/s ($rsa)"
     else
-      ratio=$(awk -v a="$rps" -v b="$h_rps" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'); limit="vs /healthz"
+      ratio=$(awk -v a="$rps" -v b="$h_rps" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'); limit="vs /healthz"
     fi
     [[ "$bad" -gt 0 ]] && limit="$limit  NON-2xx: $bad"
     printf "%-10s %-34s %10.1f %9.2f %9.2f %7s  %s\n" "$engine" "$method ${path/\/api\/v2\/REF/…}" "$rps" "$p50" "$p99" "$ratio" "$limit"

@@ -131,7 +131,11 @@ public final class ServiceKeys: Sendable {
 
     /// The PEM certificates that verify media tokens: the signing key, the next one and recently retired ones.
     public func mediaTokenCertificatesPEM() async throws -> String {
-        try await keys(purpose: Purpose.mediaToken).all.map(\.certificatePem).joined(separator: "\n")
+        let keys = try await keys(purpose: Purpose.mediaToken)
+        let signing = keys.signing(at: clock.nowMilliseconds())?.kid
+        // The signing key first: verifiers try keys in order.
+        let ordered = keys.all.filter { $0.kid == signing } + keys.all.filter { $0.kid != signing }
+        return ordered.map(\.certificatePem).joined(separator: "\n")
     }
 
     /// A JWT key collection with every JWT key; the active one is the default signer.
