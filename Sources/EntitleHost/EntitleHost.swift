@@ -26,7 +26,8 @@ public struct EntitleHost: Sendable {
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
-        let service = EntitleService(configuration: serviceConfiguration, repository: Repository(sql: engine.sql), clock: clock, logger: logger)
+        let service = EntitleService(configuration: serviceConfiguration, repository: Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh),
+                                    clock: clock, logger: logger)
         do {
             try await service.prepare()
             guard configuration.demo else { return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil) }

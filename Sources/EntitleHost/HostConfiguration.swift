@@ -16,6 +16,9 @@ public struct HostConfiguration: Sendable {
     public var rateLimitPerSecond = 1.0
     /// Burst per device.
     public var rateLimitBurst = 10.0
+    /// How old the last check of the catalog version may be before cached catalog data is used: the bound on how
+    /// long a change made by another instance or `entitle admin` stays unseen (zero: check before every use).
+    public var catalogRefresh: Duration = .milliseconds(500)
     /// Whether to seed the demo world and mount the DemoMVPD.
     public var demo = true
 

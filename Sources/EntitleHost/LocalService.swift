@@ -30,8 +30,10 @@ public struct LocalService: Sendable {
     public var softwareStatement: String { host.demoInfo!.softwareStatement }
 
     /// Runs `body` with a started host; stops everything afterwards.
+    /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
+    /// another process then see the change at once).
     public static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
-                    databaseURL: String? = nil, dataDirectory: String? = nil,
+                    databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
                     _ body: (LocalService) async throws -> Void) async throws {
         // The port is chosen before the service can bind it (its URLs are part of the seeded world), so another
         // process may take it meanwhile: then the whole start is retried on a new port with fresh storage.
@@ -41,7 +43,7 @@ public struct LocalService: Sendable {
             defer { if dataDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
             do {
                 try await runOnce(rateLimit: rateLimit, burst: burst, clock: clock, databaseURL: databaseURL ?? database?.url,
-                                  dataDirectory: directory, body)
+                                  dataDirectory: directory, catalogRefresh: catalogRefresh, body)
                 try? await database?.drop()
                 return
             } catch is PortTaken where attempt < 5 && dataDirectory == nil {
@@ -57,13 +59,14 @@ public struct LocalService: Sendable {
     struct PortTaken: Error {}
 
     static func runOnce(rateLimit: Double, burst: Double, clock: ManualClock, databaseURL: String?, dataDirectory: String,
-                        _ body: (LocalService) async throws -> Void) async throws {
+                        catalogRefresh: Duration, _ body: (LocalService) async throws -> Void) async throws {
         var configuration = HostConfiguration()
         configuration.port = try freePort()
         configuration.dataDirectory = dataDirectory
         configuration.databaseURL = databaseURL
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = burst
+        configuration.catalogRefresh = catalogRefresh
         var logger = Logger(label: "entitle.test")
         logger.logLevel = .warning
         let host = try await EntitleHost.prepare(configuration: configuration, logger: logger, clock: clock)

@@ -21,6 +21,8 @@ public struct EntitleService: Sendable {
     public let metrics: ServiceMetrics
     /// Logger for background work.
     public let logger: Logger
+    /// In-memory rate-limit buckets and MVPD authorization answers of this instance.
+    public let caches = ServiceCaches()
 
     /// Creates the service.
     public init(configuration: ServiceConfiguration, repository: Repository, clock: any ServiceClock = SystemClock(),

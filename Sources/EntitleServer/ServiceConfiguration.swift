@@ -16,6 +16,9 @@ public struct ServiceConfiguration: Sendable {
     public var accessTokenLifetime: Int64 = 21_600
     /// Authorization decision lifetime, ms (24 hours, capped by the profile).
     public var decisionLifetime: Int64 = 24 * 3_600_000
+    /// How long an MVPD's authorization answer is kept when no TTL is configured for the integration, seconds
+    /// (`entitle admin mvpd authz-ttl`; 0 asks the MVPD on every decision).
+    public var mvpdAuthorizationTTL: Int64 = 600
     /// Timeout of calls to MVPD authorization APIs, seconds.
     public var mvpdTimeoutSeconds: Int64 = 5
     /// Allowed clock skew for SAML validity checks, seconds.

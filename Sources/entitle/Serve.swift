@@ -25,6 +25,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Burst of requests per device.")
     var rateBurst = 10.0
 
+    @Option(help: "Milliseconds a change made by another instance or `entitle admin` may stay unseen (catalog cache bound).")
+    var catalogRefreshMs = 500
+
     @Flag(help: "Do not seed the demo world or mount the DemoMVPD.")
     var noDemo = false
 
@@ -37,6 +40,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = storage.hostConfiguration(host: host, port: port, publicURL: publicURL)
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
+        configuration.catalogRefresh = .milliseconds(max(0, catalogRefreshMs))
         configuration.demo = !noDemo
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory

@@ -34,7 +34,8 @@ import Testing
                 return try #require(decision.token?.serializedToken)
             }
             let before = try await token()
-            try await host.service.keys.rotate(purpose: ServiceKeys.Purpose.mediaToken)
+            // Promoted at once here; KeyRotationTests covers the default delay across instances.
+            try await host.service.keys.rotate(purpose: ServiceKeys.Purpose.mediaToken, promoteAfter: 0)
             let after = try await token()
             let pem = try await tv.send(.GET, "/keys/media-token", authorized: false).text
             #expect(pem.components(separatedBy: "BEGIN CERTIFICATE").count - 1 == 2)

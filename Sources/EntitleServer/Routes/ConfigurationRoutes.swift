@@ -6,16 +6,22 @@ extension EntitleService {
     func addConfigurationRoutes(to router: Router<AppContext>) {
         router.get("/api/v2/:sp/configuration") { request, context in
             let caller = try await self.caller(request, serviceProvider: try context.parameters.require("sp"))
-            let mvpds = try await self.repository.mvpds(requestor: caller.requestor.id)
+            let requestor = caller.requestor
+            // The requestor part (its MVPDs) is encoded once per catalog change; the device part on each call.
+            let requestorJSON = try await self.repository.cached("configuration-json|" + requestor.id) {
+                let mvpds = try await self.repository.mvpds(requestor: requestor.id)
+                return String(decoding: JSONCoding.encode(RequestorConfiguration(
+                    id: requestor.id, name: requestor.name, domains: requestor.domainList.map { .init(name: $0) },
+                    mvpds: mvpds.map(\.configuration))), as: UTF8.self)
+            }
             let info = caller.deviceInfo
-            return JSONCoding.response(ConfigurationResponse(
-                device: info?.primaryHardwareType ?? "unknown",
-                clientType: info?.osName.map { _ in "native" } ?? "unknown",
-                os: info?.osName ?? "Unknown",
-                requestor: RequestorConfiguration(
-                    id: caller.requestor.id, name: caller.requestor.name,
-                    domains: caller.requestor.domainList.map { .init(name: $0) },
-                    mvpds: mvpds.map(\.configuration))))
+            // Byte for byte what JSONCoding.encode(ConfigurationResponse) writes (sorted keys).
+            let body = "{\"clientType\":" + FastJSON.string(info?.osName.map { _ in "native" } ?? "unknown")
+                + ",\"device\":" + FastJSON.string(info?.primaryHardwareType ?? "unknown")
+                + ",\"os\":" + FastJSON.string(info?.osName ?? "Unknown")
+                + ",\"requestor\":" + requestorJSON + "}"
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: body)))
         }
     }
 }

@@ -68,8 +68,13 @@ struct DecisionMaker {
     func decide(_ resources: [String]) async throws -> [Decision] {
         let now = service.now
         let rules = try await service.activeDegradation(requestor: requestor, mvpd: mvpd.id)
+        // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
+        let catalogGeneration = service.repository.catalog.generation
+        let ttl = try await service.repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? service.configuration.mvpdAuthorizationTTL
         let client = MVPDAuthorizationClient(httpClient: service.httpClient, timeoutSeconds: service.configuration.mvpdTimeoutSeconds)
-        let mvpd = self.mvpd, profile = self.profile, issueTokens = self.issueTokens, service = self.service
+        let mvpd = self.mvpd, profile = self.profile, issueTokens = self.issueTokens, service = self.service, requestor = self.requestor
+        let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
+        let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
         let verdicts = await withTaskGroup(of: (Int, Verdict).self) { group in
             for (index, raw) in resources.enumerated() {
                 group.addTask {
@@ -85,7 +90,11 @@ struct DecisionMaker {
                     if mvpd.isTempPass {
                         return (index, await Self.tempPassVerdict(service: service, mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
                     }
-                    switch await client.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) {
+                    let verdict = await service.caches.authorizations.answer(
+                        subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
+                        notAfter: profile.notAfter, catalogGeneration: catalogGeneration
+                    ) { await client.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
+                    switch verdict {
                     case .authorized: return (index, .authorized(source: "mvpd"))
                     case .denied(let parental, let message):
                         let base: EnhancedError = parental ? .authorizationDeniedByParentalControls

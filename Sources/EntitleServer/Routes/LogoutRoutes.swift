@@ -29,6 +29,7 @@ extension EntitleService {
         for mvpd in mvpds {
             let removed = try await repository.deleteProfile(requestor: caller.requestor.id, client: caller.clientID,
                                                              device: caller.device.value, mvpd: mvpd.id)
+            if let removed { caches.authorizations.drop(requestor: removed.requestorId, mvpd: mvpd.id, userID: removed.userId) }
             if removed?.type == "appleSSO" {
                 logouts[mvpd.id] = LogoutAction(actionName: "partner_logout", actionType: "partner_interactive", mvpd: mvpd.id)
                 continue

@@ -1,3 +1,4 @@
+import _CryptoExtras
 import EntitleCore
 import Foundation
 import Hummingbird
@@ -39,16 +40,27 @@ extension EntitleService {
         }
     }
 
+    /// The requestor's public key for encrypted user metadata, parsed once (a requestor change drops it with the catalog).
+    func metadataKey(requestor: RequestorRecord) async throws -> _RSA.Encryption.PublicKey? {
+        guard let pem = requestor.metadataCertificatePem else { return nil }
+        // The certificate is parsed once; the key's DER (Sendable) is kept, and reading it back is cheap.
+        let der = try await repository.cached("metadata-key|" + requestor.id) {
+            UserMetadataEncoder.publicKey(pem: pem)?.derRepresentation
+        }
+        return der.flatMap { try? _RSA.Encryption.PublicKey(derRepresentation: $0) }
+    }
+
     /// Valid profiles in wire form (expired ones are left out).
     func profilesAnswer(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> ProfilesResponse {
         var profiles: [String: Profile] = [:]
         let now = self.now
+        let key = try await metadataKey(requestor: requestor)
         for var record in records where record.notAfter > now {
             let mvpd = try await repository.mvpd(id: record.mvpdId)
             if let mvpd, mvpd.temppassResourceLimit != nil {
                 record.attributes = JSONText.encode(record.attributeMap.merging(try await promoMetadata(profile: record, mvpd: mvpd)) { $1 })
             }
-            profiles[record.mvpdId] = UserMetadataEncoder(requestor: requestor, mvpd: mvpd).profile(record)
+            profiles[record.mvpdId] = UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: key).profile(record)
         }
         return ProfilesResponse(profiles: profiles)
     }

@@ -103,6 +103,7 @@ struct AssertionConsumer {
             attributes: JSONText.encode(assertion.attributes.merging(extraAttributes) { $1 }),
             nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID)
         try await service.repository.upsertProfile(profile)
+        service.caches.authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)
         service.metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")
         return profile
     }

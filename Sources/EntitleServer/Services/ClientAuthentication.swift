@@ -36,7 +36,7 @@ extension EntitleService {
         let header = request.headers[.authorization] ?? ""
         let token: String
         if header.lowercased().hasPrefix("bearer ") {
-            token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            token = Self.trimmedASCIIBlanks(header.utf8.dropFirst(7))
         } else if let query = request.uri.queryParameters["access_token"] {
             token = String(query)
         } else {
@@ -54,12 +54,22 @@ extension EntitleService {
         }
         guard let requestor = try await repository.requestor(id: serviceProvider) else { throw APIError(.invalidServiceProvider) }
         let deviceHeader = request.headers[.deviceIdentifier]
-        let device = try apiCatching { () throws(EnhancedError) in try DeviceIdentifier.parse(header: deviceHeader) }
+        let device = try apiCatching { () throws(EnhancedError) in
+            guard let deviceHeader else { return try DeviceIdentifier.parse(header: nil) }
+            return try caches.deviceIdentifiers.decode(deviceHeader) { (value) throws(EnhancedError) in try DeviceIdentifier.parse(header: value) }
+        }
         var info: DeviceInfo?
         if let header = request.headers[.deviceInfo] ?? request.uri.queryParameters["device_info"].map(String.init) {
-            info = try apiCatching { () throws(EnhancedError) in try DeviceInfo.decode(header: header) }
+            info = try apiCatching { () throws(EnhancedError) in try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) } }
         }
         return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIList)
+    }
+
+    /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).
+    static func trimmedASCIIBlanks(_ bytes: Substring.UTF8View) -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(Substring(bytes[first...last]))
     }
 
     /// An MVPD integrated with the requestor, or `invalid_parameter_mvpd`.

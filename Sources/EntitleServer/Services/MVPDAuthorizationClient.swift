@@ -8,7 +8,7 @@ import NIOHTTP1
 /// `{"userID", "resource"}`, answered with `{"authorized", "reason", "message"}`.
 struct MVPDAuthorizationClient {
     /// The MVPD's answer for one resource.
-    enum Verdict: Equatable {
+    enum Verdict: Equatable, Sendable {
         case authorized
         case denied(parentalControls: Bool, message: String?)
         case failed(EnhancedError)

@@ -8,7 +8,9 @@ import X509
 
 /// The service's signing keys, kept in the database so every instance uses the same ones:
 /// the media-token key (RSA-2048 with a published certificate), the JWT key (ES256) and the SAML SP key.
-/// Keys are cached for a short time so a rotation made by another instance is picked up quickly.
+/// Keys live in the catalog cache (a rotation anywhere is seen everywhere within the catalog's refresh bound); a rotated
+/// key is published at once and signs only after a delay longer than every cache, so nobody meets a token signed
+/// with a key it does not know yet.
 public final class ServiceKeys: Sendable {
     /// Key purposes.
     public enum Purpose {
@@ -23,17 +25,31 @@ public final class ServiceKeys: Sendable {
     /// How long a retired media-token key stays published (longer than any token lives).
     public static let retiredKeyGrace: Int64 = 24 * 3_600_000
 
+    /// How long a rotated key is published before it signs, ms, by purpose: longer than every cache of published keys
+    /// (instances: ``CatalogCache/defaultRefreshInterval``; video servers' `RemoteKeySource`: 5 minutes by default).
+    public static func promotionDelay(purpose: String) -> Int64 {
+        purpose == Purpose.mediaToken ? 15 * 60_000 : 60_000
+    }
+
     private let repository: Repository
     private let clock: any ServiceClock
-    private let cache = Mutex<[String: (loadedAt: Date, value: CachedKeys)]>([:])
+    /// Access tokens already verified by this instance.
+    let verifiedAccessTokens = VerifiedTokenCache()
+    /// The catalog generation the cached keys belong to.
+    var catalogGeneration: UInt64 { repository.catalog.generation }
 
     struct CachedKeys: Sendable {
-        let active: ServiceKeyRecord
+        /// Every published key: signing, pending and recently retired ones.
         let all: [ServiceKeyRecord]
-        /// Parsed active RSA identity (RSA purposes).
-        let identity: SigningIdentity?
-        /// Parsed JWT keys (JWT purpose).
+        /// Parsed RSA identities by kid (RSA purposes).
+        let identities: [String: SigningIdentity]
+        /// Parsed JWT keys, every published one (JWT purpose).
         let jwt: JWTKeyCollection?
+
+        /// The key that signs at `now`: the most recently activated one that is not retired.
+        func signing(at now: Int64) -> ServiceKeyRecord? {
+            all.filter { $0.isSigning(at: now) }.max { ($0.signsFrom, $0.createdAt, $0.kid) < ($1.signsFrom, $1.createdAt, $1.kid) }
+        }
     }
 
     /// Creates the key store.
@@ -49,13 +65,15 @@ public final class ServiceKeys: Sendable {
         }
     }
 
-    /// Creates a new key for `purpose` and retires the previous one (still published for verification).
+    /// Creates a new key for `purpose`, published at once and signing after `promoteAfter` ms (default
+    /// ``promotionDelay(purpose:)``); the previous key signs until then and stays published for verification.
     @discardableResult
-    public func rotate(purpose: String) async throws -> ServiceKeyRecord {
-        let key = try makeKey(purpose: purpose)
+    public func rotate(purpose: String, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord {
+        var key = try makeKey(purpose: purpose)
+        let activation = key.createdAt + max(0, promoteAfter ?? Self.promotionDelay(purpose: purpose))
+        key.activatesAt = activation
         try await repository.insertKey(key)
-        try await repository.retireKeys(purpose: purpose, except: key.kid, at: clock.nowMilliseconds())
-        cache.withLock { $0[purpose] = nil }
+        try await repository.retireKeys(purpose: purpose, except: key.kid, at: activation)
         return key
     }
 
@@ -75,43 +93,55 @@ public final class ServiceKeys: Sendable {
     }
 
     func keys(purpose: String) async throws -> CachedKeys {
-        let now = clock.now()
-        if let cached = cache.withLock({ $0[purpose] }), now.timeIntervalSince(cached.loadedAt) < 10 { return cached.value }
-        guard let active = try await repository.activeKey(purpose: purpose) else {
-            throw ConfigurationError("No \(purpose) key in the database.")
-        }
-        let all = try await repository.verificationKeys(purpose: purpose, retiredAfter: clock.nowMilliseconds() - Self.retiredKeyGrace)
-        var identity: SigningIdentity?
-        var jwt: JWTKeyCollection?
-        if purpose == Purpose.jwt {
-            let collection = JWTKeyCollection()
-            for record in all {
-                await collection.add(ecdsa: try ES256PrivateKey(pem: record.privatePem), kid: JWKIdentifier(string: record.kid))
+        let retiredAfter = clock.nowMilliseconds() - Self.retiredKeyGrace
+        let records = try await repository.publishedKeys(purpose: purpose, retiredAfter: retiredAfter)
+        let kids = records.map(\.kid).joined(separator: ",")
+        // Parsing keys is costly: the parsed set is kept with the catalog, for exactly these records.
+        return try await repository.cached("parsed-keys|" + purpose + "|" + kids) {
+            var identities: [String: SigningIdentity] = [:]
+            var jwt: JWTKeyCollection?
+            if purpose == Purpose.jwt {
+                let collection = JWTKeyCollection()
+                for record in records {
+                    await collection.add(ecdsa: try ES256PrivateKey(pem: record.privatePem), kid: JWKIdentifier(string: record.kid))
+                }
+                jwt = collection
+            } else {
+                for record in records {
+                    identities[record.kid] = try SigningIdentity(privateKeyPEM: record.privatePem, certificatePEM: record.certificatePem)
+                }
             }
-            jwt = collection
-        } else {
-            identity = try SigningIdentity(privateKeyPEM: active.privatePem, certificatePEM: active.certificatePem)
+            return CachedKeys(all: records, identities: identities, jwt: jwt)
         }
-        let value = CachedKeys(active: active, all: all, identity: identity, jwt: jwt)
-        cache.withLock { $0[purpose] = (now, value) }
-        return value
+    }
+
+    /// The key record that signs now.
+    func signingKey(purpose: String) async throws -> (record: ServiceKeyRecord, keys: CachedKeys) {
+        let keys = try await keys(purpose: purpose)
+        guard let active = keys.signing(at: clock.nowMilliseconds()) else { throw ConfigurationError("No \(purpose) key in the database.") }
+        return (active, keys)
     }
 
     /// The signing identity (key + certificate) of an RSA purpose.
     public func signingIdentity(purpose: String) async throws -> SigningIdentity {
-        guard let identity = try await keys(purpose: purpose).identity else { throw ConfigurationError("\(purpose) is not an RSA key purpose.") }
+        let (active, keys) = try await signingKey(purpose: purpose)
+        guard let identity = keys.identities[active.kid] else { throw ConfigurationError("\(purpose) is not an RSA key purpose.") }
         return identity
     }
 
-    /// The PEM certificates that verify media tokens: the active key and recently retired ones.
+    /// The PEM certificates that verify media tokens: the signing key, the next one and recently retired ones.
     public func mediaTokenCertificatesPEM() async throws -> String {
-        try await keys(purpose: Purpose.mediaToken).all.map(\.certificatePem).joined(separator: "\n")
+        let keys = try await keys(purpose: Purpose.mediaToken)
+        let signing = keys.signing(at: clock.nowMilliseconds())?.kid
+        // The signing key first: verifiers try keys in order.
+        let ordered = keys.all.filter { $0.kid == signing } + keys.all.filter { $0.kid != signing }
+        return ordered.map(\.certificatePem).joined(separator: "\n")
     }
 
     /// A JWT key collection with every JWT key; the active one is the default signer.
     public func jwtKeys() async throws -> (collection: JWTKeyCollection, activeKid: String) {
-        let keys = try await keys(purpose: Purpose.jwt)
+        let (active, keys) = try await signingKey(purpose: Purpose.jwt)
         guard let collection = keys.jwt else { throw ConfigurationError("JWT keys are missing.") }
-        return (collection, keys.active.kid)
+        return (collection, active.kid)
     }
 }

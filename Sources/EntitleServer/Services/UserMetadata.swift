@@ -8,11 +8,12 @@ import X509
 struct UserMetadataEncoder {
     let requestor: RequestorRecord
     let mvpd: MVPDRecord?
+    /// The programmer's public key, parsed once (see ``EntitleService/metadataKey(requestor:)``).
+    var key: _RSA.Encryption.PublicKey?
 
     func profile(_ record: ProfileRecord) -> Profile {
         var attributes: [String: ProfileAttribute] = [:]
         let encrypted = Set(mvpd?.encryptedAttributeList ?? [])
-        let key = requestor.metadataCertificatePem.flatMap(Self.publicKey(pem:))
         for (name, values) in record.attributeMap {
             let plain: JSONValue = values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
             if encrypted.contains(name) {

@@ -96,6 +96,16 @@ enum Migrations {
             """,
             "ALTER TABLE mvpds ADD COLUMN temppass_resource_limit BIGINT",
         ]),
+        // Issue 11: the catalog version every instance polls, keys published before they sign, MVPD authorization TTLs.
+        (10, [
+            "CREATE TABLE IF NOT EXISTS catalog_version (id BIGINT PRIMARY KEY, version BIGINT NOT NULL)",
+            "INSERT INTO catalog_version (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING",
+            "ALTER TABLE service_keys ADD COLUMN activates_at BIGINT",
+            """
+            CREATE TABLE IF NOT EXISTS authorization_ttls (
+                requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, ttl_seconds BIGINT NOT NULL, PRIMARY KEY (requestor_id, mvpd_id))
+            """,
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

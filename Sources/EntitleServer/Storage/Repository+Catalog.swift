@@ -3,7 +3,9 @@ import SQLKit
 extension Repository {
     /// A requestor by id.
     public func requestor(id: String) async throws -> RequestorRecord? {
-        try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)
+        try await cached("requestor|" + id) {
+            try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)
+        }
     }
 
     /// Creates or replaces a requestor.
@@ -14,32 +16,39 @@ extension Repository {
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, domains = excluded.domains,
               max_resources = excluded.max_resources, metadata_certificate_pem = excluded.metadata_certificate_pem
             """)
+        try await catalogChanged()
     }
 
     /// An MVPD by id.
     public func mvpd(id: String) async throws -> MVPDRecord? {
-        try await first("SELECT * FROM mvpds WHERE id = \(bind: id)", as: MVPDRecord.self)
+        try await cached("mvpd|" + id) { try await first("SELECT * FROM mvpds WHERE id = \(bind: id)", as: MVPDRecord.self) }
     }
 
     /// An MVPD by its SAML entity id.
     public func mvpd(entityID: String) async throws -> MVPDRecord? {
-        try await first("SELECT * FROM mvpds WHERE entity_id = \(bind: entityID)", as: MVPDRecord.self)
+        try await cached("mvpd-entity|" + entityID) {
+            try await first("SELECT * FROM mvpds WHERE entity_id = \(bind: entityID)", as: MVPDRecord.self)
+        }
     }
 
     /// The MVPDs integrated (and enabled) with a requestor, ordered by display name.
     public func mvpds(requestor: String) async throws -> [MVPDRecord] {
-        try await all("""
-            SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
-            WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1 ORDER BY m.display_name, m.id
-            """, as: MVPDRecord.self)
+        try await cached("mvpds|" + requestor) {
+            try await all("""
+                SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+                WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1 ORDER BY m.display_name, m.id
+                """, as: MVPDRecord.self)
+        }
     }
 
     /// An MVPD if it is integrated and enabled for the requestor.
     public func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
-        try await first("""
-            SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
-            WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
-            """, as: MVPDRecord.self)
+        try await cached("integrated|" + requestor + "|" + mvpd) {
+            try await first("""
+                SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+                WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
+                """, as: MVPDRecord.self)
+        }
     }
 
     /// Creates or replaces an MVPD.
@@ -65,6 +74,7 @@ extension Repository {
               temppass_minutes = excluded.temppass_minutes, profile_ttl_seconds = excluded.profile_ttl_seconds,
               encrypted_attributes = excluded.encrypted_attributes, temppass_resource_limit = excluded.temppass_resource_limit
             """)
+        try await catalogChanged()
     }
 
     /// Enables or disables the integration of an MVPD with a requestor.
@@ -73,6 +83,7 @@ extension Repository {
             INSERT INTO integrations (requestor_id, mvpd_id, enabled) VALUES (\(bind: requestor), \(bind: mvpd), \(bind: enabled ? 1 : 0))
             ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET enabled = excluded.enabled
             """)
+        try await catalogChanged()
     }
 
     /// All MVPDs.

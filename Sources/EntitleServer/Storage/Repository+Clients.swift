@@ -3,7 +3,9 @@ import SQLKit
 extension Repository {
     /// A software statement by `software_id`.
     public func softwareStatement(id: String) async throws -> SoftwareStatementRecord? {
-        try await first("SELECT * FROM software_statements WHERE software_id = \(bind: id)", as: SoftwareStatementRecord.self)
+        try await cached("statement|" + id) {
+            try await first("SELECT * FROM software_statements WHERE software_id = \(bind: id)", as: SoftwareStatementRecord.self)
+        }
     }
 
     /// Records an approved software statement.
@@ -13,11 +15,14 @@ extension Repository {
             VALUES (\(bind: s.softwareId), \(bind: s.requestorId), \(bind: s.name), \(bind: s.redirectUris),
                     \(bind: s.issuedAt), \(bind: s.revoked)) ON CONFLICT (software_id) DO NOTHING
             """)
+        try await catalogChanged()
     }
 
     /// Revokes a software statement; returns whether it existed.
     public func revokeSoftwareStatement(id: String) async throws -> Bool {
-        try await touchedRow("UPDATE software_statements SET revoked = 1 WHERE software_id = \(bind: id) RETURNING software_id")
+        let touched = try await touchedRow("UPDATE software_statements SET revoked = 1 WHERE software_id = \(bind: id) RETURNING software_id")
+        if touched { try await catalogChanged() }
+        return touched
     }
 
     /// All software statements of a requestor.
@@ -27,7 +32,9 @@ extension Repository {
 
     /// A client by id.
     public func client(id: String) async throws -> ClientRecord? {
-        try await first("SELECT * FROM clients WHERE client_id = \(bind: id)", as: ClientRecord.self)
+        try await cachedIfPresent("client|" + id) {
+            try await first("SELECT * FROM clients WHERE client_id = \(bind: id)", as: ClientRecord.self)
+        }
     }
 
     /// Records a registered client.
@@ -41,14 +48,19 @@ extension Repository {
 
     /// Revokes a client; returns whether it existed.
     public func revokeClient(id: String) async throws -> Bool {
-        try await touchedRow("UPDATE clients SET revoked = 1 WHERE client_id = \(bind: id) RETURNING client_id")
+        let touched = try await touchedRow("UPDATE clients SET revoked = 1 WHERE client_id = \(bind: id) RETURNING client_id")
+        if touched { try await catalogChanged() }
+        return touched
     }
 
-    /// A client whose registration and software statement are both still approved; nil otherwise. One query.
+    /// A client whose registration and software statement are both still approved; nil otherwise. From memory once
+    /// seen (a revocation bumps the catalog version), one query otherwise.
     public func activeClient(id: String) async throws -> ClientRecord? {
-        try await first("""
-            SELECT c.* FROM clients c JOIN software_statements s ON s.software_id = c.software_id
-            WHERE c.client_id = \(bind: id) AND c.revoked = 0 AND s.revoked = 0
-            """, as: ClientRecord.self)
+        try await cachedIfPresent("active-client|" + id) {
+            try await first("""
+                SELECT c.* FROM clients c JOIN software_statements s ON s.software_id = c.software_id
+                WHERE c.client_id = \(bind: id) AND c.revoked = 0 AND s.revoked = 0
+                """, as: ClientRecord.self)
+        }
     }
 }

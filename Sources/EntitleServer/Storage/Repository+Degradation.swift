@@ -28,14 +28,17 @@ extension Repository {
             ON CONFLICT (requestor_id, mvpd_id, rule) DO UPDATE SET starts_at = excluded.starts_at, ends_at = excluded.ends_at,
               created_at = excluded.created_at
             """)
+        try await catalogChanged()
     }
 
     /// Deletes a rule; returns whether there was one.
     public func deleteDegradationRule(requestor: String, mvpd: String, rule: String) async throws -> Bool {
-        try await touchedRow("""
+        let touched = try await touchedRow("""
             DELETE FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd) AND rule = \(bind: rule)
             RETURNING rule
             """)
+        if touched { try await catalogChanged() }
+        return touched
     }
 
     /// All rules of a requestor (or of every requestor when nil).
@@ -49,9 +52,11 @@ extension Repository {
 
     /// The rules in force for an integration at `now`.
     public func activeDegradationRules(requestor: String, mvpd: String, now: Int64) async throws -> [DegradationRuleRecord] {
-        try await all("""
-            SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)
-            AND starts_at <= \(bind: now) AND ends_at > \(bind: now)
-            """, as: DegradationRuleRecord.self)
+        let rules = try await cached("degradation|" + requestor + "|" + mvpd) {
+            try await all("""
+                SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)
+                """, as: DegradationRuleRecord.self)
+        }
+        return rules.filter { $0.startsAt <= now && $0.endsAt > now }
     }
 }

@@ -12,8 +12,17 @@ public struct ServiceKeyRecord: Codable, Sendable, Equatable {
     public var certificatePem: String
     /// Creation time, ms.
     public var createdAt: Int64
-    /// When it stopped being used for signing, ms.
+    /// When it stopped (or stops) being used for signing, ms.
     public var retiredAt: Int64?
+    /// When it starts being used for signing, ms (nil: from `createdAt`). Until then it is only published, so every
+    /// instance and verifier knows it before the first token it signs.
+    public var activatesAt: Int64? = nil
+
+    /// When the key signs from, ms.
+    public var signsFrom: Int64 { activatesAt ?? createdAt }
+
+    /// Whether the key is the kind that signs at `now` (activated, not retired).
+    public func isSigning(at now: Int64) -> Bool { signsFrom <= now && (retiredAt.map { $0 > now } ?? true) }
 }
 
 extension Repository {
@@ -36,10 +45,11 @@ extension Repository {
     /// Stores a key unless one with that id exists.
     public func insertKey(_ key: ServiceKeyRecord) async throws {
         try await run("""
-            INSERT INTO service_keys (kid, purpose, private_pem, certificate_pem, created_at, retired_at)
+            INSERT INTO service_keys (kid, purpose, private_pem, certificate_pem, created_at, retired_at, activates_at)
             VALUES (\(bind: key.kid), \(bind: key.purpose), \(bind: key.privatePem), \(bind: key.certificatePem),
-                    \(bind: key.createdAt), \(bind: key.retiredAt)) ON CONFLICT (kid) DO NOTHING
+                    \(bind: key.createdAt), \(bind: key.retiredAt), \(bind: key.activatesAt)) ON CONFLICT (kid) DO NOTHING
             """)
+        try await catalogChanged()
     }
 
     /// Retires every active key of a purpose except `keep`.
@@ -48,5 +58,13 @@ extension Repository {
             UPDATE service_keys SET retired_at = \(bind: now)
             WHERE purpose = \(bind: purpose) AND retired_at IS NULL AND kid <> \(bind: keep)
             """)
+        try await catalogChanged()
+    }
+
+    /// Every key of a purpose not retired before `retiredAfter` ms, pending ones included, from memory when cached.
+    public func publishedKeys(purpose: String, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
+        try await cached("keys|" + purpose) {
+            try await verificationKeys(purpose: purpose, retiredAfter: retiredAfter)
+        }.filter { $0.retiredAt.map { $0 > retiredAfter } ?? true }
     }
 }

@@ -18,18 +18,18 @@ extension Repository {
 
     /// The profiles of a device for a client application and requestor.
     public func profiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
-        try await all("""
+        try await sql.raw("""
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) ORDER BY mvpd_id
-            """, as: ProfileRecord.self)
+            """).all().map(ProfileRecord.init(row:))
     }
 
     /// The profile of a device at one MVPD.
     public func profile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
-        try await first("""
+        try await sql.raw("""
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) AND mvpd_id = \(bind: mvpd)
-            """, as: ProfileRecord.self)
+            """).first().map(ProfileRecord.init(row:))
     }
 
     /// The profile created by the session with `code`.

@@ -6,9 +6,14 @@ import SQLKit
 public struct Repository: Sendable {
     let sql: any SQLDatabase
     let decoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
+    /// The in-memory catalog of this instance (shared by copies of the repository).
+    public let catalog: CatalogCache
 
-    /// Creates a repository over a database.
-    public init(sql: any SQLDatabase) { self.sql = sql }
+    /// Creates a repository over a database; catalog reads are cached and refreshed after `catalogRefresh`.
+    public init(sql: any SQLDatabase, catalogRefresh: Duration = CatalogCache.defaultRefreshInterval) {
+        self.sql = sql
+        catalog = CatalogCache(refreshInterval: catalogRefresh)
+    }
 
     /// Creates the schema or brings it up to date.
     public func migrate(logger: Logging.Logger) async throws { try await Migrations.apply(to: sql, logger: logger) }

@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 
 /// A token bucket per device (the `AP-Device-Identifier` header, else the peer address) on the DCR and REST v2
-/// endpoints, kept in the database so that all instances share it. Over the limit: 429 with `Retry-After`.
+/// endpoints, kept in the memory of each instance (``DeviceRateLimiter``: no database write per request; behind N
+/// instances a device gets at most N× the burst and rate). Over the limit: 429 with `Retry-After`.
 struct RateLimitMiddleware: RouterMiddleware {
     let service: EntitleService
 
@@ -12,8 +13,8 @@ struct RateLimitMiddleware: RouterMiddleware {
         let limited = path.hasPrefix("/api/v2/") || path.hasPrefix("/o/client/")
         guard limited, service.configuration.rateLimitPerSecond > 0 else { return try await next(request, context) }
         let identity = request.headers[.deviceIdentifier].map { "dev:" + $0 } ?? "ip:" + (context.remoteIP ?? "unknown")
-        let (allowed, retryAfter) = try await service.repository.takeToken(
-            bucket: Secrets.sha256Hex(identity), ratePerSecond: service.configuration.rateLimitPerSecond,
+        let (allowed, retryAfter) = service.caches.rateLimiter.take(
+            identity, ratePerSecond: service.configuration.rateLimitPerSecond,
             burst: service.configuration.rateLimitBurst, now: service.now)
         guard allowed else { throw APIError(.tooManyRequests, headers: [.retryAfter: String(retryAfter)]) }
         return try await next(request, context)

@@ -1,0 +1,51 @@
+import SQLKit
+
+extension Repository {
+    /// A catalog value from memory, loaded by `load` when absent or when the catalog changed (see ``CatalogCache``).
+    func cached<T: Sendable>(_ key: String, _ load: () async throws -> T) async throws -> T {
+        try await refreshCatalogVersion()
+        let (value, generation) = catalog.lookup(key)
+        // Unwrap first: a missing entry must not pass as a cached `nil` when T is optional.
+        if let value, let typed = value as? T { return typed }
+        let loaded = try await load()
+        catalog.store(key, loaded, generation: generation)
+        return loaded
+    }
+
+    /// Like ``cached(_:_:)`` for an optional value, remembering only values that exist (for rows whose creation
+    /// does not bump the catalog version, such as clients).
+    func cachedIfPresent<T: Sendable>(_ key: String, _ load: () async throws -> T?) async throws -> T? {
+        try await refreshCatalogVersion()
+        let (value, generation) = catalog.lookup(key)
+        if let value, let typed = value as? T { return typed }
+        guard let loaded = try await load() else { return nil }
+        catalog.store(key, loaded, generation: generation)
+        return loaded
+    }
+
+    /// Reads the catalog version when the last read is too old, dropping the cache when it changed.
+    public func refreshCatalogVersion() async throws {
+        let (due, startedAt) = catalog.versionCheckDue()
+        guard due else { return }
+        do {
+            let version = try await sql.raw("SELECT version FROM catalog_version WHERE id = 1").first()?
+                .decode(column: "version", as: Int64.self)
+            catalog.versionRead(version, at: startedAt)
+        } catch {
+            catalog.versionRead(nil, at: startedAt)
+            throw error
+        }
+    }
+
+    /// The current catalog version in the database.
+    public func catalogVersion() async throws -> Int64 {
+        try await sql.raw("SELECT version FROM catalog_version WHERE id = 1").first()?.decode(column: "version", as: Int64.self) ?? 0
+    }
+
+    /// Records a catalog change: bumps the shared version (seen by every instance and process within the refresh
+    /// interval) and drops this instance's cache at once. Called after every catalog write.
+    public func catalogChanged() async throws {
+        try await run("UPDATE catalog_version SET version = version + 1 WHERE id = 1")
+        catalog.invalidate()
+    }
+}
