@@ -19,6 +19,7 @@ extension EntitleService {
         addLogoutRoutes(to: router)
         addPartnerSSORoutes(to: router)
         addActivationRoutes(to: router)
+        addLegacyV1Routes(to: router)
         extraRoutes(router)
         routeTable.load(router.routes.map { $0.path.description })
         return router

@@ -8,7 +8,7 @@ import Logging
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
-        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self]
+        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self, LegacyKey.self]
     )
 
     /// Opens the service's storage without seeding anything.

@@ -96,6 +96,21 @@ enum Migrations {
             """,
             "ALTER TABLE mvpds ADD COLUMN temppass_resource_limit BIGINT",
         ]),
+        // Issue 12: REST API v1 — HMAC key pairs, used nonces, AuthZ tokens.
+        (20, [
+            """
+            CREATE TABLE IF NOT EXISTS legacy_app_keys (
+                public_key TEXT PRIMARY KEY, requestor_id TEXT NOT NULL, private_key TEXT NOT NULL, created_at BIGINT NOT NULL,
+                revoked BIGINT NOT NULL)
+            """,
+            "CREATE TABLE IF NOT EXISTS legacy_nonces (nonce_key TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS legacy_authorizations (
+                requestor_id TEXT NOT NULL, client_id TEXT NOT NULL, device_id TEXT NOT NULL, resource_key TEXT NOT NULL,
+                resource TEXT NOT NULL, mvpd_id TEXT NOT NULL, not_before BIGINT NOT NULL, not_after BIGINT NOT NULL,
+                PRIMARY KEY (requestor_id, client_id, device_id, resource_key))
+            """,
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

@@ -1,0 +1,9 @@
+import Hummingbird
+
+/// REST API v1 ("clientless", protocol notes §3) on the same state as REST v2: mounted by ``EntitleService/buildRouter(extraRoutes:)``.
+extension EntitleService {
+    func addLegacyV1Routes(to router: Router<AppContext>) {
+        addV1AuthenticationRoutes(to: router)
+        addV1AuthorizationRoutes(to: router)
+    }
+}
