@@ -11,6 +11,8 @@ struct V1Request: Sendable {
     let parameters: [String: String]
     /// The negotiated answer format.
     let format: V1Format
+    /// The raw form body (for repeated fields such as adobe-services' `resource_id`).
+    var body: String = ""
 
     /// A parameter, nil when missing or empty.
     subscript(_ name: String) -> String? { parameters[name].nonEmpty }
@@ -56,18 +58,22 @@ struct V1Request: Sendable {
 extension EntitleService {
     /// Runs a REST API v1 handler: reads parameters, negotiates the format and answers every failure as a v1 error body
     /// (XML or JSON, with the Enhanced Error Code fields) with its status — never a service-side stack of JSON-only errors.
-    func v1(_ request: Request, context: AppContext, _ handler: (V1Request) async throws -> Response) async throws -> Response {
+    func v1(_ request: Request, context: AppContext, format forced: V1Format? = nil,
+            _ handler: (V1Request) async throws -> Response) async throws -> Response {
         var parameters = FormBody.query(of: request)
-        var format = V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
+        var format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
+        var body = ""
         do {
             if request.method == .post || request.method == .delete || request.method == .put {
-                let body = try await FormBody.text(of: request, context: context)
+                body = try await FormBody.text(of: request, context: context)
                 if !body.isEmpty { parameters.merge(FormBody.parse(body)) { $1 } }
-                format = V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
+                format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
             }
-            return try await handler(V1Request(request: request, parameters: parameters, format: format))
+            return try await handler(V1Request(request: request, parameters: parameters, format: format, body: body))
         } catch let error as APIError {
             return error.body.v1Document.response(format, status: .init(code: error.body.status), headers: error.extraHeaders)
+        } catch let pending as AdobePendingLogout {
+            return Self.pendingLogout(pending.reason)
         }
     }
 

@@ -132,6 +132,11 @@ extension EntitleService {
     /// `preauthorize`: one decision per resource of the comma-separated `resource` list, with item-level errors.
     func v1Preauthorize(_ v1: V1Request, requestor: RequestorRecord, profile: ProfileRecord) async throws -> Response {
         let resources = try v1.resource().split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return try await v1Preauthorize(resources, format: v1.format, requestor: requestor, profile: profile)
+    }
+
+    /// Preauthorizes a list of resources for a profile: `resources[]` with item-level errors.
+    func v1Preauthorize(_ resources: [String], format: V1Format, requestor: RequestorRecord, profile: ProfileRecord) async throws -> Response {
         guard !resources.isEmpty else { throw APIError(.v1(400, "missing_resource", "The resource parameter is missing.")) }
         guard resources.count <= Int(requestor.maxResources) else {
             throw APIError(EnhancedError.tooManyResources.with(details: "At most \(requestor.maxResources) resources per request."))
@@ -147,7 +152,7 @@ extension EntitleService {
             return .object(fields)
         }
         return V1Document(xmlRoot: nil, value: .object([("resources", .array(element: "resource", items))]))
-            .response(v1.format, headers: [.init("Adobe-Request-Id")!: UUID().uuidString.lowercased(), .init("Adobe-Response-Confidence")!: "full"])
+            .response(format, headers: [.init("Adobe-Request-Id")!: UUID().uuidString.lowercased(), .init("Adobe-Response-Confidence")!: "full"])
     }
 
     /// User metadata (§3.18): `updated`, `encrypted` (keys encrypted for the programmer) and `data`.

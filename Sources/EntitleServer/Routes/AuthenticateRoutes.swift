@@ -52,6 +52,7 @@ extension EntitleService {
 
     func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {
         let query = FormBody.query(of: request)
+        try await bindAdobeServicesCode(query: query)
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
               session.notAfter > now, session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
               let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) else {

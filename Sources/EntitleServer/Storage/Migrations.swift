@@ -111,6 +111,15 @@ enum Migrations {
                 PRIMARY KEY (requestor_id, client_id, device_id, resource_key))
             """,
         ]),
+        // Issue 12: the adobe-services protocol — AuthN tokens handed to SDK clients, by their GUID.
+        (21, [
+            """
+            CREATE TABLE IF NOT EXISTS adobe_tokens (
+                guid TEXT PRIMARY KEY, requestor_id TEXT NOT NULL, client_id TEXT NOT NULL, device_id TEXT NOT NULL,
+                mvpd_id TEXT NOT NULL, profile_not_before BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS adobe_tokens_device ON adobe_tokens (requestor_id, client_id, device_id)",
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.
