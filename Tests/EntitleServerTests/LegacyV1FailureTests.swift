@@ -137,6 +137,18 @@ import Testing
         }
     }
 
+    @Test func v1SharesTheThrottlingOfRESTv2() async throws {
+        try await TestHost.run(rateLimit: 1, burst: 2) { host in
+            let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
+            let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "busy")
+            #expect(try await tv.device(.GET, "/api/v1/tokens/authn").status == 404)
+            #expect(try await tv.device(.GET, "/api/v1/checkauthn").status == 403)
+            let throttled = try await tv.device(.GET, "/api/v1/tokens/authn")
+            #expect(throttled.status == 429)
+            #expect(throttled.headers.first(name: "Retry-After") != nil)
+        }
+    }
+
     @Test func expiredAuthenticationIsGoneNotMissing() async throws {
         try await TestHost.run { host in
             let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
