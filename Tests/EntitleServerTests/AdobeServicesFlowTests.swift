@@ -169,4 +169,37 @@ import Testing
             #expect(try await Self.post(host, "sessionDevice", [("requestor_id", "REF"), ("device_id", "apple-tv")], bearer: rest).status == 401)
         }
     }
+
+    @Test func anMVPDWithHTTPPOSTSingleSignOnGetsTheAutoPostingForm() async throws {
+        try await TestHost.run { host in
+            // DemoCable's metadata plus an HTTP-POST SingleSignOnService, imported as another MVPD.
+            let metadataAnswer = try await host.httpClient.execute(HTTPClientRequest(url: host.baseURL + "/demo-mvpd/DemoCable/saml/metadata"),
+                                                                   timeout: .seconds(10))
+            var metadata = String(buffer: try await metadataAnswer.body.collect(upTo: 1024 * 1024))
+            let sso = try #require(metadata.range(of: "SingleSignOnService"))
+            let open = try #require(metadata[..<sso.lowerBound].lastIndex(of: "<"))
+            let prefix = String(metadata[metadata.index(after: open)..<sso.lowerBound])
+            metadata.insert(contentsOf: "<\(prefix)SingleSignOnService Binding=\"urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST\" Location=\"https://idp.example/sso?x=1&amp;y=2\"/>",
+                            at: open)
+            metadata = metadata.replacingOccurrences(of: "entityID=\"", with: "entityID=\"post-")
+            try await host.service.importSAMLMVPD(id: "PostIdP", metadataXML: metadata,
+                                                  options: .init(displayName: "Post IdP", logoURL: "/logo.svg"), requestors: ["REF"])
+
+            let rest = try await host.client(device: "web-1")
+            let code = try await LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "web-1").registrationCode()
+            let url = host.baseURL + "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
+                ("noflash", "true"), ("mso_id", "PostIdP"), ("requestor_id", "REF"), ("domain_name", "127.0.0.1"), ("reg_code", code),
+            ])
+            guard case .page(let page) = try await host.browser().get(url) else { Issue.record("no page"); return }
+            #expect(page.status == 200)
+            #expect(page.body.contains("document.forms[0].submit()"))
+            let form = try #require(page.forms.first)
+            #expect(form.method == "post")
+            #expect(form.action == "https://idp.example/sso?x=1&y=2")
+            #expect(form["RelayState"] == code)
+            let request = try #require(form["SAMLRequest"].flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) })
+            #expect(request.contains("Destination=\"https://idp.example/sso?x=1&amp;y=2\""))
+            #expect(request.contains("<ds:SignatureValue>") && !request.contains("<ds:SignatureValue></ds:SignatureValue>"))
+        }
+    }
 }

@@ -74,13 +74,15 @@ extension EntitleService {
             return HTMLPage.redirect(to: session.redirectUrl ?? configuration.authenticatedPageURL)
         }
         guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
+        let postURL = try await repository.ssoPostLocation(mvpd: mvpd.id)
         let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
-                                        destination: ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+                                        destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
                                         forceAuthn: false)
         guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
         let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP) : nil
+        if postURL != nil { return try postBindingPage(authnRequest, relayState: code, signer: signer) }
         return HTMLPage.redirect(to: try authnRequest.redirectURL(relayState: code, signer: signer))
     }
 

@@ -120,6 +120,10 @@ enum Migrations {
             """,
             "CREATE INDEX IF NOT EXISTS adobe_tokens_device ON adobe_tokens (requestor_id, client_id, device_id)",
         ]),
+        // Issue 12: an MVPD's HTTP-POST SingleSignOnService, when its metadata offers one (auto-posting login form).
+        (22, [
+            "CREATE TABLE IF NOT EXISTS mvpd_sso_post (mvpd_id TEXT PRIMARY KEY, location TEXT NOT NULL)",
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.
