@@ -220,4 +220,32 @@ import Testing
             #expect(expired.code == "temporary_access_duration_limit_exceeded")
         }
     }
+
+    @Test func platformSingleSignOnExchangesTheMVPDAnswerForAnAuthNToken() async throws {
+        try await TestHost.run { host in
+            let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
+            let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "apple-tv-4k")
+            let request = try await tv.device(.GET, "/api/v1/REF/profile-requests/DemoSSO", [("deviceType", "tvOS")])
+            #expect(request.status == 200)
+            #expect(request.headers.first(name: "Content-Type") == "application/octet-stream")
+            #expect(try await tv.device(.GET, "/api/v1/REF/profile-requests/DemoCable", [("deviceType", "tvOS")]).status == 400)
+
+            // The platform relays the request to the MVPD and hands back its signed answer (Base64, then Base64 again).
+            let platform = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "platform")
+            let answer = try await platform.send(.POST, "/demo-mvpd/DemoSSO/platform/sso",
+                                                 form: [("verificationToken", request.text), ("username", "dave"), ("password", "dave-pass")], authorized: false)
+            let saml = try #require((try JSONSerialization.jsonObject(with: answer.body) as? [String: String])?["samlAttributeQueryResponse"])
+            let fields = [("requestor", "REF"), ("deviceId", "apple-tv-4k"), ("mvpd", "DemoSSO"), ("deviceType", "tvOS"),
+                          ("SAMLResponse", Data(saml.utf8).base64EncodedString())]
+            #expect(try await tv.call(.POST, "/api/v1/tokens/authn", fields).status == 204)
+            let authn = try await tv.device(.GET, "/api/v1/tokens/authn")
+            #expect(authn.json?["mvpd"] as? String == "DemoSSO")
+            let replay = try await tv.call(.POST, "/api/v1/tokens/authn", fields)
+            #expect(replay.status == 400)
+            #expect(replay.code == "invalid_parameter_saml_response")
+            let missing = try await tv.call(.POST, "/api/v1/tokens/authn", Array(fields.dropLast()))
+            #expect(missing.status == 400)
+            #expect(try await tv.device(.GET, "/api/v1/authorize", [("resource", "news")]).status == 200)
+        }
+    }
 }

@@ -5,6 +5,7 @@ extension EntitleService {
     func addLegacyV1Routes(to router: Router<AppContext>) {
         addV1AuthenticationRoutes(to: router)
         addV1AuthorizationRoutes(to: router)
+        addV1PlatformSSORoutes(to: router)
         addAdobeServicesRoutes(to: router)
     }
 }
