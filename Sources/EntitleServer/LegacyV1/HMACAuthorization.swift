@@ -49,13 +49,6 @@ struct HMACAuthorization: Sendable, Equatable {
         return Data(code).base64EncodedString()
     }
 
-    /// The header a client sends (used by tests and tools).
-    static func header(method: String, requestor: String, nonce: String, requestTime: Int64, requestURI: String,
-                       publicKey: String, privateKey: String) -> String {
-        let text = "\(method) requestor_id=\(requestor), nonce=\(nonce), signature_method=HMAC-SHA1, request_time=\(requestTime), request_uri=\(requestURI)"
-        return text + ", public_key=\(publicKey), signature=\(sign(text, privateKey: privateKey))"
-    }
-
     /// Whether the signature is right for `privateKey` (constant-time comparison).
     func hasValidSignature(privateKey: String) -> Bool {
         Secrets.constantTimeEqual(Self.sign(signedText, privateKey: privateKey), signature)
