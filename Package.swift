@@ -114,6 +114,7 @@ let package = Package(
         .testTarget(name: "EntitleServerTests", dependencies: [
             "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore", "MediaTokenVerifier",
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "_CryptoExtras", package: "swift-crypto"),
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

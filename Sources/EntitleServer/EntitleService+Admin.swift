@@ -63,6 +63,7 @@ extension EntitleService {
             displayInPlatformPicker: options.displayInPlatformPicker ? 1 : 0, temppassMinutes: nil,
             profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: JSONText.encode(options.encryptedAttributes),
             temppassResourceLimit: nil))
+        try await recordSSOPostBinding(mvpd: id, metadataXML: metadataXML)
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
         return metadata
     }

@@ -21,6 +21,7 @@ extension EntitleService {
         addLogoutRoutes(to: router)
         addPartnerSSORoutes(to: router)
         addActivationRoutes(to: router)
+        addLegacyV1Routes(to: router)
         extraRoutes(router)
         addLandingRoutes(to: router, demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") })
         routeTable.load(router.routes.map { $0.path.description })

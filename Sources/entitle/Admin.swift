@@ -9,7 +9,7 @@ struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
         subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
-                      Cache.self, AuthorizationTTL.self]
+                      Cache.self, AuthorizationTTL.self, LegacyKey.self]
     )
 
     /// Opens the service's storage without seeding anything. A data directory that holds no service, and any failure

@@ -56,6 +56,7 @@ extension EntitleService {
 
     func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {
         let query = FormBody.query(of: request)
+        try await bindAdobeServicesCode(query: query)
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
               session.notAfter > now, session.status != SessionCancellation.cancelledStatus,
               session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
@@ -78,13 +79,15 @@ extension EntitleService {
             return try await signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
+        let postURL = try await repository.ssoPostLocation(mvpd: mvpd.id)
         let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
-                                        destination: ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+                                        destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
                                         forceAuthn: false)
         guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
         let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP) : nil
+        if postURL != nil { return try postBindingPage(authnRequest, relayState: code, signer: signer) }
         return HTMLPage.redirect(to: try authnRequest.redirectURL(relayState: code, signer: signer))
     }
 

@@ -55,6 +55,7 @@ extension EntitleService {
         let query = FormBody.query(of: request)
         guard let id = query["request_id"], let record = try await repository.logoutRequest(id: id), record.expiresAt > now,
               let mvpd = try await repository.mvpd(id: record.mvpdId), let sloURL = mvpd.sloUrl else {
+            if let answer = try await adobeServicesLogout(query: query) { return answer }
             return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
         }
         let logoutRequest = LogoutRequest(id: record.requestId, issueInstant: clock.now(), issuer: configuration.spEntityID,

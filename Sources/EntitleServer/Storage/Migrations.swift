@@ -106,6 +106,34 @@ enum Migrations {
                 requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, ttl_seconds BIGINT NOT NULL, PRIMARY KEY (requestor_id, mvpd_id))
             """,
         ]),
+        // Issue 12: REST API v1 — HMAC key pairs, used nonces, AuthZ tokens.
+        (20, [
+            """
+            CREATE TABLE IF NOT EXISTS legacy_app_keys (
+                public_key TEXT PRIMARY KEY, requestor_id TEXT NOT NULL, private_key TEXT NOT NULL, created_at BIGINT NOT NULL,
+                revoked BIGINT NOT NULL)
+            """,
+            "CREATE TABLE IF NOT EXISTS legacy_nonces (nonce_key TEXT PRIMARY KEY, expires_at BIGINT NOT NULL)",
+            """
+            CREATE TABLE IF NOT EXISTS legacy_authorizations (
+                requestor_id TEXT NOT NULL, client_id TEXT NOT NULL, device_id TEXT NOT NULL, resource_key TEXT NOT NULL,
+                resource TEXT NOT NULL, mvpd_id TEXT NOT NULL, not_before BIGINT NOT NULL, not_after BIGINT NOT NULL,
+                PRIMARY KEY (requestor_id, client_id, device_id, resource_key))
+            """,
+        ]),
+        // Issue 12: the adobe-services protocol — AuthN tokens handed to SDK clients, by their GUID.
+        (21, [
+            """
+            CREATE TABLE IF NOT EXISTS adobe_tokens (
+                guid TEXT PRIMARY KEY, requestor_id TEXT NOT NULL, client_id TEXT NOT NULL, device_id TEXT NOT NULL,
+                mvpd_id TEXT NOT NULL, profile_not_before BIGINT NOT NULL, expires_at BIGINT NOT NULL)
+            """,
+            "CREATE INDEX IF NOT EXISTS adobe_tokens_device ON adobe_tokens (requestor_id, client_id, device_id)",
+        ]),
+        // Issue 12: an MVPD's HTTP-POST SingleSignOnService, when its metadata offers one (auto-posting login form).
+        (22, [
+            "CREATE TABLE IF NOT EXISTS mvpd_sso_post (mvpd_id TEXT PRIMARY KEY, location TEXT NOT NULL)",
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

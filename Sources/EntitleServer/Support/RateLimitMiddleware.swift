@@ -10,7 +10,8 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        let limited = path.hasPrefix("/api/v2/") || path.hasPrefix("/o/client/")
+        let limited = path.hasPrefix("/api/v2/") || path.hasPrefix("/o/client/") || path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/")
+            || path.hasPrefix("/adobe-services/config/")
         guard limited, service.configuration.rateLimitPerSecond > 0 else { return try await next(request, context) }
         let identity = request.headers[.deviceIdentifier].map { "dev:" + $0 } ?? "ip:" + (context.remoteIP ?? "unknown")
         let (allowed, retryAfter) = service.caches.rateLimiter.take(

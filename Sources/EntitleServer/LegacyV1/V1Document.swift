@@ -1,0 +1,121 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// A REST API v1 answer body, written as XML or JSON from one tree (protocol notes §1.2, §3).
+indirect enum V1Value: Sendable {
+    case string(String)
+    case int(Int64)
+    case bool(Bool)
+    case null
+    /// Fields in wire order.
+    case object([(String, V1Value)])
+    /// A list; in XML each item is an element named `element`.
+    case array(element: String, [V1Value])
+}
+
+/// The answer format of a REST API v1 call.
+enum V1Format: String, Sendable {
+    case xml, json
+
+    /// `format=` (query or form) first, then `Accept`; XML when neither says (the documented default).
+    static func negotiate(format: String?, accept: String?) -> V1Format {
+        if let format = format?.lowercased() {
+            if format == "json" { return .json }
+            if format == "xml" { return .xml }
+        }
+        let accept = accept?.lowercased() ?? ""
+        if accept.contains("application/json") && !accept.contains("application/xml") { return .json }
+        if accept.contains("json") && !accept.contains("xml") { return .json }
+        return .xml
+    }
+
+    /// The content type of an answer.
+    var contentType: String { self == .json ? "application/json" : "application/xml" }
+}
+
+/// A whole answer: the tree and the XML root element (nil: the tree's single field is the root).
+struct V1Document: Sendable {
+    /// The XML root element, optionally with attributes (`ns2:regcode xmlns:ns2="…"`).
+    var xmlRoot: String?
+    /// The body.
+    var value: V1Value
+
+    /// The body in a format.
+    func render(_ format: V1Format) -> String {
+        switch format {
+        case .json: return Self.json(value)
+        case .xml:
+            var out = "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+            if let xmlRoot {
+                let name = String(xmlRoot.split(separator: " ", maxSplits: 1)[0])
+                out += "<\(xmlRoot)>" + Self.xmlChildren(value) + "</\(name)>"
+            } else if case .object(let fields) = value {
+                for (name, child) in fields { out += Self.xmlElement(name, child) }
+            }
+            return out
+        }
+    }
+
+    /// A response with this body.
+    func response(_ format: V1Format, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var fields = headers
+        fields[.contentType] = format.contentType
+        fields[.cacheControl] = "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: render(format))))
+    }
+
+    static func json(_ value: V1Value) -> String {
+        switch value {
+        case .string(let text): return jsonString(text)
+        case .int(let number): return String(number)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return "null"
+        case .object(let fields): return "{" + fields.map { jsonString($0.0) + ":" + json($0.1) }.joined(separator: ",") + "}"
+        case .array(_, let items): return "[" + items.map(json).joined(separator: ",") + "]"
+        }
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
+    static func xmlElement(_ name: String, _ value: V1Value) -> String {
+        if case .null = value { return "" }
+        return "<\(name)>" + xmlChildren(value) + "</\(name)>"
+    }
+
+    static func xmlChildren(_ value: V1Value) -> String {
+        switch value {
+        case .string(let text): return HTMLPage.escape(text)
+        case .int(let number): return String(number)
+        case .bool(let flag): return flag ? "true" : "false"
+        case .null: return ""
+        case .object(let fields): return fields.map { xmlElement($0.0, $0.1) }.joined()
+        case .array(let element, let items): return items.map { xmlElement(element, $0) }.joined()
+        }
+    }
+}
+
+extension EnhancedError {
+    /// The REST API v1 error body: `status`, `message`, `details` (null when none) and the Enhanced Error Code fields.
+    var v1Document: V1Document {
+        V1Document(xmlRoot: "error", value: .object([
+            ("status", .int(Int64(status))), ("code", .string(code)), ("message", .string(message)),
+            ("details", details.map(V1Value.string) ?? .null), ("helpUrl", .string(helpUrl)), ("trace", .string(trace)),
+            ("action", .string(action)),
+        ]))
+    }
+}

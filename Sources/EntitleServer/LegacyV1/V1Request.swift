@@ -1,0 +1,100 @@
+import EntitleCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A REST API v1 request: its parameters (query, and form body for POST/DELETE) and its answer format.
+struct V1Request: Sendable {
+    /// The HTTP request.
+    let request: Request
+    /// Query parameters, overridden by form fields of the body.
+    let parameters: [String: String]
+    /// The negotiated answer format.
+    let format: V1Format
+    /// The raw form body (for repeated fields such as adobe-services' `resource_id`).
+    var body: String = ""
+
+    /// A parameter, nil when missing or empty.
+    subscript(_ name: String) -> String? { parameters[name].nonEmpty }
+
+    /// The requestor id from `requestor` or `requestor_id` (or the path), required.
+    func requestorID(path: String? = nil) throws -> String {
+        guard let id = path ?? self["requestor"] ?? self["requestor_id"], id.utf8.count <= 128 else {
+            throw APIError(EnhancedError(action: "none", status: 400, code: "invalid_requestor",
+                                         message: "The requestor parameter is missing or invalid."))
+        }
+        return id
+    }
+
+    /// The `deviceId` parameter as a device identifier: the same value as the decoded REST v2 `AP-Device-Identifier`.
+    func deviceID() throws -> DeviceIdentifier {
+        guard let raw = self["deviceId"] ?? self["device_id"], let device = DeviceIdentifier(rawValue: raw) else {
+            throw APIError(EnhancedError(action: "none", status: 400, code: "invalid_device_id",
+                                         message: "The deviceId parameter is missing or invalid."))
+        }
+        return device
+    }
+
+    /// `X-Device-Info` or `device_info` when sent; a malformed value is refused.
+    func deviceInfo() throws -> DeviceInfo? {
+        guard let text = request.headers[.deviceInfo] ?? self["device_info"] else { return nil }
+        do {
+            return try DeviceInfo.decode(header: text)
+        } catch {
+            throw APIError(EnhancedError(action: "none", status: 400, code: "invalid_device_info",
+                                         message: "The device information is missing or invalid."))
+        }
+    }
+
+    /// The `resource` parameter, required.
+    func resource() throws -> String {
+        guard let resource = self["resource"] ?? self["resource_id"], resource.utf8.count <= 64 * 1024 else {
+            throw APIError(EnhancedError(action: "none", status: 400, code: "missing_resource", message: "The resource parameter is missing."))
+        }
+        return resource
+    }
+}
+
+extension EntitleService {
+    /// Runs a REST API v1 handler: reads parameters, negotiates the format and answers every failure as a v1 error body
+    /// (XML or JSON, with the Enhanced Error Code fields) with its status — never a service-side stack of JSON-only errors.
+    func v1(_ request: Request, context: AppContext, format forced: V1Format? = nil,
+            _ handler: (V1Request) async throws -> Response) async throws -> Response {
+        var parameters = FormBody.query(of: request)
+        var format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
+        var body = ""
+        do {
+            if request.method == .post || request.method == .delete || request.method == .put {
+                body = try await FormBody.text(of: request, context: context)
+                if !body.isEmpty { parameters.merge(FormBody.parse(body)) { $1 } }
+                format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
+            }
+            return try await handler(V1Request(request: request, parameters: parameters, format: format, body: body))
+        } catch let error as APIError {
+            return error.body.v1Document.response(format, status: .init(code: error.body.status), headers: error.extraHeaders)
+        } catch let pending as AdobePendingLogout {
+            return Self.pendingLogout(pending.reason)
+        }
+    }
+
+    /// An empty answer (`204 No Content`, or `200` for the check endpoints).
+    func v1Empty(_ status: HTTPResponse.Status = .noContent) -> Response {
+        Response(status: status, headers: [.cacheControl: "no-store"])
+    }
+}
+
+/// The v1 errors of protocol notes §3 and §7.1 (REST API v1 codes; open set).
+extension EnhancedError {
+    static func v1(_ status: Int, _ code: String, _ message: String, action: String = "none") -> EnhancedError {
+        EnhancedError(action: action, status: status, code: code, message: message)
+    }
+
+    /// No authentication for the device (`tokens/authn` 404).
+    static var v1AuthnNotFound: EnhancedError { v1(404, "authentication_session_missing", "Not Found", action: "authentication") }
+    /// The authentication expired (`tokens/authn` 410).
+    static var v1AuthnExpired: EnhancedError { v1(410, "authentication_session_expired", "Authentication token expired", action: "authentication") }
+    /// No authentication where one is needed to authorize (403).
+    static var v1AuthnMissingForAuthz: EnhancedError { v1(403, "authentication_session_missing", "User not authenticated", action: "authentication") }
+    /// Expired authentication where one is needed to authorize (403).
+    static var v1AuthnExpiredForAuthz: EnhancedError { v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication") }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import EntitleServer
+import Foundation
+
+extension Admin {
+    /// `entitle admin legacy-key`: requestor key pairs for the REST API v1 HMAC `Authorization` header.
+    struct LegacyKey: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "legacy-key",
+                                                        abstract: "Issue, list or revoke requestor key pairs for the REST API v1 HMAC header.",
+                                                        subcommands: [Create.self, List.self, Revoke.self])
+
+        struct Create: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Issue a key pair: prints the public key, then the private key (shown once; give it to the app's developer only).")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id, such as REF.") var requestor: String
+
+            func run() async throws {
+                let pair = try await Admin.withService(storage) { try await $0.issueLegacyKeyPair(requestor: requestor) }
+                print("public_key: \(pair.publicKey)")
+                print("private_key: \(pair.privateKey)")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the key pairs of a requestor (public keys only).")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id.") var requestor = "REF"
+
+            func run() async throws {
+                let keys = try await Admin.withService(storage) { try await $0.repository.legacyAppKeys(requestor: requestor) }
+                for key in keys {
+                    let created = Date(timeIntervalSince1970: Double(key.createdAt) / 1000).ISO8601Format()
+                    print("\(key.publicKey)\t\(key.requestorId)\t\(created)\t\(key.revoked == 1 ? "revoked" : "active")")
+                }
+            }
+        }
+
+        struct Revoke: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Revoke a key pair: requests signed with it are refused at once.")
+            @OptionGroup var storage: StorageOptions
+            @Argument(help: "The public key.") var publicKey: String
+
+            func run() async throws {
+                guard try await Admin.withService(storage, { try await $0.repository.revokeLegacyAppKey(publicKey: publicKey) }) else {
+                    throw ValidationError("No key pair \(publicKey).")
+                }
+                print("revoked \(publicKey)")
+            }
+        }
+    }
+}
