@@ -84,9 +84,6 @@ enum DemoWorld {
 /// Writes files that hold secrets: created with mode 0600 in a 0700 folder.
 enum PrivateFile {
     static func write(_ text: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        try DataDirectory.writePrivateFile(Data(text.utf8), to: path)
     }
 }
