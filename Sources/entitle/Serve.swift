@@ -29,7 +29,7 @@ struct Serve: AsyncParsableCommand {
     var logLevel = "info"
 
     func run() async throws {
-        var logger = Logger(label: "entitle")
+        var logger = Logger(label: "entitle") { EscapingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = storage.hostConfiguration(host: host, port: port)
         configuration.rateLimitPerSecond = rateLimit
