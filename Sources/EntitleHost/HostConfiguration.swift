@@ -10,12 +10,16 @@ public struct HostConfiguration: Sendable {
     public var dataDirectory = ".entitle"
     /// `postgres://…` to use PostgreSQL instead of SQLite.
     public var databaseURL: String?
+    /// Where the CLI takes the PostgreSQL URL from when `databaseURL` is nil (option file, environment).
+    public var databaseURLSource: DatabaseURLSource?
     /// The externally visible base URL; defaults to `http://host:port`.
     public var publicBaseURL: String?
     /// Requests per second per device (0 disables throttling).
     public var rateLimitPerSecond = 1.0
     /// Burst per device.
     public var rateLimitBurst = 10.0
+    /// Timeouts and the connection cap of the HTTP server.
+    public var connectionLimits = ConnectionLimits()
     /// Whether to seed the demo world and mount the DemoMVPD.
     public var demo = true
 

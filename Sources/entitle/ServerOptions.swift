@@ -6,8 +6,11 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "Data directory for the embedded SQLite database, demo files and DemoMVPD keys.")
     var dataDir = ".entitle"
 
-    @Option(help: "PostgreSQL URL (postgres://user:password@host:port/database) to use instead of SQLite.")
+    @Option(help: "PostgreSQL URL (postgres://user:password@host:port/database) to use instead of SQLite; visible in ps, prefer the environment variable ENTITLE_DATABASE_URL, --database-url-file or PGPASSWORD.")
     var databaseURL: String?
+
+    @Option(help: "File holding the PostgreSQL URL (keep it owner-only).")
+    var databaseURLFile: String?
 
     @Option(help: "Externally visible base URL (default: http://HOST:PORT).")
     var publicURL: String?
@@ -17,7 +20,7 @@ struct StorageOptions: ParsableArguments {
         configuration.host = host
         configuration.port = port
         configuration.dataDirectory = dataDir
-        configuration.databaseURL = databaseURL
+        configuration.databaseURLSource = .from(option: databaseURL, file: databaseURLFile)
         configuration.publicBaseURL = publicURL
         return configuration
     }
