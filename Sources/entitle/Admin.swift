@@ -93,6 +93,16 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "Authorization API bearer key.") var authorizationKey: String?
             @Option(help: "Requestor to integrate with (repeat for several).") var requestor: [String] = []
             @Option(help: "User-metadata attribute to deliver encrypted (repeat).") var encrypt: [String] = []
+            @Option(name: .customLong("attribute"),
+                    help: "KEY=SAML-ATTRIBUTE-NAME: read user metadata KEY from that attribute (or KEY=NameID); repeat. Common names are mapped by default.")
+            var attributes: [String] = []
+            @Flag(help: "Accept RSA-SHA1 signatures from this legacy IdP (insecure; logged as a warning).") var allowRsaSha1 = false
+            @Flag(help: "Without --authorization-url: authorize every authenticated subscriber of this MVPD.") var authorizeAll = false
+
+            func validate() throws {
+                _ = try SAMLAttributeMapping.parse(attributes)
+                if authorizeAll && authorizationURL != nil { throw ValidationError("--authorize-all and --authorization-url exclude each other.") }
+            }
 
             func run() async throws {
                 let xml: String
@@ -102,6 +112,12 @@ struct Admin: AsyncParsableCommand {
                 var options = EntitleService.MVPDOptions(displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
                                                          authorizationKey: authorizationKey)
                 options.encryptedAttributes = encrypt
+                options.attributeMapping = try SAMLAttributeMapping.parse(attributes)
+                options.allowRSASHA1 = allowRsaSha1
+                options.authorizeAllAuthenticated = authorizeAll
+                if allowRsaSha1 {
+                    FileHandle.standardError.write(Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
+                }
                 let metadata = try await Admin.withService(storage) {
                     try await $0.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
                 }

@@ -68,6 +68,10 @@ struct DecisionMaker {
     func decide(_ resources: [String]) async throws -> [Decision] {
         let now = service.now
         let rules = try await service.activeDegradation(requestor: requestor, mvpd: mvpd.id)
+        // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
+        // authorize every authenticated subscriber.
+        let authorizeAll = mvpd.authorizationUrl == nil && !mvpd.isTempPass
+            ? try await service.repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == 1 : false
         let client = MVPDAuthorizationClient(httpClient: service.httpClient, timeoutSeconds: service.configuration.mvpdTimeoutSeconds)
         let mvpd = self.mvpd, profile = self.profile, issueTokens = self.issueTokens, service = self.service
         let verdicts = await withTaskGroup(of: (Int, Verdict).self) { group in
@@ -82,6 +86,7 @@ struct DecisionMaker {
                         return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
                     }
                     if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
+                    if authorizeAll { return (index, .authorized(source: "mvpd")) }
                     if mvpd.isTempPass {
                         return (index, await Self.tempPassVerdict(service: service, mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
                     }

@@ -96,6 +96,14 @@ enum Migrations {
             """,
             "ALTER TABLE mvpds ADD COLUMN temppass_resource_limit BIGINT",
         ]),
+        (30, [
+            // Issue 14: per-MVPD SAML settings for foreign IdPs (attribute names, legacy RSA-SHA1, authorize-all).
+            """
+            CREATE TABLE IF NOT EXISTS mvpd_saml_options (
+                mvpd_id TEXT PRIMARY KEY, attribute_map TEXT NOT NULL, allow_rsa_sha1 BIGINT NOT NULL,
+                authorize_all BIGINT NOT NULL)
+            """,
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.
