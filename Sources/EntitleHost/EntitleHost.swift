@@ -33,7 +33,7 @@ public struct EntitleHost: Sendable {
             try await service.prepare()
             guard configuration.demo else { return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil) }
             let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
-            let secrets = try DemoWorld.demoMVPDSecrets(dataDirectory: configuration.dataDirectory, now: clock.now())
+            let secrets = try await DemoWorld.demoMVPDSecrets(service: service, dataDirectory: configuration.dataDirectory, now: clock.now())
             let spIdentity = try await service.keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
             let trusted = TrustedServiceProvider(entityID: serviceConfiguration.spEntityID,
                                                  assertionConsumerServiceURL: serviceConfiguration.assertionConsumerServiceURL,

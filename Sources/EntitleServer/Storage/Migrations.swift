@@ -104,6 +104,10 @@ enum Migrations {
                 authorize_all BIGINT NOT NULL)
             """,
         ]),
+        (31, [
+            // Issue 14: secrets every instance on one database must share (the demo world's DemoMVPD and programmer keys).
+            "CREATE TABLE IF NOT EXISTS shared_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at BIGINT NOT NULL)",
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.
