@@ -90,7 +90,8 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "IdP SAML metadata XML file.") var samlMetadata: String
             @Option(help: "Logo URL.") var logoURL = ""
             @Option(help: "Authorization API URL.") var authorizationURL: String?
-            @Option(help: "Authorization API bearer key.") var authorizationKey: String?
+            @Option(help: "Authorization API bearer key (visible in ps: prefer --authorization-key-file).") var authorizationKey: String?
+            @Option(help: "File holding the authorization API bearer key.") var authorizationKeyFile: String?
             @Option(help: "Requestor to integrate with (repeat for several).") var requestor: [String] = []
             @Option(help: "User-metadata attribute to deliver encrypted (repeat).") var encrypt: [String] = []
             @Option(name: .customLong("attribute"),
@@ -101,6 +102,7 @@ struct Admin: AsyncParsableCommand {
 
             func validate() throws {
                 _ = try SAMLAttributeMapping.parse(attributes)
+                if authorizationKey != nil && authorizationKeyFile != nil { throw ValidationError("Give --authorization-key or --authorization-key-file, not both.") }
                 if authorizeAll && authorizationURL != nil { throw ValidationError("--authorize-all and --authorization-url exclude each other.") }
             }
 
@@ -109,8 +111,15 @@ struct Admin: AsyncParsableCommand {
                 do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
                     throw ValidationError("Cannot read \(samlMetadata).")
                 }
+                var key = authorizationKey
+                if let authorizationKeyFile {
+                    guard let text = try? String(contentsOfFile: authorizationKeyFile, encoding: .utf8) else {
+                        throw ValidationError("Cannot read \(authorizationKeyFile).")
+                    }
+                    key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
                 var options = EntitleService.MVPDOptions(displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
-                                                         authorizationKey: authorizationKey)
+                                                         authorizationKey: key)
                 options.encryptedAttributes = encrypt
                 options.attributeMapping = try SAMLAttributeMapping.parse(attributes)
                 options.allowRSASHA1 = allowRsaSha1

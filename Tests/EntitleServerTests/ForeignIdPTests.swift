@@ -98,3 +98,69 @@ import Testing
         #expect(throws: ConfigurationError.self) { try SAMLAttributeMapping.parse(["userID="]) }
     }
 }
+
+/// A legacy IdP signing with RSA-SHA1 (as stock pysaml2 does), signed here by the reference implementation xmlsec1.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xmlsec1") || ProcessInfo.processInfo.environment["CI"] == "true",
+                "xmlsec1 not installed"))
+struct LegacySHA1IdPTests {
+    /// A Response with an RSA-SHA1-signed Assertion for `requestID`, signed by xmlsec1 with the DemoCable key.
+    static func sha1Response(_ host: TestHost, requestID: String) throws -> String {
+        let config = host.service.configuration
+        let instant = host.clock.now().ISO8601Format(), end = host.clock.now().addingTimeInterval(300).ISO8601Format()
+        let issuer = host.baseURL + "/demo-mvpd/DemoCable"
+        let template = """
+            <samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" \
+            ID="_r1" Version="2.0" IssueInstant="\(instant)" Destination="\(config.assertionConsumerServiceURL)" InResponseTo="\(requestID)">\
+            <saml:Issuer>\(issuer)</saml:Issuer><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>\
+            <saml:Assertion ID="_a1" Version="2.0" IssueInstant="\(instant)"><saml:Issuer>\(issuer)</saml:Issuer>\
+            <ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo>\
+            <ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/>\
+            <ds:SignatureMethod Algorithm="http://www.w3.org/2000/09/xmldsig#rsa-sha1"/><ds:Reference URI="#_a1"><ds:Transforms>\
+            <ds:Transform Algorithm="http://www.w3.org/2000/09/xmldsig#enveloped-signature"/>\
+            <ds:Transform Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/></ds:Transforms>\
+            <ds:DigestMethod Algorithm="http://www.w3.org/2000/09/xmldsig#sha1"/><ds:DigestValue/></ds:Reference></ds:SignedInfo>\
+            <ds:SignatureValue/></ds:Signature>\
+            <saml:Subject><saml:NameID>legacy-42</saml:NameID><saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">\
+            <saml:SubjectConfirmationData InResponseTo="\(requestID)" NotOnOrAfter="\(end)" Recipient="\(config.assertionConsumerServiceURL)"/>\
+            </saml:SubjectConfirmation></saml:Subject><saml:Conditions NotBefore="\(instant)" NotOnOrAfter="\(end)"><saml:AudienceRestriction>\
+            <saml:Audience>\(config.spEntityID)</saml:Audience></saml:AudienceRestriction></saml:Conditions>\
+            <saml:AuthnStatement AuthnInstant="\(instant)" SessionIndex="S-1"><saml:AuthnContext><saml:AuthnContextClassRef>\
+            urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>\
+            <saml:AttributeStatement><saml:Attribute Name="urn:oid:0.9.2342.19200300.100.1.1"><saml:AttributeValue>legacy-user</saml:AttributeValue>\
+            </saml:Attribute></saml:AttributeStatement></saml:Assertion></samlp:Response>
+            """
+        let folder = NSTemporaryDirectory() + "entitle-sha1-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try template.write(toFile: folder + "/t.xml", atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmlsec1")
+        process.arguments = ["--sign", "--privkey-pem", host.dataDirectory + "/demo-mvpd/idp-key.pem," + host.dataDirectory + "/demo-mvpd/idp-cert.pem",
+                             "--id-attr:ID", "urn:oasis:names:tc:SAML:2.0:assertion:Assertion", "--output", folder + "/s.xml", folder + "/t.xml"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return Data(try String(contentsOfFile: folder + "/s.xml", encoding: .utf8).utf8).base64EncodedString()
+    }
+
+    @Test func rsaSHA1IsAcceptedOnlyForAnMVPDThatAllowsIt() async throws {
+        try await TestHost.run { host in
+            let metadata = try #require(host.host.demo?.metadata(for: "DemoCable")).xml()
+            var options = EntitleService.MVPDOptions(displayName: "Legacy Cable", logoURL: "")
+            options.authorizeAllAuthenticated = true
+            try await host.service.importSAMLMVPD(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
+            let tv = try await host.client()
+            let (browser, page, form, requestID) = try await ForeignIdPTests().pendingAssertion(host, tv)
+            var legacy = form
+            legacy.set("SAMLResponse", try Self.sha1Response(host, requestID: requestID))
+            guard case .page(let refused) = try await browser.submit(legacy, from: page) else { Issue.record("SHA-1 accepted by default"); return }
+            #expect(refused.status == 400)
+
+            options.allowRSASHA1 = true
+            try await host.service.importSAMLMVPD(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
+            guard case .external = try await browser.submit(legacy, from: page) else { Issue.record("SHA-1 refused although allowed"); return }
+            let profile = try #require(try await tv.send(.GET, "/api/v2/REF/profiles").decode(ProfilesResponse.self).profiles["DemoCable"])
+            #expect(profile.attributes["userID"]?.value == .string("legacy-user"))
+        }
+    }
+}
