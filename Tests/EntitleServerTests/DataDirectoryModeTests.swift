@@ -57,3 +57,20 @@ import Testing
         #expect(capture.all.contains { $0.contains("tightened data directory permissions") && $0.contains("entitle.sqlite") })
     }
 }
+
+extension DataDirectoryModeTests {
+    /// A data directory pointed at a shared folder: Entitle's files are owner-only, the folder and others' files untouched.
+    @Test func aSharedFolderKeepsItsOwnModeAndOtherFiles() async throws {
+        let directory = NSTemporaryDirectory() + "entitle-modes-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        _ = FileManager.default.createFile(atPath: directory + "/notes.txt", contents: Data("x".utf8), attributes: [.posixPermissions: 0o644])
+        let engine = try await DatabaseEngine.open(databaseURL: nil, dataDirectory: directory, logger: LogCapture().logger())
+        try await engine.sql.raw("CREATE TABLE probe (x INTEGER)").run()
+        #expect(try mode(directory + "/entitle.sqlite") == 0o600)
+        #expect(try mode(directory + "/entitle.sqlite-wal") == 0o600)
+        try await engine.close()
+        #expect(try mode(directory + "/notes.txt") == 0o644)
+        #expect(try mode(directory) == 0o755)
+    }
+}

@@ -15,14 +15,28 @@ public enum DataDirectory {
     /// Mode of every file in the data directory.
     public static let fileMode: mode_t = 0o600
 
-    /// Creates `path` when missing and makes it and everything below it owner-only; each tightened entry is logged.
+    /// The entries Entitle keeps in a data directory; only these (and everything below them) are tightened, so that a
+    /// data directory pointed at a shared folder does not change the modes of files that are not Entitle's.
+    public static let ownEntries: Set<String> = ["entitle.sqlite", "entitle.sqlite-wal", "entitle.sqlite-shm", "entitle.sqlite-journal",
+                                                 "demo", "demo-mvpd"]
+
+    /// Creates `path` when missing and makes Entitle's entries in it (and everything below them) owner-only; the
+    /// directory itself too when it holds nothing else. Each tightened entry is logged.
     public static func secure(_ path: String, logger: Logger) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: Int(directoryMode)])
-        tighten(path, logger: logger)
-        guard let entries = FileManager.default.enumerator(atPath: path) else { return }
-        for case let entry as String in entries {
-            tighten(path + "/" + entry, logger: logger)
+        let entries = try FileManager.default.contentsOfDirectory(atPath: path)
+        if entries.allSatisfy(ownEntries.contains) {
+            tighten(path, logger: logger)
+        } else {
+            logger.notice("data directory holds other files: its own mode is left as is, Entitle's files in it are owner-only",
+                          metadata: ["path": "\(path)"])
+        }
+        for entry in entries where ownEntries.contains(entry) {
+            let entryPath = path + "/" + entry
+            tighten(entryPath, logger: logger)
+            guard let below = FileManager.default.enumerator(atPath: entryPath) else { continue }
+            for case let name as String in below { tighten(entryPath + "/" + name, logger: logger) }
         }
     }
 
