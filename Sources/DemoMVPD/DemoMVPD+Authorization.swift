@@ -67,8 +67,8 @@ extension DemoMVPD {
         }
         let decision = AuthorizationDecision.decide(userID: body.userID, resource: resource, provider: provider)
         logger.info("demo MVPD authorization decision",
-                    metadata: ["mvpd": "\(provider.id)", "userID": "\(body.userID)", "channel": "\(resource.channel)",
-                               "authorized": "\(decision.authorized)", "reason": "\(decision.reason ?? "-")"])
+                    metadata: ["mvpd": "\(provider.id)", "userID": "\(body.userID.logEscaped)", "channel": "\(resource.channel.logEscaped)",
+                               "authorized": "\(decision.authorized)", "reason": "\((decision.reason ?? "-").logEscaped)"])
         return jsonResponse(decision)
     }
 

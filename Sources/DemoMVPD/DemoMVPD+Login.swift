@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 import SAML
@@ -18,7 +19,7 @@ extension DemoMVPD {
         }
         if !accepted.request.forceAuthn, let (session, subscriber) = currentSession(request, provider: provider, now: now) {
             logger.info("demo MVPD single sign-on from existing session",
-                        metadata: ["mvpd": "\(provider.id)", "sp": "\(accepted.serviceProvider.entityID)"])
+                        metadata: ["mvpd": "\(provider.id)", "sp": "\(accepted.serviceProvider.entityID.logEscaped)"])
             return assertionPage(accepted, provider: provider, subscriber: subscriber, session: session, now: now,
                                  cookies: [])
         }
@@ -77,7 +78,7 @@ extension DemoMVPD {
                                     issuedAt: Int64(now.timeIntervalSince1970),
                                     expiresAt: Int64(now.addingTimeInterval(configuration.sessionLifetime).timeIntervalSince1970))
         let cookie = sessionCookie(session, provider: provider)
-        logger.info("demo MVPD login succeeded", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID)"])
+        logger.info("demo MVPD login succeeded", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
         guard let accepted else {
             return redirect(to: "\(configuration.baseURL)/\(provider.id)/account", cookies: [cookie])
         }
@@ -100,7 +101,7 @@ extension DemoMVPD {
                 attributes: subscriber.samlAttributes, now: now, sessionNotOnOrAfter: session.expiryDate)
         } catch {
             logger.error("demo MVPD could not build SAML response",
-                         metadata: ["mvpd": "\(provider.id)", "error": "\(error)"])
+                         metadata: ["mvpd": "\(provider.id)", "error": "\(String(describing: error).logEscaped)"])
             return errorPage(provider, status: .internalServerError, heading: "Sign-in failed",
                              message: "\(provider.displayName) could not complete the sign-in. Try again later.")
         }

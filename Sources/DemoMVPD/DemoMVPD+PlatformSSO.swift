@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 import SAML
@@ -52,7 +53,7 @@ extension DemoMVPD {
                 inResponseTo: request.id, destination: serviceProvider.assertionConsumerServiceURL, audience: serviceProvider.entityID,
                 nameID: subscriber.userID, sessionIndex: AuthnRequest.newID(), attributes: subscriber.samlAttributes, now: now,
                 sessionNotOnOrAfter: now.addingTimeInterval(configuration.sessionLifetime))
-            logger.info("demo MVPD platform sign-on", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID)"])
+            logger.info("demo MVPD platform sign-on", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
             return jsonResponse(PlatformSSOAnswer(samlAttributeQueryResponse: response))
         } catch {
             return jsonResponse(PlatformSSOError(error: "server_error", message: "The SAML response could not be built."), status: .internalServerError)

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 import SAML
@@ -42,7 +43,7 @@ extension DemoMVPD {
         }
         guard let serviceProvider = serviceProvider(entityID: request.issuer) else {
             logger.notice("demo MVPD refused AuthnRequest from untrusted SP",
-                          metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer)"])
+                          metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)"])
             throw DemoRequestError(status: .badRequest, heading: "Unknown service",
                                    message: "The service \"\(request.issuer)\" is not allowed to sign in with \(provider.displayName).")
         }
@@ -61,7 +62,7 @@ extension DemoMVPD {
         let acs = request.assertionConsumerServiceURL
         guard acs.isEmpty || acs == serviceProvider.assertionConsumerServiceURL else {
             logger.notice("demo MVPD refused AuthnRequest with unregistered ACS URL",
-                          metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer)", "acs": "\(acs)"])
+                          metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)", "acs": "\(acs.logEscaped)"])
             throw DemoRequestError(status: .badRequest, heading: "Unregistered return address",
                                    message: "The sign-in request asks to return to \"\(acs)\", which is not the registered address of \"\(request.issuer)\".")
         }

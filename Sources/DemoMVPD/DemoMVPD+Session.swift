@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 import SAML
@@ -42,7 +43,7 @@ extension DemoMVPD {
         let session = currentSession(request, provider: provider, now: now)
         let matches = session.map { $0.0.userID == logoutRequest.nameID } ?? false
         logger.info("demo MVPD single logout",
-                    metadata: ["mvpd": "\(provider.id)", "sp": "\(serviceProvider.entityID)",
+                    metadata: ["mvpd": "\(provider.id)", "sp": "\(serviceProvider.entityID.logEscaped)",
                                "hadSession": "\(session != nil)", "nameIDMatched": "\(matches)"])
         let response = LogoutResponse(id: AuthnRequest.newID(), issueInstant: now,
                                       issuer: provider.entityID(baseURL: configuration.baseURL),
@@ -53,7 +54,7 @@ extension DemoMVPD {
             location = try response.redirectURL(relayState: relayState, signer: configuration.identity)
         } catch {
             logger.error("demo MVPD could not build LogoutResponse",
-                         metadata: ["mvpd": "\(provider.id)", "error": "\(error)"])
+                         metadata: ["mvpd": "\(provider.id)", "error": "\(String(describing: error).logEscaped)"])
             return errorPage(provider, status: .internalServerError, heading: "Sign-out failed",
                              message: "\(provider.displayName) could not complete the sign-out.")
         }

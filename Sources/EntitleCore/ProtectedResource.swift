@@ -20,6 +20,13 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
     /// The longest resource string accepted, in bytes.
     public static let maximumLength = 16 * 1024
 
+    /// Whether a character is refused in a resource: every control, line or paragraph separator and bidirectional
+    /// override (``LogEscaping/isUnsafe(_:)``), except tab, line feed and carriage return inside MRSS.
+    static func isForbidden(_ scalar: Unicode.Scalar, inMarkup: Bool) -> Bool {
+        if inMarkup, scalar == "\t" || scalar == "\n" || scalar == "\r" { return false }
+        return LogEscaping.isUnsafe(scalar)
+    }
+
     /// Whether the resource names a single item.
     public var isItem: Bool { itemTitle != nil || itemGUID != nil }
 
@@ -29,8 +36,13 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
         guard !trimmed.isEmpty, raw.utf8.count <= Self.maximumLength else {
             throw EnhancedError.invalidResources.with(details: "A resource is empty or longer than \(Self.maximumLength) bytes.")
         }
+        // Control characters (ESC, NUL, DEL, C1…) have no place in a resource id; MRSS may only hold tab and line breaks.
+        let isMarkup = trimmed.hasPrefix("<")
+        guard !raw.unicodeScalars.contains(where: { Self.isForbidden($0, inMarkup: isMarkup) }) else {
+            throw EnhancedError.invalidResources.with(details: "A resource may not contain control characters.")
+        }
         self.raw = raw
-        if !trimmed.hasPrefix("<") {
+        if !isMarkup {
             guard !trimmed.contains(where: { $0 == ">" || $0.isNewline }) else {
                 throw EnhancedError.invalidResources.with(details: "A plain resource id may not contain markup or line breaks.")
             }

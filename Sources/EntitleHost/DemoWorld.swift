@@ -1,3 +1,4 @@
+import EntitleCore
 import DemoMVPD
 import EntitleServer
 import Foundation
@@ -20,20 +21,56 @@ enum DemoWorld {
     static let requestorID = "REF"
     static let redirectURIs = ["adobepass://ios.app", "entitle-demo://callback"]
 
-    /// Files the DemoMVPD keeps in the data directory: its signing identity and the authorization API key.
-    static func demoMVPDSecrets(dataDirectory: String, now: Date) throws -> (identity: SigningIdentity, apiKey: String) {
+    /// The DemoMVPD's signing identity and authorization API key. They live in the database, so that every instance on
+    /// one database signs with the same key and accepts the same CSRF and session cookies (derived from that key): a
+    /// login started through one instance can finish through another. An older data directory's files are adopted
+    /// when the database has none; the files are kept as a copy of what the database holds.
+    static func demoMVPDSecrets(service: EntitleService, dataDirectory: String, now: Date) async throws -> (identity: SigningIdentity, apiKey: String) {
         let folder = dataDirectory + "/demo-mvpd"
         let keyPath = folder + "/idp-key.pem", certPath = folder + "/idp-cert.pem", apiKeyPath = folder + "/api-key"
-        if let key = try? String(contentsOfFile: keyPath, encoding: .utf8), let cert = try? String(contentsOfFile: certPath, encoding: .utf8),
-           let apiKey = try? String(contentsOfFile: apiKeyPath, encoding: .utf8), let identity = try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert) {
-            return (identity, apiKey.trimmingCharacters(in: .whitespacesAndNewlines))
+        let stored = try await service.repository.sharedSecret(name: "demo-mvpd", now: service.clock.nowMilliseconds()) {
+            if let key = try? String(contentsOfFile: keyPath, encoding: .utf8), let cert = try? String(contentsOfFile: certPath, encoding: .utf8),
+               let apiKey = try? String(contentsOfFile: apiKeyPath, encoding: .utf8), (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil {
+                return encodeFields(["key": key, "cert": cert, "apiKey": apiKey.trimmingCharacters(in: .whitespacesAndNewlines)])
+            }
+            let identity = try SigningIdentity.generate(commonName: "Entitle DemoMVPD", now: now)
+            return encodeFields(["key": identity.privateKeyPEM, "cert": identity.certificatePEM, "apiKey": UUID().uuidString + UUID().uuidString])
         }
-        let identity = try SigningIdentity.generate(commonName: "Entitle DemoMVPD", now: now)
-        let apiKey = UUID().uuidString + UUID().uuidString
-        try PrivateFile.write(identity.privateKeyPEM, to: keyPath)
-        try PrivateFile.write(identity.certificatePEM, to: certPath)
-        try PrivateFile.write(apiKey, to: apiKeyPath)
+        guard let fields = try? JSONDecoder().decode([String: String].self, from: Data(stored.utf8)),
+              let key = fields["key"], let cert = fields["cert"], let apiKey = fields["apiKey"] else {
+            throw ConfigurationError("The stored DemoMVPD secrets are unreadable.")
+        }
+        let identity = try SigningIdentity(privateKeyPEM: key, certificatePEM: cert)
+        try PrivateFile.mirror(key, to: keyPath)
+        try PrivateFile.mirror(cert, to: certPath)
+        try PrivateFile.mirror(apiKey, to: apiKeyPath)
         return (identity, apiKey)
+    }
+
+    /// A JSON object of string fields (sorted keys).
+    static func encodeFields(_ fields: [String: String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? encoder.encode(fields)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+
+    /// The programmer's key pair for encrypted user metadata, shared through the database like the DemoMVPD's.
+    static func programmerIdentity(service: EntitleService, keyPath: String, certPath: String) async throws -> SigningIdentity {
+        let stored = try await service.repository.sharedSecret(name: "demo-programmer", now: service.clock.nowMilliseconds()) {
+            if let key = try? String(contentsOfFile: keyPath, encoding: .utf8), let cert = try? String(contentsOfFile: certPath, encoding: .utf8),
+               (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil {
+                return encodeFields(["key": key, "cert": cert])
+            }
+            let identity = try SigningIdentity.generate(commonName: "Reference Network user metadata", now: service.clock.now())
+            return encodeFields(["key": identity.privateKeyPEM, "cert": identity.certificatePEM])
+        }
+        guard let fields = try? JSONDecoder().decode([String: String].self, from: Data(stored.utf8)),
+              let key = fields["key"], let cert = fields["cert"] else {
+            throw ConfigurationError("The stored demo programmer key is unreadable.")
+        }
+        try PrivateFile.mirror(key, to: keyPath)
+        try PrivateFile.mirror(cert, to: certPath)
+        return try SigningIdentity(privateKeyPEM: key, certificatePEM: cert)
     }
 
     /// Seeds (or re-synchronises) the demo world. Idempotent: endpoints follow the current base URL.
@@ -41,15 +78,10 @@ enum DemoWorld {
         let demoFolder = dataDirectory + "/demo"
         let programmerKeyPath = demoFolder + "/programmer-key.pem"
         let programmerCertPath = demoFolder + "/programmer-cert.pem"
-        let programmer: SigningIdentity
-        if let key = try? String(contentsOfFile: programmerKeyPath, encoding: .utf8),
-           let cert = try? String(contentsOfFile: programmerCertPath, encoding: .utf8),
-           let identity = try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert) {
-            programmer = identity
-        } else {
-            programmer = try SigningIdentity.generate(commonName: "Reference Network user metadata", now: service.clock.now())
-            try PrivateFile.write(programmer.privateKeyPEM, to: programmerKeyPath)
-            try PrivateFile.write(programmer.certificatePEM, to: programmerCertPath)
+        let programmer = try await programmerIdentity(service: service, keyPath: programmerKeyPath, certPath: programmerCertPath)
+        if let seeded = try await service.repository.mvpd(id: "DemoCable")?.ssoUrl, !seeded.hasPrefix(demoBaseURL + "/") {
+            service.logger.warning("demo world re-pointed to this instance's public URL: instances sharing a database need the same --public-url",
+                                   metadata: ["previous": "\(seeded.logEscaped)", "now": "\(demoBaseURL.logEscaped)"])
         }
         try await service.saveRequestor(id: requestorID, name: "Reference Network", domains: ["ios.app", "localhost", "127.0.0.1"],
                                         maxResources: 10, metadataCertificatePEM: programmer.certificatePEM)
@@ -84,9 +116,12 @@ enum DemoWorld {
 /// Writes files that hold secrets: created with mode 0600 in a 0700 folder.
 enum PrivateFile {
     static func write(_ text: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        try DataDirectory.writePrivateFile(Data(text.utf8), to: path)
+    }
+
+    /// Writes `text` unless the file already holds exactly it.
+    static func mirror(_ text: String, to path: String) throws {
+        if (try? String(contentsOfFile: path, encoding: .utf8)) == text { return }
+        try write(text, to: path)
     }
 }

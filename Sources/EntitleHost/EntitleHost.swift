@@ -2,6 +2,7 @@ import DemoMVPD
 import EntitleServer
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import SAML
 
@@ -22,7 +23,8 @@ public struct EntitleHost: Sendable {
     /// Opens storage, migrates, ensures keys and (when enabled) seeds the demo world.
     public static func prepare(configuration: HostConfiguration, logger: Logger,
                                clock: any ServiceClock = SystemClock()) async throws -> EntitleHost {
-        let engine = try await DatabaseEngine.open(databaseURL: configuration.databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
+        let databaseURL = try configuration.databaseURL ?? configuration.databaseURLSource?.resolve()
+        let engine = try await DatabaseEngine.open(databaseURL: databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
@@ -32,7 +34,7 @@ public struct EntitleHost: Sendable {
             try await service.prepare()
             guard configuration.demo else { return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil) }
             let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
-            let secrets = try DemoWorld.demoMVPDSecrets(dataDirectory: configuration.dataDirectory, now: clock.now())
+            let secrets = try await DemoWorld.demoMVPDSecrets(service: service, dataDirectory: configuration.dataDirectory, now: clock.now())
             let spIdentity = try await service.keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
             let trusted = TrustedServiceProvider(entityID: serviceConfiguration.spEntityID,
                                                  assertionConsumerServiceURL: serviceConfiguration.assertionConsumerServiceURL,
@@ -70,8 +72,11 @@ public struct EntitleHost: Sendable {
 
     /// The HTTP application (Hummingbird), with graceful shutdown on SIGINT/SIGTERM when run with `runService()`.
     public func makeApplication(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(router: buildRouter(),
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Entitle"),
+        let limits = configuration.connectionLimits
+        return Application(router: buildRouter(),
+                    server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },
+                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Entitle",
+                                         availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
                     onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
                     logger: service.logger)
     }

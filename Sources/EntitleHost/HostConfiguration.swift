@@ -10,6 +10,8 @@ public struct HostConfiguration: Sendable {
     public var dataDirectory = ".entitle"
     /// `postgres://…` to use PostgreSQL instead of SQLite.
     public var databaseURL: String?
+    /// Where the CLI takes the PostgreSQL URL from when `databaseURL` is nil (option file, environment).
+    public var databaseURLSource: DatabaseURLSource?
     /// The externally visible base URL; defaults to `http://host:port`.
     public var publicBaseURL: String?
     /// Requests per second per device (0 disables throttling).
@@ -19,6 +21,8 @@ public struct HostConfiguration: Sendable {
     /// How old the last check of the catalog version may be before cached catalog data is used: the bound on how
     /// long a change made by another instance or `entitle admin` stays unseen (zero: check before every use).
     public var catalogRefresh: Duration = .milliseconds(500)
+    /// Timeouts and the connection cap of the HTTP server.
+    public var connectionLimits = ConnectionLimits()
     /// Whether to seed the demo world and mount the DemoMVPD.
     public var demo = true
 

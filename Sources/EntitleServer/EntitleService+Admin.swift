@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import SAML
 
@@ -38,6 +39,12 @@ extension EntitleService {
         public var profileTTLSeconds: Int64 = 30 * 86_400
         /// User-metadata keys delivered encrypted.
         public var encryptedAttributes: [String] = []
+        /// User-metadata key → SAML attribute names (or `NameID`) it is read from, before ``SAMLAttributeMapping/defaults``.
+        public var attributeMapping: [String: [String]] = [:]
+        /// Accept RSA-SHA1 signatures and SHA-1 digests from this IdP (a legacy MVPD; logged as a warning).
+        public var allowRSASHA1 = false
+        /// Without an authorization URL, authorize every authenticated subscriber (instead of `invalid_integration`).
+        public var authorizeAllAuthenticated = false
 
         /// Creates options.
         public init(displayName: String, logoURL: String, authorizationURL: String? = nil, authorizationKey: String? = nil) {
@@ -51,6 +58,9 @@ extension EntitleService {
     /// Adds or updates a SAML MVPD from an identity provider's metadata XML and integrates it with `requestors`.
     @discardableResult
     public func importSAMLMVPD(id: String, metadataXML: String, options: MVPDOptions, requestors: [String]) async throws -> IdentityProviderMetadata {
+        if options.authorizeAllAuthenticated && options.authorizationURL != nil {
+            throw ConfigurationError("An MVPD with an authorization URL cannot also authorize every authenticated subscriber.")
+        }
         let metadata = try IdentityProviderMetadata.parse(xml: metadataXML)
         guard !metadata.signingCertificates.isEmpty else { throw ConfigurationError("The IdP metadata has no signing certificate.") }
         let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
@@ -64,6 +74,13 @@ extension EntitleService {
             profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: JSONText.encode(options.encryptedAttributes),
             temppassResourceLimit: nil))
         try await recordSSOPostBinding(mvpd: id, metadataXML: metadataXML)
+        try await repository.upsertSAMLOptions(MVPDSAMLOptionsRecord(
+            mvpdId: id, attributeMap: JSONText.encode(options.attributeMapping), allowRsaSha1: options.allowRSASHA1 ? 1 : 0,
+            authorizeAll: options.authorizeAllAuthenticated ? 1 : 0))
+        if options.allowRSASHA1 {
+            logger.warning("RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",
+                           metadata: ["mvpd": "\(id.logEscaped)"])
+        }
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
         return metadata
     }

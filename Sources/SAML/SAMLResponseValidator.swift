@@ -21,6 +21,8 @@ public struct ValidatedAssertion: Sendable, Equatable {
     public let sessionNotOnOrAfter: Date?
     /// Attribute values by Attribute Name.
     public let attributes: [String: [String]]
+    /// Whether a signature used RSA-SHA1 or a SHA-1 digest (possible only with `allowRSASHA1`).
+    public internal(set) var signedWithSHA1 = false
 
     /// Creates a value (for tests and stores).
     public init(assertionID: String, issuer: String, nameID: String, sessionIndex: String?, inResponseTo: String?,
@@ -53,6 +55,8 @@ public struct SAMLResponseValidator: Sendable {
     public let clockSkew: TimeInterval
     /// Accept IdP-initiated responses when `expectedInResponseTo` is nil (default false).
     public var allowUnsolicited: Bool
+    /// Accept RSA-SHA1 signatures and SHA-1 digests (default false): only for a legacy IdP the operator enabled it for.
+    public var allowRSASHA1 = false
 
     /// Creates a validator for one IdP/SP pair.
     public init(idpEntityID: String, idpCertificates: [Certificate], spEntityID: String,
@@ -108,8 +112,11 @@ public struct SAMLResponseValidator: Sendable {
         let keys = try idpCertificates.map { try rsaPublicKey(of: $0) }
         guard !keys.isEmpty else { throw SAMLError(code: SAMLError.badKey, message: "no IdP certificate configured") }
         var covered = Set<xmlNodePtr>()
+        var usedSHA1 = false
         for signature in signatures {
-            covered.insert(try XMLSignatureVerifier.verify(signature: signature, doc: doc, ids: ids, keys: keys))
+            let verified = try XMLSignatureVerifier.verify(signature: signature, doc: doc, ids: ids, keys: keys, allowSHA1: allowRSASHA1)
+            covered.insert(verified.element)
+            usedSHA1 = usedSHA1 || verified.usedSHA1
         }
 
         guard root.descendants(NS.assertion, "EncryptedAssertion").isEmpty else {
@@ -132,7 +139,9 @@ public struct SAMLResponseValidator: Sendable {
         } else if !allowUnsolicited {
             throw SAMLError(code: SAMLError.unsolicited, message: "unsolicited responses are not accepted")
         }
-        return try readAssertion(assertion, expectedInResponseTo: expectedInResponseTo, now: now)
+        var validated = try readAssertion(assertion, expectedInResponseTo: expectedInResponseTo, now: now)
+        validated.signedWithSHA1 = usedSHA1
+        return validated
     }
 
     private func readAssertion(_ assertion: xmlNodePtr, expectedInResponseTo: String?, now: Date) throws -> ValidatedAssertion {

@@ -5,11 +5,18 @@ import Foundation
 
 /// Verification of enveloped XMLDSig signatures with a strict profile: exc-c14n, RSA-SHA256, SHA-256, exactly
 /// one same-document Reference to the Signature's parent element, transforms enveloped-signature + exc-c14n.
+/// RSA-SHA1 and SHA-1 digests are accepted only when the caller allows them (a legacy IdP the operator vouched for).
 enum XMLSignatureVerifier {
+    /// What a verified signature covers and whether it used SHA-1.
+    struct Verified {
+        let element: xmlNodePtr
+        let usedSHA1: Bool
+    }
+
     /// Verifies `signature` and returns the element it covers (always its parent). The element is looked up in
     /// `ids` (built with duplicate-ID rejection). Throws `unsupportedAlgorithm`, `badDigest` or `badSignature`.
     static func verify(signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
-                       keys: [_RSA.Signing.PublicKey]) throws -> xmlNodePtr {
+                       keys: [_RSA.Signing.PublicKey], allowSHA1: Bool = false) throws -> Verified {
         func bad(_ message: String) -> SAMLError { SAMLError(code: SAMLError.badSignature, message: message) }
         func unsupported(_ what: String, _ algorithm: String) -> SAMLError {
             SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported \(what) algorithm \(algorithm)")
@@ -31,7 +38,9 @@ enum XMLSignatureVerifier {
         guard c14nAlgorithm == DSAlgorithm.excC14N || c14nAlgorithm == DSAlgorithm.excC14NWithComments
         else { throw unsupported("canonicalization", c14nAlgorithm) }
         let signatureAlgorithm = infoParts[1].attribute("Algorithm") ?? ""
-        guard signatureAlgorithm == DSAlgorithm.rsaSHA256 else { throw unsupported("signature", signatureAlgorithm) }
+        guard signatureAlgorithm == DSAlgorithm.rsaSHA256 || (allowSHA1 && signatureAlgorithm == DSAlgorithm.rsaSHA1) else {
+            throw unsupported("signature", signatureAlgorithm)
+        }
 
         // Reference → the enveloping element.
         guard let uri = reference.attribute("URI"), uri.hasPrefix("#"), uri.count > 1 else {
@@ -55,9 +64,10 @@ enum XMLSignatureVerifier {
             throw unsupported("transform", transformAlgorithms.joined(separator: ", "))
         }
         let digestAlgorithm = refParts[1].attribute("Algorithm") ?? ""
-        guard digestAlgorithm == DSAlgorithm.sha256 else { throw unsupported("digest", digestAlgorithm) }
-        guard let expectedDigest = Base64.decode(refParts[2].textContent), expectedDigest.count == 32 else {
-            throw bad("DigestValue is not a base64 SHA-256 value")
+        let sha1Digest = allowSHA1 && digestAlgorithm == DSAlgorithm.sha1
+        guard digestAlgorithm == DSAlgorithm.sha256 || sha1Digest else { throw unsupported("digest", digestAlgorithm) }
+        guard let expectedDigest = Base64.decode(refParts[2].textContent), expectedDigest.count == (sha1Digest ? 20 : 32) else {
+            throw bad("DigestValue is not a base64 \(sha1Digest ? "SHA-1" : "SHA-256") value")
         }
 
         // A bare-name "#id" reference selects the element without comment nodes (XMLDSig 4.3.3.3), so even the
@@ -65,7 +75,8 @@ enum XMLSignatureVerifier {
         let referenced = try XMLCanonicalizer.canonicalize(
             doc, apex: target, excluding: signature,
             inclusivePrefixes: inclusivePrefixes(of: transforms[1]), withComments: false)
-        guard Array(SHA256.hash(data: referenced)) == expectedDigest else {
+        let digest = sha1Digest ? Array(Insecure.SHA1.hash(data: referenced)) : Array(SHA256.hash(data: referenced))
+        guard digest == expectedDigest else {
             throw SAMLError(code: SAMLError.badDigest, message: "digest of element \(id) does not match (content changed after signing)")
         }
 
@@ -76,10 +87,13 @@ enum XMLSignatureVerifier {
             doc, apex: signedInfo, inclusivePrefixes: inclusivePrefixes(of: infoParts[0]),
             withComments: c14nAlgorithm == DSAlgorithm.excC14NWithComments)
         let value = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
-        guard keys.contains(where: { $0.isValidSignature(value, for: signedInfoBytes, padding: .insecurePKCS1v1_5) }) else {
-            throw bad("signature value does not verify with any trusted certificate")
+        let sha1Signature = signatureAlgorithm == DSAlgorithm.rsaSHA1
+        let valid = keys.contains { key in
+            sha1Signature ? key.isValidSignature(value, for: Insecure.SHA1.hash(data: signedInfoBytes), padding: .insecurePKCS1v1_5)
+                : key.isValidSignature(value, for: signedInfoBytes, padding: .insecurePKCS1v1_5)
         }
-        return target
+        guard valid else { throw bad("signature value does not verify with any trusted certificate") }
+        return Verified(element: target, usedSHA1: sha1Signature || sha1Digest)
     }
 
     /// PrefixList of an `ec:InclusiveNamespaces` child of a CanonicalizationMethod or Transform.

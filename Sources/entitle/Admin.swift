@@ -101,9 +101,21 @@ struct Admin: AsyncParsableCommand {
             var samlMetadata: String
             @Option(help: "Logo URL.") var logoURL = ""
             @Option(help: "Authorization API URL.") var authorizationURL: String?
-            @Option(help: "Authorization API bearer key.") var authorizationKey: String?
+            @Option(help: "Authorization API bearer key (visible in ps: prefer --authorization-key-file).") var authorizationKey: String?
+            @Option(help: "File holding the authorization API bearer key.") var authorizationKeyFile: String?
             @Option(help: "Requestor to integrate with (repeat for several).") var requestor: [String] = []
             @Option(help: "User-metadata attribute to deliver encrypted (repeat).") var encrypt: [String] = []
+            @Option(name: .customLong("attribute"),
+                    help: "KEY=SAML-ATTRIBUTE-NAME: read user metadata KEY from that attribute (or KEY=NameID); repeat. Common names are mapped by default.")
+            var attributes: [String] = []
+            @Flag(help: "Accept RSA-SHA1 signatures from this legacy IdP (insecure; logged as a warning).") var allowRsaSha1 = false
+            @Flag(help: "Without --authorization-url: authorize every authenticated subscriber of this MVPD.") var authorizeAll = false
+
+            func validate() throws {
+                _ = try SAMLAttributeMapping.parse(attributes)
+                if authorizationKey != nil && authorizationKeyFile != nil { throw ValidationError("Give --authorization-key or --authorization-key-file, not both.") }
+                if authorizeAll && authorizationURL != nil { throw ValidationError("--authorize-all and --authorization-url exclude each other.") }
+            }
 
             func run() async throws {
                 let xml: String
@@ -113,9 +125,22 @@ struct Admin: AsyncParsableCommand {
                           curl -o \(samlMetadata) \(EnvironmentDefaults.serviceURL)/demo-mvpd/DemoCable/saml/metadata
                         """)
                 }
+                var key = authorizationKey
+                if let authorizationKeyFile {
+                    guard let text = try? String(contentsOfFile: authorizationKeyFile, encoding: .utf8) else {
+                        throw ValidationError("Cannot read \(authorizationKeyFile).")
+                    }
+                    key = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                }
                 var options = EntitleService.MVPDOptions(displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
-                                                         authorizationKey: authorizationKey)
+                                                         authorizationKey: key)
                 options.encryptedAttributes = encrypt
+                options.attributeMapping = try SAMLAttributeMapping.parse(attributes)
+                options.allowRSASHA1 = allowRsaSha1
+                options.authorizeAllAuthenticated = authorizeAll
+                if allowRsaSha1 {
+                    FileHandle.standardError.write(Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
+                }
                 let metadata = try await Admin.withService(storage) {
                     try await $0.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
                 }

@@ -28,20 +28,37 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Milliseconds a change made by another instance or `entitle admin` may stay unseen (catalog cache bound).")
     var catalogRefreshMs = 500
 
+    @Option(help: "Seconds a connection may stay silent (no request, an unfinished header, a stalled body) before it is closed.")
+    var idleTimeout = ConnectionLimits().idleTimeout
+
+    @Option(help: "Seconds to receive a whole request, header and body.")
+    var requestTimeout = ConnectionLimits().requestTimeout
+
+    @Option(help: "Connections served at once; more wait in the listen backlog (keep below ulimit -n).")
+    var maxConnections = ConnectionLimits().maxConnections
+
     @Flag(help: "Do not seed the demo world or mount the DemoMVPD.")
     var noDemo = false
 
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical).")
     var logLevel = "info"
 
+    func validate() throws {
+        guard idleTimeout > 0, requestTimeout > 0 else { throw ValidationError("--idle-timeout and --request-timeout must be positive.") }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
+    }
+
     func run() async throws {
-        var logger = Logger(label: "entitle")
+        var logger = Logger(label: "entitle") { EscapingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = storage.hostConfiguration(host: host, port: port, publicURL: publicURL)
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.catalogRefresh = .milliseconds(max(0, catalogRefreshMs))
         configuration.demo = !noDemo
+        configuration.connectionLimits.idleTimeout = idleTimeout
+        configuration.connectionLimits.requestTimeout = requestTimeout
+        configuration.connectionLimits.maxConnections = maxConnections
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory
         let base = configuration.baseURL

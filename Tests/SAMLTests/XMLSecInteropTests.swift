@@ -48,6 +48,13 @@ struct XMLSecInteropTests {
 
     /// An Okta/ADFS-style pretty-printed Response (saml2 prefixes, xs:type values, InclusiveNamespaces) with
     /// signature templates as xmlsec1 expects them.
+    private func template(signResponse: Bool, sha1: Bool) -> String {
+        let xml = template(signResponse: signResponse)
+        guard sha1 else { return xml }
+        return xml.replacingOccurrences(of: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256", with: "http://www.w3.org/2000/09/xmldsig#rsa-sha1")
+            .replacingOccurrences(of: "http://www.w3.org/2001/04/xmlenc#sha256", with: "http://www.w3.org/2000/09/xmldsig#sha1")
+    }
+
     private func template(signResponse: Bool) -> String {
         let instant = SAMLTime.format(Fixture.now)
         let end = SAMLTime.format(Fixture.now.addingTimeInterval(300))
@@ -130,6 +137,34 @@ struct XMLSecInteropTests {
         let tampered = xml.replacingOccurrences(of: ">H-1001<", with: ">H-9999<")
         #expect(Fixture.rejection(tampered) == SAMLError.badDigest)
         #expect(Fixture.rejection(xml, validator: Fixture.validator(certificates: [Fixture.otherKey.certificate])) == SAMLError.badSignature)
+    }
+
+    /// A legacy IdP (stock pysaml2) signs with RSA-SHA1: refused unless the validator is told to allow it for that IdP.
+    @Test func rsaSHA1SignaturesAreAcceptedOnlyWhenAllowed() throws {
+        let dir = try TempDir()
+        let (key, cert) = try keyFiles(dir, Fixture.idp)
+        let input = try dir.write("template.xml", template(signResponse: false, sha1: true))
+        let signed = try XMLSec.run(["--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
+                                     "--output", dir.url.appendingPathComponent("signed.xml").path, input])
+        #expect(signed.status == 0, "xmlsec1 --sign failed: \(signed.output)")
+        let xml = try dir.read("signed.xml")
+        #expect(xml.contains("xmldsig#rsa-sha1"))
+        #expect(Fixture.rejection(xml) == SAMLError.unsupportedAlgorithm)
+        var legacy = Fixture.validator()
+        legacy.allowRSASHA1 = true
+        let result = try legacy.validate(xml: xml, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
+        #expect(result.signedWithSHA1)
+        #expect(result.nameID == "alice@cable.example.net")
+        // Still a real check: altered content, a foreign key and a bad value are refused.
+        #expect(Fixture.rejection(xml.replacingOccurrences(of: ">H-1001<", with: ">H-9999<"), validator: legacy) == SAMLError.badDigest)
+        var stranger = Fixture.validator(certificates: [Fixture.otherKey.certificate])
+        stranger.allowRSASHA1 = true
+        #expect(Fixture.rejection(xml, validator: stranger) == SAMLError.badSignature)
+        // SHA-256 responses do not report SHA-1.
+        let modern = try Fixture.builder.success(inResponseTo: Fixture.requestID, destination: Fixture.acsURL, audience: Fixture.spEntityID,
+                                                 nameID: "alice", sessionIndex: "S", attributes: [:], now: Fixture.now,
+                                                 assertionLifetime: 300, sessionNotOnOrAfter: nil)
+        #expect(try legacy.validate(base64Response: modern, expectedInResponseTo: Fixture.requestID, now: Fixture.now).signedWithSHA1 == false)
     }
 
     @Test func validatorAcceptsResponseAndAssertionSignedByXMLSec() throws {

@@ -103,7 +103,7 @@ extension EntitleService {
         case .failedWithRedirect(let redirect):
             return HTMLPage.redirect(to: redirect)
         case .rejected(let reason):
-            context.logger.warning("SAML response rejected", metadata: ["reason": "\(reason)"])
+            context.logger.warning("SAML response rejected", metadata: ["reason": "\(reason.logEscaped)"])
             return HTMLPage.message(title: "Sign-in failed",
                                     message: "The answer from your TV provider could not be accepted. Start signing in again from your app or TV.",
                                     status: .badRequest)

@@ -50,7 +50,7 @@ extension EntitleService {
                                   softwareId: statement.softwareId, requestorId: statement.requestorId,
                                   redirectUris: JSONText.encode(redirectURIs), issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: 0)
         try await repository.insertClient(client)
-        context.logger.info("client registered", metadata: ["client_id": "\(client.clientId)", "software_id": "\(client.softwareId)"])
+        context.logger.info("client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
         return JSONCoding.response(ClientRegistration(clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs,
                                                       clientIDIssuedAt: client.issuedAt), status: .created)
     }

@@ -71,6 +71,10 @@ struct DecisionMaker {
         // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
         let catalogGeneration = service.repository.catalog.generation
         let ttl = try await service.repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? service.configuration.mvpdAuthorizationTTL
+        // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
+        // authorize every authenticated subscriber.
+        let authorizeAll = mvpd.authorizationUrl == nil && !mvpd.isTempPass
+            ? try await service.repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == 1 : false
         let client = MVPDAuthorizationClient(httpClient: service.httpClient, timeoutSeconds: service.configuration.mvpdTimeoutSeconds)
         let mvpd = self.mvpd, profile = self.profile, issueTokens = self.issueTokens, service = self.service, requestor = self.requestor
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
@@ -87,6 +91,7 @@ struct DecisionMaker {
                         return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
                     }
                     if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
+                    if authorizeAll { return (index, .authorized(source: "mvpd")) }
                     if mvpd.isTempPass {
                         return (index, await Self.tempPassVerdict(service: service, mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
                     }

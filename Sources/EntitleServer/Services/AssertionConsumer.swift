@@ -20,6 +20,7 @@ struct AssertionConsumer {
         let session: AuthSessionRecord
         let mvpd: MVPDRecord
         let assertion: ValidatedAssertion
+        let options: MVPDSAMLOptionsRecord?
     }
 
     /// Why a response was refused.
@@ -67,10 +68,12 @@ struct AssertionConsumer {
             throw Refusal(reason: "unknown_mvpd")
         }
         let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
-        let validator = SAMLResponseValidator(idpEntityID: entityID, idpCertificates: certificates,
+        let options = try await repository.samlOptions(mvpd: mvpd.id)
+        var validator = SAMLResponseValidator(idpEntityID: entityID, idpCertificates: certificates,
                                               spEntityID: service.configuration.spEntityID,
                                               assertionConsumerServiceURL: service.configuration.assertionConsumerServiceURL,
                                               clockSkew: service.configuration.samlClockSkew)
+        validator.allowRSASHA1 = options?.allowRsaSha1 == 1
         let assertion: ValidatedAssertion
         do {
             assertion = try validator.validate(base64Response: samlResponse, expectedInResponseTo: requestID, now: service.clock.now())
@@ -79,12 +82,15 @@ struct AssertionConsumer {
             service.metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
             throw Refusal(reason: "mvpd_declined", declined: true)
         }
+        if assertion.signedWithSHA1 {
+            service.logger.warning("accepted a SAML response signed with SHA-1 (enabled for this MVPD)", metadata: ["mvpd": "\(mvpd.id.logEscaped)"])
+        }
         let expiry = Int64(assertion.notOnOrAfter.timeIntervalSince1970 * 1000) + Int64(service.configuration.samlClockSkew * 1000)
         guard try await repository.useAssertion(key: assertion.issuer + "|" + assertion.assertionID, expiresAt: expiry) else {
             throw Refusal(reason: "assertion_replayed")
         }
         guard try await repository.completeAuthentication(authnRequestID: requestID) else { throw Refusal(reason: "replayed") }
-        return Verified(session: session, mvpd: mvpd, assertion: assertion)
+        return Verified(session: session, mvpd: mvpd, assertion: assertion, options: options)
     }
 
     /// Stores the profile of a verified response for the session's client and device.
@@ -96,11 +102,12 @@ struct AssertionConsumer {
             notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
         }
         let assertion = verified.assertion, session = verified.session
-        let userID = assertion.attributes["userID"]?.first ?? assertion.nameID
+        let metadata = SAMLAttributeMapping(verified.options?.attributeMapping ?? [:]).userMetadata(of: assertion)
+        let userID = metadata["userID"]?.first ?? assertion.nameID
         let profile = ProfileRecord(
             requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: verified.mvpd.id,
             type: type, issuer: issuer, notBefore: now, notAfter: notAfter,
-            attributes: JSONText.encode(assertion.attributes.merging(extraAttributes) { $1 }),
+            attributes: JSONText.encode(metadata.merging(extraAttributes) { $1 }),
             nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID)
         try await service.repository.upsertProfile(profile)
         service.caches.authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)

@@ -60,11 +60,17 @@ public final class DatabaseEngine: Sendable {
             guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
                 throw ConfigurationError("Unsupported --database-url: only postgres:// URLs are accepted.")
             }
+            if FileManager.default.fileExists(atPath: dataDirectory) { try DataDirectory.secure(dataDirectory, logger: logger) }
             return try postgres(url: databaseURL, logger: logger)
         }
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        return try await sqlite(path: dataDirectory + "/entitle.sqlite", logger: logger)
+        // The database holds the private signing keys: the file exists owner-only before SQLite opens it, and SQLite
+        // gives its -wal and -shm files the database file's mode.
+        try DataDirectory.secure(dataDirectory, logger: logger)
+        let path = dataDirectory + "/entitle.sqlite"
+        try DataDirectory.createPrivateFile(path)
+        let engine = try await sqlite(path: path, logger: logger)
+        try DataDirectory.secure(dataDirectory, logger: logger)
+        return engine
     }
 
     /// Closes connections.

@@ -134,6 +134,18 @@ enum Migrations {
         (22, [
             "CREATE TABLE IF NOT EXISTS mvpd_sso_post (mvpd_id TEXT PRIMARY KEY, location TEXT NOT NULL)",
         ]),
+        (30, [
+            // Issue 14: per-MVPD SAML settings for foreign IdPs (attribute names, legacy RSA-SHA1, authorize-all).
+            """
+            CREATE TABLE IF NOT EXISTS mvpd_saml_options (
+                mvpd_id TEXT PRIMARY KEY, attribute_map TEXT NOT NULL, allow_rsa_sha1 BIGINT NOT NULL,
+                authorize_all BIGINT NOT NULL)
+            """,
+        ]),
+        (31, [
+            // Issue 14: secrets every instance on one database must share (the demo world's DemoMVPD and programmer keys).
+            "CREATE TABLE IF NOT EXISTS shared_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at BIGINT NOT NULL)",
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

@@ -29,7 +29,7 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             throw error
         } catch {
-            context.logger.error("unexpected failure", metadata: ["error.type": "\(type(of: error))", "path": "\(request.uri.path)"])
+            context.logger.error("unexpected failure", metadata: ["error.type": "\(type(of: error))", "path": "\(request.uri.path.logEscaped)"])
             throw APIError(.internalServerError)
         }
     }

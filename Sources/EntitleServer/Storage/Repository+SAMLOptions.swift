@@ -1,0 +1,35 @@
+import SQLKit
+
+/// Per-MVPD settings for a SAML identity provider beyond its metadata: how its attributes map to user metadata,
+/// whether legacy RSA-SHA1 signatures are accepted, and whether every authenticated subscriber is authorized.
+public struct MVPDSAMLOptionsRecord: Codable, Sendable, Equatable {
+    /// MVPD id.
+    public var mvpdId: String
+    /// JSON object: user-metadata key → SAML attribute names (or `NameID`), first present wins.
+    public var attributeMap: String
+    /// 1 when RSA-SHA1 signatures and SHA-1 digests are accepted from this MVPD.
+    public var allowRsaSha1: Int64
+    /// 1 when an MVPD without an authorization endpoint authorizes every authenticated subscriber.
+    public var authorizeAll: Int64
+
+    /// The attribute map as a dictionary.
+    public var attributeMapping: [String: [String]] { JSONText.decode(attributeMap) }
+}
+
+extension Repository {
+    /// The SAML settings of an MVPD (nil when none were stored: defaults apply).
+    public func samlOptions(mvpd: String) async throws -> MVPDSAMLOptionsRecord? {
+        try await first("SELECT * FROM mvpd_saml_options WHERE mvpd_id = \(bind: mvpd)", as: MVPDSAMLOptionsRecord.self)
+    }
+
+    /// Creates or replaces the SAML settings of an MVPD.
+    public func upsertSAMLOptions(_ o: MVPDSAMLOptionsRecord) async throws {
+        try await run("""
+            INSERT INTO mvpd_saml_options (mvpd_id, attribute_map, allow_rsa_sha1, authorize_all)
+            VALUES (\(bind: o.mvpdId), \(bind: o.attributeMap), \(bind: o.allowRsaSha1), \(bind: o.authorizeAll))
+            ON CONFLICT (mvpd_id) DO UPDATE SET attribute_map = excluded.attribute_map,
+              allow_rsa_sha1 = excluded.allow_rsa_sha1, authorize_all = excluded.authorize_all
+            """)
+        try await catalogChanged()
+    }
+}
