@@ -60,7 +60,7 @@ import Testing
             ])
             guard case .page(let landed) = try await DemoSignIn.signIn(browser: host.browser(), authenticationURL: url, username: "alice",
                                                                        password: "alice-pass") else { Issue.record("no page"); return }
-            #expect(landed.url == host.baseURL + "/authenticated")
+            #expect(landed.url == host.baseURL + "/authenticated?mvpd=DemoCable")
 
             let session = try await Self.post(host, "session", [("_method", "GET"), ("requestor_id", "REF"), ("reg_code", code)], bearer: rest)
             #expect(session.status == 200)

@@ -42,7 +42,7 @@ import Testing
 
             let outcome = try await tv.login(code: code, user: "alice")
             guard case .page(let landed) = outcome else { Issue.record("browser did not land: \(outcome)"); return }
-            #expect(landed.url == host.baseURL + "/authenticated")
+            #expect(landed.url == host.baseURL + "/authenticated?mvpd=DemoCable")
             #expect(landed.status == 200)
 
             #expect(try await tv.call(.GET, "/api/v1/checkauthn/\(code)", [("requestor", "REF")]).status == 200)

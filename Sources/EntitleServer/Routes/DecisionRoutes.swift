@@ -79,35 +79,37 @@ struct DecisionMaker {
         let mvpd = self.mvpd, profile = self.profile, issueTokens = self.issueTokens, service = self.service, requestor = self.requestor
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
-        let verdicts = await withTaskGroup(of: (Int, Verdict).self) { group in
+        let ask: @Sendable (Int, String) async -> (Int, Verdict) = { index, raw in
+            do throws(EnhancedError) {
+                _ = try ProtectedResource(parsing: raw)
+            } catch {
+                return (index, .denied(error, source: "mvpd"))
+            }
+            if rules.contains("authz-none") {
+                return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
+            }
+            if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
+            if authorizeAll { return (index, .authorized(source: "mvpd")) }
+            if mvpd.isTempPass {
+                return (index, await Self.tempPassVerdict(service: service, mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
+            }
+            let verdict = await service.caches.authorizations.answer(
+                subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
+                notAfter: profile.notAfter, catalogGeneration: catalogGeneration
+            ) { await client.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
+            switch verdict {
+            case .authorized: return (index, .authorized(source: "mvpd"))
+            case .denied(let parental, let message):
+                let base: EnhancedError = parental ? .authorizationDeniedByParentalControls
+                    : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
+                return (index, .denied(base.with(details: message), source: "mvpd"))
+            case .failed(let error): return (index, .denied(error, source: "mvpd"))
+            }
+        }
+        // One resource (the common play): asked inline, without a child task and its thread hop.
+        let verdicts = resources.count == 1 ? [await ask(0, resources[0]).1] : await withTaskGroup(of: (Int, Verdict).self) { group in
             for (index, raw) in resources.enumerated() {
-                group.addTask {
-                    do throws(EnhancedError) {
-                        _ = try ProtectedResource(parsing: raw)
-                    } catch {
-                        return (index, .denied(error, source: "mvpd"))
-                    }
-                    if rules.contains("authz-none") {
-                        return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
-                    }
-                    if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
-                    if authorizeAll { return (index, .authorized(source: "mvpd")) }
-                    if mvpd.isTempPass {
-                        return (index, await Self.tempPassVerdict(service: service, mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
-                    }
-                    let verdict = await service.caches.authorizations.answer(
-                        subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
-                        notAfter: profile.notAfter, catalogGeneration: catalogGeneration
-                    ) { await client.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
-                    switch verdict {
-                    case .authorized: return (index, .authorized(source: "mvpd"))
-                    case .denied(let parental, let message):
-                        let base: EnhancedError = parental ? .authorizationDeniedByParentalControls
-                            : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
-                        return (index, .denied(base.with(details: message), source: "mvpd"))
-                    case .failed(let error): return (index, .denied(error, source: "mvpd"))
-                    }
-                }
+                group.addTask { await ask(index, raw) }
             }
             var result = [Verdict](repeating: .denied(.internalServerError, source: "mvpd"), count: resources.count)
             for await (index, verdict) in group { result[index] = verdict }
