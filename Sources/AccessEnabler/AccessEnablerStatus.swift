@@ -88,5 +88,17 @@ public struct AccessEnablerStatus: Sendable, Hashable {
         public static let degradationDenied = "Z169"
         /// Internal error.
         public static let internalError = "500"
+        /// The delegate does not implement an optional callback the SDK called (or implements it with another
+        /// signature than Adobe's); the `callback` extra names it.
+        public static let callbackNotImplemented = "CB404"
+    }
+
+    /// `CB404` for `callback`: `error` for callbacks a flow needs, `warning` for `navigate(toUrl:useSVC:)` (which
+    /// falls back to `navigate(toUrl:)`) and `dismissTvProviderDialog(_:)`.
+    static func callbackNotImplemented(_ callback: String) -> AccessEnablerStatus {
+        let fallback = callback == "navigate(toUrl:useSVC:)" || callback == "dismissTvProviderDialog(_:)"
+        return AccessEnablerStatus(errorID: ID.callbackNotImplemented, level: fallback ? "warning" : "error",
+                                   message: "The delegate does not implement \(callback) with the SDK's signature.",
+                                   extras: ["callback": callback])
     }
 }

@@ -145,7 +145,7 @@ import Testing
         try await LocalService.run { service in
             let app = TestApp(service: service, platformSSO: Self.account(service, access: .granted))
             try await app.enabler.configure(requestorID: "REF")
-            app.enabler.getAuthentication(filter: [TV_PROVIDERS: ["DemoCable", "DemoSSO"], FEATURED_TV_PROVIDERS: ["DemoSSO", "DemoFiber"]])
+            app.enabler.getAuthentication([TV_PROVIDERS: ["DemoCable", "DemoSSO"], FEATURED_TV_PROVIDERS: ["DemoSSO", "DemoFiber"]])
             let dialog = try await app.waitForDialog()
             #expect(dialog.supportedProviderIDs == ["DemoSSO"])
             #expect(dialog.featuredProviderIDs == ["DemoSSO"])
@@ -156,7 +156,7 @@ import Testing
             // A filter that names no SSO MVPD: the classic picker, no platform dialog.
             let classic = TestApp(service: service, platformSSO: Self.account(service, access: .granted))
             try await classic.enabler.configure(requestorID: "REF")
-            classic.enabler.getAuthentication(forceAuthn: false, withData: nil, andFilter: [TV_PROVIDERS: ["DemoCable"]])
+            classic.enabler.getAuthentication(false, withData: nil, andFilter: [TV_PROVIDERS: ["DemoCable"]])
             let picker = try await classic.waitFor("displayProviderDialog")
             #expect(classic.flow == [picker])
         }

@@ -185,7 +185,7 @@ import Testing
             let app = SDKProbe(service: service)
             app.play.withLock { $0 = .manual }
             try await app.configure()
-            app.enabler.getAuthentication(filter: ["DemoCable"])
+            app.enabler.getAuthentication(["DemoCable"])
             try await app.waitFor("displayProviderDialog(")
             app.enabler.setSelectedProvider("DemoCable")
             try await app.waitFor("navigate(")
@@ -193,7 +193,7 @@ import Testing
             app.enabler.getAuthenticationToken()
             #expect(try await app.waitFor("setAuthenticationStatus") == "setAuthenticationStatus(1,)")
             // The array filter with forceAuthn shows the picker again although authenticated.
-            app.enabler.getAuthentication(forceAuthn: true, withData: nil, andFilter: ["DemoCable"])
+            app.enabler.getAuthentication(true, withData: nil, andFilter: ["DemoCable"])
             try await app.waitFor("displayProviderDialog(", count: 2)
             #expect(app.providerLists.withLock { $0.map(\.count) } == [5, 5])
         }
