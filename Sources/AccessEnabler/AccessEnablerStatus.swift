@@ -88,6 +88,9 @@ public struct AccessEnablerStatus: Sendable, Hashable {
         public static let degradationDenied = "Z169"
         /// Internal error.
         public static let internalError = "500"
+        /// Logged out on this device, but the service could not be told (no answer or an error): the SDK retries at the
+        /// next `setRequestor` and does not restore the profile meanwhile; the `mvpd` extra names the MVPD.
+        public static let logoutPending = "LGO503"
         /// The delegate does not implement an optional callback the SDK called (or implements it with another
         /// signature than Adobe's); the `callback` extra names it.
         public static let callbackNotImplemented = "CB404"

@@ -13,12 +13,18 @@ extension EntitlementEngine {
         guard case .fetch(let generation, let unique) = requestor.setRequestor(id, providers: list) else { return }
         syncedProfiles = [:]
         let headers = commonHeaders()
+        let pending = local.pendingLogouts ?? [:]
+        let redirect = redirectURL(requiresSVC: false)
         for provider in unique {
             let client = client(for: provider)
+            let unconfirmed = pending.filter { $0.value == provider.absoluteString }.map(\.key).sorted()
             Task {
                 let result = await Self.fetchConfiguration(client: client, requestorID: id, headers: headers)
                 var profiles: ProfilesResponse?
                 if case .success = result {
+                    let confirmed = await Self.retryLogouts(unconfirmed, client: client, requestorID: id, redirect: redirect,
+                                                            headers: headers)
+                    self.logoutsConfirmed(confirmed)
                     profiles = try? await client.send(APICall(method: "GET", path: ["api", "v2", id, "profiles"]),
                                                       headers: headers, as: ProfilesResponse.self)
                 }
@@ -74,7 +80,8 @@ extension EntitlementEngine {
             for (mvpd, entry) in local.profiles where entry.provider == provider.absoluteString && response.profiles[mvpd] == nil {
                 local.profiles.removeValue(forKey: mvpd)
             }
-            for (mvpd, profile) in response.profiles where requestor.route(for: mvpd)?.provider ?? provider == provider {
+            for (mvpd, profile) in response.profiles where requestor.route(for: mvpd)?.provider ?? provider == provider
+                && local.pendingLogouts?[mvpd] == nil {
                 local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
             }
         }

@@ -18,8 +18,14 @@ final class WireRecorder: HTTPTransport {
 
     private let inner = URLSessionTransport()
     private let exchanges = Mutex<[Exchange]>([])
+    /// Path fragments whose requests fail as a lost connection would (the service is not reached).
+    let unreachable = Mutex<[String]>([])
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if unreachable.withLock({ $0 }).contains(where: { request.url.path.contains($0) }) {
+            exchanges.withLock { $0.append(Exchange(request: request, response: nil)) }
+            throw URLError(.networkConnectionLost)
+        }
         do {
             let response = try await inner.send(request)
             exchanges.withLock { $0.append(Exchange(request: request, response: response)) }
