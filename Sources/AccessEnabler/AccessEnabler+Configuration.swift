@@ -70,8 +70,17 @@ extension AccessEnabler {
         }
     }
 
-    /// The service used when `setRequestor` is given no service providers: `entitle serve`'s default address.
-    public static let defaultServiceBaseURL = URL(string: "http://127.0.0.1:8080")!
+    /// The Info.plist key naming the app's Entitle service (`https://tve.example.com`), read when the enabler is
+    /// created without a `serviceBaseURL`.
+    public static let serviceURLInfoKey = "EntitleServiceURL"
+
+    /// The service used when `setRequestor` is given no service providers: the app's `EntitleServiceURL` Info.plist
+    /// value, or nil — then `setRequestor(_:)` fails with `setRequestorComplete(0)` and status `CFG100` (there is no
+    /// built-in default: an app names its service).
+    public static var defaultServiceBaseURL: URL? {
+        guard let text = Bundle.main.object(forInfoDictionaryKey: serviceURLInfoKey) as? String else { return nil }
+        return normalizedServiceURL(text)
+    }
 }
 
 /// Defaults that depend on the platform.

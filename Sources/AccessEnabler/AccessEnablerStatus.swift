@@ -28,6 +28,9 @@ public struct AccessEnablerStatus: Sendable, Hashable {
 
     /// Status ids used by this SDK (an open set; the protocol notes §7.2 list them all).
     public enum ID {
+        /// No service named: the app set no `EntitleServiceURL` Info.plist key, no `serviceBaseURL` and no
+        /// service providers.
+        public static let serviceNotNamed = "CFG100"
         /// Invalid requestor id.
         public static let invalidRequestor = "CFG400"
         /// Service not found / unreachable.

@@ -37,6 +37,11 @@ extension EntitlementEngine {
 
     static func fetchConfiguration(client: APIClient, requestorID: String,
                                    headers: [String: String]) async -> Result<ConfigurationResponse, AccessEnablerError> {
+        if client.baseURL == EngineSettings.unconfiguredProvider {
+            return .failure(AccessEnablerError(code: .notConfigured, message: "No Entitle service is named: set the EntitleServiceURL "
+                                                   + "Info.plist key, pass serviceBaseURL, or call setRequestor(_:serviceProviders:).",
+                                               statusID: AccessEnablerStatus.ID.serviceNotNamed))
+        }
         do {
             let configuration = try await client.send(APICall(method: "GET", path: ["api", "v2", requestorID, "configuration"]),
                                                       headers: headers, as: ConfigurationResponse.self)

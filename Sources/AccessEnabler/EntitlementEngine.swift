@@ -5,6 +5,9 @@ import Foundation
 struct EngineSettings: Sendable {
     var softwareStatement: String
     var defaultProvider: URL
+    /// The placeholder `defaultProvider` when the app named no service: configuring against it fails with `CFG100`
+    /// without any connection.
+    static let unconfiguredProvider = URL(string: "entitle-unconfigured:service")!
     var deviceMode: Bool
     var redirectURL: String?
     var pollInterval: TimeInterval
