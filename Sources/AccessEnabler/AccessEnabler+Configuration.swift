@@ -30,6 +30,9 @@ extension AccessEnabler {
         public var deviceInfo: DeviceInfo
         /// A stable device id; default: a random id generated once and kept in the token store.
         public var deviceID: String?
+        /// Whether `getMetadata` answers `METADATA_DEVICE_ID` (a feature the programmer enables, as Adobe enables it
+        /// per programmer); default false: the answer is nil and the device id is not exposed.
+        public var deviceIDMetadata = false
         /// The `User-Agent` of every request.
         public var userAgent: String
         /// The platform's TV-provider account for single sign-on: VideoSubscriberAccount on Apple platforms,

@@ -23,13 +23,14 @@ public final class AccessEnabler: Sendable {
                 configuration: Configuration = Configuration()) {
         let hub = EventHub(executor: configuration.callbackExecutor)
         let provider = serviceBaseURL.map { Self.normalizedServiceURL($0.absoluteString) ?? $0 } ?? EngineSettings.unconfiguredProvider
-        let settings = EngineSettings(softwareStatement: softwareStatement, defaultProvider: provider,
+        var settings = EngineSettings(softwareStatement: softwareStatement, defaultProvider: provider,
                                       deviceMode: configuration.secondScreen, redirectURL: configuration.redirectURL,
                                       pollInterval: configuration.pollInterval, activationURL: configuration.activationURL,
                                       deviceInfo: configuration.deviceInfo, deviceID: configuration.deviceID,
                                       userAgent: configuration.userAgent, platformSSO: configuration.platformSSO,
                                       platformChannelIdentifier: configuration.platformChannelIdentifier,
                                       safariPresenter: configuration.safariPresenter)
+        settings.deviceIDMetadata = configuration.deviceIDMetadata
         let engine = EntitlementEngine(settings: settings, transport: configuration.transport, clock: configuration.clock,
                                        storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
                                        hub: hub)

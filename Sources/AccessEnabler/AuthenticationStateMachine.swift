@@ -69,6 +69,17 @@ struct AuthenticationStateMachine: Sendable {
 
     var isInProgress: Bool { state != .idle }
 
+    /// The MVPD the user selected in the flow under way (nil before a selection, or with no flow).
+    var selectedMVPD: String? {
+        switch state {
+        case .creatingSession(let mvpd?, _), .awaitingRedirect(let mvpd, _), .awaitingSecondScreen(let mvpd?, _, _),
+             .fetchingProfile(let mvpd, _):
+            mvpd
+        default:
+            nil
+        }
+    }
+
     /// `getAuthentication`: reports a valid profile without a picker unless `force`; else runs platform single
     /// sign-on when `platformSSO` (the requestor has SSO MVPDs and the device an account), else shows the picker.
     mutating func getAuthentication(force: Bool, authenticatedMVPD: String?, hasProviders: Bool, platformSSO: Bool = false) -> [Action] {

@@ -8,7 +8,14 @@ extension EntitlementEngine {
         let request = AuthorizationStateMachine.Request(id: nextRequestID, resource: resource, mode: mode)
         if let reply { authorizationReplies[request.id] = reply }
         if let data, !data.isEmpty { authorizationData[request.id] = data }
-        let actions = authorization.authorize(request, authenticated: local.authenticated(now: now()) != nil,
+        let authenticated = local.authenticated(now: now()) != nil
+        if mode == .check && !authentication.isInProgress {
+            // The API reference lists checkAuthorization among the triggers of setAuthenticationStatus: it reports
+            // the authentication status it found before the authorization result.
+            emit([authenticated ? .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: "")
+                                : .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)])
+        }
+        let actions = authorization.authorize(request, authenticated: authenticated,
                                               authenticationInProgress: authentication.isInProgress)
         // The identity of a Promotional TempPass travels with the login this getAuthorization starts.
         if actions.contains(.startAuthentication), let data, !data.isEmpty { authenticationData = data }

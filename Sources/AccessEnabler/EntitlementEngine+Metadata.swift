@@ -3,11 +3,11 @@ import EntitleCore
 import Foundation
 
 extension EntitlementEngine {
-    /// `getSelectedProvider` → `selectedProvider(mvpd)`: the MVPD the user is authenticated with, else nil.
+    /// `getSelectedProvider` → `selectedProvider(mvpd)`: the MVPD selected in an authentication flow under way, else
+    /// the MVPD the user is authenticated with, else nil.
     func getSelectedProvider(reply: EngineCommand.Reply<MVPD?>?) {
-        let mvpd = local.authenticated(now: now()).flatMap { authenticated in
-            mvpdModel(authenticated.mvpd) ?? MVPD(ID: authenticated.mvpd, displayName: authenticated.mvpd, logoURL: "")
-        }
+        let id = authentication.selectedMVPD ?? local.authenticated(now: now())?.mvpd
+        let mvpd = id.map { mvpdModel($0) ?? MVPD(ID: $0, displayName: $0, logoURL: "") }
         emit([.selectedProvider(mvpd: mvpd)])
         reply?(.success(mvpd))
     }
@@ -26,7 +26,7 @@ extension EntitlementEngine {
                 result.value = .string(String(notAfter))
             }
         case METADATA_DEVICE_ID:
-            result.value = .string(deviceID)
+            if settings.deviceIDMetadata { result.value = .string(deviceID) }
         case METADATA_USER_META:
             if let entry = authenticated?.entry, let name = keys[METADATA_USER_META_KEY].flatMap(Self.string),
                let attribute = entry.profile.attributes[name] {

@@ -14,6 +14,7 @@ struct EngineSettings: Sendable {
     var activationURL: String?
     var deviceInfo: DeviceInfo
     var deviceID: String?
+    var deviceIDMetadata = false
     var userAgent: String
     var platformSSO: (any PlatformSingleSignOn)?
     var platformChannelIdentifier: String?

@@ -105,7 +105,7 @@ import Testing
         #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: "news"]).value
                 == .string(String(nowMs + 3_600_000)))
         #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: Int(METADATA_AUTHORIZATION), METADATA_RESOURCE_ID_KEY: "movies"]).value == nil)
-        #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]).value == .string("device-1"))
+        #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]).value == nil)  // not enabled
         #expect(try await harness.enabler.userMetadata("householdID") == MetadataResult(value: .string("H-1001"), encrypted: false))
         #expect(try await harness.enabler.userMetadata("zip") == MetadataResult(value: .string("Q0lQSEVSVEVYVA=="), encrypted: true))
         #expect(try await harness.enabler.userMetadata("channelID").value == .array([.string("news"), .string("sports")]))

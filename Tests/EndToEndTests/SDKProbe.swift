@@ -91,7 +91,7 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
 
     init(service: LocalService, redirectURL: String? = "adobepass://ios.app", serviceBaseURL: String? = nil,
          deviceInfo: DeviceInfo = DeviceEnvironment.current(applicationID: "tv.reference.app"),
-         softwareStatement: String? = nil) {
+         softwareStatement: String? = nil, deviceIDMetadata: Bool = false) {
         self.service = service
         self.browser = service.browser()
         self.deviceID = "e2e-" + UUID().uuidString
@@ -99,8 +99,10 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
             transport: wire, tokenStore: InMemoryTokenStore(),
             callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "sdk-probe")),
             secondScreen: false, redirectURL: redirectURL, deviceInfo: deviceInfo, deviceID: deviceID)
+        var configured = configuration
+        configured.deviceIDMetadata = deviceIDMetadata
         enabler = AccessEnabler(softwareStatement: softwareStatement ?? service.softwareStatement,
-                                serviceBaseURL: URL(string: serviceBaseURL ?? service.baseURL)!, configuration: configuration)
+                                serviceBaseURL: URL(string: serviceBaseURL ?? service.baseURL)!, configuration: configured)
         enabler.delegate = self
         enabler.statusDelegate = self
     }

@@ -151,6 +151,7 @@ import Testing
             let order = app.log.filter { !$0.hasPrefix("status") && !$0.hasPrefix("sendTracking") }
             #expect(order == ["setRequestorComplete(1)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
                               "setMetadataStatus(\(METADATA_DEVICE_ID),false)", "selectedProvider(nil)", "preauthorizedResources()",
+                              "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
                               "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),)"])
         }
     }
