@@ -89,9 +89,12 @@ extension EntitlementEngine {
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHENTICATION)
     }
 
-    /// `TRACKING_AUTHORIZATION`: success, MVPD id, GUID, cached, error, details, device type, client type, OS.
-    func tracking(authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, error: String, details: String) -> AccessEnablerEvent {
-        let data = [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), "false", error, details] + deviceTrackingFields()
+    /// `TRACKING_AUTHORIZATION`: success, MVPD id, GUID, token in cache (the resource's decision was still valid on
+    /// the device when the request started), error, details, device type, client type, OS.
+    func tracking(authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool, error: String,
+                  details: String) -> AccessEnablerEvent {
+        let data = [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), cached ? "true" : "false", error, details]
+            + deviceTrackingFields()
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHORIZATION)
     }
 }

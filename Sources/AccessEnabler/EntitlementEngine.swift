@@ -67,6 +67,9 @@ actor EntitlementEngine {
     var authenticationData: [String: any Sendable]?
     var authenticationFilter: [String: any Sendable]?
     var authorizationData: [Int: [String: any Sendable]] = [:]
+    /// Authorization requests that started while the resource's decision was still valid locally ("token in cache"
+    /// of the `TRACKING_AUTHORIZATION` event).
+    var cachedAuthorizations: Set<Int> = []
 
     private var persisting = false
     private var persistPending = false

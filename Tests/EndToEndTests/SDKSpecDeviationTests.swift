@@ -34,4 +34,20 @@ import Testing
             #expect(Array(order) == ["setAuthenticationStatus(1,)", "setToken(news)"])
         }
     }
+
+    /// `TRACKING_AUTHORIZATION` field 3, "token already in cache": false for the first authorization of a resource,
+    /// true while its decision is still valid on the device.
+    @Test func authorizationTrackingTellsWhetherTheDecisionWasCached() async throws {
+        try await LocalService.run { service in
+            let app = SDKProbe(service: service)
+            try await app.configure()
+            try await app.signIn()
+            app.enabler.checkAuthorization("news")
+            _ = try await app.waitFor("setToken(news)")
+            app.enabler.checkAuthorization("news")
+            try await app.waitFor("sendTrackingData(\(TRACKING_AUTHORIZATION)", count: 2)
+            let cachedFlags = app.tracking.withLock { $0 }.filter { $0.event == TRACKING_AUTHORIZATION }.map { $0.data[3] }
+            #expect(cachedFlags == ["false", "true"])
+        }
+    }
 }
