@@ -31,6 +31,7 @@ public final class AccessEnabler: Sendable {
                                       platformChannelIdentifier: configuration.platformChannelIdentifier,
                                       safariPresenter: configuration.safariPresenter)
         settings.deviceIDMetadata = configuration.deviceIDMetadata
+        settings.configurationTimeout = configuration.configurationTimeout
         let engine = EntitlementEngine(settings: settings, transport: configuration.transport, clock: configuration.clock,
                                        storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
                                        hub: hub)

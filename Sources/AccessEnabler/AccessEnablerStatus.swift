@@ -31,6 +31,8 @@ public struct AccessEnablerStatus: Sendable, Hashable {
         /// No service named: the app set no `EntitleServiceURL` Info.plist key, no `serviceBaseURL` and no
         /// service providers.
         public static let serviceNotNamed = "CFG100"
+        /// A service provider of `setRequestor(_:serviceProviders:)` did not answer in time (`serviceProvider`).
+        public static let serviceTimeout = "CFG408"
         /// Invalid requestor id.
         public static let invalidRequestor = "CFG400"
         /// Service not found / unreachable.

@@ -33,6 +33,32 @@ extension EntitlementEngine {
                                                  redirects: redirects)
             }
         }
+        if unique.count > 1 {
+            // A network timeout, measured in real time like the transport's own (not on the injected clock, whose
+            // test version does not wait while the network does).
+            let timeout = settings.configurationTimeout
+            Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                self.configurationTimedOut(generation: generation)
+            }
+        }
+    }
+
+    /// Several providers were asked and some are still silent after ``EngineSettings/configurationTimeout``: each is
+    /// reported (`CFG408`, `serviceProvider`) and counted as failed, so the others' MVPDs become usable.
+    func configurationTimedOut(generation: Int) {
+        let silent = requestor.silentProviders(generation: generation)
+        guard !silent.isEmpty else { return }
+        emit(silent.map { provider in
+            .status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.serviceTimeout, level: "warning",
+                                        message: "The service provider did not answer in time; its MVPDs are left out.",
+                                        extras: ["serviceProvider": provider.absoluteString]))
+        })
+        for provider in silent {
+            let error = AccessEnablerError(code: .network, message: "\(provider.absoluteString) did not answer.",
+                                           statusID: AccessEnablerStatus.ID.serviceTimeout)
+            configurationReceived(generation: generation, provider: provider, result: .failure(error), profiles: nil)
+        }
     }
 
     static func fetchConfiguration(client: APIClient, requestorID: String,

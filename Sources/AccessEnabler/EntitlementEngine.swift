@@ -15,6 +15,7 @@ struct EngineSettings: Sendable {
     var deviceInfo: DeviceInfo
     var deviceID: String?
     var deviceIDMetadata = false
+    var configurationTimeout: TimeInterval = 10
     var userAgent: String
     var platformSSO: (any PlatformSingleSignOn)?
     var platformChannelIdentifier: String?
