@@ -29,6 +29,9 @@ struct AuthenticationStateMachine: Sendable {
         case fallBack
         /// The user cancelled the platform picker.
         case cancelled
+        /// Continue with the service's own login for `mvpd` (an MVPD boarded `PICKER`), or — on a second-screen
+        /// device after "other TV provider" — with a registration code for any MVPD (`mvpd` nil).
+        case regularFlow(mvpd: String?)
     }
 
     /// What the session answer asks for.
@@ -202,6 +205,10 @@ struct AuthenticationStateMachine: Sendable {
         case .cancelled:
             state = .idle
             return [.reportFailure(code: PROVIDER_NOT_SELECTED_ERROR, statusID: nil)]
+        case .regularFlow(let mvpd):
+            attempts += 1
+            state = .creatingSession(mvpd: mvpd, attempt: attempts)
+            return [.createSession(mvpd: mvpd, attempt: attempts)]
         }
     }
 
