@@ -30,8 +30,9 @@ extension AccessEnabler {
         public var deviceInfo: DeviceInfo
         /// A stable device id; default: a random id generated once and kept in the token store.
         public var deviceID: String?
-        /// With several service providers, how long `setRequestor` waits for each (seconds): a provider still silent
-        /// then is reported with status `CFG408` (`serviceProvider` names it) and the others' MVPDs are used.
+        /// With several service providers, how long `setRequestor` waits for the others once one has answered
+        /// (seconds): a provider still silent then is reported with status `CFG408` (`serviceProvider` names it) and the
+        /// others' MVPDs are used.
         public var configurationTimeout: TimeInterval = 10
         /// Whether `getMetadata` answers `METADATA_DEVICE_ID` (a feature the programmer enables, as Adobe enables it
         /// per programmer); default false: the answer is nil and the device id is not exposed.

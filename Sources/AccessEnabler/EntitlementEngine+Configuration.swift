@@ -33,19 +33,10 @@ extension EntitlementEngine {
                                                  redirects: redirects)
             }
         }
-        if unique.count > 1 {
-            // A network timeout, measured in real time like the transport's own (not on the injected clock, whose
-            // test version does not wait while the network does).
-            let timeout = settings.configurationTimeout
-            Task {
-                try? await Task.sleep(for: .seconds(timeout))
-                self.configurationTimedOut(generation: generation)
-            }
-        }
     }
 
-    /// Several providers were asked and some are still silent after ``EngineSettings/configurationTimeout``: each is
-    /// reported (`CFG408`, `serviceProvider`) and counted as failed, so the others' MVPDs become usable.
+    /// Several providers were asked, one answered, and some are still silent ``EngineSettings/configurationTimeout``
+    /// later: each is reported (`CFG408`, `serviceProvider`) and counted as failed, so the others' MVPDs are used.
     func configurationTimedOut(generation: Int) {
         let silent = requestor.silentProviders(generation: generation)
         guard !silent.isEmpty else { return }
@@ -81,8 +72,18 @@ extension EntitlementEngine {
                                profiles: ProfilesResponse?, redirects: [String] = []) {
         if generation == requestor.generation, let profiles { syncedProfiles[provider] = profiles }
         for redirect in redirects where !registeredRedirects.contains(redirect) { registeredRedirects.append(redirect) }
-        guard case .complete(let success, let error, let held) = requestor.received(generation: generation, provider: provider,
-                                                                                     result: result) else { return }
+        let action = requestor.received(generation: generation, provider: provider, result: result)
+        if case .success = result, configurationTimerGeneration != generation, !requestor.silentProviders(generation: generation).isEmpty {
+            // The first service answered: the others get `configurationTimeout` more. A network timeout, in real time
+            // like the transport's own (the injected test clock does not wait while the network does).
+            configurationTimerGeneration = generation
+            let timeout = settings.configurationTimeout
+            Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                self.configurationTimedOut(generation: generation)
+            }
+        }
+        guard case .complete(let success, let error, let held) = action else { return }
         let replies = setRequestorReplies
         setRequestorReplies = []
         if success {

@@ -71,6 +71,8 @@ actor EntitlementEngine {
     /// Authorization requests that started while the resource's decision was still valid locally ("token in cache"
     /// of the `TRACKING_AUTHORIZATION` event).
     var cachedAuthorizations: Set<Int> = []
+    /// The configuration generation whose wait for silent providers has started.
+    var configurationTimerGeneration: Int?
 
     private var persisting = false
     private var persistPending = false
