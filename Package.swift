@@ -107,6 +107,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: [
             "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier",
         ]),
+        .testTarget(name: "AdobeStyleDelegateTests", dependencies: ["AccessEnabler", "EntitleHost"]),
         .testTarget(name: "DemoMVPDTests", dependencies: [
             "DemoMVPD", "SAML",
             .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -30,6 +30,13 @@ extension AccessEnabler {
         public var deviceInfo: DeviceInfo
         /// A stable device id; default: a random id generated once and kept in the token store.
         public var deviceID: String?
+        /// With several service providers, how long `setRequestor` waits for the others once one has answered
+        /// (seconds): a provider still silent then is reported with status `CFG408` (`serviceProvider` names it) and the
+        /// others' MVPDs are used.
+        public var configurationTimeout: TimeInterval = 10
+        /// Whether `getMetadata` answers `METADATA_DEVICE_ID` (a feature the programmer enables, as Adobe enables it
+        /// per programmer); default false: the answer is nil and the device id is not exposed.
+        public var deviceIDMetadata = false
         /// The `User-Agent` of every request.
         public var userAgent: String
         /// The platform's TV-provider account for single sign-on: VideoSubscriberAccount on Apple platforms,
@@ -70,8 +77,17 @@ extension AccessEnabler {
         }
     }
 
-    /// The service used when `setRequestor` is given no service providers: `entitle serve`'s default address.
-    public static let defaultServiceBaseURL = URL(string: "http://127.0.0.1:8080")!
+    /// The Info.plist key naming the app's Entitle service (`https://tve.example.com`), read when the enabler is
+    /// created without a `serviceBaseURL`.
+    public static let serviceURLInfoKey = "EntitleServiceURL"
+
+    /// The service used when `setRequestor` is given no service providers: the app's `EntitleServiceURL` Info.plist
+    /// value, or nil — then `setRequestor(_:)` fails with `setRequestorComplete(0)` and status `CFG100` (there is no
+    /// built-in default: an app names its service).
+    public static var defaultServiceBaseURL: URL? {
+        guard let text = Bundle.main.object(forInfoDictionaryKey: serviceURLInfoKey) as? String else { return nil }
+        return normalizedServiceURL(text)
+    }
 }
 
 /// Defaults that depend on the platform.

@@ -10,26 +10,26 @@ extension AccessEnabler {
 
     /// `setRequestor:signedRequestorID:` (v1.0–3.0): the signed requestor id is ignored; behaves as `setRequestor(_:)`.
     @available(*, deprecated, renamed: "setRequestor(_:)")
-    public func setRequestor(_ requestorID: String, signedRequestorID: String) {
+    public func setRequestor(_ requestorID: String!, signedRequestorID: String!) {
         setRequestor(requestorID)
     }
 
     /// `setRequestor:signedRequestorID:serviceProviders:` (v1.0–3.0): behaves as `setRequestor(_:serviceProviders:)`.
     @available(*, deprecated, renamed: "setRequestor(_:serviceProviders:)")
-    public func setRequestor(_ requestorID: String, signedRequestorID: String, serviceProviders urls: [String]) {
+    public func setRequestor(_ requestorID: String!, signedRequestorID: String!, serviceProviders urls: [Any]!) {
         setRequestor(requestorID, serviceProviders: urls)
     }
 
     /// tvOS `setRequestor:signedRequestorID:secret:publicKey:` (v2.0–3.0): secret and key are ignored.
     @available(*, deprecated, renamed: "setRequestor(_:)")
-    public func setRequestor(_ requestorID: String, signedRequestorID: String, secret: String, publicKey: String) {
+    public func setRequestor(_ requestorID: String!, signedRequestorID: String!, secret: String!, publicKey: String!) {
         setRequestor(requestorID)
     }
 
     /// tvOS `setRequestor:signedRequestorID:serviceProviders:secret:publicKey:` (v2.0–3.0).
     @available(*, deprecated, renamed: "setRequestor(_:serviceProviders:)")
-    public func setRequestor(_ requestorID: String, signedRequestorID: String, serviceProviders urls: [String], secret: String,
-                             publicKey: String) {
+    public func setRequestor(_ requestorID: String!, signedRequestorID: String!, serviceProviders urls: [Any]!, secret: String!,
+                             publicKey: String!) {
         setRequestor(requestorID, serviceProviders: urls)
     }
 
@@ -40,14 +40,14 @@ extension AccessEnabler {
     }
 
     /// `getAuthentication:(NSArray*)filter` (v2.0–2.3.1): a list of MVPD ids for the platform picker.
-    @available(*, deprecated, message: "Use getAuthentication(filter:) with TV_PROVIDERS")
-    public func getAuthentication(filter: [String]) {
-        getAuthentication(filter: [TV_PROVIDERS: filter])
+    @available(*, deprecated, message: "Use getAuthentication(_:) with a TV_PROVIDERS dictionary")
+    public func getAuthentication(_ filter: [Any]!) {
+        getAuthentication([TV_PROVIDERS: SendableValues.strings(filter)] as [AnyHashable: Any])
     }
 
     /// `getAuthentication:withData:andFilter:(NSArray*)` (v2.0–2.3.1).
-    @available(*, deprecated, message: "Use getAuthentication(forceAuthn:withData:andFilter:) with TV_PROVIDERS")
-    public func getAuthentication(forceAuthn: Bool, withData data: [String: any Sendable]?, andFilter filter: [String]) {
-        getAuthentication(forceAuthn: forceAuthn, withData: data, andFilter: [TV_PROVIDERS: filter])
+    @available(*, deprecated, message: "Use getAuthentication(_:withData:andFilter:) with a TV_PROVIDERS dictionary")
+    public func getAuthentication(_ forceAuthn: Bool, withData data: [AnyHashable: Any]!, andFilter filter: [Any]!) {
+        getAuthentication(forceAuthn, withData: data, andFilter: [TV_PROVIDERS: SendableValues.strings(filter)] as [AnyHashable: Any])
     }
 }

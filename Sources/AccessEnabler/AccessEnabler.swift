@@ -15,19 +15,23 @@ public final class AccessEnabler: Sendable {
     private let commands: AsyncStream<EngineCommand>.Continuation
     private let worker: Task<Void, Never>
 
-    /// Creates the enabler for the app identified by `softwareStatement`, talking to `serviceBaseURL` unless
-    /// `setRequestor(_:serviceProviders:)` names other services. Registration (DCR) happens lazily, on the first call
-    /// that needs the network.
-    public init(softwareStatement: String, serviceBaseURL: URL = AccessEnabler.defaultServiceBaseURL,
+    /// Creates the enabler for the app identified by `softwareStatement`, talking to `serviceBaseURL` (by default the
+    /// app's `EntitleServiceURL` Info.plist value) unless `setRequestor(_:serviceProviders:)` names other services.
+    /// With no service at all, `setRequestor(_:)` reports `CFG100`. Registration (DCR) happens lazily, on the first
+    /// call that needs the network.
+    public init(softwareStatement: String, serviceBaseURL: URL? = AccessEnabler.defaultServiceBaseURL,
                 configuration: Configuration = Configuration()) {
         let hub = EventHub(executor: configuration.callbackExecutor)
-        let settings = EngineSettings(softwareStatement: softwareStatement, defaultProvider: Self.normalizedServiceURL(serviceBaseURL.absoluteString) ?? serviceBaseURL,
+        let provider = serviceBaseURL.map { Self.normalizedServiceURL($0.absoluteString) ?? $0 } ?? EngineSettings.unconfiguredProvider
+        var settings = EngineSettings(softwareStatement: softwareStatement, defaultProvider: provider,
                                       deviceMode: configuration.secondScreen, redirectURL: configuration.redirectURL,
                                       pollInterval: configuration.pollInterval, activationURL: configuration.activationURL,
                                       deviceInfo: configuration.deviceInfo, deviceID: configuration.deviceID,
                                       userAgent: configuration.userAgent, platformSSO: configuration.platformSSO,
                                       platformChannelIdentifier: configuration.platformChannelIdentifier,
                                       safariPresenter: configuration.safariPresenter)
+        settings.deviceIDMetadata = configuration.deviceIDMetadata
+        settings.configurationTimeout = configuration.configurationTimeout
         let engine = EntitlementEngine(settings: settings, transport: configuration.transport, clock: configuration.clock,
                                        storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
                                        hub: hub)

@@ -28,6 +28,11 @@ public struct AccessEnablerStatus: Sendable, Hashable {
 
     /// Status ids used by this SDK (an open set; the protocol notes §7.2 list them all).
     public enum ID {
+        /// No service named: the app set no `EntitleServiceURL` Info.plist key, no `serviceBaseURL` and no
+        /// service providers.
+        public static let serviceNotNamed = "CFG100"
+        /// A service provider of `setRequestor(_:serviceProviders:)` did not answer in time (`serviceProvider`).
+        public static let serviceTimeout = "CFG408"
         /// Invalid requestor id.
         public static let invalidRequestor = "CFG400"
         /// Service not found / unreachable.
@@ -88,5 +93,20 @@ public struct AccessEnablerStatus: Sendable, Hashable {
         public static let degradationDenied = "Z169"
         /// Internal error.
         public static let internalError = "500"
+        /// Logged out on this device, but the service could not be told (no answer or an error): the SDK retries at the
+        /// next `setRequestor` and does not restore the profile meanwhile; the `mvpd` extra names the MVPD.
+        public static let logoutPending = "LGO503"
+        /// The delegate does not implement an optional callback the SDK called (or implements it with another
+        /// signature than Adobe's); the `callback` extra names it.
+        public static let callbackNotImplemented = "CB404"
+    }
+
+    /// `CB404` for `callback`: `error` for callbacks a flow needs, `warning` for `navigate(toUrl:useSVC:)` (which
+    /// falls back to `navigate(toUrl:)`) and `dismissTvProviderDialog(_:)`.
+    static func callbackNotImplemented(_ callback: String) -> AccessEnablerStatus {
+        let fallback = callback == "navigate(toUrl:useSVC:)" || callback == "dismissTvProviderDialog(_:)"
+        return AccessEnablerStatus(errorID: ID.callbackNotImplemented, level: fallback ? "warning" : "error",
+                                   message: "The delegate does not implement \(callback) with the SDK's signature.",
+                                   extras: ["callback": callback])
     }
 }

@@ -29,6 +29,9 @@ struct AuthenticationStateMachine: Sendable {
         case fallBack
         /// The user cancelled the platform picker.
         case cancelled
+        /// Continue with the service's own login for `mvpd` (an MVPD boarded `PICKER`), or — on a second-screen
+        /// device after "other TV provider" — with a registration code for any MVPD (`mvpd` nil).
+        case regularFlow(mvpd: String?)
     }
 
     /// What the session answer asks for.
@@ -68,6 +71,17 @@ struct AuthenticationStateMachine: Sendable {
     private var attempts = 0
 
     var isInProgress: Bool { state != .idle }
+
+    /// The MVPD the user selected in the flow under way (nil before a selection, or with no flow).
+    var selectedMVPD: String? {
+        switch state {
+        case .creatingSession(let mvpd?, _), .awaitingRedirect(let mvpd, _), .awaitingSecondScreen(let mvpd?, _, _),
+             .fetchingProfile(let mvpd, _):
+            mvpd
+        default:
+            nil
+        }
+    }
 
     /// `getAuthentication`: reports a valid profile without a picker unless `force`; else runs platform single
     /// sign-on when `platformSSO` (the requestor has SSO MVPDs and the device an account), else shows the picker.
@@ -191,6 +205,10 @@ struct AuthenticationStateMachine: Sendable {
         case .cancelled:
             state = .idle
             return [.reportFailure(code: PROVIDER_NOT_SELECTED_ERROR, statusID: nil)]
+        case .regularFlow(let mvpd):
+            attempts += 1
+            state = .creatingSession(mvpd: mvpd, attempt: attempts)
+            return [.createSession(mvpd: mvpd, attempt: attempts)]
         }
     }
 

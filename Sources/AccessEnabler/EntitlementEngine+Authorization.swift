@@ -8,7 +8,14 @@ extension EntitlementEngine {
         let request = AuthorizationStateMachine.Request(id: nextRequestID, resource: resource, mode: mode)
         if let reply { authorizationReplies[request.id] = reply }
         if let data, !data.isEmpty { authorizationData[request.id] = data }
-        let actions = authorization.authorize(request, authenticated: local.authenticated(now: now()) != nil,
+        let authenticated = local.authenticated(now: now()) != nil
+        if mode == .check && !authentication.isInProgress {
+            // The API reference lists checkAuthorization among the triggers of setAuthenticationStatus: it reports
+            // the authentication status it found before the authorization result.
+            emit([authenticated ? .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: "")
+                                : .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)])
+        }
+        let actions = authorization.authorize(request, authenticated: authenticated,
                                               authenticationInProgress: authentication.isInProgress)
         // The identity of a Promotional TempPass travels with the login this getAuthorization starts.
         if actions.contains(.startAuthentication), let data, !data.isEmpty { authenticationData = data }
@@ -41,6 +48,7 @@ extension EntitlementEngine {
                                              statusID: AccessEnablerStatus.ID.notAuthenticated), mvpd: nil)
             return
         }
+        if let notAfter = local.authorizations[request.resource], notAfter > nowMilliseconds { cachedAuthorizations.insert(request.id) }
         let provider = URL(string: entry.provider) ?? provider(for: mvpd)
         let client = client(for: provider)
         var headers = commonHeaders()
@@ -64,6 +72,7 @@ extension EntitlementEngine {
     private func finish(_ request: AuthorizationStateMachine.Request, outcome: AuthorizationStateMachine.Outcome, mvpd: String?) {
         let reply = authorizationReplies.removeValue(forKey: request.id)
         authorizationData.removeValue(forKey: request.id)
+        let cached = cachedAuthorizations.remove(request.id) != nil
         let profile = mvpd.flatMap { local.profiles[$0]?.profile }
         switch outcome {
         case .token(let token, let notAfter, let statusID):
@@ -78,28 +87,29 @@ extension EntitlementEngine {
                                                           extras: [STATUS_RESOURCE_KEY: request.resource])))
             }
             events.append(.setToken(token: token, resource: request.resource))
-            events.append(tracking(authorizationSucceeded: true, mvpd: mvpd, profile: profile, error: "", details: ""))
+            events.append(tracking(authorizationSucceeded: true, mvpd: mvpd, profile: profile, cached: cached, error: "", details: ""))
             emit(events)
             reply?(.success(token))
             Task { await self.persist() }
         case .failed(let code, let description, let statusID):
-            report(request, code: code, description: description, statusID: statusID, mvpd: mvpd, profile: profile, reply: reply)
+            report(request, code: code, description: description, statusID: statusID, mvpd: mvpd, profile: profile, cached: cached,
+                   reply: reply)
         case .authenticationLost(let description, let statusID):
             if let mvpd { local.profiles.removeValue(forKey: mvpd) }
             if local.selectedMVPD == mvpd { local.selectedMVPD = nil }
             Task { await self.persist() }
             report(request, code: USER_NOT_AUTHENTICATED_ERROR, description: description, statusID: statusID, mvpd: mvpd,
-                   profile: profile, reply: reply)
+                   profile: profile, cached: cached, reply: reply)
         }
     }
 
     private func report(_ request: AuthorizationStateMachine.Request, code: String, description: String, statusID: String,
-                        mvpd: String?, profile: Profile?, reply: EngineCommand.Reply<String>?) {
+                        mvpd: String?, profile: Profile?, cached: Bool = false, reply: EngineCommand.Reply<String>?) {
         local.authorizations.removeValue(forKey: request.resource)
         emit([.status(AccessEnablerStatus(errorID: statusID, level: "error", message: description.isEmpty ? code : description,
                                           extras: [STATUS_RESOURCE_KEY: request.resource])),
               .tokenRequestFailed(resource: request.resource, errorCode: code, errorDescription: description),
-              tracking(authorizationSucceeded: false, mvpd: mvpd, profile: profile, error: code, details: description)])
+              tracking(authorizationSucceeded: false, mvpd: mvpd, profile: profile, cached: cached, error: code, details: description)])
         let errorCode: AccessEnablerError.Code = switch code {
         case USER_NOT_AUTHORIZED_ERROR: .notAuthorized
         case USER_NOT_AUTHENTICATED_ERROR: .notAuthenticated

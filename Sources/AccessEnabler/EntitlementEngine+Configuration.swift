@@ -13,12 +13,18 @@ extension EntitlementEngine {
         guard case .fetch(let generation, let unique) = requestor.setRequestor(id, providers: list) else { return }
         syncedProfiles = [:]
         let headers = commonHeaders()
+        let pending = local.pendingLogouts ?? [:]
+        let redirect = redirectURL(requiresSVC: false)
         for provider in unique {
             let client = client(for: provider)
+            let unconfirmed = pending.filter { $0.value == provider.absoluteString }.map(\.key).sorted()
             Task {
                 let result = await Self.fetchConfiguration(client: client, requestorID: id, headers: headers)
                 var profiles: ProfilesResponse?
                 if case .success = result {
+                    let confirmed = await Self.retryLogouts(unconfirmed, client: client, requestorID: id, redirect: redirect,
+                                                            headers: headers)
+                    self.logoutsConfirmed(confirmed)
                     profiles = try? await client.send(APICall(method: "GET", path: ["api", "v2", id, "profiles"]),
                                                       headers: headers, as: ProfilesResponse.self)
                 }
@@ -29,8 +35,30 @@ extension EntitlementEngine {
         }
     }
 
+    /// Several providers were asked, one answered, and some are still silent ``EngineSettings/configurationTimeout``
+    /// later: each is reported (`CFG408`, `serviceProvider`) and counted as failed, so the others' MVPDs are used.
+    func configurationTimedOut(generation: Int) {
+        let silent = requestor.silentProviders(generation: generation)
+        guard !silent.isEmpty else { return }
+        emit(silent.map { provider in
+            .status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.serviceTimeout, level: "warning",
+                                        message: "The service provider did not answer in time; its MVPDs are left out.",
+                                        extras: ["serviceProvider": provider.absoluteString]))
+        })
+        for provider in silent {
+            let error = AccessEnablerError(code: .network, message: "\(provider.absoluteString) did not answer.",
+                                           statusID: AccessEnablerStatus.ID.serviceTimeout)
+            configurationReceived(generation: generation, provider: provider, result: .failure(error), profiles: nil)
+        }
+    }
+
     static func fetchConfiguration(client: APIClient, requestorID: String,
                                    headers: [String: String]) async -> Result<ConfigurationResponse, AccessEnablerError> {
+        if client.baseURL == EngineSettings.unconfiguredProvider {
+            return .failure(AccessEnablerError(code: .notConfigured, message: "No Entitle service is named: set the EntitleServiceURL "
+                                                   + "Info.plist key, pass serviceBaseURL, or call setRequestor(_:serviceProviders:).",
+                                               statusID: AccessEnablerStatus.ID.serviceNotNamed))
+        }
         do {
             let configuration = try await client.send(APICall(method: "GET", path: ["api", "v2", requestorID, "configuration"]),
                                                       headers: headers, as: ConfigurationResponse.self)
@@ -44,8 +72,18 @@ extension EntitlementEngine {
                                profiles: ProfilesResponse?, redirects: [String] = []) {
         if generation == requestor.generation, let profiles { syncedProfiles[provider] = profiles }
         for redirect in redirects where !registeredRedirects.contains(redirect) { registeredRedirects.append(redirect) }
-        guard case .complete(let success, let error, let held) = requestor.received(generation: generation, provider: provider,
-                                                                                     result: result) else { return }
+        let action = requestor.received(generation: generation, provider: provider, result: result)
+        if case .success = result, configurationTimerGeneration != generation, !requestor.silentProviders(generation: generation).isEmpty {
+            // The first service answered: the others get `configurationTimeout` more. A network timeout, in real time
+            // like the transport's own (the injected test clock does not wait while the network does).
+            configurationTimerGeneration = generation
+            let timeout = settings.configurationTimeout
+            Task {
+                try? await Task.sleep(for: .seconds(timeout))
+                self.configurationTimedOut(generation: generation)
+            }
+        }
+        guard case .complete(let success, let error, let held) = action else { return }
         let replies = setRequestorReplies
         setRequestorReplies = []
         if success {
@@ -74,7 +112,8 @@ extension EntitlementEngine {
             for (mvpd, entry) in local.profiles where entry.provider == provider.absoluteString && response.profiles[mvpd] == nil {
                 local.profiles.removeValue(forKey: mvpd)
             }
-            for (mvpd, profile) in response.profiles where requestor.route(for: mvpd)?.provider ?? provider == provider {
+            for (mvpd, profile) in response.profiles where requestor.route(for: mvpd)?.provider ?? provider == provider
+                && local.pendingLogouts?[mvpd] == nil {
                 local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
             }
         }

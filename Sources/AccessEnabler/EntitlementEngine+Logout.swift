@@ -10,6 +10,7 @@ extension EntitlementEngine {
         if authenticated == nil { authenticated = local.profiles.keys.sorted().first }
         let service: URL? = authenticated.map { self.provider(for: $0) }
         loggingOutMVPD = authenticated
+        let keptPendingLogouts = local.pendingLogouts
         perform(authentication.reset())
         let abandoned = authenticationReplies
         authenticationReplies = []
@@ -17,6 +18,7 @@ extension EntitlementEngine {
         resumeAuthorizations(success: false)
         local = LocalState()
         preauthorizations.clear()
+        local.pendingLogouts = keptPendingLogouts
         Task { await self.persist() }
         let actions = logoutMachine.logout(authenticatedMVPD: authenticated)
         if case .requestLogout(let attempt)? = actions.first, let mvpd = authenticated, let service {
@@ -29,8 +31,8 @@ extension EntitlementEngine {
     private func requestLogout(mvpd: String, provider: URL, attempt: Int) {
         let client = client(for: provider)
         let headers = commonHeaders()
-        let path = ["api", "v2", requestorID, "logout", mvpd]
         let redirect = redirectURL(requiresSVC: mvpdModel(mvpd)?.requiresSafariViewController ?? false)
+        let path = ["api", "v2", requestorID, "logout", mvpd]
         Task {
             let answer: LogoutStateMachine.Answer
             do throws(AccessEnablerError) {
@@ -45,14 +47,61 @@ extension EntitlementEngine {
                 default: answer = .complete
                 }
             } catch {
-                answer = .complete
+                self.logoutFailed(mvpd: mvpd, provider: provider, error: error)
+                self.logoutAnswered(attempt: attempt, answer: .complete, page: nil)
+                return
             }
-            self.logoutAnswered(attempt: attempt, answer: answer)
+            self.logoutAnswered(attempt: attempt, answer: answer,
+                                page: self.logoutPage(mvpd: mvpd, provider: provider, redirect: redirect))
         }
     }
 
-    private func logoutAnswered(attempt: Int, answer: LogoutStateMachine.Answer) {
-        performLogout(logoutMachine.answered(attempt: attempt, answer: answer, deviceMode: settings.deviceMode))
+    /// The service's logout page for an MVPD without Single Logout: an iOS-style device still drives it through
+    /// `navigate(toUrl:)` (the API reference: the logout always goes through the web view on iOS).
+    private func logoutPage(mvpd: String, provider: URL, redirect: String) -> String {
+        provider.absoluteString + "/adobe-services/logout?" + FormEncoding.encode([
+            ("noflash", "true"), ("mso_id", mvpd), ("requestor_id", requestorID), ("redirect_url", redirect),
+        ])
+    }
+
+    /// The service did not confirm the logout: remember it, so the next `setRequestor` retries it and does not adopt
+    /// the service's copy of the profile meanwhile, and tell the app (`LGO503`).
+    private func logoutFailed(mvpd: String, provider: URL, error: AccessEnablerError) {
+        var pending = local.pendingLogouts ?? [:]
+        pending[mvpd] = provider.absoluteString
+        local.pendingLogouts = pending
+        Task { await self.persist() }
+        emit([.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.logoutPending, level: "warning",
+                                          message: "Signed out on this device; the service will be told at the next setRequestor.",
+                                          extras: ["mvpd": mvpd, "details": error.message]))])
+    }
+
+    /// Logouts the service has confirmed on a retry.
+    func logoutsConfirmed(_ mvpds: [String]) {
+        guard var pending = local.pendingLogouts, !mvpds.isEmpty else { return }
+        for mvpd in mvpds { pending.removeValue(forKey: mvpd) }
+        local.pendingLogouts = pending.isEmpty ? nil : pending
+    }
+
+    /// Retries the unconfirmed logouts kept for `provider`; returns the MVPDs the service confirmed.
+    static func retryLogouts(_ mvpds: [String], client: APIClient, requestorID: String, redirect: String,
+                             headers: [String: String]) async -> [String] {
+        var confirmed: [String] = []
+        for mvpd in mvpds {
+            let call = APICall(method: "GET", path: ["api", "v2", requestorID, "logout", mvpd], query: [("redirectUrl", redirect)])
+            if (try? await client.send(call, headers: headers, as: LogoutsResponse.self)) != nil { confirmed.append(mvpd) }
+        }
+        return confirmed
+    }
+
+    private func logoutAnswered(attempt: Int, answer: LogoutStateMachine.Answer, page: String?) {
+        let actions = logoutMachine.answered(attempt: attempt, answer: answer, deviceMode: settings.deviceMode)
+        if answer == .complete, !settings.deviceMode, let page, actions == [.complete(partner: false)] {
+            // No Single Logout: the page only confirms, so the SDK does not wait for its redirect (a later
+            // handleExternalURL is ignored).
+            openPage(page, mvpd: loggingOutMVPD)
+        }
+        performLogout(actions)
     }
 
     func performLogout(_ actions: [LogoutStateMachine.Action]) {

@@ -3,11 +3,11 @@ import EntitleCore
 import Foundation
 
 extension EntitlementEngine {
-    /// `getSelectedProvider` → `selectedProvider(mvpd)`: the MVPD the user is authenticated with, else nil.
+    /// `getSelectedProvider` → `selectedProvider(mvpd)`: the MVPD selected in an authentication flow under way, else
+    /// the MVPD the user is authenticated with, else nil.
     func getSelectedProvider(reply: EngineCommand.Reply<MVPD?>?) {
-        let mvpd = local.authenticated(now: now()).flatMap { authenticated in
-            mvpdModel(authenticated.mvpd) ?? MVPD(ID: authenticated.mvpd, displayName: authenticated.mvpd, logoURL: "")
-        }
+        let id = authentication.selectedMVPD ?? local.authenticated(now: now())?.mvpd
+        let mvpd = id.map { mvpdModel($0) ?? MVPD(ID: $0, displayName: $0, logoURL: "") }
         emit([.selectedProvider(mvpd: mvpd)])
         reply?(.success(mvpd))
     }
@@ -26,7 +26,7 @@ extension EntitlementEngine {
                 result.value = .string(String(notAfter))
             }
         case METADATA_DEVICE_ID:
-            result.value = .string(deviceID)
+            if settings.deviceIDMetadata { result.value = .string(deviceID) }
         case METADATA_USER_META:
             if let entry = authenticated?.entry, let name = keys[METADATA_USER_META_KEY].flatMap(Self.string),
                let attribute = entry.profile.attributes[name] {
@@ -89,9 +89,12 @@ extension EntitlementEngine {
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHENTICATION)
     }
 
-    /// `TRACKING_AUTHORIZATION`: success, MVPD id, GUID, cached, error, details, device type, client type, OS.
-    func tracking(authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, error: String, details: String) -> AccessEnablerEvent {
-        let data = [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), "false", error, details] + deviceTrackingFields()
+    /// `TRACKING_AUTHORIZATION`: success, MVPD id, GUID, token in cache (the resource's decision was still valid on
+    /// the device when the request started), error, details, device type, client type, OS.
+    func tracking(authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool, error: String,
+                  details: String) -> AccessEnablerEvent {
+        let data = [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), cached ? "true" : "false", error, details]
+            + deviceTrackingFields()
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHORIZATION)
     }
 }

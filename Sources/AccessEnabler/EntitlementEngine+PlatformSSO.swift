@@ -78,6 +78,9 @@ extension EntitlementEngine {
         guard let mvpd = supported.first(where: { Self.platformID($0) == info.providerID }) else {
             return platformFailure(PlatformSSOError(.unsupportedProvider, details: "\(info.providerID) is not offered by this requestor."))
         }
+        // boardingStatus PICKER: the MVPD appears in the platform's picker, but the login is the service's own (a web
+        // page, or a registration code on a second-screen device); SUPPORTED: the platform's SSO token is used.
+        if mvpd.boardingStatus == "PICKER" { return .regularFlow(mvpd: mvpd.id) }
         return await exchangePlatformAnswer(platform, mvpd: mvpd, info: info, channel: channel)
     }
 
@@ -148,6 +151,9 @@ extension EntitlementEngine {
         let level = id == AccessEnablerStatus.ID.platformError ? "error" : "info"
         let extras = error.details.isEmpty ? [:] : [STATUS_DETAILS_KEY: error.details]
         emit([.status(AccessEnablerStatus(errorID: id, level: level, message: message, extras: extras))])
+        // The tvOS cookbook (Apple SSO): after "other TV provider" a second-screen device goes on to the
+        // registration code, where the user picks the MVPD on the activation page.
+        if error.code == .otherProvider && settings.deviceMode { return .regularFlow(mvpd: nil) }
         return error.code == .cancelled ? .cancelled : .fallBack
     }
 

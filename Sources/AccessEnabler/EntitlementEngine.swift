@@ -5,12 +5,17 @@ import Foundation
 struct EngineSettings: Sendable {
     var softwareStatement: String
     var defaultProvider: URL
+    /// The placeholder `defaultProvider` when the app named no service: configuring against it fails with `CFG100`
+    /// without any connection.
+    static let unconfiguredProvider = URL(string: "entitle-unconfigured:service")!
     var deviceMode: Bool
     var redirectURL: String?
     var pollInterval: TimeInterval
     var activationURL: String?
     var deviceInfo: DeviceInfo
     var deviceID: String?
+    var deviceIDMetadata = false
+    var configurationTimeout: TimeInterval = 10
     var userAgent: String
     var platformSSO: (any PlatformSingleSignOn)?
     var platformChannelIdentifier: String?
@@ -65,6 +70,11 @@ actor EntitlementEngine {
     var authenticationData: [String: any Sendable]?
     var authenticationFilter: [String: any Sendable]?
     var authorizationData: [Int: [String: any Sendable]] = [:]
+    /// Authorization requests that started while the resource's decision was still valid locally ("token in cache"
+    /// of the `TRACKING_AUTHORIZATION` event).
+    var cachedAuthorizations: Set<Int> = []
+    /// The configuration generation whose wait for silent providers has started.
+    var configurationTimerGeneration: Int?
 
     private var persisting = false
     private var persistPending = false

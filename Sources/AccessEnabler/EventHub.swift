@@ -20,9 +20,15 @@ public final class ObservationToken: Sendable {
 /// The single event source: every event goes through ``emit(_:)`` and reaches, on the callback executor and in
 /// order, the delegate, the status delegate, the closure observers and the async streams.
 final class EventHub: Sendable {
+    /// The app's delegates, held weakly. They are app objects (Adobe's protocols are not `Sendable`); the hub reads
+    /// and writes the references under its lock and calls the objects only on the callback executor, one job at a
+    /// time — the contract Adobe's SDK has with the main thread.
+    private struct WeakDelegate: @unchecked Sendable { weak var value: (any EntitlementDelegate)? }
+    private struct WeakStatusDelegate: @unchecked Sendable { weak var value: (any EntitlementStatus)? }
+
     private struct Sinks: Sendable {
-        weak var delegate: (any EntitlementDelegate)?
-        weak var statusDelegate: (any EntitlementStatus)?
+        var delegate = WeakDelegate()
+        var statusDelegate = WeakStatusDelegate()
         var observers: [UUID: @Sendable (AccessEnablerEvent) -> Void] = [:]
         var streams: [UUID: AsyncStream<AccessEnablerEvent>.Continuation] = [:]
     }
@@ -33,13 +39,19 @@ final class EventHub: Sendable {
     init(executor: any CallbackExecutor) { self.executor = executor }
 
     var delegate: (any EntitlementDelegate)? {
-        get { sinks.withLock { $0.delegate } }
-        set { sinks.withLock { $0.delegate = newValue } }
+        get { sinks.withLock { $0.delegate }.value }
+        set {
+            let reference = WeakDelegate(value: newValue)
+            sinks.withLock { $0.delegate = reference }
+        }
     }
 
     var statusDelegate: (any EntitlementStatus)? {
-        get { sinks.withLock { $0.statusDelegate } }
-        set { sinks.withLock { $0.statusDelegate = newValue } }
+        get { sinks.withLock { $0.statusDelegate }.value }
+        set {
+            let reference = WeakStatusDelegate(value: newValue)
+            sinks.withLock { $0.statusDelegate = reference }
+        }
     }
 
     func observe(_ handler: @escaping @Sendable (AccessEnablerEvent) -> Void) -> ObservationToken {
@@ -62,10 +74,18 @@ final class EventHub: Sendable {
         executor.enqueue { [self] in
             let current = sinks.withLock { $0 }
             for event in events {
-                if let delegate = current.delegate { Self.deliver(event, to: delegate) }
-                if case .status(let status) = event { current.statusDelegate?.status(status.dictionary) }
+                var missing: [String] = []
+                if let delegate = current.delegate.value { missing = Self.deliver(event, to: delegate) }
+                if case .status(let status) = event { current.statusDelegate.value?.status(SendableValues.objectDictionary(status.dictionary)) }
                 for observer in current.observers.values { observer(event) }
                 for continuation in current.streams.values { continuation.yield(event) }
+                for name in missing {
+                    let report = AccessEnablerStatus.callbackNotImplemented(name)
+                    let status = AccessEnablerEvent.status(report)
+                    current.statusDelegate.value?.status(SendableValues.objectDictionary(report.dictionary))
+                    for observer in current.observers.values { observer(status) }
+                    for continuation in current.streams.values { continuation.yield(status) }
+                }
             }
         }
     }
@@ -82,24 +102,31 @@ final class EventHub: Sendable {
         for continuation in streams { continuation.finish() }
     }
 
-    private static func deliver(_ event: AccessEnablerEvent, to delegate: any EntitlementDelegate) {
-        switch event {
-        case .setRequestorComplete(let status): delegate.setRequestorComplete(status)
-        case .setAuthenticationStatus(let status, let code): delegate.setAuthenticationStatus(status, errorCode: code)
-        case .displayProviderDialog(let mvpds): delegate.displayProviderDialog(mvpds)
-        case .navigate(let url, let useSVC):
-            if useSVC { delegate.navigate(toUrl: url, useSVC: true) } else { delegate.navigate(toUrl: url) }
-        case .setToken(let token, let resource): delegate.setToken(token, forResource: resource)
-        case .tokenRequestFailed(let resource, let code, let description):
-            delegate.tokenRequestFailed(resource, errorCode: code, errorDescription: description)
-        case .preauthorizedResources(let resources): delegate.preauthorizedResources(resources)
-        case .selectedProvider(let mvpd): delegate.selectedProvider(mvpd)
-        case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
-            delegate.setMetadataStatus(metadata, encrypted: encrypted, forKey: key, andArguments: arguments)
-        case .sendTrackingData(let data, let eventType): delegate.sendTrackingData(data, forEventType: eventType)
-        case .presentTvProviderDialog(let dialog): delegate.presentTvProviderDialog(dialog)
-        case .dismissTvProviderDialog(let dialog): delegate.dismissTvProviderDialog(dialog)
-        case .status: break
+    /// Calls the delegate's callback for `event`; returns the optional callbacks that fell through to their default
+    /// implementation (the delegate does not implement them with Adobe's signature).
+    private static func deliver(_ event: AccessEnablerEvent, to delegate: any EntitlementDelegate) -> [String] {
+        let missing = MissingCallbacks()
+        MissingCallbacks.$current.withValue(missing) {
+            switch event {
+            case .setRequestorComplete(let status): delegate.setRequestorComplete(status)
+            case .setAuthenticationStatus(let status, let code): delegate.setAuthenticationStatus(status, errorCode: code)
+            case .displayProviderDialog(let mvpds): delegate.displayProviderDialog(mvpds)
+            case .navigate(let url, let useSVC):
+                if useSVC { delegate.navigate(toUrl: url, useSVC: true) } else { delegate.navigate(toUrl: url) }
+            case .setToken(let token, let resource): delegate.setToken(token, forResource: resource)
+            case .tokenRequestFailed(let resource, let code, let description):
+                delegate.tokenRequestFailed(resource, errorCode: code, errorDescription: description)
+            case .preauthorizedResources(let resources): delegate.preauthorizedResources(resources)
+            case .selectedProvider(let mvpd): delegate.selectedProvider(mvpd)
+            case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
+                delegate.setMetadataStatus(metadata.map(SendableValues.object), encrypted: encrypted, forKey: key,
+                                           andArguments: SendableValues.objectDictionary(arguments))
+            case .sendTrackingData(let data, let eventType): delegate.sendTrackingData(data, forEventType: eventType)
+            case .presentTvProviderDialog(let dialog): delegate.presentTvProviderDialog(dialog)
+            case .dismissTvProviderDialog(let dialog): delegate.dismissTvProviderDialog(dialog)
+            case .status: break
+            }
         }
+        return missing.recorded
     }
 }

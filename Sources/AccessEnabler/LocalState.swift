@@ -14,6 +14,9 @@ struct LocalState: Codable, Sendable, Equatable {
     var selectedMVPD: String?
     /// Resource → decision `notAfter`, epoch ms.
     var authorizations: [String: Int64] = [:]
+    /// MVPD → provider base URL of logouts the service has not confirmed (the call failed): retried by the next
+    /// `setRequestor`, and until then the service's copy of those profiles is not adopted again.
+    var pendingLogouts: [String: String]?
 
     static func storageKey(requestor: String) -> String { "state." + requestor }
 

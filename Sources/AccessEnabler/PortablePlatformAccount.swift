@@ -1,6 +1,5 @@
 import EntitleCore
 import Foundation
-import Synchronization
 
 #if !(canImport(VideoSubscriberAccount) && canImport(UIKit))
 /// A portable stand-in for the system's TV-provider account (Settings › TV Provider on Apple platforms), for Linux
@@ -31,7 +30,7 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
     private let transport: any HTTPTransport
     private let signInLifetime: TimeInterval
     private let now: @Sendable () -> Date
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates an account that knows `catalog`; `accessStatus` is the app's permission now and `promptAnswer` what
     /// the user answers when asked.
@@ -42,7 +41,7 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
         self.transport = transport
         self.signInLifetime = signInLifetime
         self.now = now
-        self.state = Mutex(State(access: accessStatus, promptAnswer: promptAnswer, signIn: nil))
+        self.state = Locked(State(access: accessStatus, promptAnswer: promptAnswer, signIn: nil))
     }
 
     /// Signs the account in to a provider, as in the system settings.

@@ -88,6 +88,12 @@ struct RequestorStateMachine<Call: Sendable>: Sendable {
         return .complete(success: success, error: success ? nil : errors.first, run: run)
     }
 
+    /// The providers of `generation` that have not answered yet.
+    func silentProviders(generation: Int) -> [URL] {
+        guard generation == self.generation, phase == .configuring else { return [] }
+        return outstanding.sorted { $0.absoluteString < $1.absoluteString }
+    }
+
     /// A call that needs the configuration: held while it is being fetched (or before `setRequestor`), else run.
     mutating func submit(_ call: Call) -> Action {
         switch phase {

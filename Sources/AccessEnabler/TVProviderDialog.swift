@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(VideoSubscriberAccount) && canImport(UIKit)
 import UIKit
@@ -65,7 +64,7 @@ public final class PortableTVProviderDialog: Sendable {
     public let supportedProviderIDs: [String]
     /// The ids the app asked to feature (`FEATURED_TV_PROVIDERS`).
     public let featuredProviderIDs: [String]
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Creates the picker for `providers`, featuring `featuredProviderIDs` at the top in their order.
     public init(providers: [PlatformAccountProvider], supportedProviderIDs: [String], featuredProviderIDs: [String]) {

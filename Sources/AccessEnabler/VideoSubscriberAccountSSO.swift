@@ -57,9 +57,9 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
 
     @MainActor private static func checkAccess(prompt: Bool) async -> PlatformAccessStatus {
         let manager = VSAccountManager()
-        return await withCheckedContinuation { continuation in
-            manager.checkAccessStatus(options: [.prompt: prompt]) { status, _ in
-                _ = manager
+        // The handler is `@Sendable` and "may be called on any queue": it touches only the continuation.
+        let status: PlatformAccessStatus = await withCheckedContinuation { continuation in
+            manager.checkAccessStatus(options: [.prompt: prompt]) { @Sendable status, _ in
                 switch status {
                 case .granted: continuation.resume(returning: .granted)
                 case .denied: continuation.resume(returning: .denied)
@@ -68,6 +68,8 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
                 }
             }
         }
+        withExtendedLifetime(manager) {}
+        return status
     }
 
     @MainActor private static func metadata(presenter: TVProviderDialogPresenter,
@@ -77,9 +79,10 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
         manager.delegate = relay
         let request = VSAccountMetadataRequest()
         configure(request)
-        return await withCheckedContinuation { continuation in
-            _ = manager.enqueue(request) { metadata, error in
-                _ = (manager, relay)
+        // The handler "may be called on any queue": a `@Sendable` closure that touches only its arguments and the
+        // continuation; the manager and its delegate stay alive until it has run.
+        let result: Result<Answer, PlatformSSOError> = await withCheckedContinuation { continuation in
+            _ = manager.enqueue(request) { @Sendable metadata, error in
                 if let error {
                     continuation.resume(returning: .failure(Self.map(error)))
                 } else {
@@ -89,6 +92,8 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
                 }
             }
         }
+        withExtendedLifetime((manager, relay)) {}
+        return result
     }
 
     /// VideoSubscriberAccount errors → the SDK's platform error codes.
@@ -106,8 +111,9 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
         }
     }
 
-    /// Forwards the framework's view controllers to the SDK's presenter.
-    @MainActor private final class DialogRelay: NSObject, VSAccountManagerDelegate {
+    /// Forwards the framework's view controllers to the SDK's presenter. Not actor-isolated: the protocol is not, and
+    /// it only hands the (main-actor, hence Sendable) view controller to the presenter's Sendable closures.
+    private final class DialogRelay: NSObject, VSAccountManagerDelegate, Sendable {
         let presenter: TVProviderDialogPresenter
         init(presenter: TVProviderDialogPresenter) { self.presenter = presenter }
         func accountManager(_ accountManager: VSAccountManager, present viewController: UIViewController) { presenter.present(viewController) }

@@ -11,7 +11,7 @@ import Testing
         await harness.recorder.waitFor("setRequestorComplete(1)")
         harness.enabler.setRequestor("REF", signedRequestorID: "sig", serviceProviders: ["http://fake"], secret: "s", publicKey: "k")
         await harness.recorder.waitFor("second") { $0.filter { $0 == "setRequestorComplete(1)" }.count == 2 }
-        harness.enabler.getAuthentication(filter: ["DemoSSO"])
+        harness.enabler.getAuthentication(["DemoSSO"])
         await harness.recorder.waitFor("displayProviderDialog(DemoCable,DemoFiber,DemoSSO,TempPass)")
         harness.enabler.setSelectedProvider("DemoCable")
         await harness.recorder.waitFor("navigate") { $0.contains { $0.hasPrefix("navigate(") } }

@@ -48,7 +48,7 @@ import Testing
         let harness = Harness()
         await harness.configure()
         await harness.authenticate()
-        harness.enabler.getAuthentication(forceAuthn: true, withData: nil)
+        harness.enabler.getAuthentication(true, withData: nil)
         await harness.recorder.waitFor("displayProviderDialog(DemoCable,DemoFiber,DemoSSO,TempPass)")
     }
 

@@ -34,7 +34,7 @@ final class ScriptedPlatform: PlatformSingleSignOn {
         let harness = Harness(platformSSO: platform)
         harness.service.update { $0.mvpds = Self.twoSSOMVPDs }
         await harness.configure()
-        harness.enabler.getAuthentication(filter: [TV_PROVIDERS: ["SecondSSO", "DemoCable", "DemoSSO"],
+        harness.enabler.getAuthentication([TV_PROVIDERS: ["SecondSSO", "DemoCable", "DemoSSO"],
                                                    FEATURED_TV_PROVIDERS: ["DemoSSO", "TempPass"]])
         await harness.recorder.waitFor("status(N005)")
         let request = platform.requests.value.first

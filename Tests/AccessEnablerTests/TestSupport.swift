@@ -12,27 +12,31 @@ final class Recorder: EntitlementDelegate, EntitlementStatus {
     var entries: [String] { log.value }
 
     func setRequestorComplete(_ status: Int32) { add("setRequestorComplete(\(status))") }
-    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { add("setAuthenticationStatus(\(status),\(code))") }
-    func displayProviderDialog(_ mvpds: [MVPD]) { add("displayProviderDialog(\(mvpds.map(\.ID).joined(separator: ",")))") }
-    func navigate(toUrl url: String) { add("navigate(\(url))") }
-    func navigate(toUrl url: String, useSVC: Bool) { add("navigateSVC(\(url),\(useSVC))") }
-    func setToken(_ token: String, forResource resource: String) { add("setToken(\(resource))") }
-    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
-        add("tokenRequestFailed(\(resource),\(code),\(description))")
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String!) { add("setAuthenticationStatus(\(status),\(code ?? ""))") }
+    func displayProviderDialog(_ mvpds: [Any]!) {
+        add("displayProviderDialog(\((mvpds as? [MVPD] ?? []).map(\.ID).joined(separator: ",")))")
     }
-    func preauthorizedResources(_ resources: [String]) { add("preauthorizedResources(\(resources.joined(separator: ",")))") }
-    func selectedProvider(_ mvpd: MVPD?) { add("selectedProvider(\(mvpd?.ID ?? "nil"))") }
-    func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: any Sendable]) {
+    func navigate(toUrl url: String!) { add("navigate(\(url ?? ""))") }
+    func navigate(toUrl url: String!, useSVC: Bool) { add("navigateSVC(\(url ?? ""),\(useSVC))") }
+    func setToken(_ token: String!, forResource resource: String!) { add("setToken(\(resource ?? ""))") }
+    func tokenRequestFailed(_ resource: String!, errorCode code: String!, errorDescription description: String!) {
+        add("tokenRequestFailed(\(resource ?? ""),\(code ?? ""),\(description ?? ""))")
+    }
+    func preauthorizedResources(_ resources: [Any]!) {
+        add("preauthorizedResources(\((resources as? [String] ?? []).joined(separator: ",")))")
+    }
+    func selectedProvider(_ mvpd: MVPD!) { add("selectedProvider(\(mvpd?.ID ?? "nil"))") }
+    func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
         let value: String = switch metadata {
-        case .string(let text)?: text
-        case .array(let values)?: values.compactMap(\.stringValue).joined(separator: "|")
+        case let text as String: text
+        case let values as [Any]: values.compactMap { $0 as? String }.joined(separator: "|")
         case nil: "nil"
         default: "other"
         }
         add("setMetadataStatus(\(value),\(encrypted),\(key))")
     }
-    func sendTrackingData(_ data: [String], forEventType event: Int32) { add("sendTrackingData(\(event),\(data.count))") }
-    func status(_ statusDictionary: [String: String]) { add("status(\(statusDictionary["errorId"] ?? "?"))") }
+    func sendTrackingData(_ data: [Any]!, forEventType event: Int32) { add("sendTrackingData(\(event),\(data?.count ?? 0))") }
+    func status(_ statusDictionary: [AnyHashable: Any]!) { add("status(\(statusDictionary?["errorId"] as? String ?? "?"))") }
 
     /// Waits (up to 5 s of real time) until `condition` holds for the log.
     func waitFor(_ description: String = "", _ condition: @escaping @Sendable ([String]) -> Bool,

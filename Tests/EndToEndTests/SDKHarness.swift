@@ -8,7 +8,7 @@ import Testing
 /// An app around the SDK for end-to-end tests: it records every callback, and plays the web view — when the SDK asks
 /// to navigate, a real browser client signs the user in at the DemoMVPD and the final custom-scheme URL is handed to
 /// `handleExternalURL`, as an app's web view delegate would.
-final class TestApp: EntitlementDelegate, EntitlementStatus {
+final class TestApp: EntitlementDelegate, EntitlementStatus, Sendable {
     let enabler: AccessEnabler
     let service: LocalService
     let events = Mutex<[String]>([])
@@ -46,9 +46,12 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
     }
 
     func setRequestorComplete(_ status: Int32) { record("setRequestorComplete(\(status))") }
-    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { record("setAuthenticationStatus(\(status),\(code))") }
-    func displayProviderDialog(_ mvpds: [MVPD]) { record("displayProviderDialog(\(mvpds.map(\.ID).joined(separator: ",")))") }
-    func navigate(toUrl url: String) {
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String!) { record("setAuthenticationStatus(\(status),\(code ?? ""))") }
+    func displayProviderDialog(_ mvpds: [Any]!) {
+        record("displayProviderDialog(\((mvpds as? [MVPD] ?? []).map(\.ID).joined(separator: ",")))")
+    }
+    func navigate(toUrl url: String!) {
+        guard let url else { return }
         record("navigate")
         let (user, password) = credentials.withLock { $0 }
         Task {
@@ -56,24 +59,26 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
             if case .external(let redirect) = outcome { self.enabler.handleExternalURL(redirect) }
         }
     }
-    func setToken(_ token: String, forResource resource: String) {
+    func setToken(_ token: String!, forResource resource: String!) {
         tokens.withLock { $0[resource] = token }
-        record("setToken(\(resource))")
+        record("setToken(\(resource ?? ""))")
     }
-    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
-        record("tokenRequestFailed(\(resource),\(code),\(description))")
+    func tokenRequestFailed(_ resource: String!, errorCode code: String!, errorDescription description: String!) {
+        record("tokenRequestFailed(\(resource ?? ""),\(code ?? ""),\(description ?? ""))")
     }
-    func preauthorizedResources(_ resources: [String]) { record("preauthorizedResources(\(resources.joined(separator: ",")))") }
-    func selectedProvider(_ mvpd: MVPD?) { record("selectedProvider(\(mvpd?.ID ?? "nil"))") }
-    func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: any Sendable]) {
+    func preauthorizedResources(_ resources: [Any]!) {
+        record("preauthorizedResources(\((resources as? [String] ?? []).joined(separator: ",")))")
+    }
+    func selectedProvider(_ mvpd: MVPD!) { record("selectedProvider(\(mvpd?.ID ?? "nil"))") }
+    func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
         record("setMetadataStatus(\(key),\(encrypted),\(metadata.map { "\($0)" } ?? "nil"))")
     }
-    func sendTrackingData(_ data: [String], forEventType event: Int32) { record("sendTrackingData(\(event))") }
-    func presentTvProviderDialog(_ viewController: TVProviderDialog) {
+    func sendTrackingData(_ data: [Any]!, forEventType event: Int32) { record("sendTrackingData(\(event))") }
+    func presentTvProviderDialog(_ viewController: TVProviderDialog!) {
         dialogs.withLock { $0.append(viewController) }
         record("presentTvProviderDialog")
     }
-    func dismissTvProviderDialog(_ viewController: TVProviderDialog) { record("dismissTvProviderDialog") }
+    func dismissTvProviderDialog(_ viewController: TVProviderDialog!) { record("dismissTvProviderDialog") }
 
     /// The last platform picker shown.
     func waitForDialog() async throws -> PortableTVProviderDialog {
@@ -85,8 +90,16 @@ final class TestApp: EntitlementDelegate, EntitlementStatus {
     var flow: [String] {
         log.filter { !$0.hasPrefix("sendTracking") && !$0.hasPrefix("selectedProvider") && !$0.hasPrefix("setRequestorComplete") }
     }
-    func status(_ statusDictionary: [String: String]) {
-        statuses.withLock { $0.append(statusDictionary) }
-        record("status(\(statusDictionary["errorId"] ?? statusDictionary["errorID"] ?? "?"))")
+    func status(_ statusDictionary: [AnyHashable: Any]!) {
+        let dictionary = statusStrings(statusDictionary)
+        statuses.withLock { $0.append(dictionary) }
+        record("status(\(dictionary["errorId"] ?? "?"))")
     }
+}
+
+/// A status dictionary as the strings it carries.
+func statusStrings(_ dictionary: [AnyHashable: Any]?) -> [String: String] {
+    var result: [String: String] = [:]
+    for (key, value) in dictionary ?? [:] { result["\(key.base)"] = value as? String ?? "\(value)" }
+    return result
 }

@@ -15,7 +15,9 @@ import Testing
         return try JSONDecoder().decode(ProfilesResponse.self, from: try await URLSessionTransport().send(request).body)
     }
 
-    @Test func logoutOfAnMVPDWithoutSingleLogoutNeedsNoPage() async throws {
+    /// The API reference (logout): the iOS AccessEnabler always drives the logout through `navigate(toUrl:)`, also
+    /// for an MVPD without Single Logout (whose page only confirms, so the flow does not wait for it).
+    @Test func logoutOfAnMVPDWithoutSingleLogoutStillNavigatesToTheLogoutPage() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
             try await app.configure()
@@ -23,7 +25,8 @@ import Testing
             #expect(try await Self.serviceProfiles(app).profiles.keys.sorted() == ["DemoCable"])
             app.enabler.logout()
             #expect(try await app.waitFor("setAuthenticationStatus", count: 2) == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
-            #expect(app.navigations.withLock { $0.count } == 1)  // only the login page
+            #expect(app.navigations.withLock { $0.count } == 2)  // the login page, then the logout page
+            #expect(app.navigations.withLock { $0.last?.url }?.hasPrefix(service.baseURL + "/adobe-services/logout?") == true)
             #expect(app.wire.exchanges("/api/v2/REF/logout/DemoCable").first?.response?.status == 200)
             #expect(try await Self.serviceProfiles(app).profiles.isEmpty)
             app.enabler.checkAuthorization("news")

@@ -64,9 +64,23 @@ import Testing
         }
     }
 
-    @Test func deviceIDIsTheOneSentOnTheWire() async throws {
+    /// Protocol notes §8.4: the device id is metadata only where the programmer enabled the feature; by default
+    /// `getMetadata(METADATA_DEVICE_ID)` answers nil.
+    @Test func deviceIDIsNotMetadataUnlessEnabled() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
+            try await app.configure()
+            app.enabler.getMetadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID])
+            try await app.waitFor("setMetadataStatus")
+            let answer = try #require(app.metadata.withLock { $0.last })
+            #expect(answer.value == nil && answer.key == METADATA_DEVICE_ID)
+            #expect(try await app.enabler.metadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]).value == nil)
+        }
+    }
+
+    @Test func deviceIDIsTheOneSentOnTheWire() async throws {
+        try await LocalService.run { service in
+            let app = SDKProbe(service: service, deviceIDMetadata: true)
             try await app.configure()
             app.enabler.getMetadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID])
             try await app.waitFor("setMetadataStatus")

@@ -95,7 +95,7 @@ import Testing
             #expect(String(decoding: session, as: UTF8.self).contains("redirectUrl=entitle-demo%3A%2F%2Fcallback"))
 
             // An MVPD that does not need SFSafariViewController keeps the plain web view.
-            app.enabler.getAuthentication(forceAuthn: true, withData: nil)
+            app.enabler.getAuthentication(true, withData: nil)
             try await app.waitFor("displayProviderDialog")
             try await app.signIn(mvpd: "DemoCable", user: "alice")
             let cable = try #require(app.navigations.withLock { $0.last })
@@ -236,7 +236,7 @@ import Testing
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
             try await app.configure()
-            app.enabler.getAuthentication(filter: [TV_PROVIDERS: ["DemoSSO"], FEATURED_TV_PROVIDERS: ["DemoSSO"]])
+            app.enabler.getAuthentication([TV_PROVIDERS: ["DemoSSO"], FEATURED_TV_PROVIDERS: ["DemoSSO"]])
             try await app.waitFor("displayProviderDialog")
             let listed = try #require(app.providerLists.withLock { $0.first })
             let configured = try app.wire.lastBody("/configuration", as: ConfigurationResponse.self).requestor.mvpds
@@ -266,7 +266,7 @@ import Testing
             // Authenticated now: getAuthentication answers at once, forceAuthn shows the picker again.
             app.enabler.getAuthentication()
             #expect(try await app.waitFor("setAuthenticationStatus", count: 2) == "setAuthenticationStatus(1,)")
-            app.enabler.getAuthentication(forceAuthn: true, withData: nil)
+            app.enabler.getAuthentication(true, withData: nil)
             try await app.waitFor("displayProviderDialog", count: 2)
             app.enabler.setSelectedProvider(nil)
             try await app.waitFor("setAuthenticationStatus(0,")
@@ -281,7 +281,7 @@ import Testing
             // The SDK hashes the identity on the device: sha256("viewer@example.com"), computed with sha256sum.
             let digest = "0ad80c7f6dff0dceded893acb06a69e86b27b9f978bc164cee272714dc4cac9b"
             let identity = Data(#"{"email":"\#(digest)"}"#.utf8).base64EncodedString()
-            app.enabler.getAuthentication(forceAuthn: false, withData: data)
+            app.enabler.getAuthentication(false, withData: data)
             try await app.waitFor("displayProviderDialog")
             app.enabler.setSelectedProvider("TempPassPromo")
             #expect(try await app.waitFor("setAuthenticationStatus") == "setAuthenticationStatus(1,)")

@@ -67,6 +67,21 @@ import Testing
         }
     }
 
+    /// The tvOS cookbook with Apple SSO: after "other TV provider" a second-screen device shows a registration code
+    /// (the user picks the MVPD on the activation page), not the app's picker.
+    @Test func otherProviderOnASecondScreenDeviceGoesOnToTheRegistrationCode() async throws {
+        try await LocalService.run { service in
+            let app = TestApp(service: service, secondScreen: true, platformSSO: Self.account(service, access: .granted))
+            try await app.enabler.configure(requestorID: "REF")
+            app.enabler.getAuthentication()
+            try await app.waitForDialog().chooseOtherProvider()
+            _ = try await app.waitFor("status(REGCODE)")
+            #expect(app.flow == ["presentTvProviderDialog", "dismissTvProviderDialog", "status(N003)", "status(REGCODE)"])
+            let code = try #require(app.statuses.withLock { $0.last?["code"] })
+            #expect(!code.isEmpty)
+        }
+    }
+
     @Test func unsupportedProviderGivesN004ThenTheRegularPicker() async throws {
         try await LocalService.run { service in
             let app = TestApp(service: service, platformSSO: Self.account(service, access: .granted))
@@ -96,6 +111,7 @@ import Testing
             let flow = Task { try await app.enabler.authenticate() }
             try await app.waitForDialog().cancel()
             await #expect(throws: AccessEnablerError.self) { try await flow.value }
+            _ = try await app.waitFor("setAuthenticationStatus")  // the reply can come before the callbacks are delivered
             #expect(app.flow == ["presentTvProviderDialog", "dismissTvProviderDialog", "status(N005)",
                                  "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
         }
@@ -145,7 +161,7 @@ import Testing
         try await LocalService.run { service in
             let app = TestApp(service: service, platformSSO: Self.account(service, access: .granted))
             try await app.enabler.configure(requestorID: "REF")
-            app.enabler.getAuthentication(filter: [TV_PROVIDERS: ["DemoCable", "DemoSSO"], FEATURED_TV_PROVIDERS: ["DemoSSO", "DemoFiber"]])
+            app.enabler.getAuthentication([TV_PROVIDERS: ["DemoCable", "DemoSSO"], FEATURED_TV_PROVIDERS: ["DemoSSO", "DemoFiber"]])
             let dialog = try await app.waitForDialog()
             #expect(dialog.supportedProviderIDs == ["DemoSSO"])
             #expect(dialog.featuredProviderIDs == ["DemoSSO"])
@@ -156,7 +172,7 @@ import Testing
             // A filter that names no SSO MVPD: the classic picker, no platform dialog.
             let classic = TestApp(service: service, platformSSO: Self.account(service, access: .granted))
             try await classic.enabler.configure(requestorID: "REF")
-            classic.enabler.getAuthentication(forceAuthn: false, withData: nil, andFilter: [TV_PROVIDERS: ["DemoCable"]])
+            classic.enabler.getAuthentication(false, withData: nil, andFilter: [TV_PROVIDERS: ["DemoCable"]])
             let picker = try await classic.waitFor("displayProviderDialog")
             #expect(classic.flow == [picker])
         }

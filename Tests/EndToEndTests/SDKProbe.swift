@@ -18,8 +18,14 @@ final class WireRecorder: HTTPTransport {
 
     private let inner = URLSessionTransport()
     private let exchanges = Mutex<[Exchange]>([])
+    /// Path fragments whose requests fail as a lost connection would (the service is not reached).
+    let unreachable = Mutex<[String]>([])
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if unreachable.withLock({ $0 }).contains(where: { request.url.path.contains($0) }) {
+            exchanges.withLock { $0.append(Exchange(request: request, response: nil)) }
+            throw URLError(.networkConnectionLost)
+        }
         do {
             let response = try await inner.send(request)
             exchanges.withLock { $0.append(Exchange(request: request, response: response)) }
@@ -52,7 +58,7 @@ final class WireRecorder: HTTPTransport {
 /// the web view itself (`play = .manual`) — `navigate` is answered like an app's web view would: one browser that
 /// keeps its cookies signs the user in at the DemoMVPD (or follows a logout page) and hands the final
 /// custom-scheme URL to `handleExternalURL`.
-final class SDKProbe: EntitlementDelegate, EntitlementStatus {
+final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
     enum Play: Sendable {
         case signIn(user: String, password: String)
         case manual
@@ -85,7 +91,7 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus {
 
     init(service: LocalService, redirectURL: String? = "adobepass://ios.app", serviceBaseURL: String? = nil,
          deviceInfo: DeviceInfo = DeviceEnvironment.current(applicationID: "tv.reference.app"),
-         softwareStatement: String? = nil) {
+         softwareStatement: String? = nil, deviceIDMetadata: Bool = false) {
         self.service = service
         self.browser = service.browser()
         self.deviceID = "e2e-" + UUID().uuidString
@@ -93,8 +99,10 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus {
             transport: wire, tokenStore: InMemoryTokenStore(),
             callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "sdk-probe")),
             secondScreen: false, redirectURL: redirectURL, deviceInfo: deviceInfo, deviceID: deviceID)
+        var configured = configuration
+        configured.deviceIDMetadata = deviceIDMetadata
         enabler = AccessEnabler(softwareStatement: softwareStatement ?? service.softwareStatement,
-                                serviceBaseURL: URL(string: serviceBaseURL ?? service.baseURL)!, configuration: configuration)
+                                serviceBaseURL: URL(string: serviceBaseURL ?? service.baseURL)!, configuration: configured)
         enabler.delegate = self
         enabler.statusDelegate = self
     }
@@ -179,13 +187,14 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus {
     // MARK: EntitlementDelegate
 
     func setRequestorComplete(_ status: Int32) { record("setRequestorComplete(\(status))") }
-    func setAuthenticationStatus(_ status: Int32, errorCode code: String) { record("setAuthenticationStatus(\(status),\(code))") }
-    func displayProviderDialog(_ mvpds: [MVPD]) {
+    func setAuthenticationStatus(_ status: Int32, errorCode code: String!) { record("setAuthenticationStatus(\(status),\(code ?? ""))") }
+    func displayProviderDialog(_ mvpds: [Any]!) {
+        let mvpds = mvpds as? [MVPD] ?? []
         providerLists.withLock { $0.append(mvpds) }
         record("displayProviderDialog(\(mvpds.map(\.ID).joined(separator: ",")))")
     }
-    func navigate(toUrl url: String) { navigated(url, useSVC: false) }
-    func navigate(toUrl url: String, useSVC: Bool) { navigated(url, useSVC: useSVC) }
+    func navigate(toUrl url: String!) { navigated(url ?? "", useSVC: false) }
+    func navigate(toUrl url: String!, useSVC: Bool) { navigated(url ?? "", useSVC: useSVC) }
 
     private func navigated(_ url: String, useSVC: Bool) {
         navigations.withLock { $0.append((url, useSVC)) }
@@ -198,33 +207,66 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus {
         }
     }
 
-    func setToken(_ token: String, forResource resource: String) {
+    func setToken(_ token: String!, forResource resource: String!) {
         tokens.withLock { $0[resource] = token }
-        record("setToken(\(resource))")
+        record("setToken(\(resource ?? ""))")
     }
-    func tokenRequestFailed(_ resource: String, errorCode code: String, errorDescription description: String) {
-        record("tokenRequestFailed(\(resource),\(code),\(description))")
+    func tokenRequestFailed(_ resource: String!, errorCode code: String!, errorDescription description: String!) {
+        record("tokenRequestFailed(\(resource ?? ""),\(code ?? ""),\(description ?? ""))")
     }
-    func preauthorizedResources(_ resources: [String]) { record("preauthorizedResources(\(resources.joined(separator: ",")))") }
-    func selectedProvider(_ mvpd: MVPD?) {
+    func preauthorizedResources(_ resources: [Any]!) {
+        record("preauthorizedResources(\((resources as? [String] ?? []).joined(separator: ",")))")
+    }
+    func selectedProvider(_ mvpd: MVPD!) {
         selections.withLock { $0.append(mvpd) }
         record("selectedProvider(\(mvpd?.ID ?? "nil"))")
     }
-    func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int32, andArguments arguments: [String: any Sendable]) {
-        self.metadata.withLock { $0.append(MetadataCallback(value: metadata, encrypted: encrypted, key: key, arguments: arguments)) }
+    func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
+        let callback = MetadataCallback(value: metadata.flatMap(Self.json), encrypted: encrypted, key: key,
+                                        arguments: Self.sendable(arguments ?? [:]))
+        self.metadata.withLock { $0.append(callback) }
         record("setMetadataStatus(\(key),\(encrypted))")
     }
-    func sendTrackingData(_ data: [String], forEventType event: Int32) {
+    func sendTrackingData(_ data: [Any]!, forEventType event: Int32) {
+        let data = data as? [String] ?? []
         tracking.withLock { $0.append((event, data)) }
         record("sendTrackingData(\(event),\(data.joined(separator: "|")))")
     }
-    func presentTvProviderDialog(_ viewController: AnyObject) { record("presentTvProviderDialog") }
-    func dismissTvProviderDialog(_ viewController: AnyObject) { record("dismissTvProviderDialog") }
+    func presentTvProviderDialog(_ viewController: TVProviderDialog!) { record("presentTvProviderDialog") }
+    func dismissTvProviderDialog(_ viewController: TVProviderDialog!) { record("dismissTvProviderDialog") }
+
+    /// The metadata value the SDK hands to the delegate (`String`, `Double`, `Bool`, arrays) as JSON.
+    static func json(_ value: Any) -> JSONValue? {
+        switch value {
+        case let text as String: .string(text)
+        case let flag as Bool: .bool(flag)
+        case let number as Double: .number(number)
+        case let values as [Any]: .array(values.compactMap(json))
+        default: nil
+        }
+    }
+
+    /// The arguments dictionary with string keys and Sendable values (strings, Int32/Int opcodes, booleans).
+    static func sendable(_ dictionary: [AnyHashable: Any]) -> [String: any Sendable] {
+        var result: [String: any Sendable] = [:]
+        for (key, value) in dictionary {
+            let converted: any Sendable = switch value {
+            case let text as String: text
+            case let number as Int32: number
+            case let number as Int: number
+            case let flag as Bool: flag
+            default: "\(value)"
+            }
+            result["\(key.base)"] = converted
+        }
+        return result
+    }
 
     // MARK: EntitlementStatus
 
-    func status(_ statusDictionary: [String: String]) {
-        statuses.withLock { $0.append(statusDictionary) }
-        record("status(\(statusDictionary[STATUS_ERROR_ID_KEY] ?? "?"))")
+    func status(_ statusDictionary: [AnyHashable: Any]!) {
+        let dictionary = statusStrings(statusDictionary)
+        statuses.withLock { $0.append(dictionary) }
+        record("status(\(dictionary[STATUS_ERROR_ID_KEY] ?? "?"))")
     }
 }

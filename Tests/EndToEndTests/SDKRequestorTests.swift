@@ -151,6 +151,7 @@ import Testing
             let order = app.log.filter { !$0.hasPrefix("status") && !$0.hasPrefix("sendTracking") }
             #expect(order == ["setRequestorComplete(1)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
                               "setMetadataStatus(\(METADATA_DEVICE_ID),false)", "selectedProvider(nil)", "preauthorizedResources()",
+                              "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
                               "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),)"])
         }
     }
@@ -185,7 +186,7 @@ import Testing
             let app = SDKProbe(service: service)
             app.play.withLock { $0 = .manual }
             try await app.configure()
-            app.enabler.getAuthentication(filter: ["DemoCable"])
+            app.enabler.getAuthentication(["DemoCable"])
             try await app.waitFor("displayProviderDialog(")
             app.enabler.setSelectedProvider("DemoCable")
             try await app.waitFor("navigate(")
@@ -193,7 +194,7 @@ import Testing
             app.enabler.getAuthenticationToken()
             #expect(try await app.waitFor("setAuthenticationStatus") == "setAuthenticationStatus(1,)")
             // The array filter with forceAuthn shows the picker again although authenticated.
-            app.enabler.getAuthentication(forceAuthn: true, withData: nil, andFilter: ["DemoCable"])
+            app.enabler.getAuthentication(true, withData: nil, andFilter: ["DemoCable"])
             try await app.waitFor("displayProviderDialog(", count: 2)
             #expect(app.providerLists.withLock { $0.map(\.count) } == [5, 5])
         }

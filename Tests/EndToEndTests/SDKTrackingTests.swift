@@ -104,7 +104,7 @@ import Testing
             #expect(tracked < navigated)
 
             // Cancelling is not a selection.
-            app.enabler.getAuthentication(forceAuthn: true, withData: nil)
+            app.enabler.getAuthentication(true, withData: nil)
             try await app.waitFor("displayProviderDialog", count: 2)
             app.enabler.setSelectedProvider(nil)
             try await app.waitFor("setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))")
