@@ -153,9 +153,7 @@ public struct TestDatabase: Sendable {
     public static func create() async throws -> TestDatabase? {
         guard let adminURL = ProcessInfo.processInfo.environment["ENTITLE_TEST_DATABASE_URL"], !adminURL.isEmpty else { return nil }
         let name = "entitle_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        let engine = try DatabaseEngine.postgres(url: adminURL, logger: Logger(label: "test"), connectionsPerEventLoop: 1)
-        try await engine.sql.raw("CREATE DATABASE \(unsafeRaw: String(name))").run()
-        try await engine.close()
+        try await withAdminEngine(adminURL) { try await $0.sql.raw("CREATE DATABASE \(unsafeRaw: String(name))").run() }
         guard let slash = adminURL.lastIndex(of: "/") else { return nil }
         let url = String(adminURL[..<slash]) + "/" + name
         return TestDatabase(url: url, adminURL: adminURL, name: String(name))
@@ -163,8 +161,19 @@ public struct TestDatabase: Sendable {
 
     /// Drops the database.
     public func drop() async throws {
+        try await Self.withAdminEngine(adminURL) { try await $0.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run() }
+    }
+
+    /// Runs `body` on a one-connection engine to the server's admin database, closed whatever happens (a pool dropped
+    /// unclosed traps in its deinit).
+    static func withAdminEngine(_ adminURL: String, _ body: (DatabaseEngine) async throws -> Void) async throws {
         let engine = try DatabaseEngine.postgres(url: adminURL, logger: Logger(label: "test"), connectionsPerEventLoop: 1)
-        try await engine.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run()
+        do {
+            try await body(engine)
+        } catch {
+            try? await engine.close()
+            throw error
+        }
         try await engine.close()
     }
 }
