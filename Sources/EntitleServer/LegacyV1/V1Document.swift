@@ -67,29 +67,13 @@ struct V1Document: Sendable {
 
     static func json(_ value: V1Value) -> String {
         switch value {
-        case .string(let text): return jsonString(text)
+        case .string(let text): return FastJSON.string(text)
         case .int(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .null: return "null"
-        case .object(let fields): return "{" + fields.map { jsonString($0.0) + ":" + json($0.1) }.joined(separator: ",") + "}"
+        case .object(let fields): return "{" + fields.map { FastJSON.string($0.0) + ":" + json($0.1) }.joined(separator: ",") + "}"
         case .array(_, let items): return "[" + items.map(json).joined(separator: ",") + "]"
         }
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
     }
 
     static func xmlElement(_ name: String, _ value: V1Value) -> String {
