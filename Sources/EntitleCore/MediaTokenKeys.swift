@@ -88,7 +88,7 @@ public enum MediaTokenPublicKey: Sendable {
 
     /// Whether `signature` is this key's signature over the body whose SHA-256 is `digest` (`body` for Ed25519).
     /// A signature of the wrong length for the key type is refused without any work.
-    func isValidSignature(_ signature: Data, digest: SHA256.Digest, body: () -> Data) -> Bool {
+    public func isValidSignature(_ signature: Data, digest: SHA256.Digest, body: () -> Data) -> Bool {
         switch self {
         case .rsa(let key):
             guard signature.count == key.keySizeInBits / 8 else { return false }
