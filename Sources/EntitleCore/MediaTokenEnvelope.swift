@@ -89,6 +89,13 @@ public struct MediaTokenEnvelope: Sendable {
         return publicKeys.contains { $0.isValidSignature(rsaSignature, for: digest, padding: .insecurePKCS1v1_5) }
     }
 
+    /// Whether any of `publicKeys` (RSA, ECDSA P-256 or Ed25519) verifies the signature; keys are tried in order and
+    /// a key whose type cannot produce a signature of this length is skipped without work.
+    public func isSigned(byAnyOf publicKeys: some Sequence<MediaTokenPublicKey>) -> Bool {
+        let digest = bodyDigest()
+        return publicKeys.contains { $0.isValidSignature(signature, digest: digest, body: { body }) }
+    }
+
     /// The first occurrence of `needle` in `haystack` at or after `start` (memchr for its first byte, then memcmp).
     private static func find(_ needle: StaticString, in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let count = needle.utf8CodeUnitCount

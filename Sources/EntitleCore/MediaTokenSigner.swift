@@ -4,27 +4,36 @@ import Foundation
 
 /// Signs short media tokens for the service.
 ///
-/// `serialize` returns `Base64("<signatureInfo>" + Base64(RSA PKCS#1 v1.5 SHA-256 over UTF-8 body) + "<signatureInfo>" + body)`
-/// where `body` is ``ShortMediaToken/bodyXML()``.
+/// `serialize` returns `Base64("<signatureInfo>" + Base64(signature over UTF-8 body) + "<signatureInfo>" + body)`
+/// where `body` is ``ShortMediaToken/bodyXML()`` and the signature is RSA PKCS#1 v1.5 SHA-256 (the default),
+/// ECDSA P-256 SHA-256 (raw `r || s`) or Ed25519, by the key (see ``MediaTokenAlgorithm``).
 public struct MediaTokenSigner: Sendable {
-    private let privateKey: _RSA.Signing.PrivateKey
+    private let key: MediaTokenPrivateKey
 
     /// Creates a signer with the service's media-token key (RSA-2048 or larger).
     public init(privateKey: _RSA.Signing.PrivateKey) {
-        self.privateKey = privateKey
+        self.key = .rsa(privateKey)
     }
 
+    /// Creates a signer with a key of any supported algorithm.
+    public init(key: MediaTokenPrivateKey) {
+        self.key = key
+    }
+
+    /// The algorithm the signer uses.
+    public var algorithm: MediaTokenAlgorithm { key.algorithm }
+
     /// The public key that verifies this signer's tokens.
-    public var publicKey: _RSA.Signing.PublicKey { privateKey.publicKey }
+    public var verificationKey: MediaTokenPublicKey { key.publicKey }
 
     /// Signs and serializes a token. Throws ``MediaTokenFormatError`` (`invalidValue`) for a negative `ttl` or
     /// `issueTime`, a number above 18 digits, or a character XML 1.0 forbids; rethrows signing failures.
     public func serialize(_ token: ShortMediaToken) throws -> String {
         try Self.validate(token)
         let body = Data(token.bodyXML().utf8)
-        let signature = try privateKey.signature(for: body, padding: .insecurePKCS1v1_5)
+        let signature = try key.signature(for: body)
         var out = Data("<signatureInfo>".utf8)
-        out.append(signature.rawRepresentation.base64EncodedData())
+        out.append(signature.base64EncodedData())
         out.append(contentsOf: "<signatureInfo>".utf8)
         out.append(body)
         return out.base64EncodedString()

@@ -81,7 +81,7 @@ public struct MediaTokenVerifier: Sendable {
             return (VerificationResult(status: .unknownError, detail: "token could not be read", token: nil, signatureVerified: false), nil)
         }
         let token = envelope.token
-        guard envelope.isSigned(byAnyOf: keys.currentKeys.keys) else {
+        guard envelope.isSigned(byAnyOf: keys.currentKeys.allKeys) else {
             return (VerificationResult(status: .invalidSignature, detail: "no trusted key verifies the signature", token: token,
                                        signatureVerified: false), nil)
         }

@@ -1,26 +1,28 @@
+import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 import X509
 
-/// Splits PEM text into blocks and turns each into an RSA public key.
+/// Splits PEM text into blocks and turns each into a public key (RSA, ECDSA P-256 or Ed25519).
 enum PEMKeyReader {
     /// The largest PEM bundle accepted from a file or the network.
     static let maximumBundleSize = 256 * 1024
 
-    static func publicKeys(in text: String) throws -> [_RSA.Signing.PublicKey] {
+    static func publicKeys(in text: String) throws -> [MediaTokenPublicKey] {
         guard text.utf8.count <= maximumBundleSize else {
             throw VerificationKeyError(.invalidPEM, "PEM text is larger than \(maximumBundleSize) bytes")
         }
         let blocks = try self.blocks(in: text)
         guard !blocks.isEmpty else { throw VerificationKeyError(.invalidPEM, "no PEM block found") }
-        var keys: [_RSA.Signing.PublicKey] = []
+        var keys: [MediaTokenPublicKey] = []
         for (number, block) in blocks.enumerated() {
             keys.append(try key(from: block, number: number + 1))
         }
         return keys
     }
 
-    private static func key(from block: (label: String, text: String), number: Int) throws -> _RSA.Signing.PublicKey {
+    private static func key(from block: (label: String, text: String), number: Int) throws -> MediaTokenPublicKey {
         let key: _RSA.Signing.PublicKey
         switch block.label {
         case "CERTIFICATE":
@@ -30,10 +32,16 @@ enum PEMKeyReader {
             } catch {
                 throw VerificationKeyError(.invalidPEM, "PEM block \(number) is not a valid X.509 certificate")
             }
+            if let p256 = P256.Signing.PublicKey(certificate.publicKey) { return .p256(p256) }
+            if let ed25519 = Curve25519.Signing.PublicKey(certificate.publicKey) { return .ed25519(ed25519) }
             guard let rsa = _RSA.Signing.PublicKey(certificate.publicKey) else {
-                throw VerificationKeyError(.unsupportedKey, "certificate in PEM block \(number) does not hold an RSA key")
+                throw VerificationKeyError(.unsupportedKey, "certificate in PEM block \(number) does not hold an RSA, P-256 or Ed25519 key")
             }
             key = rsa
+        case "PUBLIC KEY" where (try? P256.Signing.PublicKey(pemRepresentation: block.text)) != nil:
+            return .p256(try P256.Signing.PublicKey(pemRepresentation: block.text))
+        case "PUBLIC KEY" where ed25519(spkiPEM: block.text) != nil:
+            return .ed25519(ed25519(spkiPEM: block.text)!)
         case "PUBLIC KEY", "RSA PUBLIC KEY":
             do {
                 key = try _RSA.Signing.PublicKey(unsafePEMRepresentation: block.text)
@@ -50,7 +58,15 @@ enum PEMKeyReader {
             throw VerificationKeyError(.unsupportedKey,
                                        "PEM block \(number) is a \(key.keySizeInBits)-bit RSA key; at least \(VerificationKeySet.minimumKeySize) required")
         }
-        return key
+        return .rsa(key)
+    }
+
+    /// An Ed25519 SubjectPublicKeyInfo (RFC 8410, 44 bytes of DER), or nil.
+    private static func ed25519(spkiPEM pem: String) -> Curve25519.Signing.PublicKey? {
+        let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
+        guard let der = Data(base64Encoded: body), der.count == 44,
+              der.prefix(12) == Data([0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00]) else { return nil }
+        return try? Curve25519.Signing.PublicKey(rawRepresentation: der.suffix(12 + 32).suffix(32))
     }
 
     /// `-----BEGIN X-----` … `-----END X-----` blocks, each returned with its label and normalized text.

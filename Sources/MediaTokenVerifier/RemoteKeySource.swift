@@ -64,13 +64,13 @@ public final class RemoteKeySource: VerificationKeyProvider, Sendable {
                 guard ticket > state.applied else { return state.keys }
                 state.applied = ticket
                 state.keys = keys
-                state.status = RefreshStatus(succeeded: true, error: nil, keyCount: keys.keys.count)
+                state.status = RefreshStatus(succeeded: true, error: nil, keyCount: keys.allKeys.count)
                 return keys
             }
         } catch {
             state.withLock { state in
                 if ticket > state.applied {
-                    state.status = RefreshStatus(succeeded: false, error: String(describing: error), keyCount: state.keys.keys.count)
+                    state.status = RefreshStatus(succeeded: false, error: String(describing: error), keyCount: state.keys.allKeys.count)
                 }
             }
             throw error

@@ -13,7 +13,7 @@ public struct VerificationKeyError: Error, Sendable, Hashable, CustomStringConve
         public static let unreadable = Code(rawValue: "unreadable")
         /// The text holds no PEM block, or a block is not valid PEM/DER.
         public static let invalidPEM = Code(rawValue: "invalidPEM")
-        /// A key is not RSA, is shorter than 2048 bits, or a block is a private key.
+        /// A key is not RSA, P-256 or Ed25519, an RSA key is shorter than 2048 bits, or a block is a private key.
         public static let unsupportedKey = Code(rawValue: "unsupportedKey")
         /// No key at all was supplied.
         public static let noKeys = Code(rawValue: "noKeys")

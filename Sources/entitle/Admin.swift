@@ -9,7 +9,7 @@ struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
         subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
-                      Cache.self, AuthorizationTTL.self, LegacyKey.self]
+                      Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self]
     )
 
     /// Opens the service's storage without seeding anything. A data directory that holds no service, and any failure
@@ -174,16 +174,16 @@ struct Admin: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.",
                                                             discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "media-token, jwt or saml-sp.") var purpose = "media-token"
+            @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt or saml-sp.") var purpose = "media-token"
             @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
             var promoteAfter: Int64?
 
             func run() async throws {
-                guard ["media-token", "jwt", "saml-sp"].contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
+                guard ["media-token", "media-token-ecdsa-p256", "media-token-ed25519", "jwt", "saml-sp"].contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 let (key, publication) = try await Admin.withService(storage) { service in
                     let key = try await service.keys.rotate(purpose: purpose, promoteAfter: promoteAfter.map { $0 * 1000 })
-                    return (key, purpose == "media-token" ? try await Keys.publication(service) : nil)
+                    return (key, purpose.hasPrefix("media-token") ? try await Keys.publication(service) : nil)
                 }
                 let signsFrom = Date(timeIntervalSince1970: Double(key.signsFrom) / 1000).ISO8601Format()
                 print("new \(purpose) key \(key.kid), published now, signing from \(signsFrom)")

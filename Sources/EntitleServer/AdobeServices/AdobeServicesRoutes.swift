@@ -193,7 +193,7 @@ extension EntitleService {
                 throw APIError(.v1(403, "authorization_not_found", "There is no authorization for this resource.", action: "authorization"))
             }
             guard authorization.notAfter > now else { throw APIError(.v1(410, "authorization_expired", "The authorization has expired.", action: "authorization")) }
-            let token = try await mediaTokenSigner().token(resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
+            let token = try await mediaTokenSigner(requestor: caller.requestor.id).token(resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
             return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: token.serializedToken)))
         } catch let pending as AdobePendingLogout {

@@ -122,7 +122,7 @@ extension EntitleService {
         }
         if authorization == nil { authorization = try await v1Authorize(caller, resource: resource) }
         guard let authorization else { throw APIError(.internalServerError) }
-        let token = try await mediaTokenSigner().token(resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
+        let token = try await mediaTokenSigner(requestor: caller.requestor.id).token(resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
         return V1Document(xmlRoot: "play", value: .object([
             ("expires", .string(String(token.notAfter))), ("mvpdId", .string(authorization.mvpdId)), ("requestor", .string(caller.requestor.id)),
             ("resource", .string(resource)), ("serializedToken", .string(token.serializedToken)), ("userId", .string(Self.v1ScrambledUserID(profile))),

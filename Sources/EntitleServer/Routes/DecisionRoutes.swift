@@ -115,7 +115,7 @@ struct DecisionMaker {
             for await (index, verdict) in group { result[index] = verdict }
             return result
         }
-        let signer = issueTokens ? try? await service.mediaTokenSigner() : nil
+        let signer = issueTokens ? try? await service.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + service.configuration.decisionLifetime)
         return zip(resources, verdicts).map { resource, verdict in
             var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: "mvpd", authorized: false)

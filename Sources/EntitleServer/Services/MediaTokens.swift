@@ -18,9 +18,13 @@ struct MediaTokenIssuer: Sendable {
 }
 
 extension EntitleService {
-    /// The media-token issuer with the current key.
-    func mediaTokenSigner() async throws -> MediaTokenIssuer {
-        let identity = try await keys.signingIdentity(purpose: ServiceKeys.Purpose.mediaToken)
-        return MediaTokenIssuer(signer: MediaTokenSigner(privateKey: identity.privateKey), ttl: configuration.mediaTokenTTL)
+    /// The media-token issuer with the current key of the requestor's algorithm (RSA by default, and RSA while the
+    /// requestor's ECDSA / Ed25519 key is only published and not yet signing).
+    func mediaTokenSigner(requestor: String) async throws -> MediaTokenIssuer {
+        let algorithm = try await repository.mediaTokenAlgorithm(requestor: requestor)
+        var key = try await keys.mediaTokenSigningKey(algorithm)
+        if key == nil { key = try await keys.mediaTokenSigningKey(.rsaSHA256) }
+        guard let key else { throw ConfigurationError("No media-token key in the database.") }
+        return MediaTokenIssuer(signer: MediaTokenSigner(key: key), ttl: configuration.mediaTokenTTL)
     }
 }

@@ -1,5 +1,6 @@
 import _CryptoExtras
 import Crypto
+import EntitleCore
 import Foundation
 import JWTKit
 import SAML
@@ -28,10 +29,10 @@ public final class ServiceKeys: Sendable {
     /// How long a rotated key is published before it signs, ms, by purpose: longer than every cache of published keys
     /// (instances: ``CatalogCache/defaultRefreshInterval``; video servers' `RemoteKeySource`: 5 minutes by default).
     public static func promotionDelay(purpose: String) -> Int64 {
-        purpose == Purpose.mediaToken ? 15 * 60_000 : 60_000
+        purpose.hasPrefix(Purpose.mediaToken) ? 15 * 60_000 : 60_000
     }
 
-    private let repository: Repository
+    let repository: Repository
     private let clock: any ServiceClock
     /// Access tokens already verified by this instance.
     let verifiedAccessTokens = VerifiedTokenCache()
@@ -45,6 +46,8 @@ public final class ServiceKeys: Sendable {
         let identities: [String: SigningIdentity]
         /// Parsed JWT keys, every published one (JWT purpose).
         let jwt: JWTKeyCollection?
+        /// Parsed ECDSA P-256 / Ed25519 media-token keys by kid.
+        var mediaTokenKeys: [String: MediaTokenPrivateKey] = [:]
 
         /// The key that signs at `now`: the most recently activated one that is not retired.
         func signing(at now: Int64) -> ServiceKeyRecord? {
@@ -85,6 +88,10 @@ public final class ServiceKeys: Sendable {
             let key = ES256PrivateKey()
             return ServiceKeyRecord(kid: kid, purpose: purpose, privatePem: key.pemRepresentation,
                                     certificatePem: key.publicKey.pemRepresentation, createdAt: now, retiredAt: nil)
+        case _ where Self.extraMediaTokenAlgorithm(purpose: purpose) != nil:
+            let pems = try Self.makeMediaTokenKey(Self.extraMediaTokenAlgorithm(purpose: purpose)!, commonName: "Entitle \(purpose) \(kid)", now: clock.now())
+            return ServiceKeyRecord(kid: kid, purpose: purpose, privatePem: pems.privatePem,
+                                    certificatePem: pems.certificatePem, createdAt: now, retiredAt: nil)
         default:
             let identity = try SigningIdentity.generate(commonName: "Entitle \(purpose) \(kid)", now: clock.now())
             return ServiceKeyRecord(kid: kid, purpose: purpose, privatePem: identity.privateKeyPEM,
@@ -100,6 +107,11 @@ public final class ServiceKeys: Sendable {
         return try await repository.cached("parsed-keys|" + purpose + "|" + kids) {
             var identities: [String: SigningIdentity] = [:]
             var jwt: JWTKeyCollection?
+            if Self.extraMediaTokenAlgorithm(purpose: purpose) != nil {
+                var parsed: [String: MediaTokenPrivateKey] = [:]
+                for record in records { parsed[record.kid] = try MediaTokenPrivateKey(pem: record.privatePem) }
+                return CachedKeys(all: records, identities: [:], jwt: nil, mediaTokenKeys: parsed)
+            }
             if purpose == Purpose.jwt {
                 let collection = JWTKeyCollection()
                 for record in records {
@@ -129,14 +141,21 @@ public final class ServiceKeys: Sendable {
         return identity
     }
 
-    /// The PEM certificates that verify media tokens: the signing key, the next one and recently retired ones.
+    /// The PEM certificates that verify media tokens: the signing key, the next one and recently retired ones; the RSA
+    /// ones first (existing verifiers read those), then ECDSA P-256 and Ed25519 ones when such keys exist.
     public func mediaTokenCertificatesPEM() async throws -> String {
-        let keys = try await keys(purpose: Purpose.mediaToken)
-        let signing = keys.signing(at: clock.nowMilliseconds())?.kid
-        // The signing key first: verifiers try keys in order.
-        let ordered = keys.all.filter { $0.kid == signing } + keys.all.filter { $0.kid != signing }
+        var ordered: [ServiceKeyRecord] = []
+        for purpose in [Purpose.mediaToken] + Self.extraMediaTokenPurposes {
+            let keys = try await keys(purpose: purpose)
+            let signing = keys.signing(at: clock.nowMilliseconds())?.kid
+            // The signing key first: verifiers try keys in order.
+            ordered += keys.all.filter { $0.kid == signing } + keys.all.filter { $0.kid != signing }
+        }
         return ordered.map(\.certificatePem).joined(separator: "\n")
     }
+
+    /// The clock's time in epoch milliseconds.
+    func nowMilliseconds() -> Int64 { clock.nowMilliseconds() }
 
     /// A JWT key collection with every JWT key; the active one is the default signer.
     public func jwtKeys() async throws -> (collection: JWTKeyCollection, activeKid: String) {

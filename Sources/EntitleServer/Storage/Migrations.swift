@@ -146,6 +146,10 @@ enum Migrations {
             // Issue 14: secrets every instance on one database must share (the demo world's DemoMVPD and programmer keys).
             "CREATE TABLE IF NOT EXISTS shared_secrets (name TEXT PRIMARY KEY, value TEXT NOT NULL, created_at BIGINT NOT NULL)",
         ]),
+        // Issue 11: the media-token signature algorithm of a requestor (absent: rsa-sha256).
+        (12, [
+            "CREATE TABLE IF NOT EXISTS requestor_media_token_algorithms (requestor_id TEXT PRIMARY KEY, algorithm TEXT NOT NULL)",
+        ]),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

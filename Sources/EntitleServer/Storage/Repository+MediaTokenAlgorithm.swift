@@ -1,0 +1,44 @@
+import EntitleCore
+import SQLKit
+
+/// A requestor's media-token signature algorithm (a row exists only when it is not the default `rsa-sha256`).
+public struct MediaTokenAlgorithmRecord: Codable, Sendable, Equatable {
+    /// Requestor id.
+    public var requestorId: String
+    /// `rsa-sha256`, `ecdsa-p256-sha256` or `ed25519`.
+    public var algorithm: String
+
+    /// Creates a record.
+    public init(requestorId: String, algorithm: String) {
+        self.requestorId = requestorId
+        self.algorithm = algorithm
+    }
+}
+
+extension Repository {
+    /// The media-token algorithm of a requestor (`rsa-sha256` unless configured), from the catalog cache.
+    public func mediaTokenAlgorithm(requestor: String) async throws -> MediaTokenAlgorithm {
+        let records = try await cached("media-token-algorithms") {
+            try await all("SELECT * FROM requestor_media_token_algorithms", as: MediaTokenAlgorithmRecord.self)
+        }
+        return records.first { $0.requestorId == requestor }.map { MediaTokenAlgorithm(rawValue: $0.algorithm) } ?? .rsaSHA256
+    }
+
+    /// Sets the media-token algorithm of a requestor (the default removes the row).
+    public func setMediaTokenAlgorithm(requestor: String, _ algorithm: MediaTokenAlgorithm) async throws {
+        if algorithm == .rsaSHA256 {
+            try await run("DELETE FROM requestor_media_token_algorithms WHERE requestor_id = \(bind: requestor)")
+        } else {
+            try await run("""
+                INSERT INTO requestor_media_token_algorithms (requestor_id, algorithm) VALUES (\(bind: requestor), \(bind: algorithm.rawValue))
+                ON CONFLICT (requestor_id) DO UPDATE SET algorithm = excluded.algorithm
+                """)
+        }
+        try await catalogChanged()
+    }
+
+    /// Every requestor with a non-default media-token algorithm.
+    public func mediaTokenAlgorithms() async throws -> [MediaTokenAlgorithmRecord] {
+        try await all("SELECT * FROM requestor_media_token_algorithms ORDER BY requestor_id", as: MediaTokenAlgorithmRecord.self)
+    }
+}
