@@ -5,11 +5,12 @@ import Foundation
 /// A serialized short media token split into its parts, without any trust decision.
 ///
 /// Format: `Base64("<signatureInfo>" + Base64(signature) + "<signatureInfo>" + body)`, where
-/// `body` is the `<shortAuthorizationToken>` element and `signature` is RSA PKCS#1 v1.5 SHA-256 over its exact bytes.
+/// `body` is the `<shortAuthorizationToken>` element and `signature` is RSA PKCS#1 v1.5 SHA-256 (default), ECDSA P-256
+/// SHA-256 (raw `r || s`) or Ed25519 over its exact bytes.
 public struct MediaTokenEnvelope: Sendable {
     /// The default cap on the serialized length, in bytes (before Base64 decoding).
     public static let defaultMaximumLength = 16_384
-    /// The raw signature bytes (256 for RSA-2048).
+    /// The raw signature bytes (256 for RSA-2048, 64 for ECDSA P-256 and Ed25519).
     public let signature: Data
     /// The parsed token fields.
     public let token: ShortMediaToken
