@@ -22,11 +22,9 @@ public enum FormURLEncoding {
         value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
     }
 
-    private static let unreserved: CharacterSet = {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return allowed
-    }()
+    /// RFC 3986 unreserved characters, ASCII only (`CharacterSet.alphanumerics` would let non-ASCII letters through
+    /// unescaped, which is not a valid form body or query).
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     private static func decode(_ part: Substring) -> String {
         let spaced = part.replacingOccurrences(of: "+", with: " ")
