@@ -17,9 +17,12 @@ public struct MVPDSAMLOptionsRecord: Codable, Sendable, Equatable {
 }
 
 extension Repository {
-    /// The SAML settings of an MVPD (nil when none were stored: defaults apply).
+    /// The SAML settings of an MVPD (nil when none were stored: defaults apply). Read from the catalog cache: every
+    /// decision for an authorize-all MVPD asks, and a change bumps the catalog version.
     public func samlOptions(mvpd: String) async throws -> MVPDSAMLOptionsRecord? {
-        try await first("SELECT * FROM mvpd_saml_options WHERE mvpd_id = \(bind: mvpd)", as: MVPDSAMLOptionsRecord.self)
+        try await cached("saml-options|" + mvpd) {
+            try await first("SELECT * FROM mvpd_saml_options WHERE mvpd_id = \(bind: mvpd)", as: MVPDSAMLOptionsRecord.self)
+        }
     }
 
     /// Creates or replaces the SAML settings of an MVPD.
