@@ -55,6 +55,27 @@ public struct LocalService: Sendable {
         }
     }
 
+    /// Two instances on one database (a throwaway PostgreSQL database when `ENTITLE_TEST_DATABASE_URL` is set, else
+    /// one SQLite file in a shared data directory) and one clock; the database and the folder are removed whatever
+    /// `body` does.
+    public static func runTwoInstances(clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
+                                       _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void) async throws {
+        let database = try await TestDatabase.create()
+        let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { first in
+                try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { second in
+                    try await body(first, second)
+                }
+            }
+        } catch {
+            try? await database?.drop()
+            throw error
+        }
+        try? await database?.drop()
+    }
+
     /// The server could not bind its port (another process took it after ``freePort()``).
     struct PortTaken: Error {}
 

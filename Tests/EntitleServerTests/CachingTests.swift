@@ -77,28 +77,22 @@ import Testing
 
     /// A client revoked through one instance (or `entitle admin`) is refused by both instances within the bound.
     @Test func aRevokedClientIsRefusedByEveryInstanceWithinTheBound() async throws {
-        let database = try await TestDatabase.create()
-        let directory = NSTemporaryDirectory() + "entitle-cache-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = ManualClock()
         let bound = Duration.milliseconds(300)
-        try await TestHost.run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: bound) { first in
-            try await TestHost.run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: bound) { second in
-                let tv = try await first.client()
-                var viaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)
-                viaSecond.accessToken = tv.accessToken
-                // Both instances have the client in memory.
-                #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200)
-                #expect(try await viaSecond.send(.GET, "/api/v2/REF/configuration").status == 200)
-                let clientID = try #require(await first.service.tokens.verify(accessToken: tv.accessToken ?? "")?.sub)
-                // Revoked from a third process-like repository on the same database, as `entitle admin client revoke` does.
-                #expect(try await Repository(sql: first.host.engine.sql).revokeClient(id: clientID))
-                try await Task.sleep(for: bound + .milliseconds(100))
-                #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 401)
-                #expect(try await viaSecond.send(.GET, "/api/v2/REF/configuration").status == 401)
-            }
+        try await TestHost.runTwoInstances(clock: clock, catalogRefresh: bound) { first, second in
+            let tv = try await first.client()
+            var viaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)
+            viaSecond.accessToken = tv.accessToken
+            // Both instances have the client in memory.
+            #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200)
+            #expect(try await viaSecond.send(.GET, "/api/v2/REF/configuration").status == 200)
+            let clientID = try #require(await first.service.tokens.verify(accessToken: tv.accessToken ?? "")?.sub)
+            // Revoked from a third process-like repository on the same database, as `entitle admin client revoke` does.
+            #expect(try await Repository(sql: first.host.engine.sql).revokeClient(id: clientID))
+            try await Task.sleep(for: bound + .milliseconds(100))
+            #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 401)
+            #expect(try await viaSecond.send(.GET, "/api/v2/REF/configuration").status == 401)
         }
-        try? await database?.drop()
     }
 
     @Test func rateLimitBucketsAreBoundedInMemory() {

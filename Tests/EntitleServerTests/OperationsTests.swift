@@ -52,31 +52,25 @@ import Testing
     }
 
     @Test func twoInstancesOnOneDatabaseBehaveAsOne() async throws {
-        let database = try await TestDatabase.create()
-        let directory = NSTemporaryDirectory() + "entitle-scale-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let clock = ManualClock()
-        try await TestHost.run(clock: clock, databaseURL: database?.url, dataDirectory: directory) { first in
-            try await TestHost.run(clock: clock, databaseURL: database?.url, dataDirectory: directory) { second in
-                #expect(first.baseURL != second.baseURL)
-                // The TV talks to the first instance; the browser leg goes through the second.
-                let tv = try await first.client()
-                let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
-                let code = try #require(session.code)
-                #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 404)
-                let outcome = try await DemoSignIn.signIn(browser: second.browser(), authenticationURL: second.baseURL + session.url!,
-                                                          username: "alice", password: "alice-pass")
-                guard case .external(let redirect) = outcome else { Issue.record("login on the second instance failed: \(outcome)"); return }
-                #expect(redirect == "adobepass://ios.app")
-                #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 200)
-                // The same client and device get decisions from either instance.
-                var viaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)
-                viaSecond.accessToken = tv.accessToken
-                let decision = try await viaSecond.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).decode(DecisionsResponse.self)
-                #expect(decision.decisions[0].authorized)
-            }
+        try await TestHost.runTwoInstances(clock: clock) { first, second in
+            #expect(first.baseURL != second.baseURL)
+            // The TV talks to the first instance; the browser leg goes through the second.
+            let tv = try await first.client()
+            let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
+            let code = try #require(session.code)
+            #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 404)
+            let outcome = try await DemoSignIn.signIn(browser: second.browser(), authenticationURL: second.baseURL + session.url!,
+                                                      username: "alice", password: "alice-pass")
+            guard case .external(let redirect) = outcome else { Issue.record("login on the second instance failed: \(outcome)"); return }
+            #expect(redirect == "adobepass://ios.app")
+            #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 200)
+            // The same client and device get decisions from either instance.
+            var viaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)
+            viaSecond.accessToken = tv.accessToken
+            let decision = try await viaSecond.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).decode(DecisionsResponse.self)
+            #expect(decision.decisions[0].authorized)
         }
-        try? await database?.drop()
     }
 
     @Test func healthMetricsAndDocuments() async throws {
