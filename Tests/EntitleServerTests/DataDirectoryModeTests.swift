@@ -73,4 +73,18 @@ extension DataDirectoryModeTests {
         #expect(try mode(directory + "/notes.txt") == 0o644)
         #expect(try mode(directory) == 0o755)
     }
+
+    /// A private file written into an existing shared folder (such as `/tmp`) leaves the folder's mode alone: an earlier
+    /// version made `/tmp` itself 0700, which locked every other user (PostgreSQL's) out of it.
+    @Test func aPrivateFileInAnExistingFolderLeavesTheFolderAlone() throws {
+        let directory = NSTemporaryDirectory() + "entitle-shared-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        _ = chmod(directory, 0o755)
+        try DataDirectory.writePrivateFile(Data("secret".utf8), to: directory + "/key.pem")
+        #expect(try mode(directory + "/key.pem") == 0o600)
+        #expect(try mode(directory) == 0o755)
+        try DataDirectory.writePrivateFile(Data("secret".utf8), to: directory + "/new/key.pem")
+        #expect(try mode(directory + "/new") == 0o700)
+    }
 }

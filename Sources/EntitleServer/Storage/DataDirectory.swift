@@ -48,12 +48,15 @@ public enum DataDirectory {
     }
 
     /// Writes `data` to a new owner-only file at `path` (replacing any file there); the file is never readable by others,
-    /// not even for a moment.
+    /// not even for a moment. A missing folder is created owner-only; an existing one keeps its mode (it may be shared,
+    /// such as `/tmp`: the data directory's own folders are tightened by ``secure(_:logger:)``).
     public static func writePrivateFile(_ data: Data, to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: Int(directoryMode)])
-        _ = chmod(folder, directoryMode)
+        if !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: Int(directoryMode)])
+            _ = chmod(folder, directoryMode)
+        }
         let temporary = path + ".tmp-" + UUID().uuidString
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw ConfigurationError("Cannot create \(path): \(String(cString: strerror(errno))).") }
