@@ -96,4 +96,26 @@ extension EntitleService {
             profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: "[]", temppassResourceLimit: resourceLimit.map(Int64.init)))
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
+
+    /// Issues a requestor key pair for the legacy HMAC header; returns (public key, private key).
+    public func issueLegacyKeyPair(requestor: String) async throws -> (publicKey: String, privateKey: String) {
+        guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
+        let publicKey = Secrets.randomToken(bytes: 24), privateKey = Secrets.randomToken(bytes: 32)
+        try await repository.insertLegacyAppKey(LegacyAppKeyRecord(publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
+                                                                   createdAt: now, revoked: 0))
+        return (publicKey, privateKey)
+    }
+}
+
+extension EntitleService {
+    /// Resets TempPasses of an MVPD (admin): of one device (its raw id), of one identity (the JSON the app sends in
+    /// `AP-TempPass-Identity`, plain or Base64), or all of them. Returns how many passes were removed.
+    public func resetTempPass(requestor: String, mvpd: String, device: String?, identity: String?) async throws -> Int {
+        try await tempPass.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
+    }
+
+    /// Sets a degradation rule (admin).
+    public func setDegradation(requestor: String, mvpd: String, rule: String, start: Date, end: Date) async throws {
+        try await degradation.setDegradation(requestor: requestor, mvpd: mvpd, rule: rule, start: start, end: end)
+    }
 }

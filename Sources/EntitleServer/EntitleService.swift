@@ -3,7 +3,10 @@ import EntitleCore
 import Foundation
 import Logging
 
-/// Everything a request handler of the service needs, injected once when the application is built.
+/// The composition of one service instance: its infrastructure (settings, storage, keys, tokens, clock, HTTP client,
+/// metrics, caches) and the domain services built on it, each given exactly what it uses. The controllers that
+/// ``buildRouter(extraRoutes:)`` mounts receive these parts, never the whole service; the service itself keeps only the
+/// administration API used by `entitle admin` and the demo seeding.
 public struct EntitleService: Sendable {
     /// Settings.
     public let configuration: ServiceConfiguration
@@ -22,7 +25,17 @@ public struct EntitleService: Sendable {
     /// Logger for background work.
     public let logger: Logger
     /// In-memory rate-limit buckets and MVPD authorization answers of this instance.
-    public let caches = ServiceCaches()
+    public let caches: ServiceCaches
+
+    let tempPass: TempPassService
+    let degradation: DegradationService
+    let mediaTokens: MediaTokenService
+    let sessions: AuthenticationSessions
+    let profiles: ProfileAnswers
+    let decisions: DecisionService
+    let callers: CallerAuthenticator
+    let assertions: AssertionConsumer
+    let partnerSSO: PartnerSingleSignOn
 
     /// Creates the service.
     public init(configuration: ServiceConfiguration, repository: Repository, clock: any ServiceClock = SystemClock(),
@@ -30,11 +43,31 @@ public struct EntitleService: Sendable {
         self.configuration = configuration
         self.repository = repository
         self.clock = clock
-        keys = ServiceKeys(repository: repository, clock: clock)
-        tokens = TokenIssuer(keys: keys, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime)
+        let keys = ServiceKeys(repository: repository, clock: clock)
+        self.keys = keys
+        let tokens = TokenIssuer(keys: keys, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime)
+        self.tokens = tokens
         self.httpClient = httpClient
         self.metrics = metrics
         self.logger = logger
+        let caches = ServiceCaches()
+        self.caches = caches
+        tempPass = TempPassService(repository: repository, metrics: metrics, clock: clock)
+        degradation = DegradationService(repository: repository, metrics: metrics, clock: clock)
+        mediaTokens = MediaTokenService(repository: repository, keys: keys, ttl: configuration.mediaTokenTTL)
+        sessions = AuthenticationSessions(repository: repository, tempPass: tempPass, degradation: degradation, clock: clock,
+                                          sessionLifetime: configuration.sessionLifetime)
+        profiles = ProfileAnswers(repository: repository, tempPass: tempPass, clock: clock)
+        decisions = DecisionService(
+            repository: repository, authorizations: caches.authorizations,
+            mvpdClient: MVPDAuthorizationClient(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
+            degradation: degradation, mediaTokens: mediaTokens, metrics: metrics, clock: clock,
+            defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
+        callers = CallerAuthenticator(tokens: tokens, repository: repository, caches: caches)
+        assertions = AssertionConsumer(repository: repository, configuration: configuration, authorizations: caches.authorizations,
+                                       metrics: metrics, clock: clock, logger: logger)
+        partnerSSO = PartnerSingleSignOn(repository: repository, configuration: configuration, assertions: assertions, profiles: profiles,
+                                         clock: clock)
     }
 
     /// The current time in ms.

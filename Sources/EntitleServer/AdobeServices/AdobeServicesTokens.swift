@@ -38,7 +38,7 @@ enum AdobeTokenXML {
     static func fingerprint(_ device: String) -> String { String(Secrets.sha256Hex(device).prefix(40)) }
 }
 
-extension EntitleService {
+extension AdobeServicesController {
     /// `<signatureInfo>` + Base64(RSA PKCS#1 v1.5 SHA-256 over `body`) + `<signatureInfo>` + `body`.
     func signAdobeToken(body: String) async throws -> String {
         let identity = try await keys.signingIdentity(purpose: ServiceKeys.Purpose.mediaToken)

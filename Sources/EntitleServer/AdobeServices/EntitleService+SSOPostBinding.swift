@@ -36,10 +36,4 @@ extension EntitleService {
         return nil
     }
 
-    /// The auto-posting login form for an AuthnRequest, when the MVPD has an HTTP-POST SingleSignOnService.
-    func postBindingPage(_ authnRequest: AuthnRequest, relayState: String, signer: SigningIdentity?) throws -> Response {
-        HTMLPage.html(autoPostForm(action: authnRequest.destination, fields: [
-            ("SAMLRequest", try authnRequest.postBindingValue(signer: signer)), ("RelayState", relayState),
-        ]))
-    }
 }

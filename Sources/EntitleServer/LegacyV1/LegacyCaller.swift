@@ -6,7 +6,7 @@ import Hummingbird
 /// `access_token` parameter), or the legacy HMAC `Authorization` header signed with a requestor key pair.
 /// The answer is a ``CallerIdentity`` like REST v2's, so both protocols share one state: the client is the DCR client id
 /// (or `hmac:<public key>`), the device is v1's `deviceId`, which equals the decoded v2 `AP-Device-Identifier`.
-extension EntitleService {
+extension LegacyV1Controller {
     /// How far `request_time` may be from the service's clock (either way), ms.
     static let hmacTimeWindow: Int64 = 5 * 60_000
 
@@ -73,14 +73,5 @@ extension EntitleService {
             throw APIError(.v1(401, "nonce_replayed", "The nonce was already used: every request needs a new nonce.", action: registration))
         }
         return ("hmac:" + key.publicKey, [], key.requestorId)
-    }
-
-    /// Issues a requestor key pair for the legacy HMAC header; returns (public key, private key).
-    public func issueLegacyKeyPair(requestor: String) async throws -> (publicKey: String, privateKey: String) {
-        guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
-        let publicKey = Secrets.randomToken(bytes: 24), privateKey = Secrets.randomToken(bytes: 32)
-        try await repository.insertLegacyAppKey(LegacyAppKeyRecord(publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
-                                                                   createdAt: now, revoked: 0))
-        return (publicKey, privateKey)
     }
 }

@@ -55,7 +55,7 @@ struct V1Request: Sendable {
     }
 }
 
-extension EntitleService {
+extension LegacyV1Controller {
     /// Runs a REST API v1 handler: reads parameters, negotiates the format and answers every failure as a v1 error body
     /// (XML or JSON, with the Enhanced Error Code fields) with its status — never a service-side stack of JSON-only errors.
     func v1(_ request: Request, context: AppContext, format forced: V1Format? = nil,
@@ -73,7 +73,7 @@ extension EntitleService {
         } catch let error as APIError {
             return error.body.v1Document.response(format, status: .init(code: error.body.status), headers: error.extraHeaders)
         } catch let pending as AdobePendingLogout {
-            return Self.pendingLogout(pending.reason)
+            return AdobeServicesController.pendingLogout(pending.reason)
         }
     }
 

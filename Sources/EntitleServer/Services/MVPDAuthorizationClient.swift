@@ -6,7 +6,7 @@ import NIOHTTP1
 
 /// The authorization adapter of a SAML MVPD: `POST {authorizationURL}` with a bearer key and
 /// `{"userID", "resource"}`, answered with `{"authorized", "reason", "message"}`.
-struct MVPDAuthorizationClient {
+struct MVPDAuthorizationClient: Sendable {
     /// The MVPD's answer for one resource.
     enum Verdict: Equatable, Sendable {
         case authorized

@@ -1,0 +1,41 @@
+import EntitleCore
+import Hummingbird
+
+/// `GET /api/v2/{serviceProvider}/configuration`.
+struct ConfigurationController {
+    let repository: Repository
+
+    /// Adds the route to the authenticated `/api/v2/{sp}` group (the caller is in the context).
+    func addRoutes(to group: RouterGroup<CallerContext>) {
+        group.get("configuration") { _, context in
+            let caller = context.caller
+            let requestor = caller.requestor
+            // The requestor part (its MVPDs) is encoded once per catalog change; the device part on each call.
+            let requestorJSON = try await repository.cached("configuration-json|" + requestor.id) {
+                let mvpds = try await repository.mvpds(requestor: requestor.id)
+                return String(decoding: JSONCoding.encode(RequestorConfiguration(
+                    id: requestor.id, name: requestor.name, domains: requestor.domainList.map { .init(name: $0) },
+                    mvpds: mvpds.map(\.configuration))), as: UTF8.self)
+            }
+            let info = caller.deviceInfo
+            // Byte for byte what JSONCoding.encode(ConfigurationResponse) writes (sorted keys).
+            let body = "{\"clientType\":" + FastJSON.string(info?.osName.map { _ in "native" } ?? "unknown")
+                + ",\"device\":" + FastJSON.string(info?.primaryHardwareType ?? "unknown")
+                + ",\"os\":" + FastJSON.string(info?.osName ?? "Unknown")
+                + ",\"requestor\":" + requestorJSON + "}"
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: body)))
+        }
+    }
+}
+
+extension MVPDRecord {
+    /// The wire form of this MVPD.
+    var configuration: MVPDConfiguration {
+        MVPDConfiguration(id: id, displayName: displayName, logoUrl: logoUrl, authPerAggregator: isTempPass, isTempPass: isTempPass,
+                          enablePlatformServices: enablePlatformServices == 1, boardingStatus: boardingStatus,
+                          platformMappingId: platformMappingId, displayInPlatformPicker: displayInPlatformPicker == 1,
+                          requiresSafariViewController: requiresSvc == 1, hasLogout: sloUrl != nil,
+                          encryptedUserMetadata: encryptedAttributeList)
+    }
+}

@@ -1,0 +1,66 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// Dynamic Client Registration: `POST /o/client/register` and `POST /o/client/token`.
+struct DCRController: Sendable {
+    let repository: Repository
+    let tokens: TokenIssuer
+    let clock: any ServiceClock
+
+    /// Adds the routes to the throttled `/o/client` group.
+    func addRoutes(to group: RouterGroup<AppContext>) {
+        group.post("register") { request, context in try await register(request, context: context) }
+        group.post("token") { request, context in try await issueToken(request, context: context) }
+    }
+
+    /// Registers a client of an approved software statement.
+    func register(_ request: Request, context: AppContext) async throws -> Response {
+        let text = try await FormBody.text(of: request, context: context)
+        guard let body = try? JSONDecoder().decode(ClientRegistrationRequest.self, from: Data(text.utf8)) else {
+            throw OAuthError("invalid_request", "The body must be JSON with a software_statement.")
+        }
+        guard let claims = await tokens.verify(statement: body.softwareStatement) else {
+            throw OAuthError("invalid_software_statement", "The software statement is not a statement signed by this service.")
+        }
+        guard let statement = try await repository.softwareStatement(id: claims.softwareID), statement.revoked == 0,
+              statement.requestorId == claims.requestorID else {
+            throw OAuthError("unapproved_software_statement", "The software statement is unknown or has been revoked.")
+        }
+        let allowed = statement.redirectURIList
+        var redirectURIs = allowed
+        if let requested = body.redirectURI {
+            guard allowed.contains(requested) else {
+                throw OAuthError("invalid_redirect_uri", "The redirect_uri is not registered for this application.")
+            }
+            redirectURIs = [requested]
+        }
+        let secret = Secrets.randomToken()
+        let client = ClientRecord(clientId: UUID().uuidString.lowercased(), secretHash: Secrets.sha256Hex(secret),
+                                  softwareId: statement.softwareId, requestorId: statement.requestorId,
+                                  redirectUris: JSONText.encode(redirectURIs), issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: 0)
+        try await repository.insertClient(client)
+        context.logger.info("client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
+        return JSONCoding.response(ClientRegistration(clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs,
+                                                      clientIDIssuedAt: client.issuedAt), status: .created)
+    }
+
+    /// Issues an access token for client credentials.
+    func issueToken(_ request: Request, context: AppContext) async throws -> Response {
+        let form = try await FormBody.fields(of: request, context: context)
+        guard form["grant_type"] == "client_credentials" else {
+            throw OAuthError(form["grant_type"] == nil ? "invalid_request" : "unsupported_grant_type",
+                             "grant_type must be client_credentials.")
+        }
+        guard let clientID = form["client_id"], let secret = form["client_secret"], clientID.count <= 128 else {
+            throw OAuthError("invalid_request", "client_id and client_secret are required.")
+        }
+        guard let client = try await repository.activeClient(id: clientID),
+              Secrets.constantTimeEqual(client.secretHash, Secrets.sha256Hex(secret)) else {
+            throw OAuthError("invalid_client", "The client is unknown, revoked or the secret is wrong: register again.")
+        }
+        let (token, claims) = try await tokens.accessToken(clientID: client.clientId, requestorID: client.requestorId)
+        return JSONCoding.response(AccessTokenResponse(id: claims.jti, accessToken: token, createdAt: claims.iat * 1000,
+                                                       expiresIn: claims.exp - claims.iat), status: .created)
+    }
+}

@@ -1,0 +1,57 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// Decisions: `POST {sp}/decisions/authorize/{mvpd}` and `{sp}/decisions/preauthorize/{mvpd}`.
+struct DecisionsController: ClockReading {
+    let repository: Repository
+    let decisions: DecisionService
+    let clock: any ServiceClock
+
+    /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
+    func addRoutes(to group: RouterGroup<CallerContext>) {
+        group.post("decisions/authorize/:mvpd") { request, context in
+            try await decide(request, context: context, issueTokens: true)
+        }
+        group.post("decisions/preauthorize/:mvpd") { request, context in
+            try await decide(request, context: context, issueTokens: false)
+        }
+    }
+
+    /// Reads the resources of the body and decides them for the caller's profile with the MVPD of the path.
+    func decide(_ request: Request, context: CallerContext, issueTokens: Bool) async throws -> Response {
+        let caller = context.caller
+        let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+        let text = try await FormBody.text(of: request, context: context, limit: 256 * 1024)
+        let resources = try Self.parseResources(text: text, contentType: request.headers[.contentType])
+        guard resources.count <= Int(caller.requestor.maxResources) else {
+            throw APIError(EnhancedError.tooManyResources.with(details: "At most \(caller.requestor.maxResources) resources per request."))
+        }
+        guard let profile = try await repository.profile(requestor: caller.requestor.id, client: caller.clientID,
+                                                         device: caller.device.value, mvpd: mvpd.id) else {
+            throw APIError(.authenticatedProfileMissing)
+        }
+        guard profile.notAfter > now else {
+            throw APIError(mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired)
+        }
+        let answers = try await decisions.decide(resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens)
+        return JSONCoding.response(DecisionsResponse(decisions: answers))
+    }
+
+    /// Reads `{"resources": [...]}` (JSON) or `resources=a,b` / repeated form fields.
+    static func parseResources(text: String, contentType: String?) throws -> [String] {
+        let resources: [String]
+        if contentType?.lowercased().contains("application/x-www-form-urlencoded") == true {
+            resources = (FormBody.parse(text)["resources"] ?? "").split(separator: ",").map(String.init)
+        } else {
+            guard let body = try? JSONDecoder().decode(DecisionsRequest.self, from: Data(text.utf8)) else {
+                throw APIError(EnhancedError.invalidResources.with(details: "The body must be JSON: {\"resources\": [\"…\"]}."))
+            }
+            resources = body.resources
+        }
+        guard !resources.isEmpty else {
+            throw APIError(EnhancedError.invalidResources.with(details: "At least one resource is required."))
+        }
+        return resources
+    }
+}

@@ -1,0 +1,60 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+import SAML
+
+/// Logout on REST v2: `GET {sp}/logout[/{mvpd}]` forgets the device's profiles; for MVPDs with Single Logout the answer
+/// sends the browser on the leg `/adobe-services/logout` → MVPD → `/sp/saml/LogoutServiceHTTPRedirectResponse`
+/// (``SAMLServiceProviderController``) → redirect URL.
+struct LogoutController: ClockReading {
+    let repository: Repository
+    let authorizations: AuthorizationCache
+    let sessions: AuthenticationSessions
+    let configuration: ServiceConfiguration
+    let clock: any ServiceClock
+
+    /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
+    func addRoutes(to group: RouterGroup<CallerContext>) {
+        group.get("logout/:mvpd") { request, context in
+            let caller = context.caller
+            let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+            return JSONCoding.response(try await logout(caller: caller, mvpds: [mvpd], request: request))
+        }
+        group.get("logout") { request, context in
+            let caller = context.caller
+            let profiles = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            var mvpds: [MVPDRecord] = []
+            for profile in profiles { if let mvpd = try await repository.mvpd(id: profile.mvpdId) { mvpds.append(mvpd) } }
+            return JSONCoding.response(try await logout(caller: caller, mvpds: mvpds, request: request))
+        }
+    }
+
+    /// Forgets the caller's profiles with `mvpds` and says, per MVPD, what the app does next.
+    func logout(caller: CallerIdentity, mvpds: [MVPDRecord], request: Request) async throws -> LogoutsResponse {
+        let redirectURL = try sessions.validatedRedirectURL(FormBody.query(of: request)["redirectUrl"].nonEmpty, caller: caller)
+        var logouts: [String: LogoutAction] = [:]
+        for mvpd in mvpds {
+            let removed = try await repository.deleteProfile(requestor: caller.requestor.id, client: caller.clientID,
+                                                             device: caller.device.value, mvpd: mvpd.id)
+            if let removed { authorizations.drop(requestor: removed.requestorId, mvpd: mvpd.id, userID: removed.userId) }
+            if removed?.type == "appleSSO" {
+                logouts[mvpd.id] = LogoutAction(actionName: "partner_logout", actionType: "partner_interactive", mvpd: mvpd.id)
+                continue
+            }
+            guard let removed, removed.type == "regular", let sloURL = mvpd.sloUrl, !sloURL.isEmpty else {
+                logouts[mvpd.id] = LogoutAction(actionName: "complete", actionType: "none", mvpd: mvpd.id)
+                continue
+            }
+            let record = LogoutRequestRecord(requestId: AuthnRequest.newID(), mvpdId: mvpd.id, redirectUrl: redirectURL,
+                                             nameId: removed.nameId, sessionIndex: removed.sessionIndex, createdAt: now,
+                                             expiresAt: now + configuration.sessionLifetime)
+            try await repository.insertLogoutRequest(record)
+            let url = configuration.publicBaseURL + "/adobe-services/logout?" + FormBody.encode([
+                ("noflash", "true"), ("mso_id", mvpd.id), ("requestor_id", caller.requestor.id), ("request_id", record.requestId),
+                ("redirect_url", redirectURL ?? ""),
+            ])
+            logouts[mvpd.id] = LogoutAction(actionName: "logout", actionType: "interactive", mvpd: mvpd.id, url: url)
+        }
+        return LogoutsResponse(logouts: logouts)
+    }
+}

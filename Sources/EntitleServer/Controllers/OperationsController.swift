@@ -1,0 +1,38 @@
+import Foundation
+import Hummingbird
+import SAML
+
+/// Operations and public documents: `/healthz`, `/metrics`, `/openapi.json`, `/keys/media-token`, `/sp/saml/metadata`.
+struct OperationsController: Sendable {
+    let metrics: ServiceMetrics
+    let keys: ServiceKeys
+    let configuration: ServiceConfiguration
+
+    /// Adds the routes to the router (never throttled: monitoring and key fetches must always answer).
+    func addRoutes(to router: Router<AppContext>) {
+        router.get("/healthz") { _, _ in
+            JSONCoding.response(["status": "ok"])
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
+        router.get("/openapi.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"],
+                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+        }
+        router.get("/keys/media-token") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/x-pem-file", .cacheControl: "max-age=300"],
+                     body: .init(byteBuffer: ByteBuffer(string: try await keys.mediaTokenCertificatesPEM())))
+        }
+        router.get("/sp/saml/metadata") { _, _ in
+            let identity = try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
+            let metadata = ServiceProviderMetadata(entityID: configuration.spEntityID,
+                                                   assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+                                                   singleLogoutURL: configuration.singleLogoutURL,
+                                                   signingCertificate: identity.certificate)
+            return Response(status: .ok, headers: [.contentType: "application/samlmetadata+xml"],
+                            body: .init(byteBuffer: ByteBuffer(string: metadata.xml())))
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// Profiles: `GET {sp}/profiles`, `{sp}/profiles/{mvpd}`, `{sp}/profiles/code/{code}`.
+struct ProfilesController: ClockReading {
+    let repository: Repository
+    let sessions: AuthenticationSessions
+    let profiles: ProfileAnswers
+    let clock: any ServiceClock
+
+    /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
+    func addRoutes(to group: RouterGroup<CallerContext>) {
+        group.get("profiles") { _, context in
+            let caller = context.caller
+            let records = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            return JSONCoding.response(try await profiles.profilesAnswer(records, requestor: caller.requestor))
+        }
+        group.get("profiles/code/:code") { _, context in
+            let caller = context.caller
+            let session = try await sessions.liveSession(code: try context.parameters.require("code"), requestor: caller.requestor.id,
+                                                         bucket: caller.device.value)
+            guard session.clientId == caller.clientID, session.deviceId == caller.device.value else {
+                try await sessions.countFailedCodeLookup(bucket: caller.device.value)
+                throw APIError(.invalidCode)
+            }
+            if session.status == "failed" {
+                throw APIError(EnhancedError.authenticatedProfileMissing.with(details: "The sign-in at the TV provider did not succeed."))
+            }
+            guard session.status == "authenticated", let mvpd = session.mvpdId,
+                  let record = try await repository.profile(requestor: caller.requestor.id, client: caller.clientID,
+                                                            device: caller.device.value, mvpd: mvpd),
+                  record.notAfter > now else {
+                throw APIError(EnhancedError(action: "authentication", status: 404, code: "authenticated_profile_missing",
+                                             message: "The authentication has not completed yet. Poll again in a few seconds."))
+            }
+            return JSONCoding.response(try await profiles.profilesAnswer([record], requestor: caller.requestor))
+        }
+        group.get("profiles/:mvpd") { _, context in
+            let caller = context.caller
+            let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+            let record = try await repository.profile(requestor: caller.requestor.id, client: caller.clientID,
+                                                      device: caller.device.value, mvpd: mvpd.id)
+            return JSONCoding.response(try await profiles.profilesAnswer(record.map { [$0] } ?? [], requestor: caller.requestor))
+        }
+    }
+}

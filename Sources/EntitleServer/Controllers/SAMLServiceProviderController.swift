@@ -1,0 +1,161 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+import SAML
+
+/// The service provider's browser legs of SAML 2.0 with the MVPDs: `GET /adobe-services/authenticate/saml` (the
+/// AuthnRequest, HTTP-Redirect or an auto-posting form), `POST /sp/saml/SAMLAssertionConsumer` (the signed Response,
+/// then the session's redirect URL), and Single Logout: `GET /adobe-services/logout` (a LogoutRequest, or the
+/// adobe-services SDK logout by AuthN token) and `GET /sp/saml/LogoutServiceHTTPRedirectResponse`.
+struct SAMLServiceProviderController: ClockReading {
+    let repository: Repository
+    let configuration: ServiceConfiguration
+    let keys: ServiceKeys
+    let sessions: AuthenticationSessions
+    let tempPass: TempPassService
+    let degradation: DegradationService
+    let assertions: AssertionConsumer
+    let signedIn: SignedInResponder
+    let clock: any ServiceClock
+
+    /// Adds the routes to the router (no throttling: browsers, and MVPDs posting back).
+    func addRoutes(to router: Router<AppContext>) {
+        router.get("/adobe-services/authenticate/saml") { request, context in
+            try await sendAuthnRequest(request, context: context)
+        }
+        router.post("/sp/saml/SAMLAssertionConsumer") { request, context in
+            try await consumeAssertion(request, context: context)
+        }
+        router.get("/adobe-services/logout") { request, _ in try await sendLogoutRequest(request) }
+        router.get("/sp/saml/LogoutServiceHTTPRedirectResponse") { request, _ in try await receiveLogoutResponse(request) }
+    }
+
+    func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {
+        let query = FormBody.query(of: request)
+        try await bindAdobeServicesCode(query: query)
+        guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
+              session.notAfter > now, session.status != SessionCancellation.cancelledStatus,
+              session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
+              let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) else {
+            return HTMLPage.message(title: "This sign-in link is not valid",
+                                    message: "The sign-in request is unknown or has expired. Start again from your app or TV.", status: .badRequest)
+        }
+        if mvpd.isTempPass {
+            do {
+                try await tempPass.startTempPass(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd, sessionCode: code)
+            } catch let error as APIError {
+                return HTMLPage.message(title: "Free preview unavailable", message: error.body.details ?? error.body.message, status: .forbidden)
+            }
+            try await repository.markAuthenticated(code: code)
+            return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
+        }
+        if try await degradation.degradedLogin(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd,
+                                   sessionCode: code) != nil {
+            try await repository.markAuthenticated(code: code)
+            return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
+        }
+        guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
+        let postURL = try await repository.ssoPostLocation(mvpd: mvpd.id)
+        let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
+                                        destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+                                        forceAuthn: false)
+        guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
+            return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
+        }
+        let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP) : nil
+        if postURL != nil { return try Self.postBindingPage(authnRequest, relayState: code, signer: signer) }
+        return HTMLPage.redirect(to: try authnRequest.redirectURL(relayState: code, signer: signer))
+    }
+
+    func consumeAssertion(_ request: Request, context: AppContext) async throws -> Response {
+        let form = try await FormBody.fields(of: request, context: context)
+        guard let samlResponse = form["SAMLResponse"], !samlResponse.isEmpty else {
+            return HTMLPage.message(title: "Sign-in failed", message: "The TV provider's answer is missing.", status: .badRequest)
+        }
+        let outcome = await assertions.consume(samlResponse: samlResponse, relayState: form["RelayState"])
+        switch outcome {
+        case .authenticated(let redirect):
+            return try await signedIn.signedInResponse(redirect: redirect, code: form["RelayState"])
+        case .failedWithRedirect(let redirect):
+            return HTMLPage.redirect(to: redirect)
+        case .rejected(let reason):
+            context.logger.warning("SAML response rejected", metadata: ["reason": "\(reason.logEscaped)"])
+            return HTMLPage.message(title: "Sign-in failed",
+                                    message: "The answer from your TV provider could not be accepted. Start signing in again from your app or TV.",
+                                    status: .badRequest)
+        }
+    }
+
+    func sendLogoutRequest(_ request: Request) async throws -> Response {
+        let query = FormBody.query(of: request)
+        guard let id = query["request_id"], let record = try await repository.logoutRequest(id: id), record.expiresAt > now,
+              let mvpd = try await repository.mvpd(id: record.mvpdId), let sloURL = mvpd.sloUrl else {
+            if let answer = try await adobeServicesLogout(query: query) { return answer }
+            return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
+        }
+        let logoutRequest = LogoutRequest(id: record.requestId, issueInstant: clock.now(), issuer: configuration.spEntityID,
+                                          destination: sloURL, nameID: record.nameId, sessionIndex: record.sessionIndex)
+        let signer = try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
+        return HTMLPage.redirect(to: try logoutRequest.redirectURL(relayState: record.requestId, signer: signer))
+    }
+
+    func receiveLogoutResponse(_ request: Request) async throws -> Response {
+        let query = FormBody.query(of: request)
+        guard let relayState = query["RelayState"], let pending = try await repository.logoutRequest(id: relayState),
+              let mvpd = try await repository.mvpd(id: pending.mvpdId) else {
+            return HTMLPage.message(title: "Signed out", message: "You are signed out.", status: .ok)
+        }
+        let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
+        guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates),
+              response.inResponseTo == pending.requestId,
+              try await repository.takeLogoutRequest(id: pending.requestId) != nil else {
+            return HTMLPage.message(title: "Sign-out could not be confirmed",
+                                    message: "You are signed out of this app, but your TV provider did not confirm the sign-out.",
+                                    status: .badRequest)
+        }
+        if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
+        return HTMLPage.message(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
+    }
+
+    /// SDK logout (`GET /adobe-services/logout` with `authentication_token`): forgets the sign-in of the token's device.
+    /// Returns nil when the query carries no token of this service (REST v2's Single Logout leg handles it).
+    func adobeServicesLogout(query: [String: String]) async throws -> Response? {
+        guard let token = query["authentication_token"], let guid = AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: token),
+              guid.count == 32, let record = try await repository.adobeToken(guid: guid) else { return nil }
+        if let profile = try await repository.profile(requestor: record.requestorId, client: record.clientId, device: record.deviceId,
+                                                      mvpd: record.mvpdId), profile.notBefore == record.profileNotBefore {
+            _ = try await repository.deleteProfile(requestor: record.requestorId, client: record.clientId, device: record.deviceId, mvpd: record.mvpdId)
+        }
+        // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
+        try await repository.deleteLegacyAuthorizations(requestor: record.requestorId, client: record.clientId, device: record.deviceId)
+        let registered = try await repository.client(id: record.clientId)?.redirectURIList ?? []
+        let domains = try await repository.requestor(id: record.requestorId)?.domainList ?? []
+        if let redirect = query["redirect_url"], RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains) {
+            return HTMLPage.redirect(to: redirect)
+        }
+        return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
+    }
+
+    /// `GET /adobe-services/authenticate/saml` for a registration code made without an MVPD (reggie, §4.4): binds the
+    /// code to `mso_id`, and to `domain_name` / `redirect_url` when they are the requestor's or registered for the app.
+    func bindAdobeServicesCode(query: [String: String]) async throws {
+        guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let mvpd = query["mso_id"],
+              let session = try await repository.session(code: code), session.status == "pending", session.mvpdId == nil,
+              session.requestorId == query["requestor_id"], session.notAfter > now,
+              try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else { return }
+        let domains = try await repository.requestor(id: session.requestorId)?.domainList ?? []
+        let registered = try await repository.client(id: session.clientId)?.redirectURIList ?? []
+        let redirect = query["redirect_url"].flatMap { url in
+            RedirectURIPolicy.isAllowed(url, registered: registered) || RedirectURIPolicy.isDomainURL(url, domains: domains) ? url : nil
+        }
+        let domain = query["domain_name"].flatMap { domains.contains($0) ? $0 : nil }
+        try await repository.resumeSession(code: code, mvpd: mvpd, domainName: domain, redirectURL: redirect)
+    }
+
+    /// The auto-posting login form for an AuthnRequest, when the MVPD has an HTTP-POST SingleSignOnService.
+    static func postBindingPage(_ authnRequest: AuthnRequest, relayState: String, signer: SigningIdentity?) throws -> Response {
+        HTMLPage.html(autoPostForm(action: authnRequest.destination, fields: [
+            ("SAMLRequest", try authnRequest.postBindingValue(signer: signer)), ("RelayState", relayState),
+        ]))
+    }
+}

@@ -1,0 +1,123 @@
+import EntitleCore
+import Foundation
+import Logging
+import SAML
+
+/// Checks a SAML Response from an MVPD and turns it into a profile — posted by the browser to the Assertion Consumer
+/// Service, or relayed by the platform in partner single sign-on. Nothing in the response is trusted before the validator
+/// has verified its signature with the MVPD's certificate; the only field read before that is `InResponseTo`, used to find
+/// which session (and so which MVPD) to check against.
+struct AssertionConsumer: Sendable, ClockReading {
+    let repository: Repository
+    let configuration: ServiceConfiguration
+    let authorizations: AuthorizationCache
+    let metrics: ServiceMetrics
+    let clock: any ServiceClock
+    /// For failures that are not the caller's.
+    let logger: Logger
+
+    enum Outcome: Equatable {
+        case authenticated(redirect: String)
+        case failedWithRedirect(redirect: String)
+        case rejected(reason: String)
+    }
+
+    /// A response that passed every check, with the session it completes.
+    struct Verified {
+        let session: AuthSessionRecord
+        let mvpd: MVPDRecord
+        let assertion: ValidatedAssertion
+        let options: MVPDSAMLOptionsRecord?
+    }
+
+    /// Why a response was refused.
+    struct Refusal: Error {
+        let reason: String
+        /// The MVPD answered with a signed non-success status (for example the user cancelled).
+        var declined = false
+    }
+
+    /// The browser leg: verify, store the profile, send the user agent to the session's redirect URL.
+    func consume(samlResponse: String, relayState: String?) async -> Outcome {
+        do {
+            let verified = try await verify(samlResponse: samlResponse, relayState: relayState)
+            try await storeProfile(verified, type: "regular", issuer: verified.mvpd.id, extraAttributes: [:])
+            return .authenticated(redirect: verified.session.redirectUrl ?? configuration.authenticatedPageURL)
+        } catch let refusal as Refusal {
+            if refusal.declined, let session = try? await sessionFor(samlResponse), let redirect = session.redirectUrl {
+                return .failedWithRedirect(redirect: redirect + (redirect.contains("?") ? "&" : "?") + "error=authentication_failed")
+            }
+            return .rejected(reason: refusal.reason)
+        } catch let error as SAMLError {
+            return .rejected(reason: error.code)
+        } catch {
+            logger.error("assertion consumer failure", metadata: ["error.type": "\(type(of: error))"])
+            return .rejected(reason: "internal")
+        }
+    }
+
+    private func sessionFor(_ samlResponse: String) async throws -> AuthSessionRecord? {
+        guard let requestID = try peekResponse(base64Response: samlResponse).inResponseTo else { return nil }
+        return try await repository.session(authnRequestID: requestID)
+    }
+
+    /// Every check, then atomically marks the session complete (a second use of the same response is refused).
+    func verify(samlResponse: String, relayState: String?) async throws -> Verified {
+        let peek = try peekResponse(base64Response: samlResponse)
+        guard let requestID = peek.inResponseTo else { throw Refusal(reason: "unsolicited") }
+        guard let session = try await repository.session(authnRequestID: requestID) else { throw Refusal(reason: "unknown_request") }
+        // A failure status is not signature-checked, so a "failed" session may still be completed by a genuine answer.
+        guard session.status == "authenticating" || session.status == "failed" else { throw Refusal(reason: "replayed") }
+        guard session.notAfter > now else { throw Refusal(reason: "session_expired") }
+        if let relayState, !relayState.isEmpty, relayState != session.code { throw Refusal(reason: "relay_state_mismatch") }
+        guard let mvpdID = session.mvpdId, let mvpd = try await repository.mvpd(id: mvpdID), let entityID = mvpd.entityId else {
+            throw Refusal(reason: "unknown_mvpd")
+        }
+        let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
+        let options = try await repository.samlOptions(mvpd: mvpd.id)
+        var validator = SAMLResponseValidator(idpEntityID: entityID, idpCertificates: certificates,
+                                              spEntityID: configuration.spEntityID,
+                                              assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+                                              clockSkew: configuration.samlClockSkew)
+        validator.allowRSASHA1 = options?.allowRsaSha1 == 1
+        let assertion: ValidatedAssertion
+        do {
+            assertion = try validator.validate(base64Response: samlResponse, expectedInResponseTo: requestID, now: clock.now())
+        } catch let error as SAMLError where error.code == SAMLError.statusNotSuccess {
+            try await repository.failAuthentication(code: session.code, reason: "mvpd_declined")
+            metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
+            throw Refusal(reason: "mvpd_declined", declined: true)
+        }
+        if assertion.signedWithSHA1 {
+            logger.warning("accepted a SAML response signed with SHA-1 (enabled for this MVPD)", metadata: ["mvpd": "\(mvpd.id.logEscaped)"])
+        }
+        let expiry = Int64(assertion.notOnOrAfter.timeIntervalSince1970 * 1000) + Int64(configuration.samlClockSkew * 1000)
+        guard try await repository.useAssertion(key: assertion.issuer + "|" + assertion.assertionID, expiresAt: expiry) else {
+            throw Refusal(reason: "assertion_replayed")
+        }
+        guard try await repository.completeAuthentication(authnRequestID: requestID) else { throw Refusal(reason: "replayed") }
+        return Verified(session: session, mvpd: mvpd, assertion: assertion, options: options)
+    }
+
+    /// Stores the profile of a verified response for the session's client and device.
+    @discardableResult
+    func storeProfile(_ verified: Verified, type: String, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
+        let now = self.now
+        var notAfter = now + verified.mvpd.profileTtlSeconds * 1000
+        if let sessionEnd = verified.assertion.sessionNotOnOrAfter {
+            notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
+        }
+        let assertion = verified.assertion, session = verified.session
+        let metadata = SAMLAttributeMapping(verified.options?.attributeMapping ?? [:]).userMetadata(of: assertion)
+        let userID = metadata["userID"]?.first ?? assertion.nameID
+        let profile = ProfileRecord(
+            requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: verified.mvpd.id,
+            type: type, issuer: issuer, notBefore: now, notAfter: notAfter,
+            attributes: JSONText.encode(metadata.merging(extraAttributes) { $1 }),
+            nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID)
+        try await repository.upsertProfile(profile)
+        authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)
+        metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")
+        return profile
+    }
+}

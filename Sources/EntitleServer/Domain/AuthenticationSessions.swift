@@ -1,0 +1,147 @@
+import EntitleCore
+import Foundation
+
+/// Authentication sessions (registration codes): created and resumed by a device, looked up by code with a guess budget,
+/// or skipped when the device is already authenticated, on a TempPass or under an `authn-all` degradation rule.
+/// Knows nothing of HTTP.
+struct AuthenticationSessions: Sendable, ClockReading {
+    let repository: Repository
+    let tempPass: TempPassService
+    let degradation: DegradationService
+    let clock: any ServiceClock
+    /// How long a session (and its code) lives, ms.
+    let sessionLifetime: Int64
+
+    func createSession(caller: CallerIdentity, form: [String: String], tempPassIdentity: String?) async throws -> SessionResponse {
+        let sp = caller.requestor.id
+        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: sp) }
+        let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
+        let domain = try validatedDomain(form["domainName"].nonEmpty)
+        if let mvpd, let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
+            return shortcut
+        }
+        let now = self.now
+        if Int.random(in: 0..<256) == 0 { try await repository.purgeExpired(now: now) }
+        var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
+                                        deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
+                                        status: "pending", authnRequestId: nil, failure: nil, createdAt: now,
+                                        notAfter: now + sessionLifetime)
+        for _ in 0..<5 {
+            session.code = RegistrationCode.make()
+            if try await repository.insertSession(session) { return sessionAnswer(session) }
+        }
+        throw APIError(.internalServerError)
+    }
+
+    func resumeSession(_ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String],
+                       tempPassIdentity: String?) async throws -> SessionResponse {
+        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
+        let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
+        let domain = try validatedDomain(form["domainName"].nonEmpty)
+        guard session.status != "authenticated" else { throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.")) }
+        if let mvpd, session.clientId == caller.clientID, session.deviceId == caller.device.value,
+           let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
+            return shortcut
+        }
+        try await repository.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
+        guard let updated = try await repository.session(code: session.code) else { throw APIError(.invalidCode) }
+        return sessionAnswer(updated)
+    }
+
+    /// A session that exists, belongs to the requestor and has not expired; unknown codes count against the caller's guess budget.
+    func liveSession(code raw: String, requestor: String, bucket: String) async throws -> AuthSessionRecord {
+        guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
+              session.requestorId == requestor, session.notAfter > now else {
+            try await countFailedCodeLookup(bucket: bucket)
+            throw APIError(.invalidCode)
+        }
+        return session
+    }
+
+    /// Code guessing is limited to 10 failed lookups, refilled at 1 per minute, per device or address.
+    func countFailedCodeLookup(bucket: String) async throws {
+        let (allowed, retryAfter) = try await repository.takeToken(bucket: "badcode:" + Secrets.sha256Hex(bucket), ratePerSecond: 1.0 / 60,
+                                                                   burst: 10, now: now)
+        if !allowed { throw APIError(.tooManyRequests, headers: [.retryAfter: String(retryAfter)]) }
+    }
+
+    func missingParameters(_ session: AuthSessionRecord) -> [String] {
+        var missing: [String] = []
+        if session.mvpdId == nil { missing.append("mvpd") }
+        if session.redirectUrl == nil { missing.append("redirectUrl") }
+        return missing
+    }
+
+    func sessionAnswer(_ session: AuthSessionRecord) -> SessionResponse {
+        let missing = missingParameters(session)
+        let ready = session.mvpdId != nil
+        return SessionResponse(
+            actionName: ready ? "authenticate" : "resume", actionType: ready ? "interactive" : "direct", reasonType: "none",
+            url: ready ? "/api/v2/authenticate/\(session.requestorId)/\(session.code)" : "/api/v2/\(session.requestorId)/sessions/\(session.code)",
+            missingParameters: missing.isEmpty ? nil : missing, code: session.code, sessionId: session.sessionId,
+            mvpd: session.mvpdId, serviceProvider: session.requestorId,
+            notBefore: String(session.createdAt), notAfter: String(session.notAfter))
+    }
+
+    /// Already authenticated, a TempPass, or an `authn-all` degradation rule: no login page is needed.
+    func authenticatedShortcut(caller: CallerIdentity, mvpd: MVPDRecord, tempPassIdentity: String?) async throws -> SessionResponse? {
+        let sp = caller.requestor.id
+        let authorizeURL = "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)"
+        if mvpd.isTempPass {
+            _ = try await tempPass.startTempPass(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil,
+                                        identityHeader: tempPassIdentity)
+            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "temporary", url: authorizeURL,
+                                   sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
+        }
+        if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
+           profile.notAfter > now {
+            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "authenticated", url: authorizeURL,
+                                   sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
+        }
+        if try await degradation.degradedLogin(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil) != nil {
+            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "degraded", url: authorizeURL,
+                                   sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
+        }
+        return nil
+    }
+
+    func validatedRedirectURL(_ value: String?, caller: CallerIdentity) throws -> String? {
+        guard let value else { return nil }
+        guard value.count <= 2048 else { throw APIError(.invalidRedirectURL) }
+        // The client's registered redirect URIs are looked up through its registration.
+        guard RedirectURIPolicy.isAllowed(value, registered: caller.redirectURIs) else {
+            throw APIError(EnhancedError.invalidRedirectURL.with(details: "The redirect URL is not registered for this application."))
+        }
+        return value
+    }
+
+    func validatedDomain(_ value: String?) throws -> String? {
+        guard let value else { return nil }
+        guard value.count <= 253, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" }) else {
+            throw APIError(EnhancedError.invalidRequest.with(details: "domainName is not a domain name."))
+        }
+        return value
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// nil for nil or empty strings.
+    var nonEmpty: String? {
+        guard let self, !self.isEmpty else { return nil }
+        return self
+    }
+}
+
+extension Optional {
+    /// Maps with an async throwing transform.
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let self else { return nil }
+        return try await transform(self)
+    }
+}
+
+/// The session status of a session its device cancelled.
+enum SessionCancellation {
+    /// The session status after a cancellation.
+    static let cancelledStatus = "cancelled"
+}

@@ -1,0 +1,108 @@
+import EntitleCore
+import Foundation
+import HTTPTypes
+
+/// Who is calling a protected endpoint: the client application, its requestor and the device.
+struct CallerIdentity: Sendable {
+    /// Access token claims.
+    let claims: AccessTokenClaims
+    /// The requestor.
+    let requestor: RequestorRecord
+    /// The device.
+    let device: DeviceIdentifier
+    /// Client information, when sent.
+    let deviceInfo: DeviceInfo?
+    /// Redirect URIs registered for the client.
+    let redirectURIs: [String]
+    /// The client id.
+    var clientID: String { claims.sub }
+}
+
+extension HTTPField.Name {
+    /// `AP-Device-Identifier`.
+    static let deviceIdentifier = Self("AP-Device-Identifier")!
+    /// `X-Device-Info`.
+    static let deviceInfo = Self("X-Device-Info")!
+    /// `AP-TempPass-Identity`.
+    static let tempPassIdentity = Self("AP-TempPass-Identity")!
+    /// `Retry-After`.
+    static let retryAfter = Self("Retry-After")!
+}
+
+/// Establishes the caller of a REST API v2 call from its credentials: the access token (checked, its client still
+/// approved, issued for the service provider of the path) and the device headers (decoded once per distinct value).
+struct CallerAuthenticator: Sendable {
+    let tokens: TokenIssuer
+    let repository: Repository
+    let caches: ServiceCaches
+
+    /// The credentials of one call, as sent.
+    struct Credentials: Sendable {
+        /// The `Authorization` header.
+        var authorization: String?
+        /// The `access_token` query parameter.
+        var accessTokenParameter: String?
+        /// The `AP-Device-Identifier` header.
+        var deviceIdentifier: String?
+        /// The `X-Device-Info` header, or the `device_info` query parameter.
+        var deviceInfo: String?
+    }
+
+    /// The caller of a call to `serviceProvider`, or the Enhanced Error that says why there is none.
+    func caller(_ credentials: Credentials, serviceProvider: String) async throws -> CallerIdentity {
+        let header = credentials.authorization ?? ""
+        let token: String
+        if header.lowercased().hasPrefix("bearer ") {
+            token = Self.trimmedASCIIBlanks(header.utf8.dropFirst(7))
+        } else if let query = credentials.accessTokenParameter {
+            token = query
+        } else {
+            throw APIError(EnhancedError.invalidAccessTokenClientApplication.with(message: "The Authorization header with a Bearer access token is missing."))
+        }
+        guard let claims = await tokens.verify(accessToken: token) else {
+            throw APIError(EnhancedError.invalidAccessTokenClientApplication.with(message: "The access token is invalid or expired."))
+        }
+        guard claims.requestorID == serviceProvider else {
+            if try await repository.requestor(id: serviceProvider) == nil { throw APIError(.invalidServiceProvider) }
+            throw APIError(.invalidAccessTokenServiceProvider)
+        }
+        guard let client = try await repository.activeClient(id: claims.sub) else {
+            throw APIError(EnhancedError.invalidAccessTokenClientApplication.with(message: "The client application is revoked or no longer approved."))
+        }
+        guard let requestor = try await repository.requestor(id: serviceProvider) else { throw APIError(.invalidServiceProvider) }
+        let deviceHeader = credentials.deviceIdentifier
+        let device = try apiCatching { () throws(EnhancedError) in
+            guard let deviceHeader else { return try DeviceIdentifier.parse(header: nil) }
+            return try caches.deviceIdentifiers.decode(deviceHeader) { (value) throws(EnhancedError) in try DeviceIdentifier.parse(header: value) }
+        }
+        var info: DeviceInfo?
+        if let header = credentials.deviceInfo {
+            info = try apiCatching { () throws(EnhancedError) in
+                try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) }
+            }
+        }
+        return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIList)
+    }
+
+    /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).
+    static func trimmedASCIIBlanks(_ bytes: Substring.UTF8View) -> String {
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(Substring(bytes[first...last]))
+    }
+}
+
+extension Repository {
+    /// An MVPD integrated with the requestor, or `invalid_parameter_mvpd`.
+    func requireIntegratedMVPD(_ id: String, requestor: String) async throws -> MVPDRecord {
+        guard id.utf8.count <= 128, let mvpd = try await integratedMVPD(requestor: requestor, mvpd: id) else {
+            throw APIError(.invalidMVPD)
+        }
+        return mvpd
+    }
+}
+
+/// Runs typed-throwing EntitleCore parsing, rethrowing its error as an API error.
+func apiCatching<T>(_ body: () throws(EnhancedError) -> T) throws(APIError) -> T {
+    do { return try body() } catch { throw APIError(error) }
+}

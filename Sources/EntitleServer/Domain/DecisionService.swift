@@ -1,0 +1,121 @@
+import EntitleCore
+import Foundation
+
+/// Decides resources for one authenticated profile: degradation rules first, then TempPass, then the MVPD (its answers
+/// cached for the integration's authorization TTL, several resources asked concurrently); authorized resources get short
+/// media tokens when tokens are asked for. Knows nothing of HTTP.
+struct DecisionService: Sendable, ClockReading {
+    let repository: Repository
+    let authorizations: AuthorizationCache
+    let mvpdClient: MVPDAuthorizationClient
+    let degradation: DegradationService
+    let mediaTokens: MediaTokenService
+    let metrics: ServiceMetrics
+    let clock: any ServiceClock
+    /// The MVPD answer lifetime when no TTL is configured for the integration, seconds.
+    let defaultAuthorizationTTL: Int64
+    /// How long an authorization decision is valid, ms.
+    let decisionLifetime: Int64
+
+    /// A resource's verdict before it becomes a ``Decision``.
+    enum Verdict: Sendable {
+        case authorized(source: String)
+        case denied(EnhancedError, source: String)
+    }
+
+    /// Decisions for `resources` of `requestor` through `mvpd` for `profile`; with `issueTokens` (authorize, not
+    /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them.
+    func decide(_ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool) async throws -> [Decision] {
+        let now = self.now
+        let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
+        // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
+        let catalogGeneration = repository.catalog.generation
+        let ttl = try await repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
+        // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
+        // authorize every authenticated subscriber.
+        let authorizeAll = mvpd.authorizationUrl == nil && !mvpd.isTempPass
+            ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == 1 : false
+        let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
+        let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
+        let service = self
+        let ask: @Sendable (Int, String) async -> (Int, Verdict) = { index, raw in
+            do throws(EnhancedError) {
+                _ = try ProtectedResource(parsing: raw)
+            } catch {
+                return (index, .denied(error, source: "mvpd"))
+            }
+            if rules.contains("authz-none") {
+                return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
+            }
+            if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
+            if authorizeAll { return (index, .authorized(source: "mvpd")) }
+            if mvpd.isTempPass {
+                return (index, await service.tempPassVerdict(mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
+            }
+            let verdict = await service.authorizations.answer(
+                subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
+                notAfter: profile.notAfter, catalogGeneration: catalogGeneration
+            ) { await service.mvpdClient.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
+            switch verdict {
+            case .authorized: return (index, .authorized(source: "mvpd"))
+            case .denied(let parental, let message):
+                let base: EnhancedError = parental ? .authorizationDeniedByParentalControls
+                    : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
+                return (index, .denied(base.with(details: message), source: "mvpd"))
+            case .failed(let error): return (index, .denied(error, source: "mvpd"))
+            }
+        }
+        // One resource (the common play): asked inline, without a child task and its thread hop.
+        let verdicts = resources.count == 1 ? [await ask(0, resources[0]).1] : await withTaskGroup(of: (Int, Verdict).self) { group in
+            for (index, raw) in resources.enumerated() {
+                group.addTask { await ask(index, raw) }
+            }
+            var result = [Verdict](repeating: .denied(.internalServerError, source: "mvpd"), count: resources.count)
+            for await (index, verdict) in group { result[index] = verdict }
+            return result
+        }
+        let signer = issueTokens ? try? await mediaTokens.mediaTokenSigner(requestor: requestor) : nil
+        let notAfter = min(profile.notAfter, now + decisionLifetime)
+        return zip(resources, verdicts).map { resource, verdict in
+            var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: "mvpd", authorized: false)
+            switch verdict {
+            case .authorized(let source):
+                decision.source = source
+                decision.authorized = true
+                decision.notBefore = now
+                decision.notAfter = notAfter
+                if issueTokens {
+                    if let signer, let token = try? signer.token(resource: resource, profile: profile, requestor: requestor, now: now) {
+                        decision.token = token
+                    } else {
+                        decision.authorized = false
+                        decision.error = .internalServerError
+                    }
+                }
+            case .denied(let error, let source):
+                decision.source = source
+                decision.error = error
+            }
+            metrics.recordAuthorization(mvpd: mvpd.id, kind: issueTokens ? "authorize" : "preauthorize",
+                                        outcome: decision.authorized ? "authorized" : (decision.error?.status == 403 ? "denied" : "error"))
+            return decision
+        }
+    }
+
+    /// TempPass authorizes everything while the pass lasts; a Promotional TempPass also counts distinct resources.
+    func tempPassVerdict(mvpd: MVPDRecord, profile: ProfileRecord, resource: String, consume: Bool) async -> Verdict {
+        guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return .authorized(source: "temppass") }
+        do {
+            let allowed: Bool
+            if consume {
+                allowed = try await repository.usePromoResource(passKey: profile.nameId, resource: resource, limit: limit, now: now)
+            } else {
+                let used = try await repository.promoResources(passKey: profile.nameId)
+                allowed = used.contains(resource) || Int64(used.count) < limit
+            }
+            return allowed ? .authorized(source: "temppass") : .denied(.temporaryAccessResourcesLimitExceeded, source: "temppass")
+        } catch {
+            return .denied(.internalServerError, source: "temppass")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import _CryptoExtras
+import EntitleCore
+import Foundation
+
+/// Profiles in wire form: user metadata per requestor (encrypted keys with the requestor's certificate), Promotional
+/// TempPass counters; expired profiles are left out. Knows nothing of HTTP.
+struct ProfileAnswers: Sendable, ClockReading {
+    let repository: Repository
+    let tempPass: TempPassService
+    let clock: any ServiceClock
+
+    /// The requestor's public key for encrypted user metadata, parsed once (a requestor change drops it with the catalog).
+    func metadataKey(requestor: RequestorRecord) async throws -> _RSA.Encryption.PublicKey? {
+        guard let pem = requestor.metadataCertificatePem else { return nil }
+        // The certificate is parsed once; the key's DER (Sendable) is kept, and reading it back is cheap.
+        let der = try await repository.cached("metadata-key|" + requestor.id) {
+            UserMetadataEncoder.publicKey(pem: pem)?.derRepresentation
+        }
+        return der.flatMap { try? _RSA.Encryption.PublicKey(derRepresentation: $0) }
+    }
+
+    /// Valid profiles in wire form (expired ones are left out).
+    func profilesAnswer(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> ProfilesResponse {
+        var profiles: [String: Profile] = [:]
+        let now = self.now
+        let key = try await metadataKey(requestor: requestor)
+        for var record in records where record.notAfter > now {
+            let mvpd = try await repository.mvpd(id: record.mvpdId)
+            if let mvpd, mvpd.temppassResourceLimit != nil {
+                record.attributes = JSONText.encode(record.attributeMap.merging(try await tempPass.promoMetadata(profile: record, mvpd: mvpd)) { $1 })
+            }
+            profiles[record.mvpdId] = UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: key).profile(record)
+        }
+        return ProfilesResponse(profiles: profiles)
+    }
+}

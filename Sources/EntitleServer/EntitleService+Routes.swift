@@ -1,0 +1,53 @@
+import Hummingbird
+
+extension EntitleService {
+    /// The service's router. Global middleware: metrics, one request log line, errors as the protocol's error bodies.
+    /// Route groups: `/api/v2/{sp}` (throttled, the caller authenticated once by ``CallerMiddleware``), `/o/client`,
+    /// `/api/v1`, `/reggie/v1` and the adobe-services config documents (throttled); pages, SAML legs and operations
+    /// (neither). Each controller receives only the parts it uses. `extraRoutes` lets the host mount more routes (for
+    /// example the DemoMVPD) on the same server.
+    public func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        let routeTable = RouteTable()
+        router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
+        let throttle = ThrottleMiddleware(limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
+                                          burst: configuration.rateLimitBurst, clock: clock)
+
+        OperationsController(metrics: metrics, keys: keys, configuration: configuration).addRoutes(to: router)
+        DCRController(repository: repository, tokens: tokens, clock: clock)
+            .addRoutes(to: router.group("/o/client").add(middleware: throttle))
+
+        let api = router.group("/api/v2/:sp").add(middleware: throttle).add(middleware: CallerMiddleware(authenticator: callers))
+            .group(context: CallerContext.self)
+        ConfigurationController(repository: repository).addRoutes(to: api)
+        SessionsController(sessions: sessions, repository: repository).addRoutes(to: api)
+        ProfilesController(repository: repository, sessions: sessions, profiles: profiles, clock: clock).addRoutes(to: api)
+        DecisionsController(repository: repository, decisions: decisions, clock: clock).addRoutes(to: api)
+        LogoutController(repository: repository, authorizations: caches.authorizations, sessions: sessions, configuration: configuration,
+                         clock: clock).addRoutes(to: api)
+        PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
+
+        let signedIn = SignedInResponder(repository: repository, configuration: configuration)
+        AuthenticateController(repository: repository, configuration: configuration, sessions: sessions, signedIn: signedIn, clock: clock)
+            .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
+        SAMLServiceProviderController(repository: repository, configuration: configuration, keys: keys, sessions: sessions, tempPass: tempPass,
+                                      degradation: degradation, assertions: assertions, signedIn: signedIn, clock: clock)
+            .addRoutes(to: router)
+        ActivationController(repository: repository, sessions: sessions, configuration: configuration, clock: clock).addRoutes(to: router)
+
+        let legacy = LegacyV1Controller(repository: repository, configuration: configuration, tokens: tokens, sessions: sessions,
+                                        tempPass: tempPass, decisions: decisions, mediaTokens: mediaTokens, profiles: profiles,
+                                        partnerSSO: partnerSSO, clock: clock)
+        legacy.addRoutes(api: router.group("/api/v1").add(middleware: throttle), reggie: router.group("/reggie/v1").add(middleware: throttle))
+        AdobeServicesController(legacy: legacy, repository: repository, keys: keys, sessions: sessions, mediaTokens: mediaTokens, clock: clock)
+            .addRoutes(to: router, throttled: router.group().add(middleware: throttle))
+
+        extraRoutes(router)
+        LandingController(publicBaseURL: configuration.publicBaseURL,
+                          demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }).addRoutes(to: router)
+        routeTable.load(router.routes.map { $0.path.description })
+        return router
+    }
+}

@@ -1,0 +1,227 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// REST API v1, authentication side (protocol notes §3.1–3.10, §3.19): registration codes (reggie), the MVPD list,
+/// the browser leg, the checks, the AuthN token and the TempPass free preview. Registration codes are REST v2
+/// authentication sessions, so a code made here can be used on the v2 and activation pages, and the other way round.
+extension LegacyV1Controller {
+    /// The longest registration code lifetime accepted, seconds.
+    static let v1MaximumCodeTTL: Int64 = 36_000
+
+    func addAuthenticationRoutes(api: RouterGroup<AppContext>, reggie: RouterGroup<AppContext>) {
+        reggie.post(":requestor/regcode") { request, context in
+            try await self.v1(request, context: context) { v1 in try await self.v1CreateCode(v1, requestor: try context.parameters.require("requestor")) }
+        }
+        reggie.get(":requestor/regcode/:code") { request, context in
+            try await self.v1(request, context: context) { v1 in
+                let session = try await self.v1Code(v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
+                return self.v1Registration(session, v1: v1).response(v1.format)
+            }
+        }
+        reggie.delete(":requestor/regcode/:code") { request, context in
+            try await self.v1(request, context: context) { v1 in
+                let session = try await self.v1Code(v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
+                try await self.repository.expireSession(code: session.code, at: self.now)
+                return self.v1Empty()
+            }
+        }
+        api.get("config/:requestor") { request, context in
+            try await self.v1(request, context: context) { v1 in
+                let caller = try await self.legacyCaller(v1, requestorID: try context.parameters.require("requestor"), needsDevice: false)
+                return try await self.v1Configuration(caller, v1: v1)
+            }
+        }
+        api.get("authenticate") { request, _ in try await self.v1Authenticate(request) }
+        api.get("checkauthn/:code") { request, context in
+            try await self.v1(request, context: context) { v1 in
+                let session = try await self.v1Code(v1, requestor: try v1.requestorID(), code: try context.parameters.require("code"))
+                guard session.status == "authenticated",
+                      let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
+                      profile.notAfter > self.now else {
+                    throw APIError(.v1(403, "authentication_session_missing", "Forbidden", action: "authentication"))
+                }
+                return self.v1Empty(.ok)
+            }
+        }
+        api.get("checkauthn") { request, context in
+            try await self.v1(request, context: context) { v1 in
+                let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
+                _ = try await self.v1Profile(caller, missing: .v1(403, "authentication_session_missing", "Not authenticated", action: "authentication"),
+                                             expired: .v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication"))
+                return self.v1Empty(.ok)
+            }
+        }
+        api.get("tokens/authn") { request, context in
+            try await self.v1(request, context: context) { v1 in
+                let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
+                let profile = try await self.v1Profile(caller, missing: .v1AuthnNotFound, expired: .v1AuthnExpired)
+                return V1Document(xmlRoot: "authentication", value: .object([
+                    ("expires", .string(String(profile.notAfter))), ("userId", .string(profile.userId)), ("mvpd", .string(profile.mvpdId)),
+                    ("requestor", .string(profile.requestorId)),
+                ])).response(v1.format)
+            }
+        }
+        api.post("authenticate/freepreview") { request, context in
+            try await self.v1(request, context: context) { v1 in
+                let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
+                guard let mvpdID = v1["mso_id"], let mvpd = try await self.repository.integratedMVPD(requestor: caller.requestor.id, mvpd: mvpdID),
+                      mvpd.isTempPass else {
+                    throw APIError(.v1(400, "unknown_integration", "mso_id is not a TempPass provider of this requestor.", action: "configuration"))
+                }
+                let identity = try Self.v1GenericData(v1["generic_data"])
+                try await tempPass.startTempPass(requestor: caller.requestor.id, clientID: caller.clientID, device: caller.device.value,
+                                             mvpd: mvpd, sessionCode: nil, identityHeader: identity)
+                return self.v1Empty()
+            }
+        }
+    }
+
+    func v1CreateCode(_ v1: V1Request, requestor: String) async throws -> Response {
+        let caller = try await legacyCaller(v1, requestorID: requestor)
+        var ttl: Int64 = configuration.sessionLifetime / 1000
+        if let text = v1["ttl"] {
+            guard let seconds = Int64(text), seconds > 0, seconds <= Self.v1MaximumCodeTTL else {
+                throw APIError(.v1(400, "invalid_parameter_value", "ttl must be a number of seconds between 1 and 36000."))
+            }
+            ttl = seconds
+        }
+        var mvpdID: String?
+        if let mvpd = v1["mvpd"] {
+            guard try await repository.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
+                throw APIError(.v1(400, "unknown_integration", "The mvpd is not integrated with this requestor.", action: "configuration"))
+            }
+            mvpdID = mvpd
+        }
+        let now = self.now
+        var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: requestor, clientId: caller.clientID,
+                                        deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: "pending",
+                                        authnRequestId: nil, failure: nil, createdAt: now, notAfter: now + ttl * 1000)
+        for _ in 0..<5 {
+            session.code = RegistrationCode.make()
+            if try await repository.insertSession(session) { return v1Registration(session, v1: v1).response(v1.format, status: .created) }
+        }
+        throw APIError(.internalServerError)
+    }
+
+    /// A live registration code of the requestor, read by a caller of that requestor.
+    func v1Code(_ v1: V1Request, requestor: String, code raw: String) async throws -> AuthSessionRecord {
+        let caller = try await legacyCaller(v1, requestorID: requestor, needsDevice: false)
+        guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
+              session.requestorId == requestor, session.notAfter > now else {
+            try await sessions.countFailedCodeLookup(bucket: caller.clientID)
+            throw APIError(.v1(404, "invalid_registration_code", "The registration code is unknown or expired."))
+        }
+        return session
+    }
+
+    /// The registration record (§3.1): `id, code, requestor, mvpd, generated, expires, info`.
+    func v1Registration(_ session: AuthSessionRecord, v1: V1Request) -> V1Document {
+        var info: [(String, V1Value)] = [("deviceId", .string(Data(session.deviceId.utf8).base64EncodedString()))]
+        if let deviceInfo = v1.request.headers[.deviceInfo] ?? v1["device_info"] { info.append(("deviceInfo", .string(deviceInfo))) }
+        if let agent = v1.request.headers[.userAgent] { info.append(("userAgent", .string(agent))) }
+        for legacy in ["deviceType", "deviceUser", "appId", "appVersion", "registrationURL"] {
+            if let value = v1[legacy] { info.append((legacy, .string(value))) }
+        }
+        info.append(("authorizationType", .string(session.clientId.hasPrefix("hmac:") ? "HMAC" : "OAUTH2")))
+        return V1Document(xmlRoot: "ns2:regcode xmlns:ns2=\"model.mvc.reggie.pass.adobe.com\"", value: .object([
+            ("id", .string(session.sessionId)), ("code", .string(session.code)), ("requestor", .string(session.requestorId)),
+            ("mvpd", session.mvpdId.map(V1Value.string) ?? .null), ("generated", .int(session.createdAt)), ("expires", .int(session.notAfter)),
+            ("info", .object(info)),
+        ]))
+    }
+
+    /// The MVPD list (§3.4): the SDK's config document in XML, REST v2's configuration shape in JSON.
+    func v1Configuration(_ caller: CallerIdentity, v1: V1Request) async throws -> Response {
+        let mvpds = try await repository.mvpds(requestor: caller.requestor.id)
+        if v1.format == .json {
+            return JSONCoding.response(ConfigurationResponse(
+                device: caller.deviceInfo?.primaryHardwareType ?? "unknown", clientType: "clientless", os: caller.deviceInfo?.osName ?? "Unknown",
+                requestor: RequestorConfiguration(id: caller.requestor.id, name: caller.requestor.name,
+                                                  domains: caller.requestor.domainList.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
+        }
+        return V1Document(xmlRoot: "config", value: .object([
+            ("time", .int(now)), ("requestor", .object([
+                ("id", .string(caller.requestor.id)), ("name", .string(caller.requestor.name)),
+                ("mvpds", .array(element: "mvpd", mvpds.map(\.v1Configuration))),
+            ])),
+        ])).response(.xml)
+    }
+
+    /// The device's most recent profile; `missing` when it has none, `expired` when all have expired.
+    func v1Profile(_ caller: CallerIdentity, missing: EnhancedError, expired: EnhancedError) async throws -> ProfileRecord {
+        let all = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+        let now = self.now
+        guard let profile = all.filter({ $0.notAfter > now }).max(by: { $0.notBefore < $1.notBefore }) else {
+            throw APIError(all.isEmpty ? missing : expired)
+        }
+        return profile
+    }
+
+    /// `generic_data` (Promotional TempPass identity) as the Base64 JSON of REST v2's `AP-TempPass-Identity`: accepts
+    /// JSON (`{"email":"…"}`), Base64 JSON, or the documented `("email":"…")` form.
+    static func v1GenericData(_ value: String?) throws -> String? {
+        guard var text = value?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+        if text.hasPrefix("(") && text.hasSuffix(")") { text = "{" + text.dropFirst().dropLast() + "}" }
+        if text.hasPrefix("{") { return Data(text.utf8).base64EncodedString() }
+        return text
+    }
+
+    /// `GET /api/v1/authenticate` (browser): binds the code to the MVPD, domain and redirect URL, then continues with
+    /// the SAML leg shared with REST v2 (`/adobe-services/authenticate/saml`).
+    func v1Authenticate(_ request: Request) async throws -> Response {
+        let query = FormBody.query(of: request)
+        guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
+              session.requestorId == query["requestor_id"], session.notAfter > now else {
+            return HTMLPage.message(title: "This sign-in link is not valid",
+                                    message: "The registration code is unknown or has expired. Start signing in again on your device.",
+                                    status: .badRequest)
+        }
+        guard let requestor = try await repository.requestor(id: session.requestorId),
+              let mvpdID = query["mso_id"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil else {
+            return HTMLPage.message(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
+        }
+        let domains = requestor.domainList
+        guard let domain = query["domain_name"], domains.contains(domain) else {
+            return HTMLPage.message(title: "This sign-in link is not valid", message: "The domain is not registered for this programmer.",
+                                    status: .badRequest)
+        }
+        let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
+        let registered = try await repository.client(id: session.clientId)?.redirectURIList ?? []
+        guard redirect.count <= 2048, RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
+                || redirect == configuration.authenticatedPageURL else {
+            return HTMLPage.message(title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
+                                    status: .badRequest)
+        }
+        if session.status == "authenticated" { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
+        try await repository.resumeSession(code: code, mvpd: mvpdID, domainName: domain, redirectURL: redirect)
+        return HTMLPage.redirect(to: "/adobe-services/authenticate/saml?" + FormBody.encode([
+            ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", session.requestorId), ("domain_name", domain),
+            ("redirect_url", redirect), ("reg_code", code),
+        ]))
+    }
+}
+
+extension MVPDRecord {
+    /// The `<mvpd>` element of the config document (protocol notes §4.2).
+    var v1Configuration: V1Value {
+        var fields: [(String, V1Value)] = [
+            ("id", .string(id)), ("displayName", .string(displayName)), ("logoUrl", .string(logoUrl)),
+            ("authPerAggregator", .bool(isTempPass)), ("passiveAuthnEnabled", .bool(false)), ("authPerBrowserSession", .bool(false)),
+            ("iFrameRequired", .bool(false)), ("iFrameWidth", .int(500)), ("iFrameHeight", .int(300)), ("tempPass", .bool(isTempPass)),
+        ]
+        if enablePlatformServices == 1 {
+            fields += [("enablePlatformServices", .bool(true)), ("boardingStatus", boardingStatus.map(V1Value.string) ?? .null),
+                       ("displayInPlatformPicker", .bool(displayInPlatformPicker == 1)),
+                       ("platformMappingId", platformMappingId.map(V1Value.string) ?? .null)]
+        }
+        return .object(fields)
+    }
+}
+
+extension Repository {
+    /// Ends a registration code now (reggie `DELETE`): it can no longer be used or read.
+    public func expireSession(code: String, at now: Int64) async throws {
+        try await run("UPDATE auth_sessions SET not_after = \(bind: now) WHERE code = \(bind: code)")
+    }
+}

@@ -1,0 +1,45 @@
+import Hummingbird
+import NIOCore
+
+/// The request context of the service: the core context and the peer address, with a small upload limit. On the
+/// authenticated route groups ``CallerMiddleware`` sets `caller`, and the group's ``CallerContext`` carries it to the
+/// handlers.
+public struct AppContext: RequestContext {
+    /// Hummingbird's core storage.
+    public var coreContext: CoreRequestContextStorage
+    /// The connected peer's IP address, when known.
+    public let remoteIP: String?
+    /// The authenticated caller, set by ``CallerMiddleware``.
+    var caller: CallerIdentity?
+
+    /// Creates the context for a request on a channel.
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        remoteIP = source.channel.remoteAddress?.ipAddress
+    }
+
+    /// Bodies larger than this are refused with 413.
+    public var maxUploadSize: Int { 256 * 1024 }
+}
+
+/// The request context of the authenticated route groups: the caller that ``CallerMiddleware`` established is always
+/// there, so a handler cannot forget to check it.
+struct CallerContext: ChildRequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// The connected peer's IP address, when known.
+    let remoteIP: String?
+    /// Who is calling: client application, requestor, device.
+    let caller: CallerIdentity
+
+    /// The context of a request whose caller the parent group's middleware established.
+    init(context: AppContext) throws {
+        // Only reachable when a group forgot CallerMiddleware: a programming error, answered 500 and caught by every test.
+        guard let caller = context.caller else { throw APIError(.internalServerError) }
+        coreContext = context.coreContext
+        remoteIP = context.remoteIP
+        self.caller = caller
+    }
+
+    /// Bodies larger than this are refused with 413.
+    var maxUploadSize: Int { 256 * 1024 }
+}

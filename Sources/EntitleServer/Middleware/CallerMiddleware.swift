@@ -1,0 +1,20 @@
+import EntitleCore
+import Hummingbird
+
+/// Authenticates the caller of every route of a protected group once — the access token for the service provider of
+/// the path (`:sp`) and the device headers — and puts it into the context; a call without a valid caller is answered
+/// with the Enhanced Error that says why, before any handler runs.
+struct CallerMiddleware: RouterMiddleware {
+    let authenticator: CallerAuthenticator
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        let query = request.uri.queryParameters
+        let credentials = CallerAuthenticator.Credentials(
+            authorization: request.headers[.authorization], accessTokenParameter: query["access_token"].map(String.init),
+            deviceIdentifier: request.headers[.deviceIdentifier],
+            deviceInfo: request.headers[.deviceInfo] ?? query["device_info"].map(String.init))
+        var context = context
+        context.caller = try await authenticator.caller(credentials, serviceProvider: try context.parameters.require("sp"))
+        return try await next(request, context)
+    }
+}
