@@ -148,7 +148,7 @@ import Testing
             let oversized = "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + String(repeating: "a", count: 100 * 1024) + "\r\n\r\n"
             // The client keeps sending after the 400, then closes.
             let talker = try RawConnection(port: port)
-            talker.sendWithoutWaiting(oversized)
+            talker.sendAll(oversized)
             let answer = await talker.readUntilClosed(timeout: 20)
             #expect(String(decoding: answer.data, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
             #expect(answer.closed)
@@ -160,7 +160,7 @@ import Testing
             // The client neither sends nor closes: the connection is closed once the linger time is up.
             let mute = try RawConnection(port: port)
             defer { mute.close() }
-            mute.sendWithoutWaiting(oversized)
+            mute.sendAll(oversized)
             #expect(await mute.readUntilClosed(timeout: 20).closed)
             #expect(try await Self.eventually(within: 15) { !RawConnection.serverHoldsSocket(serverPort: port, clientPort: mute.localPort) },
                     "the server still holds the socket of a silent client it answered with 400")

@@ -63,6 +63,26 @@ final class RawConnection: Sendable {
         return sent >= 0 || errno == EAGAIN || errno == EWOULDBLOCK
     }
 
+    /// Sends all of `text` unless the server stops reading: whenever the send buffer is full it waits (up to `seconds` in
+    /// all) for room, and it stops early when the server has closed or reset the connection. A single non-blocking send
+    /// may take only part of a large request on a busy machine, and the server would then wait for the rest.
+    func sendAll(_ text: String, within seconds: Double = 10) {
+        let bytes = Array(text.utf8)
+        let deadline = Date().addingTimeInterval(seconds)
+        var offset = 0
+        while offset < bytes.count, Date() < deadline {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                _ = poll(&waiting, 1, 100)
+            } else {
+                return
+            }
+        }
+    }
+
     /// Sends without waiting until the peer's receive window and this socket's send buffer are full (or 64 MB went).
     func fillSendBuffer() {
         let chunk = [UInt8](repeating: 0x62, count: 65_536)
