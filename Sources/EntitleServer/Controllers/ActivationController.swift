@@ -78,10 +78,10 @@ struct ActivationController: ClockReading {
         guard let session else {
             do {
                 try await sessions.countFailedCodeLookup(bucket: "ip:" + (ip ?? "unknown"))
-            } catch let error as APIError where error.body.status == 429 {
+            } catch let limit as RetryLater {
                 var page = pages.message(title: "Too many attempts", message: "Too many wrong codes were entered from this network.",
                                          next: "Wait a minute, then try again.", status: .tooManyRequests)
-                page.headers[.retryAfter] = error.extraHeaders[.retryAfter] ?? "60"
+                page.headers[.retryAfter] = String(limit.seconds)
                 return .page(page)
             }
             if let csrf {

@@ -43,8 +43,8 @@ struct SAMLServiceProviderController: ClockReading {
         if mvpd.isTempPass {
             do {
                 try await tempPass.startTempPass(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd, sessionCode: code)
-            } catch let error as APIError {
-                return HTMLPage.message(title: "Free preview unavailable", message: error.body.details ?? error.body.message, status: .forbidden)
+            } catch let error as EnhancedError {
+                return HTMLPage.message(title: "Free preview unavailable", message: error.details ?? error.message, status: .forbidden)
             }
             try await repository.markAuthenticated(code: code)
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)

@@ -30,7 +30,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
             session.code = RegistrationCode.make()
             if try await repository.insertSession(session) { return sessionAnswer(session) }
         }
-        throw APIError(.internalServerError)
+        throw EnhancedError.internalServerError
     }
 
     func resumeSession(_ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String],
@@ -38,13 +38,13 @@ struct AuthenticationSessions: Sendable, ClockReading {
         let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
-        guard session.status != "authenticated" else { throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.")) }
+        guard session.status != "authenticated" else { throw EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.") }
         if let mvpd, session.clientId == caller.clientID, session.deviceId == caller.device.value,
            let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
             return shortcut
         }
         try await repository.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
-        guard let updated = try await repository.session(code: session.code) else { throw APIError(.invalidCode) }
+        guard let updated = try await repository.session(code: session.code) else { throw EnhancedError.invalidCode }
         return sessionAnswer(updated)
     }
 
@@ -53,7 +53,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
         guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
               session.requestorId == requestor, session.notAfter > now else {
             try await countFailedCodeLookup(bucket: bucket)
-            throw APIError(.invalidCode)
+            throw EnhancedError.invalidCode
         }
         return session
     }
@@ -62,7 +62,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
     func countFailedCodeLookup(bucket: String) async throws {
         let (allowed, retryAfter) = try await repository.takeToken(bucket: "badcode:" + Secrets.sha256Hex(bucket), ratePerSecond: 1.0 / 60,
                                                                    burst: 10, now: now)
-        if !allowed { throw APIError(.tooManyRequests, headers: [.retryAfter: String(retryAfter)]) }
+        if !allowed { throw RetryLater(seconds: retryAfter) }
     }
 
     func missingParameters(_ session: AuthSessionRecord) -> [String] {
@@ -107,10 +107,10 @@ struct AuthenticationSessions: Sendable, ClockReading {
 
     func validatedRedirectURL(_ value: String?, caller: CallerIdentity) throws -> String? {
         guard let value else { return nil }
-        guard value.count <= 2048 else { throw APIError(.invalidRedirectURL) }
+        guard value.count <= 2048 else { throw EnhancedError.invalidRedirectURL }
         // The client's registered redirect URIs are looked up through its registration.
         guard RedirectURIPolicy.isAllowed(value, registered: caller.redirectURIs) else {
-            throw APIError(EnhancedError.invalidRedirectURL.with(details: "The redirect URL is not registered for this application."))
+            throw EnhancedError.invalidRedirectURL.with(details: "The redirect URL is not registered for this application.")
         }
         return value
     }
@@ -118,7 +118,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
     func validatedDomain(_ value: String?) throws -> String? {
         guard let value else { return nil }
         guard value.count <= 253, value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == ":" }) else {
-            throw APIError(EnhancedError.invalidRequest.with(details: "domainName is not a domain name."))
+            throw EnhancedError.invalidRequest.with(details: "domainName is not a domain name.")
         }
         return value
     }

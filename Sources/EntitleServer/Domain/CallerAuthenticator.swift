@@ -1,6 +1,5 @@
 import EntitleCore
 import Foundation
-import HTTPTypes
 
 /// Who is calling a protected endpoint: the client application, its requestor and the device.
 struct CallerIdentity: Sendable {
@@ -16,17 +15,6 @@ struct CallerIdentity: Sendable {
     let redirectURIs: [String]
     /// The client id.
     var clientID: String { claims.sub }
-}
-
-extension HTTPField.Name {
-    /// `AP-Device-Identifier`.
-    static let deviceIdentifier = Self("AP-Device-Identifier")!
-    /// `X-Device-Info`.
-    static let deviceInfo = Self("X-Device-Info")!
-    /// `AP-TempPass-Identity`.
-    static let tempPassIdentity = Self("AP-TempPass-Identity")!
-    /// `Retry-After`.
-    static let retryAfter = Self("Retry-After")!
 }
 
 /// Establishes the caller of a REST API v2 call from its credentials: the access token (checked, its client still
@@ -57,29 +45,25 @@ struct CallerAuthenticator: Sendable {
         } else if let query = credentials.accessTokenParameter {
             token = query
         } else {
-            throw APIError(EnhancedError.invalidAccessTokenClientApplication.with(message: "The Authorization header with a Bearer access token is missing."))
+            throw EnhancedError.invalidAccessTokenClientApplication.with(message: "The Authorization header with a Bearer access token is missing.")
         }
         guard let claims = await tokens.verify(accessToken: token) else {
-            throw APIError(EnhancedError.invalidAccessTokenClientApplication.with(message: "The access token is invalid or expired."))
+            throw EnhancedError.invalidAccessTokenClientApplication.with(message: "The access token is invalid or expired.")
         }
         guard claims.requestorID == serviceProvider else {
-            if try await repository.requestor(id: serviceProvider) == nil { throw APIError(.invalidServiceProvider) }
-            throw APIError(.invalidAccessTokenServiceProvider)
+            if try await repository.requestor(id: serviceProvider) == nil { throw EnhancedError.invalidServiceProvider }
+            throw EnhancedError.invalidAccessTokenServiceProvider
         }
         guard let client = try await repository.activeClient(id: claims.sub) else {
-            throw APIError(EnhancedError.invalidAccessTokenClientApplication.with(message: "The client application is revoked or no longer approved."))
+            throw EnhancedError.invalidAccessTokenClientApplication.with(message: "The client application is revoked or no longer approved.")
         }
-        guard let requestor = try await repository.requestor(id: serviceProvider) else { throw APIError(.invalidServiceProvider) }
+        guard let requestor = try await repository.requestor(id: serviceProvider) else { throw EnhancedError.invalidServiceProvider }
         let deviceHeader = credentials.deviceIdentifier
-        let device = try apiCatching { () throws(EnhancedError) in
-            guard let deviceHeader else { return try DeviceIdentifier.parse(header: nil) }
-            return try caches.deviceIdentifiers.decode(deviceHeader) { (value) throws(EnhancedError) in try DeviceIdentifier.parse(header: value) }
-        }
-        var info: DeviceInfo?
-        if let header = credentials.deviceInfo {
-            info = try apiCatching { () throws(EnhancedError) in
-                try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) }
-            }
+        let device = try deviceHeader.map { header throws(EnhancedError) in
+            try caches.deviceIdentifiers.decode(header) { (value) throws(EnhancedError) in try DeviceIdentifier.parse(header: value) }
+        } ?? DeviceIdentifier.parse(header: nil)
+        let info = try credentials.deviceInfo.map { header throws(EnhancedError) in
+            try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) }
         }
         return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIList)
     }
@@ -96,13 +80,8 @@ extension Repository {
     /// An MVPD integrated with the requestor, or `invalid_parameter_mvpd`.
     func requireIntegratedMVPD(_ id: String, requestor: String) async throws -> MVPDRecord {
         guard id.utf8.count <= 128, let mvpd = try await integratedMVPD(requestor: requestor, mvpd: id) else {
-            throw APIError(.invalidMVPD)
+            throw EnhancedError.invalidMVPD
         }
         return mvpd
     }
-}
-
-/// Runs typed-throwing EntitleCore parsing, rethrowing its error as an API error.
-func apiCatching<T>(_ body: () throws(EnhancedError) -> T) throws(APIError) -> T {
-    do { return try body() } catch { throw APIError(error) }
 }

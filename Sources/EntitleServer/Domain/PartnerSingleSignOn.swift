@@ -16,16 +16,16 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
     static let partnerAttributeNames = ["userID", "householdID", "zip", "maxRating", "channelID"]
 
     static func requireApple(_ partner: String) throws {
-        guard partner == "Apple" else { throw APIError(.invalidPartner) }
+        guard partner == "Apple" else { throw EnhancedError.invalidPartner }
     }
 
     /// The MVPD named by a valid framework status header, boarded for platform SSO and integrated with the requestor.
     func partnerMVPD(frameworkStatus header: String?, requestor: String) async throws -> MVPDRecord {
         let now = self.now
-        let (_, providerID) = try apiCatching { () throws(EnhancedError) in try PartnerFrameworkStatus.validate(header: header, now: now) }
+        let (_, providerID) = try PartnerFrameworkStatus.validate(header: header, now: now)
         let candidates = try await repository.mvpds(requestor: requestor)
         guard let mvpd = candidates.first(where: { $0.enablePlatformServices == 1 && ($0.platformMappingId ?? $0.id) == providerID }) else {
-            throw APIError(.pfsProviderIDMismatch)
+            throw EnhancedError.pfsProviderIDMismatch
         }
         return mvpd
     }
@@ -38,7 +38,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
                                    url: "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)", sessionId: UUID().uuidString.lowercased(),
                                    mvpd: mvpd.id, serviceProvider: sp)
         }
-        guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
+        guard let ssoURL = mvpd.ssoUrl else { throw EnhancedError.invalidIntegration }
         let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
                                         destination: ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
                                         forceAuthn: false)
@@ -52,7 +52,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
             session.code = RegistrationCode.make()
             stored = try await repository.insertSession(session)
         }
-        guard stored else { throw APIError(.internalServerError) }
+        guard stored else { throw EnhancedError.internalServerError }
         return SessionResponse(
             actionName: "partner_profile", actionType: "direct", reasonType: "none", url: "/api/v2/\(sp)/profiles/sso/Apple",
             code: session.code, sessionId: session.sessionId, mvpd: mvpd.id, serviceProvider: sp,
@@ -67,16 +67,16 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         let requestID = (try? peekResponse(base64Response: samlResponse))?.inResponseTo
         guard let requestID, let session = try await repository.session(authnRequestID: requestID),
               session.clientId == caller.clientID, session.deviceId == caller.device.value, session.requestorId == caller.requestor.id else {
-            throw APIError(EnhancedError.invalidSAMLResponse.with(details: "The SAML response does not answer a partner session of this device."))
+            throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response does not answer a partner session of this device.")
         }
-        guard session.mvpdId == mvpd.id else { throw APIError(.pfsProviderIDMismatch) }
+        guard session.mvpdId == mvpd.id else { throw EnhancedError.pfsProviderIDMismatch }
         let verified: AssertionConsumer.Verified
         do {
             verified = try await consumer.verify(samlResponse: samlResponse, relayState: nil)
         } catch let refusal as AssertionConsumer.Refusal {
-            throw APIError(EnhancedError.invalidSAMLResponse.with(details: "The SAML response was refused (\(refusal.reason))."))
+            throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response was refused (\(refusal.reason)).")
         } catch {
-            throw APIError(EnhancedError.invalidSAMLResponse.with(details: "The SAML response is not a valid signed response from the MVPD."))
+            throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response is not a valid signed response from the MVPD.")
         }
         let profile = try await consumer.storeProfile(verified, type: "appleSSO", issuer: "Apple", extraAttributes: ["tokenSource": ["Apple"]])
         return try await profiles.profilesAnswer([profile], requestor: caller.requestor)

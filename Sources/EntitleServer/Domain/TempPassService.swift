@@ -29,7 +29,7 @@ struct TempPassService: Sendable, ClockReading {
         }
         guard window.end > now else {
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "temppass_expired")
-            throw APIError(.temporaryAccessDurationLimitExceeded)
+            throw EnhancedError.temporaryAccessDurationLimitExceeded
         }
         let userID = "temppass_" + String(window.userKey.prefix(40))
         let profile = ProfileRecord(
@@ -48,7 +48,7 @@ struct TempPassService: Sendable, ClockReading {
         guard let header, header.count <= 4096, let data = Base64Lenient.decode(header),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], !object.isEmpty,
               object.values.allSatisfy({ $0 is String }) else {
-            throw APIError(EnhancedError.invalidTempPassIdentity.with(details: "Send AP-TempPass-Identity as Base64 of a JSON object such as {\"email\": \"<hash>\"}."))
+            throw EnhancedError.invalidTempPassIdentity.with(details: "Send AP-TempPass-Identity as Base64 of a JSON object such as {\"email\": \"<hash>\"}.")
         }
         let canonical = object.keys.sorted().map { "\($0)=\(object[$0] as! String)" }.joined(separator: "&")
         return Secrets.sha256Hex([requestor, mvpd, canonical].joined(separator: "|"))

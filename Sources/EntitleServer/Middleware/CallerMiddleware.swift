@@ -1,4 +1,5 @@
 import EntitleCore
+import HTTPTypes
 import Hummingbird
 
 /// Authenticates the caller of every route of a protected group once — the access token for the service provider of
@@ -17,4 +18,15 @@ struct CallerMiddleware: RouterMiddleware {
         context.caller = try await authenticator.caller(credentials, serviceProvider: try context.parameters.require("sp"))
         return try await next(request, context)
     }
+}
+
+extension HTTPField.Name {
+    /// `AP-Device-Identifier`.
+    static let deviceIdentifier = Self("AP-Device-Identifier")!
+    /// `X-Device-Info`.
+    static let deviceInfo = Self("X-Device-Info")!
+    /// `AP-TempPass-Identity`.
+    static let tempPassIdentity = Self("AP-TempPass-Identity")!
+    /// `Retry-After`.
+    static let retryAfter = Self("Retry-After")!
 }

@@ -2,7 +2,7 @@ import EntitleCore
 import Hummingbird
 import Logging
 
-/// Turns every failure into an Enhanced Error Code body: unknown routes, wrong methods, oversized or malformed
+/// Turns every failure into an Enhanced Error Code body: the errors of the domain services (``APIError/init(domain:)``), unknown routes, wrong methods, oversized or malformed
 /// bodies, and unexpected errors (logged, answered as `internal_server_error` without internals).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
@@ -12,6 +12,8 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
+        } catch let error where APIError(domain: error) != nil {
+            throw APIError(domain: error)!
         } catch let error as OAuthError {
             throw error
         } catch let error as HTTPError {

@@ -60,3 +60,21 @@ enum JSONCoding {
                  body: .init(byteBuffer: ByteBuffer(data: encode(value))))
     }
 }
+
+/// Runs typed-throwing EntitleCore parsing, rethrowing its error as an API error.
+func apiCatching<T>(_ body: () throws(EnhancedError) -> T) throws(APIError) -> T {
+    do { return try body() } catch { throw APIError(error) }
+}
+
+extension APIError {
+    /// The answer to an error of a domain service: an Enhanced Error Code as is, ``RetryLater`` as 429 with `Retry-After`;
+    /// nil for anything else.
+    init?(domain error: any Error) {
+        switch error {
+        case let error as APIError: self = error
+        case let error as EnhancedError: self.init(error)
+        case let error as RetryLater: self.init(.tooManyRequests, headers: [.retryAfter: String(error.seconds)])
+        default: return nil
+        }
+    }
+}
