@@ -1,6 +1,7 @@
 import CLibXML2
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 
 /// XMLDSig algorithm identifiers.
@@ -22,7 +23,7 @@ enum XMLSigner {
         "<ds:Signature xmlns:ds=\"\(NS.dsig)\"><ds:SignedInfo>"
             + "<ds:CanonicalizationMethod Algorithm=\"\(DSAlgorithm.excC14N)\"/>"
             + "<ds:SignatureMethod Algorithm=\"\(DSAlgorithm.rsaSHA256)\"/>"
-            + "<ds:Reference URI=\"#\(XMLEscape.escape(referenceID))\"><ds:Transforms>"
+            + "<ds:Reference URI=\"#\(XMLEscape.attribute(referenceID))\"><ds:Transforms>"
             + "<ds:Transform Algorithm=\"\(DSAlgorithm.enveloped)\"/>"
             + "<ds:Transform Algorithm=\"\(DSAlgorithm.excC14N)\"/>"
             + "</ds:Transforms><ds:DigestMethod Algorithm=\"\(DSAlgorithm.sha256)\"/>"
