@@ -71,7 +71,7 @@ public struct PartnerFrameworkStatus: Codable, Sendable, Equatable {
     /// Decodes and checks a header: permission granted, provider known, not expired at `now` (ms).
     /// Throws the documented `invalid_header_pfs_*` errors.
     public static func validate(header: String?, now: Int64) throws(EnhancedError) -> (status: PartnerFrameworkStatus, providerID: String) {
-        guard let header, header.count <= 8192, let data = Base64Lenient.decode(header),
+        guard let header, header.count <= 8192, let data = Data(base64Lenient: header),
               let status = try? JSONDecoder().decode(PartnerFrameworkStatus.self, from: data),
               let permission = status.frameworkPermissionInfo else {
             throw EnhancedError.pfsPermissionAccessNotPresent

@@ -1,6 +1,7 @@
 import CZlib
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 import X509
 
@@ -14,13 +15,13 @@ enum RedirectBinding {
     /// `destination?SAMLRequest=…&RelayState=…&SigAlg=…&Signature=…` (SigAlg/Signature only with a signer).
     static func url(destination: String, parameter: String, xml: String, relayState: String?,
                     signer: SigningIdentity?) throws -> String {
-        let encoded = Base64.encode(try deflate(Array(xml.utf8)))
+        let encoded = Data(try deflate(Array(xml.utf8))).base64EncodedString()
         var query = "\(parameter)=\(percentEncode(encoded))"
         if let relayState { query += "&RelayState=\(percentEncode(relayState))" }
         if let signer {
             query += "&SigAlg=\(percentEncode(DSAlgorithm.rsaSHA256))"
             let signature = try signer.privateKey.signature(for: Array(query.utf8), padding: .insecurePKCS1v1_5)
-            query += "&Signature=\(percentEncode(Base64.encode(signature.rawRepresentation)))"
+            query += "&Signature=\(percentEncode(signature.rawRepresentation.base64EncodedString()))"
         }
         return destination + (destination.contains("?") ? "&" : "?") + query
     }
@@ -85,7 +86,7 @@ enum RedirectBinding {
         guard sigAlg == DSAlgorithm.rsaSHA256 else {
             throw SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported SigAlg \(sigAlg)")
         }
-        guard let signatureBytes = Base64.decode(signature.replacingOccurrences(of: " ", with: "+")),
+        guard let signatureBytes = Data(base64IgnoringWhitespace: signature.replacingOccurrences(of: " ", with: "+")),
               !signatureBytes.isEmpty else {
             throw SAMLError(code: SAMLError.badEncoding, message: "Signature is not base64")
         }
@@ -103,10 +104,10 @@ enum RedirectBinding {
             throw SAMLError(code: SAMLError.tooLarge, message: "encoded message exceeds \(maxEncodedLength) characters")
         }
         // A '+' the sender left unescaped arrives as a space after form decoding; base64 has no spaces.
-        guard let compressed = Base64.decode(base64.replacingOccurrences(of: " ", with: "+")) else {
+        guard let compressed = Data(base64IgnoringWhitespace: base64.replacingOccurrences(of: " ", with: "+")) else {
             throw SAMLError(code: SAMLError.badEncoding, message: "message is not base64")
         }
-        return try inflate(compressed, limit: maxInflatedSize)
+        return try inflate([UInt8](compressed), limit: maxInflatedSize)
     }
 
     // MARK: - Percent encoding

@@ -58,10 +58,10 @@ public struct SAMLResponseBuilder: Sendable {
     public func success(inResponseTo: String?, destination: String, audience: String, nameID: String,
                         sessionIndex: String, attributes: [String: [String]], now: Date,
                         assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
-        try Base64.encode(Array(successXML(
+        try Data(successXML(
             inResponseTo: inResponseTo, destination: destination, audience: audience, nameID: nameID,
             sessionIndex: sessionIndex, attributes: attributes, now: now, assertionLifetime: assertionLifetime,
-            sessionNotOnOrAfter: sessionNotOnOrAfter).utf8))
+            sessionNotOnOrAfter: sessionNotOnOrAfter).utf8).base64EncodedString()
     }
 
     /// Same as `success` but returns the signed XML text (for tests and tools).
@@ -115,7 +115,7 @@ public struct SAMLResponseBuilder: Sendable {
         let xml = responseOpen(id: responseID, instant: SAMLTime.format(now), destination: destination, inResponse: inResponse)
             + XMLSigner.template(referenceID: responseID, certificateBase64: signer.certificateBase64DER)
             + SAMLStatus.xml(code: statusCode, message: message) + "</samlp:Response>"
-        return Base64.encode(Array(try XMLSigner.signAll(xml: xml, key: signer.privateKey).utf8))
+        return Data(try XMLSigner.signAll(xml: xml, key: signer.privateKey).utf8).base64EncodedString()
     }
 
     private func responseOpen(id: String, instant: String, destination: String, inResponse: String) -> String {

@@ -1,4 +1,5 @@
 import CLibXML2
+import EntitleCore
 import Foundation
 import X509
 
@@ -267,10 +268,10 @@ func decodeResponseBase64(_ base64: String) throws -> [UInt8] {
     guard base64.utf8.count <= SAMLResponseValidator.maxBase64Length else {
         throw SAMLError(code: SAMLError.tooLarge, message: "SAMLResponse exceeds \(SAMLResponseValidator.maxBase64Length) characters")
     }
-    guard let bytes = Base64.decode(base64), !bytes.isEmpty else {
+    guard let bytes = Data(base64IgnoringWhitespace: base64), !bytes.isEmpty else {
         throw SAMLError(code: SAMLError.badEncoding, message: "SAMLResponse is not base64")
     }
-    return bytes
+    return [UInt8](bytes)
 }
 
 /// Parses the fields of a (not yet trusted) Response just to route it: Issuer, InResponseTo. Never trust these.

@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 import X509
 
@@ -75,7 +76,7 @@ public struct SigningIdentity: Sendable {
 /// Base64 DER of a certificate (no line breaks).
 func certificateBase64(_ certificate: Certificate) -> String {
     guard let der = try? certificate.serializeAsPEM().derBytes else { return "" }
-    return Base64.encode(der)
+    return Data(der).base64EncodedString()
 }
 
 /// Parses a certificate given as PEM or as bare base64 DER (as found in `<ds:X509Certificate>`).
@@ -85,10 +86,10 @@ public func parseCertificatePEMOrBase64DER(_ text: String) throws -> Certificate
         if trimmed.hasPrefix("-----BEGIN") {
             return try Certificate(pemEncoded: trimmed)
         }
-        guard let der = Base64.decode(trimmed), !der.isEmpty else {
+        guard let der = Data(base64IgnoringWhitespace: trimmed), !der.isEmpty else {
             throw SAMLError(code: SAMLError.badKey, message: "certificate is neither PEM nor base64 DER")
         }
-        return try Certificate(derEncoded: der)
+        return try Certificate(derEncoded: [UInt8](der))
     } catch let error as SAMLError {
         throw error
     } catch {

@@ -54,9 +54,9 @@ enum XMLSigner {
               let signatureValue = signature.child(NS.dsig, "SignatureValue")
         else { throw SAMLError.malformed("signature template is incomplete") }
         let canonical = try XMLCanonicalizer.canonicalize(doc, apex: target, excluding: signature)
-        digestValue.setText(Base64.encode(SHA256.hash(data: canonical)))
+        digestValue.setText(Data(SHA256.hash(data: canonical)).base64EncodedString())
         let signedInfoBytes = try XMLCanonicalizer.canonicalize(doc, apex: signedInfo)
         let value = try key.signature(for: signedInfoBytes, padding: .insecurePKCS1v1_5)
-        signatureValue.setText(Base64.encode(value.rawRepresentation))
+        signatureValue.setText(value.rawRepresentation.base64EncodedString())
     }
 }

@@ -1,6 +1,7 @@
 import CLibXML2
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 
 /// Verification of enveloped XMLDSig signatures with a strict profile: exc-c14n, RSA-SHA256, SHA-256, exactly
@@ -66,7 +67,7 @@ enum XMLSignatureVerifier {
         let digestAlgorithm = refParts[1].attribute("Algorithm") ?? ""
         let sha1Digest = allowSHA1 && digestAlgorithm == DSAlgorithm.sha1
         guard digestAlgorithm == DSAlgorithm.sha256 || sha1Digest else { throw unsupported("digest", digestAlgorithm) }
-        guard let expectedDigest = Base64.decode(refParts[2].textContent), expectedDigest.count == (sha1Digest ? 20 : 32) else {
+        guard let expectedDigest = Data(base64IgnoringWhitespace: refParts[2].textContent), expectedDigest.count == (sha1Digest ? 20 : 32) else {
             throw bad("DigestValue is not a base64 \(sha1Digest ? "SHA-1" : "SHA-256") value")
         }
 
@@ -76,11 +77,11 @@ enum XMLSignatureVerifier {
             doc, apex: target, excluding: signature,
             inclusivePrefixes: inclusivePrefixes(of: transforms[1]), withComments: false)
         let digest = sha1Digest ? Array(Insecure.SHA1.hash(data: referenced)) : Array(SHA256.hash(data: referenced))
-        guard digest == expectedDigest else {
+        guard digest.elementsEqual(expectedDigest) else {
             throw SAMLError(code: SAMLError.badDigest, message: "digest of element \(id) does not match (content changed after signing)")
         }
 
-        guard let signatureBytes = Base64.decode(parts[1].textContent), !signatureBytes.isEmpty else {
+        guard let signatureBytes = Data(base64IgnoringWhitespace: parts[1].textContent), !signatureBytes.isEmpty else {
             throw bad("SignatureValue is not base64")
         }
         let signedInfoBytes = try XMLCanonicalizer.canonicalize(
