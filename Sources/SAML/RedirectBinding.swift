@@ -16,12 +16,12 @@ enum RedirectBinding {
     static func url(destination: String, parameter: String, xml: String, relayState: String?,
                     signer: SigningIdentity?) throws -> String {
         let encoded = Data(try deflate(Array(xml.utf8))).base64EncodedString()
-        var query = "\(parameter)=\(percentEncode(encoded))"
-        if let relayState { query += "&RelayState=\(percentEncode(relayState))" }
+        var query = "\(parameter)=\(FormURLEncoding.escape(encoded))"
+        if let relayState { query += "&RelayState=\(FormURLEncoding.escape(relayState))" }
         if let signer {
-            query += "&SigAlg=\(percentEncode(DSAlgorithm.rsaSHA256))"
+            query += "&SigAlg=\(FormURLEncoding.escape(DSAlgorithm.rsaSHA256))"
             let signature = try signer.privateKey.signature(for: Array(query.utf8), padding: .insecurePKCS1v1_5)
-            query += "&Signature=\(percentEncode(signature.rawRepresentation.base64EncodedString()))"
+            query += "&Signature=\(FormURLEncoding.escape(signature.rawRepresentation.base64EncodedString()))"
         }
         return destination + (destination.contains("?") ? "&" : "?") + query
     }
@@ -35,9 +35,9 @@ enum RedirectBinding {
                 throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
             }
             let candidates = [false, true].map { lower in
-                var signed = "\(parameter)=\(percentEncode(message, lowercase: lower))"
-                if let relay = query["RelayState"] { signed += "&RelayState=\(percentEncode(relay, lowercase: lower))" }
-                return signed + "&SigAlg=\(percentEncode(sigAlg, lowercase: lower))"
+                var signed = "\(parameter)=\(FormURLEncoding.escape(message, lowercaseHex: lower))"
+                if let relay = query["RelayState"] { signed += "&RelayState=\(FormURLEncoding.escape(relay, lowercaseHex: lower))" }
+                return signed + "&SigAlg=\(FormURLEncoding.escape(sigAlg, lowercaseHex: lower))"
             }
             try verify(signedStrings: candidates, sigAlg: sigAlg, signature: signature, certificates: verifyWith)
         }
@@ -56,12 +56,12 @@ enum RedirectBinding {
             let name = String(parts[0])
             if raw[name] == nil { raw[name] = parts.count > 1 ? parts[1] : "" }
         }
-        guard let rawMessage = raw[parameter], let message = percentDecode(rawMessage) else {
+        guard let rawMessage = raw[parameter], let message = FormURLEncoding.decode(rawMessage) else {
             throw SAMLError.missing("query has no \(parameter)")
         }
         if !verifyWith.isEmpty {
-            guard let rawSigAlg = raw["SigAlg"], let sigAlg = percentDecode(rawSigAlg),
-                  let rawSignature = raw["Signature"], let signature = percentDecode(rawSignature) else {
+            guard let rawSigAlg = raw["SigAlg"], let sigAlg = FormURLEncoding.decode(rawSigAlg),
+                  let rawSignature = raw["Signature"], let signature = FormURLEncoding.decode(rawSignature) else {
                 throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
             }
             var signed = "\(parameter)=\(rawMessage)"
@@ -76,7 +76,7 @@ enum RedirectBinding {
     static func queryValue(_ name: String, rawQuery: String) -> String? {
         for pair in rawQuery.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts[0] == name { return percentDecode(parts.count > 1 ? parts[1] : "") }
+            if parts[0] == name { return FormURLEncoding.decode(parts.count > 1 ? parts[1] : "") }
         }
         return nil
     }
@@ -108,51 +108,6 @@ enum RedirectBinding {
             throw SAMLError(code: SAMLError.badEncoding, message: "message is not base64")
         }
         return try inflate([UInt8](compressed), limit: maxInflatedSize)
-    }
-
-    // MARK: - Percent encoding
-
-    /// RFC 3986 percent-encoding: everything except unreserved characters.
-    static func percentEncode(_ text: String, lowercase: Bool = false) -> String {
-        let hex = Array((lowercase ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count * 3)
-        for b in text.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(b)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Decodes `%XX` escapes and `+` (space); nil on a broken escape or invalid UTF-8.
-    static func percentDecode<S: StringProtocol>(_ text: S) -> String? {
-        var out: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        func hexValue(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 65...70: return c - 55
-            case 97...102: return c - 87
-            default: return nil
-            }
-        }
-        while let b = bytes.popFirst() {
-            if b == UInt8(ascii: "%") {
-                guard let h = bytes.popFirst().flatMap(hexValue), let l = bytes.popFirst().flatMap(hexValue) else { return nil }
-                out.append(h << 4 | l)
-            } else if b == UInt8(ascii: "+") {
-                out.append(32)
-            } else {
-                out.append(b)
-            }
-        }
-        return String(validating: out, as: UTF8.self)
     }
 
     // MARK: - Raw DEFLATE (RFC 1951)

@@ -35,7 +35,7 @@ final class LiveBrowser: Sendable {
             }
             let action = URL(string: form.action, relativeTo: request.url)!.absoluteURL
             request = HTTPRequest(method: "POST", url: action, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                  body: Data(FormEncoding.encode(fields).utf8))
+                                  body: Data(FormURLEncoding.encode(fields).utf8))
         }
         return nil
     }

@@ -80,7 +80,7 @@ struct TestBrowser {
     }
 
     mutating func postForm(_ url: String, _ fields: [(String, String)]) async throws -> TestResponse {
-        let body = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+        let body = FormURLEncoding.encode(fields)
         return try await send(url, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
                               body: ByteBuffer(string: body))
     }
@@ -110,12 +110,6 @@ func pathAndQuery(_ url: String) -> String {
     let rest = url[range.upperBound...]
     guard let slash = rest.firstIndex(of: "/") else { return "/" }
     return String(rest[slash...])
-}
-
-func formEncode(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
 }
 
 /// The `value` of the `<input name="…">` in an HTML page (entities decoded).

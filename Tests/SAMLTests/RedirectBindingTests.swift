@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Testing
 @testable import SAML
@@ -88,14 +89,14 @@ import Testing
         // Some stacks (.NET) emit lower-case escapes; the signature covers those exact bytes.
         let xml = request().xml()
         let message = Data(try RedirectBinding.deflate(Array(xml.utf8))).base64EncodedString()
-        var signed = "SAMLRequest=\(RedirectBinding.percentEncode(message, lowercase: true))"
-        signed += "&SigAlg=\(RedirectBinding.percentEncode(DSAlgorithm.rsaSHA256, lowercase: true))"
+        var signed = "SAMLRequest=\(FormURLEncoding.escape(message, lowercaseHex: true))"
+        signed += "&SigAlg=\(FormURLEncoding.escape(DSAlgorithm.rsaSHA256, lowercaseHex: true))"
         let signature = try Fixture.sp.privateKey.signature(for: Array(signed.utf8), padding: .insecurePKCS1v1_5)
-        let raw = signed + "&Signature=" + RedirectBinding.percentEncode(signature.rawRepresentation.base64EncodedString(), lowercase: true)
+        let raw = signed + "&Signature=" + FormURLEncoding.escape(signature.rawRepresentation.base64EncodedString(), lowercaseHex: true)
         #expect(try AuthnRequest.fromRedirect(rawQuery: raw, verifyWith: [Fixture.sp.certificate]).issuer == Fixture.spEntityID)
         let items = Dictionary(uniqueKeysWithValues: raw.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), RedirectBinding.percentDecode(parts[1])!)
+            return (String(parts[0]), FormURLEncoding.decode(parts[1])!)
         })
         #expect(try AuthnRequest.fromRedirect(query: items, verifyWith: [Fixture.sp.certificate]).issuer == Fixture.spEntityID)
     }

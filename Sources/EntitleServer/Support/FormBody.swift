@@ -10,9 +10,6 @@ enum FormBody {
     /// Encodes a form.
     static func encode(_ fields: [(String, String)]) -> String { FormURLEncoding.encode(fields) }
 
-    /// Percent-encodes a query or form value.
-    static func escape(_ value: String) -> String { FormURLEncoding.escape(value) }
-
     /// Collects the body as UTF-8 text, refusing bodies over `limit` bytes.
     static func text(of request: Request, context: some RequestContext, limit: Int = 64 * 1024) async throws -> String {
         do {
