@@ -32,7 +32,7 @@ enum RedirectBinding {
         guard let message = query[parameter] else { throw SAMLError.missing("query has no \(parameter)") }
         if !verifyWith.isEmpty {
             guard let sigAlg = query["SigAlg"], let signature = query["Signature"] else {
-                throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
+                throw SAMLError(.unsigned, "redirect binding message is not signed")
             }
             let candidates = [false, true].map { lower in
                 var signed = "\(parameter)=\(FormURLEncoding.escape(message, lowercaseHex: lower))"
@@ -48,7 +48,7 @@ enum RedirectBinding {
     /// exact bytes the sender signed when `verifyWith` is non-empty.
     static func decode(rawQuery: String, parameter: String, verifyWith: [Certificate]) throws -> XMLDoc {
         guard rawQuery.utf8.count <= maxEncodedLength * 2 else {
-            throw SAMLError(code: SAMLError.tooLarge, message: "query string too large")
+            throw SAMLError(.tooLarge, "query string too large")
         }
         var raw: [String: Substring] = [:]
         for pair in rawQuery.split(separator: "&") {
@@ -62,7 +62,7 @@ enum RedirectBinding {
         if !verifyWith.isEmpty {
             guard let rawSigAlg = raw["SigAlg"], let sigAlg = FormURLEncoding.decode(rawSigAlg),
                   let rawSignature = raw["Signature"], let signature = FormURLEncoding.decode(rawSignature) else {
-                throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
+                throw SAMLError(.unsigned, "redirect binding message is not signed")
             }
             var signed = "\(parameter)=\(rawMessage)"
             if let relay = raw["RelayState"] { signed += "&RelayState=\(relay)" }
@@ -84,11 +84,11 @@ enum RedirectBinding {
     private static func verify(signedStrings: [String], sigAlg: String, signature: String,
                                certificates: [Certificate]) throws {
         guard sigAlg == DSAlgorithm.rsaSHA256 else {
-            throw SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported SigAlg \(sigAlg)")
+            throw SAMLError(.unsupportedAlgorithm, "unsupported SigAlg \(sigAlg)")
         }
         guard let signatureBytes = Data(base64IgnoringWhitespace: signature.replacingOccurrences(of: " ", with: "+")),
               !signatureBytes.isEmpty else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "Signature is not base64")
+            throw SAMLError(.badEncoding, "Signature is not base64")
         }
         let value = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
         let keys = certificates.compactMap { try? rsaPublicKey(of: $0) }
@@ -96,16 +96,16 @@ enum RedirectBinding {
             let bytes = Array(signed.utf8)
             if keys.contains(where: { $0.isValidSignature(value, for: bytes, padding: .insecurePKCS1v1_5) }) { return }
         }
-        throw SAMLError(code: SAMLError.badSignature, message: "redirect binding signature does not verify")
+        throw SAMLError(.badSignature, "redirect binding signature does not verify")
     }
 
     private static func inflatedMessage(_ base64: String) throws -> [UInt8] {
         guard base64.utf8.count <= maxEncodedLength else {
-            throw SAMLError(code: SAMLError.tooLarge, message: "encoded message exceeds \(maxEncodedLength) characters")
+            throw SAMLError(.tooLarge, "encoded message exceeds \(maxEncodedLength) characters")
         }
         // A '+' the sender left unescaped arrives as a space after form decoding; base64 has no spaces.
         guard let compressed = Data(base64IgnoringWhitespace: base64.replacingOccurrences(of: " ", with: "+")) else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "message is not base64")
+            throw SAMLError(.badEncoding, "message is not base64")
         }
         return try inflate([UInt8](compressed), limit: maxInflatedSize)
     }
@@ -116,7 +116,7 @@ enum RedirectBinding {
         var stream = z_stream()
         guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
                             zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "deflate init failed")
+            throw SAMLError(.badEncoding, "deflate init failed")
         }
         defer { deflateEnd(&stream) }
         var source = input
@@ -130,14 +130,14 @@ enum RedirectBinding {
                 return CZlib.deflate(&stream, Z_FINISH)
             }
         }
-        guard status == Z_STREAM_END else { throw SAMLError(code: SAMLError.badEncoding, message: "deflate failed") }
+        guard status == Z_STREAM_END else { throw SAMLError(.badEncoding, "deflate failed") }
         return Array(output[0..<Int(stream.total_out)])
     }
 
     static func inflate(_ input: [UInt8], limit: Int) throws -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "inflate init failed")
+            throw SAMLError(.badEncoding, "inflate init failed")
         }
         defer { inflateEnd(&stream) }
         var source = input
@@ -155,14 +155,14 @@ enum RedirectBinding {
                 }
                 result += chunk[0..<produced]
                 if result.count > limit {
-                    throw SAMLError(code: SAMLError.tooLarge, message: "inflated message exceeds \(limit) bytes")
+                    throw SAMLError(.tooLarge, "inflated message exceeds \(limit) bytes")
                 }
                 if status == Z_STREAM_END { return }
                 guard status == Z_OK else {
-                    throw SAMLError(code: SAMLError.badEncoding, message: "message is not raw DEFLATE data")
+                    throw SAMLError(.badEncoding, "message is not raw DEFLATE data")
                 }
                 if stream.avail_in == 0 && produced == 0 {
-                    throw SAMLError(code: SAMLError.badEncoding, message: "DEFLATE data is truncated")
+                    throw SAMLError(.badEncoding, "DEFLATE data is truncated")
                 }
             }
         }

@@ -17,12 +17,12 @@ public struct SigningIdentity: Sendable {
         do {
             key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
         } catch {
-            throw SAMLError(code: SAMLError.badKey, message: "private key PEM is not an RSA key of at least 2048 bits")
+            throw SAMLError(.badKey, "private key PEM is not an RSA key of at least 2048 bits")
         }
         let certificate = try parseCertificatePEMOrBase64DER(certificatePEM)
         let publicKey = try rsaPublicKey(of: certificate)
         guard publicKey.derRepresentation == key.publicKey.derRepresentation else {
-            throw SAMLError(code: SAMLError.badKey, message: "certificate does not belong to the private key")
+            throw SAMLError(.badKey, "certificate does not belong to the private key")
         }
         self.privateKey = key
         self.certificate = certificate
@@ -59,7 +59,7 @@ public struct SigningIdentity: Sendable {
                 issuerPrivateKey: Certificate.PrivateKey(key))
             return SigningIdentity(privateKey: key, certificate: certificate)
         } catch {
-            throw SAMLError(code: SAMLError.badKey, message: "cannot generate signing identity: \(error)")
+            throw SAMLError(.badKey, "cannot generate signing identity: \(error)")
         }
     }
 
@@ -87,20 +87,20 @@ public func parseCertificatePEMOrBase64DER(_ text: String) throws -> Certificate
             return try Certificate(pemEncoded: trimmed)
         }
         guard let der = Data(base64IgnoringWhitespace: trimmed), !der.isEmpty else {
-            throw SAMLError(code: SAMLError.badKey, message: "certificate is neither PEM nor base64 DER")
+            throw SAMLError(.badKey, "certificate is neither PEM nor base64 DER")
         }
         return try Certificate(derEncoded: [UInt8](der))
     } catch let error as SAMLError {
         throw error
     } catch {
-        throw SAMLError(code: SAMLError.badKey, message: "certificate cannot be parsed")
+        throw SAMLError(.badKey, "certificate cannot be parsed")
     }
 }
 
 /// The RSA public key of a certificate; throws `badKey` for other key types.
 public func rsaPublicKey(of certificate: Certificate) throws -> _RSA.Signing.PublicKey {
     guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
-        throw SAMLError(code: SAMLError.badKey, message: "certificate key is not RSA")
+        throw SAMLError(.badKey, "certificate key is not RSA")
     }
     return key
 }

@@ -18,9 +18,9 @@ enum XMLSignatureVerifier {
     /// `ids` (built with duplicate-ID rejection). Throws `unsupportedAlgorithm`, `badDigest` or `badSignature`.
     static func verify(signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
                        keys: [_RSA.Signing.PublicKey], allowSHA1: Bool = false) throws -> Verified {
-        func bad(_ message: String) -> SAMLError { SAMLError(code: SAMLError.badSignature, message: message) }
+        func bad(_ message: String) -> SAMLError { SAMLError(.badSignature, message) }
         func unsupported(_ what: String, _ algorithm: String) -> SAMLError {
-            SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported \(what) algorithm \(algorithm)")
+            SAMLError(.unsupportedAlgorithm, "unsupported \(what) algorithm \(algorithm)")
         }
         let parts = signature.childElements
         guard parts.count >= 2, parts[0].isElement(NS.dsig, "SignedInfo"), parts[1].isElement(NS.dsig, "SignatureValue")
@@ -78,7 +78,7 @@ enum XMLSignatureVerifier {
             inclusivePrefixes: inclusivePrefixes(of: transforms[1]), withComments: false)
         let digest = sha1Digest ? Array(Insecure.SHA1.hash(data: referenced)) : Array(SHA256.hash(data: referenced))
         guard digest.elementsEqual(expectedDigest) else {
-            throw SAMLError(code: SAMLError.badDigest, message: "digest of element \(id) does not match (content changed after signing)")
+            throw SAMLError(.badDigest, "digest of element \(id) does not match (content changed after signing)")
         }
 
         guard let signatureBytes = Data(base64IgnoringWhitespace: parts[1].textContent), !signatureBytes.isEmpty else {

@@ -44,7 +44,7 @@ import Testing
         let url = try request().redirectURL(relayState: nil, signer: nil)
         #expect(!url.contains("Signature="))
         #expect(try AuthnRequest.fromRedirect(query: queryItems(url), verifyWith: []).forceAuthn)
-        #expect(throws: SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")) {
+        #expect(throws: SAMLError(.unsigned, "redirect binding message is not signed")) {
             try AuthnRequest.fromRedirect(query: queryItems(url), verifyWith: [Fixture.sp.certificate])
         }
     }
@@ -57,7 +57,7 @@ import Testing
         do {
             _ = try AuthnRequest.fromRedirect(query: query, verifyWith: [Fixture.sp.certificate])
         } catch let error as SAMLError {
-            #expect(error.code == SAMLError.badSignature)
+            #expect(error.code == SAMLError.Code.badSignature)
         }
         // Another request's message under the first signature.
         var swapped = queryItems(url)
@@ -81,7 +81,7 @@ import Testing
             _ = try AuthnRequest.fromRedirect(query: query, verifyWith: [Fixture.sp.certificate])
             Issue.record("accepted sha1")
         } catch let error as SAMLError {
-            #expect(error.code == SAMLError.unsupportedAlgorithm)
+            #expect(error.code == SAMLError.Code.unsupportedAlgorithm)
         }
     }
 
@@ -114,7 +114,7 @@ import Testing
             _ = try AuthnRequest.fromRedirect(query: query, verifyWith: [])
             Issue.record("accepted")
         } catch let error as SAMLError {
-            #expect(error.code == SAMLError.tooLarge)
+            #expect(error.code == SAMLError.Code.tooLarge)
         }
     }
 

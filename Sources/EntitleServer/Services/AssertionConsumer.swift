@@ -42,7 +42,7 @@ struct AssertionConsumer {
             }
             return .rejected(reason: refusal.reason)
         } catch let error as SAMLError {
-            return .rejected(reason: error.code)
+            return .rejected(reason: error.code.rawValue)
         } catch {
             service.logger.error("assertion consumer failure", metadata: ["error.type": "\(type(of: error))"])
             return .rejected(reason: "internal")
@@ -77,7 +77,7 @@ struct AssertionConsumer {
         let assertion: ValidatedAssertion
         do {
             assertion = try validator.validate(base64Response: samlResponse, expectedInResponseTo: requestID, now: service.clock.now())
-        } catch let error as SAMLError where error.code == SAMLError.statusNotSuccess {
+        } catch let error as SAMLError where error.code == .statusNotSuccess {
             try await repository.failAuthentication(code: session.code, reason: "mvpd_declined")
             service.metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
             throw Refusal(reason: "mvpd_declined", declined: true)
