@@ -85,4 +85,12 @@ enum PageTemplates {
         {{#retry}}<p><a href="/activate">Enter another code</a></p>{{/retry}}
         {{/body}}{{/layout}}
         """
+
+    /// The plain page of ``HTMLPage/message(title:message:status:)``, for the dead ends of the browser leg (bad sign-in
+    /// links, signed out): a title and a message, no layout.
+    static let plainMessage = """
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}}</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
+        h1{font-size:1.5rem}</style></head><body><main><h1>{{title}}</h1><p>{{message}}</p></main></body></html>
+        """
 }

@@ -1,17 +1,16 @@
-import EntitleCore
 import Foundation
 import Hummingbird
+import Mustache
 
 /// Small self-contained HTML pages for the browser leg (no external assets).
 enum HTMLPage {
-    /// A page with a title and a message.
+    /// A page with a title and a message (the Mustache template ``PageTemplates/plainMessage``).
     static func message(title: String, message: String, status: HTTPResponse.Status = .ok) -> Response {
-        html("""
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(XMLEscape.html(title))</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
-            h1{font-size:1.5rem}</style></head><body><main><h1>\(XMLEscape.html(title))</h1><p>\(XMLEscape.html(message))</p></main></body></html>
-            """, status: status)
+        html(plainMessage.render(["title": title, "message": message]), status: status)
     }
+
+    /// The template is a constant of this module: failing to parse it is a programming error caught by the tests.
+    private static let plainMessage = try! MustacheTemplate(string: PageTemplates.plainMessage)
 
     /// An HTML response.
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
