@@ -10,7 +10,10 @@ enum HTMLPage {
     }
 
     /// The template is a constant of this module: failing to parse it is a programming error caught by the tests.
-    private static let plainMessage = try! MustacheTemplate(string: PageTemplates.plainMessage)
+    private static let plainMessage: MustacheTemplate = {
+        PageEscaping.registered
+        return try! MustacheTemplate(string: PageTemplates.plainMessage)
+    }()
 
     /// An HTML response.
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
