@@ -23,8 +23,8 @@ struct APIClient: Sendable {
     func url(_ path: [String], query: [(String, String)] = []) -> URL {
         var text = baseURL.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        text += "/" + path.map(FormEncoding.escape).joined(separator: "/")
-        if !query.isEmpty { text += "?" + FormEncoding.encode(query) }
+        text += "/" + path.map { FormURLEncoding.escape($0) }.joined(separator: "/")
+        if !query.isEmpty { text += "?" + FormURLEncoding.encode(query) }
         return URL(string: text) ?? baseURL
     }
 
@@ -40,7 +40,7 @@ struct APIClient: Sendable {
             request.headers["Accept"] = "application/json"
             if let form = call.form {
                 request.headers["Content-Type"] = "application/x-www-form-urlencoded"
-                request.body = Data(FormEncoding.encode(form).utf8)
+                request.body = Data(FormURLEncoding.encode(form).utf8)
             } else if let json = call.json {
                 request.headers["Content-Type"] = "application/json"
                 request.body = json

@@ -166,7 +166,7 @@ actor CredentialManager {
         var headers = deviceHeaders
         headers["Content-Type"] = "application/x-www-form-urlencoded"
         headers["Accept"] = "application/json"
-        let form = FormEncoding.encode([("client_id", credentials.clientID), ("client_secret", credentials.clientSecret),
+        let form = FormURLEncoding.encode([("client_id", credentials.clientID), ("client_secret", credentials.clientSecret),
                                         ("grant_type", "client_credentials")])
         let request = HTTPRequest(method: "POST", url: baseURL.appendingPathComponent("o/client/token"), headers: headers,
                                   body: Data(form.utf8))
@@ -191,18 +191,5 @@ actor CredentialManager {
         }
         let lifetime = max(0, TimeInterval(token.expiresIn))
         return .success(CachedAccessToken(value: token.accessToken, expiresAt: clock.now().addingTimeInterval(lifetime)))
-    }
-}
-
-/// `application/x-www-form-urlencoded` and URL-path encoding.
-enum FormEncoding {
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-
-    static func escape(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? value
-    }
-
-    static func encode(_ pairs: [(String, String)]) -> String {
-        pairs.map { escape($0.0) + "=" + escape($0.1) }.joined(separator: "&")
     }
 }

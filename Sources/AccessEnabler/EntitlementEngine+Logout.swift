@@ -59,7 +59,7 @@ extension EntitlementEngine {
     /// The service's logout page for an MVPD without Single Logout: an iOS-style device still drives it through
     /// `navigate(toUrl:)` (the API reference: the logout always goes through the web view on iOS).
     private func logoutPage(mvpd: String, provider: URL, redirect: String) -> String {
-        provider.absoluteString + "/adobe-services/logout?" + FormEncoding.encode([
+        provider.absoluteString + "/adobe-services/logout?" + FormURLEncoding.encode([
             ("noflash", "true"), ("mso_id", mvpd), ("requestor_id", requestorID), ("redirect_url", redirect),
         ])
     }

@@ -108,7 +108,7 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
         let form = [("verificationToken", query.verificationToken), ("username", signIn.username), ("password", signIn.password)]
         let request = HTTPRequest(method: "POST", url: provider.signOnURL,
                                   headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-                                  body: Data(FormEncoding.encode(form).utf8))
+                                  body: Data(FormURLEncoding.encode(form).utf8))
         let response: HTTPResponse
         do {
             response = try await transport.send(request)

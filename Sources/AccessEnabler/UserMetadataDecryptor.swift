@@ -30,7 +30,7 @@ public struct UserMetadataDecryptor: Sendable {
     public func decrypt(_ value: JSONValue) throws -> JSONValue {
         switch value {
         case .string(let text):
-            guard let ciphertext = Base64Lenient.decode(text) else {
+            guard let ciphertext = Data(base64Lenient: text) else {
                 throw AccessEnablerError(code: .invalidArgument, message: "The value is not Base64.")
             }
             let plain = try decrypt(ciphertext)

@@ -104,8 +104,6 @@ extension DemoMVPD {
     func formFields(_ request: Request, limit: Int = 256 * 1024) async -> [String: String]? {
         var request = request
         guard let buffer = try? await request.collectBody(upTo: limit) else { return nil }
-        return Self.parseForm(String(buffer: buffer))
+        return FormURLEncoding.parse(String(buffer: buffer))
     }
-
-    static func parseForm(_ body: String) -> [String: String] { FormURLEncoding.parse(body) }
 }

@@ -1,12 +1,15 @@
+import EntitleCore
 import Mustache
 
 /// The demo MVPD's HTML pages: Mustache templates kept as string constants (no resource bundles, no external
-/// assets). Every `{{value}}` is HTML-escaped; only the provider's own SVG logo is inserted raw.
+/// assets). Every `{{value}}` is HTML-escaped by ``PageEscaping`` (the first line of each template chooses it); only the
+/// provider's own SVG logo is inserted raw.
 struct DemoPages: Sendable {
     private let library: MustacheLibrary
 
     /// Compiles the templates (they are constants, so a failure is a programming error).
     init() {
+        PageEscaping.registered
         do {
             library = MustacheLibrary(templates: [
                 "head": try MustacheTemplate(string: Self.head),
@@ -85,6 +88,7 @@ struct DemoPages: Sendable {
     // MARK: templates
 
     static let head = """
+    {{% CONTENT_TYPE: EntitleHTML}}
     <!DOCTYPE html>
     <html lang="en">
     <head>
@@ -117,6 +121,7 @@ struct DemoPages: Sendable {
     """
 
     static let login = """
+    {{% CONTENT_TYPE: EntitleHTML}}
     {{> head}}
     <body>
     <main>
@@ -146,6 +151,7 @@ struct DemoPages: Sendable {
     """
 
     static let error = """
+    {{% CONTENT_TYPE: EntitleHTML}}
     {{> head}}
     <body>
     <main>
@@ -159,6 +165,7 @@ struct DemoPages: Sendable {
     """
 
     static let account = """
+    {{% CONTENT_TYPE: EntitleHTML}}
     {{> head}}
     <body>
     <main>
@@ -181,4 +188,18 @@ struct DemoPages: Sendable {
     </body>
     </html>
     """
+}
+
+/// The escaping of every `{{value}}` in the DemoMVPD's templates: ``XMLEscape/html(_:)``, which works on Unicode
+/// scalars. Mustache's own HTML escaping works on Swift `Character`s and lets a quote through when a combining mark
+/// follows it (one Character, but a quote that ends the attribute to a browser). The service registers the same
+/// escaping under the same name.
+struct PageEscaping: MustacheContentType {
+    /// The name the templates' pragma uses.
+    static let name = "EntitleHTML"
+
+    /// Registers the content type with Mustache; templates that use it must be parsed after this ran.
+    static let registered: Void = MustacheContentTypes.register(PageEscaping(), named: name)
+
+    func escapeText(_ text: String) -> String { XMLEscape.html(text) }
 }

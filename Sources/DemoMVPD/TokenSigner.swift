@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import SAML  // re-exports Crypto (HMAC, HKDF)
 
@@ -16,7 +17,7 @@ struct TokenSigner: Sendable {
     /// `base64url(payload) "." base64url(HMAC(payload))`.
     func seal(_ payload: Data) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
-        return payload.base64URLEncoded() + "." + Data(mac).base64URLEncoded()
+        return payload.base64URLEncodedString() + "." + Data(mac).base64URLEncodedString()
     }
 
     /// The payload of a token made by ``seal(_:)``, or nil when it is malformed or the MAC does not match.
@@ -30,7 +31,7 @@ struct TokenSigner: Sendable {
 
     /// The MAC of a list of fields (length-prefixed, so field boundaries cannot be shifted).
     func mac(fields: [String]) -> String {
-        Data(HMAC<SHA256>.authenticationCode(for: Self.encode(fields), using: key)).base64URLEncoded()
+        Data(HMAC<SHA256>.authenticationCode(for: Self.encode(fields), using: key)).base64URLEncodedString()
     }
 
     /// Whether `mac` is the MAC of `fields` (constant-time comparison).
@@ -41,7 +42,7 @@ struct TokenSigner: Sendable {
 
     /// A fresh random value for the CSRF cookie.
     static func randomToken() -> String {
-        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncoded()
+        SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }.base64URLEncodedString()
     }
 
     private static func encode(_ fields: [String]) -> Data {
@@ -51,45 +52,5 @@ struct TokenSigner: Sendable {
             data.append(contentsOf: field.utf8)
         }
         return data
-    }
-}
-
-/// What the session cookie of one demo MVPD says: who logged in, when, and until when.
-struct SessionClaims: Codable, Sendable, Equatable {
-    /// The MVPD id the session belongs to.
-    var mvpd: String
-    /// The subscriber's opaque user id.
-    var userID: String
-    /// The SAML SessionIndex of the session.
-    var sessionIndex: String
-    /// Issue time, seconds since 1970.
-    var issuedAt: Int64
-    /// Expiry time, seconds since 1970.
-    var expiresAt: Int64
-
-    /// The expiry as a date.
-    var expiryDate: Date { Date(timeIntervalSince1970: TimeInterval(expiresAt)) }
-}
-
-extension Data {
-    /// Base64url without padding (RFC 4648 §5).
-    func base64URLEncoded() -> String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    /// Decodes base64url with or without padding; nil when malformed.
-    init?(base64URLEncoded text: String) {
-        guard text.utf8.allSatisfy({ $0.isBase64URLCharacter }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        self.init(base64Encoded: base64)
-    }
-}
-
-extension UInt8 {
-    fileprivate var isBase64URLCharacter: Bool {
-        (self >= 0x30 && self <= 0x39) || (self >= 0x41 && self <= 0x5A) || (self >= 0x61 && self <= 0x7A)
-            || self == 0x2D || self == 0x5F
     }
 }

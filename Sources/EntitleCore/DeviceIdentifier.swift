@@ -20,7 +20,7 @@ public struct DeviceIdentifier: Sendable, Equatable, Hashable {
         guard let header else { throw EnhancedError.invalidDeviceIdentifier }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "fingerprint", parts[1].count <= 1024,
-              let data = Base64Lenient.decode(String(parts[1])), let text = String(data: data, encoding: .utf8),
+              let data = Data(base64Lenient: String(parts[1])), let text = String(data: data, encoding: .utf8),
               let identifier = DeviceIdentifier(rawValue: text) else {
             throw EnhancedError.invalidDeviceIdentifier
         }

@@ -122,7 +122,7 @@ public struct DeviceInfo: Codable, Sendable, Equatable {
 
     /// Decodes a header value (Base64 JSON; URL-safe Base64 and missing padding tolerated); throws ``EnhancedError/invalidDeviceInfo``.
     public static func decode(header: String) throws(EnhancedError) -> DeviceInfo {
-        guard header.count <= maximumEncodedLength, let data = Base64Lenient.decode(header),
+        guard header.count <= maximumEncodedLength, let data = Data(base64Lenient: header),
               let info = try? JSONDecoder().decode(DeviceInfo.self, from: data) else {
             throw EnhancedError.invalidDeviceInfo
         }
@@ -134,19 +134,5 @@ public struct DeviceInfo: Codable, Sendable, Equatable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return ((try? encoder.encode(self)) ?? Data("{}".utf8)).base64EncodedString()
-    }
-}
-
-/// Base64 decoding that accepts the standard and URL-safe alphabets, with or without padding.
-public enum Base64Lenient {
-    /// Decodes `text`, or returns nil when it is not Base64.
-    public static func decode(_ text: String) -> Data? {
-        var normalized = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        guard !normalized.isEmpty else { return nil }
-        let remainder = normalized.count % 4
-        if remainder == 1 { return nil }
-        if remainder > 0 { normalized += String(repeating: "=", count: 4 - remainder) }
-        return Data(base64Encoded: normalized)
     }
 }

@@ -55,41 +55,9 @@ public struct ShortMediaToken: Sendable, Equatable, Codable {
         out += "<"
         out += name
         out += ">"
-        out += MediaTokenXML.escape(value)
+        out += XMLEscape.text(value)
         out += "</"
         out += name
         out += ">"
-    }
-}
-
-/// XML text escaping and character rules shared by the media-token writer and scanner.
-enum MediaTokenXML {
-    /// Escapes `&`, `<`, `>`, `"`, `'` and carriage return (kept as `&#13;` so it survives any XML parser).
-    static func escape(_ value: String) -> String {
-        guard value.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 || $0 == 0x0D })
-        else { return value }
-        var out = ""
-        out.reserveCapacity(value.utf8.count + 16)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
-    /// Whether a scalar value is an XML 1.0 `Char`.
-    static func isXMLChar(_ value: UInt32) -> Bool {
-        switch value {
-        case 0x9, 0xA, 0xD: return true
-        case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: return true
-        default: return false
-        }
     }
 }

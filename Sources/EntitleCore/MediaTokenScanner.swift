@@ -200,7 +200,7 @@ struct MediaTokenScanner {
             }
             value = value * radix + d
         }
-        guard MediaTokenXML.isXMLChar(value), let scalar = Unicode.Scalar(value) else {
+        guard XMLEscape.isXMLCharacter(value), let scalar = Unicode.Scalar(value) else {
             throw MediaTokenFormatError(.invalidText, "character reference to a character XML forbids")
         }
         return scalar
@@ -210,7 +210,7 @@ struct MediaTokenScanner {
         guard let string = String(validating: bytes, as: UTF8.self) else {
             throw MediaTokenFormatError(.invalidText, "token value is not valid UTF-8")
         }
-        for scalar in string.unicodeScalars where !MediaTokenXML.isXMLChar(scalar.value) {
+        for scalar in string.unicodeScalars where !XMLEscape.isXMLCharacter(scalar.value) {
             throw MediaTokenFormatError(.invalidText, "character XML forbids in token value")
         }
         return string

@@ -45,7 +45,7 @@ public struct MediaTokenSigner: Sendable {
             throw MediaTokenFormatError(.invalidValue, "ttl and issueTime must be between 0 and 10^18 - 1")
         }
         for value in [token.sessionGUID, token.requestorID, token.resourceID, token.mvpdID, token.proxyMvpdID] {
-            for scalar in value.unicodeScalars where !MediaTokenXML.isXMLChar(scalar.value) {
+            for scalar in value.unicodeScalars where !XMLEscape.isXMLCharacter(scalar.value) {
                 throw MediaTokenFormatError(.invalidValue, "token value contains a character XML forbids")
             }
         }

@@ -71,7 +71,7 @@ public struct PartnerFrameworkStatus: Codable, Sendable, Equatable {
     /// Decodes and checks a header: permission granted, provider known, not expired at `now` (ms).
     /// Throws the documented `invalid_header_pfs_*` errors.
     public static func validate(header: String?, now: Int64) throws(EnhancedError) -> (status: PartnerFrameworkStatus, providerID: String) {
-        guard let header, header.count <= 8192, let data = Base64Lenient.decode(header),
+        guard let header, header.count <= 8192, let data = Data(base64Lenient: header),
               let status = try? JSONDecoder().decode(PartnerFrameworkStatus.self, from: data),
               let permission = status.frameworkPermissionInfo else {
             throw EnhancedError.pfsPermissionAccessNotPresent
@@ -86,23 +86,6 @@ public struct PartnerFrameworkStatus: Codable, Sendable, Equatable {
         }
         if let expiry = provider.expirationDate, expiry <= now { throw EnhancedError.pfsProviderInfoExpired }
         return (status, id)
-    }
-}
-
-/// What a partner single sign-on session asks the platform to get from the MVPD.
-public struct PartnerAuthenticationRequest: Codable, Sendable, Equatable {
-    /// `saml`.
-    public var type: String
-    /// Base64 of the SAML AuthnRequest (for `VSAccountMetadataRequest.verificationToken`).
-    public var request: String
-    /// Attribute names to ask for (`VSAccountMetadataRequest.attributeNames`).
-    public var attributesNames: [String]
-
-    /// Creates a request.
-    public init(type: String = "saml", request: String, attributesNames: [String]) {
-        self.type = type
-        self.request = request
-        self.attributesNames = attributesNames
     }
 }
 

@@ -98,9 +98,7 @@ public actor BrowserClient {
         guard let meta = html.range(of: "<meta http-equiv=\"refresh\" content=\"0;url=") else { return nil }
         let rest = html[meta.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
-        return String(rest[..<end]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&#x2F;", with: "/").replacingOccurrences(of: "&#x3D;", with: "=")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        return XMLEscape.unescape(String(rest[..<end]))
     }
 
     /// Resolves a possibly relative URL.

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// A form found in an HTML page: its action, method and fields (hidden inputs and named inputs with values).
@@ -53,17 +54,8 @@ public struct HTMLForm: Sendable, Equatable {
             for group in 3...5 {
                 if let valueRange = Range(match.range(at: group), in: text) { value = String(text[valueRange]); break }
             }
-            result[text[nameRange].lowercased()] = decodeEntities(value)
+            result[text[nameRange].lowercased()] = XMLEscape.unescape(value)
         }
         return result
-    }
-
-    /// Decodes the HTML entities a server's escaping produces.
-    static func decodeEntities(_ text: String) -> String {
-        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&#x27;", with: "'").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#x2F;", with: "/")
-            .replacingOccurrences(of: "&#61;", with: "=").replacingOccurrences(of: "&#43;", with: "+")
-            .replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 import SAML
@@ -19,7 +20,7 @@ extension EntitleService {
             let tag = String(rest[open...close])
             rest = rest[rest.index(after: close)...]
             guard !tag.hasPrefix("</"), tag.contains("\"\(SAMLBinding.httpPOST)\""), let location = attribute("Location", in: tag) else { continue }
-            let unescaped = location.replacingOccurrences(of: "&amp;", with: "&")
+            let unescaped = XMLEscape.unescape(location)
             guard let url = URL(string: unescaped), url.scheme == "https" || url.scheme == "http" else { continue }
             return unescaped
         }

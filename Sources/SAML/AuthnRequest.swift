@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import X509
 
@@ -33,12 +34,12 @@ public struct AuthnRequest: Sendable, Equatable {
     /// The `<samlp:AuthnRequest>` XML.
     public func xml() -> String {
         "<samlp:AuthnRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\""
-            + " ID=\"\(XMLEscape.escape(id))\" Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\""
-            + " Destination=\"\(XMLEscape.escape(destination))\""
-            + " AssertionConsumerServiceURL=\"\(XMLEscape.escape(assertionConsumerServiceURL))\""
+            + " ID=\"\(XMLEscape.attribute(id))\" Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\""
+            + " Destination=\"\(XMLEscape.attribute(destination))\""
+            + " AssertionConsumerServiceURL=\"\(XMLEscape.attribute(assertionConsumerServiceURL))\""
             + " ProtocolBinding=\"urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST\""
             + (forceAuthn ? " ForceAuthn=\"true\"" : "") + ">"
-            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+            + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
             + "<samlp:NameIDPolicy Format=\"urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified\" AllowCreate=\"true\"/>"
             + "</samlp:AuthnRequest>"
     }

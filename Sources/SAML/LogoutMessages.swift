@@ -1,4 +1,5 @@
 import CLibXML2
+import EntitleCore
 import Foundation
 import X509
 
@@ -29,10 +30,10 @@ public struct LogoutRequest: Sendable, Equatable {
 
     /// The `<samlp:LogoutRequest>` XML.
     public func xml() -> String {
-        "<samlp:LogoutRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.escape(id))\""
-            + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.escape(destination))\">"
-            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer><saml:NameID>\(XMLEscape.escape(nameID))</saml:NameID>"
-            + (sessionIndex.map { "<samlp:SessionIndex>\(XMLEscape.escape($0))</samlp:SessionIndex>" } ?? "")
+        "<samlp:LogoutRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.attribute(id))\""
+            + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.attribute(destination))\">"
+            + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer><saml:NameID>\(XMLEscape.attribute(nameID))</saml:NameID>"
+            + (sessionIndex.map { "<samlp:SessionIndex>\(XMLEscape.attribute($0))</samlp:SessionIndex>" } ?? "")
             + "</samlp:LogoutRequest>"
     }
 
@@ -92,9 +93,9 @@ public struct LogoutResponse: Sendable, Equatable {
 
     /// The `<samlp:LogoutResponse>` XML.
     public func xml() -> String {
-        "<samlp:LogoutResponse xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.escape(id))\""
-            + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.escape(destination))\""
-            + " InResponseTo=\"\(XMLEscape.escape(inResponseTo))\"><saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+        "<samlp:LogoutResponse xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.attribute(id))\""
+            + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.attribute(destination))\""
+            + " InResponseTo=\"\(XMLEscape.attribute(inResponseTo))\"><saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
             + SAMLStatus.xml(code: success ? SAMLStatus.success : SAMLStatus.responder, message: nil)
             + "</samlp:LogoutResponse>"
     }

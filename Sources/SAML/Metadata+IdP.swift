@@ -1,4 +1,5 @@
 import CLibXML2
+import EntitleCore
 import Foundation
 import X509
 
@@ -64,17 +65,17 @@ public struct IdentityProviderMetadata: Sendable, Equatable {
     /// The metadata as an `md:EntityDescriptor` document.
     public func xml() -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.escape(entityID))\">"
+            + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.attribute(entityID))\">"
             + "<md:IDPSSODescriptor WantAuthnRequestsSigned=\"\(wantAuthnRequestsSigned)\""
             + " protocolSupportEnumeration=\"\(NS.protocol_)\">"
         for certificate in signingCertificates {
             out += keyDescriptorXML(certificate)
         }
         if let slo = singleLogoutRedirectURL {
-            out += "<md:SingleLogoutService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.escape(slo))\"/>"
+            out += "<md:SingleLogoutService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(slo))\"/>"
         }
         out += "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>"
-            + "<md:SingleSignOnService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.escape(singleSignOnRedirectURL))\"/>"
+            + "<md:SingleSignOnService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(singleSignOnRedirectURL))\"/>"
             + "</md:IDPSSODescriptor></md:EntityDescriptor>\n"
         return out
     }

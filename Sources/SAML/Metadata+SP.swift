@@ -1,4 +1,5 @@
 import CLibXML2
+import EntitleCore
 import Foundation
 import X509
 
@@ -25,16 +26,16 @@ public struct ServiceProviderMetadata: Sendable, Equatable {
     /// The metadata as an `md:EntityDescriptor` document.
     public func xml() -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.escape(entityID))\">"
+            + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.attribute(entityID))\">"
             + "<md:SPSSODescriptor AuthnRequestsSigned=\"\(signingCertificate != nil)\" WantAssertionsSigned=\"true\""
             + " protocolSupportEnumeration=\"\(NS.protocol_)\">"
         if let signingCertificate { out += keyDescriptorXML(signingCertificate) }
         if let slo = singleLogoutURL {
-            out += "<md:SingleLogoutService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.escape(slo))\"/>"
+            out += "<md:SingleLogoutService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(slo))\"/>"
         }
         out += "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>"
             + "<md:AssertionConsumerService Binding=\"\(SAMLBinding.httpPOST)\""
-            + " Location=\"\(XMLEscape.escape(assertionConsumerServiceURL))\" index=\"0\" isDefault=\"true\"/>"
+            + " Location=\"\(XMLEscape.attribute(assertionConsumerServiceURL))\" index=\"0\" isDefault=\"true\"/>"
             + "</md:SPSSODescriptor></md:EntityDescriptor>\n"
         return out
     }

@@ -1,6 +1,7 @@
 import CZlib
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 import X509
 
@@ -14,13 +15,13 @@ enum RedirectBinding {
     /// `destination?SAMLRequest=…&RelayState=…&SigAlg=…&Signature=…` (SigAlg/Signature only with a signer).
     static func url(destination: String, parameter: String, xml: String, relayState: String?,
                     signer: SigningIdentity?) throws -> String {
-        let encoded = Base64.encode(try deflate(Array(xml.utf8)))
-        var query = "\(parameter)=\(percentEncode(encoded))"
-        if let relayState { query += "&RelayState=\(percentEncode(relayState))" }
+        let encoded = Data(try deflate(Array(xml.utf8))).base64EncodedString()
+        var query = "\(parameter)=\(FormURLEncoding.escape(encoded))"
+        if let relayState { query += "&RelayState=\(FormURLEncoding.escape(relayState))" }
         if let signer {
-            query += "&SigAlg=\(percentEncode(DSAlgorithm.rsaSHA256))"
+            query += "&SigAlg=\(FormURLEncoding.escape(DSAlgorithm.rsaSHA256))"
             let signature = try signer.privateKey.signature(for: Array(query.utf8), padding: .insecurePKCS1v1_5)
-            query += "&Signature=\(percentEncode(Base64.encode(signature.rawRepresentation)))"
+            query += "&Signature=\(FormURLEncoding.escape(signature.rawRepresentation.base64EncodedString()))"
         }
         return destination + (destination.contains("?") ? "&" : "?") + query
     }
@@ -31,12 +32,12 @@ enum RedirectBinding {
         guard let message = query[parameter] else { throw SAMLError.missing("query has no \(parameter)") }
         if !verifyWith.isEmpty {
             guard let sigAlg = query["SigAlg"], let signature = query["Signature"] else {
-                throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
+                throw SAMLError(.unsigned, "redirect binding message is not signed")
             }
             let candidates = [false, true].map { lower in
-                var signed = "\(parameter)=\(percentEncode(message, lowercase: lower))"
-                if let relay = query["RelayState"] { signed += "&RelayState=\(percentEncode(relay, lowercase: lower))" }
-                return signed + "&SigAlg=\(percentEncode(sigAlg, lowercase: lower))"
+                var signed = "\(parameter)=\(FormURLEncoding.escape(message, lowercaseHex: lower))"
+                if let relay = query["RelayState"] { signed += "&RelayState=\(FormURLEncoding.escape(relay, lowercaseHex: lower))" }
+                return signed + "&SigAlg=\(FormURLEncoding.escape(sigAlg, lowercaseHex: lower))"
             }
             try verify(signedStrings: candidates, sigAlg: sigAlg, signature: signature, certificates: verifyWith)
         }
@@ -47,7 +48,7 @@ enum RedirectBinding {
     /// exact bytes the sender signed when `verifyWith` is non-empty.
     static func decode(rawQuery: String, parameter: String, verifyWith: [Certificate]) throws -> XMLDoc {
         guard rawQuery.utf8.count <= maxEncodedLength * 2 else {
-            throw SAMLError(code: SAMLError.tooLarge, message: "query string too large")
+            throw SAMLError(.tooLarge, "query string too large")
         }
         var raw: [String: Substring] = [:]
         for pair in rawQuery.split(separator: "&") {
@@ -55,13 +56,13 @@ enum RedirectBinding {
             let name = String(parts[0])
             if raw[name] == nil { raw[name] = parts.count > 1 ? parts[1] : "" }
         }
-        guard let rawMessage = raw[parameter], let message = percentDecode(rawMessage) else {
+        guard let rawMessage = raw[parameter], let message = FormURLEncoding.decode(rawMessage) else {
             throw SAMLError.missing("query has no \(parameter)")
         }
         if !verifyWith.isEmpty {
-            guard let rawSigAlg = raw["SigAlg"], let sigAlg = percentDecode(rawSigAlg),
-                  let rawSignature = raw["Signature"], let signature = percentDecode(rawSignature) else {
-                throw SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")
+            guard let rawSigAlg = raw["SigAlg"], let sigAlg = FormURLEncoding.decode(rawSigAlg),
+                  let rawSignature = raw["Signature"], let signature = FormURLEncoding.decode(rawSignature) else {
+                throw SAMLError(.unsigned, "redirect binding message is not signed")
             }
             var signed = "\(parameter)=\(rawMessage)"
             if let relay = raw["RelayState"] { signed += "&RelayState=\(relay)" }
@@ -75,7 +76,7 @@ enum RedirectBinding {
     static func queryValue(_ name: String, rawQuery: String) -> String? {
         for pair in rawQuery.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts[0] == name { return percentDecode(parts.count > 1 ? parts[1] : "") }
+            if parts[0] == name { return FormURLEncoding.decode(parts.count > 1 ? parts[1] : "") }
         }
         return nil
     }
@@ -83,11 +84,11 @@ enum RedirectBinding {
     private static func verify(signedStrings: [String], sigAlg: String, signature: String,
                                certificates: [Certificate]) throws {
         guard sigAlg == DSAlgorithm.rsaSHA256 else {
-            throw SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported SigAlg \(sigAlg)")
+            throw SAMLError(.unsupportedAlgorithm, "unsupported SigAlg \(sigAlg)")
         }
-        guard let signatureBytes = Base64.decode(signature.replacingOccurrences(of: " ", with: "+")),
+        guard let signatureBytes = Data(base64IgnoringWhitespace: signature.replacingOccurrences(of: " ", with: "+")),
               !signatureBytes.isEmpty else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "Signature is not base64")
+            throw SAMLError(.badEncoding, "Signature is not base64")
         }
         let value = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
         let keys = certificates.compactMap { try? rsaPublicKey(of: $0) }
@@ -95,63 +96,18 @@ enum RedirectBinding {
             let bytes = Array(signed.utf8)
             if keys.contains(where: { $0.isValidSignature(value, for: bytes, padding: .insecurePKCS1v1_5) }) { return }
         }
-        throw SAMLError(code: SAMLError.badSignature, message: "redirect binding signature does not verify")
+        throw SAMLError(.badSignature, "redirect binding signature does not verify")
     }
 
     private static func inflatedMessage(_ base64: String) throws -> [UInt8] {
         guard base64.utf8.count <= maxEncodedLength else {
-            throw SAMLError(code: SAMLError.tooLarge, message: "encoded message exceeds \(maxEncodedLength) characters")
+            throw SAMLError(.tooLarge, "encoded message exceeds \(maxEncodedLength) characters")
         }
         // A '+' the sender left unescaped arrives as a space after form decoding; base64 has no spaces.
-        guard let compressed = Base64.decode(base64.replacingOccurrences(of: " ", with: "+")) else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "message is not base64")
+        guard let compressed = Data(base64IgnoringWhitespace: base64.replacingOccurrences(of: " ", with: "+")) else {
+            throw SAMLError(.badEncoding, "message is not base64")
         }
-        return try inflate(compressed, limit: maxInflatedSize)
-    }
-
-    // MARK: - Percent encoding
-
-    /// RFC 3986 percent-encoding: everything except unreserved characters.
-    static func percentEncode(_ text: String, lowercase: Bool = false) -> String {
-        let hex = Array((lowercase ? "0123456789abcdef" : "0123456789ABCDEF").utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count * 3)
-        for b in text.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.append(b)
-            default:
-                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0xF)]]
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Decodes `%XX` escapes and `+` (space); nil on a broken escape or invalid UTF-8.
-    static func percentDecode<S: StringProtocol>(_ text: S) -> String? {
-        var out: [UInt8] = []
-        var bytes = Array(text.utf8)[...]
-        func hexValue(_ c: UInt8) -> UInt8? {
-            switch c {
-            case 48...57: return c - 48
-            case 65...70: return c - 55
-            case 97...102: return c - 87
-            default: return nil
-            }
-        }
-        while let b = bytes.popFirst() {
-            if b == UInt8(ascii: "%") {
-                guard let h = bytes.popFirst().flatMap(hexValue), let l = bytes.popFirst().flatMap(hexValue) else { return nil }
-                out.append(h << 4 | l)
-            } else if b == UInt8(ascii: "+") {
-                out.append(32)
-            } else {
-                out.append(b)
-            }
-        }
-        return String(validating: out, as: UTF8.self)
+        return try inflate([UInt8](compressed), limit: maxInflatedSize)
     }
 
     // MARK: - Raw DEFLATE (RFC 1951)
@@ -160,7 +116,7 @@ enum RedirectBinding {
         var stream = z_stream()
         guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
                             zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "deflate init failed")
+            throw SAMLError(.badEncoding, "deflate init failed")
         }
         defer { deflateEnd(&stream) }
         var source = input
@@ -174,14 +130,14 @@ enum RedirectBinding {
                 return CZlib.deflate(&stream, Z_FINISH)
             }
         }
-        guard status == Z_STREAM_END else { throw SAMLError(code: SAMLError.badEncoding, message: "deflate failed") }
+        guard status == Z_STREAM_END else { throw SAMLError(.badEncoding, "deflate failed") }
         return Array(output[0..<Int(stream.total_out)])
     }
 
     static func inflate(_ input: [UInt8], limit: Int) throws -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw SAMLError(code: SAMLError.badEncoding, message: "inflate init failed")
+            throw SAMLError(.badEncoding, "inflate init failed")
         }
         defer { inflateEnd(&stream) }
         var source = input
@@ -199,14 +155,14 @@ enum RedirectBinding {
                 }
                 result += chunk[0..<produced]
                 if result.count > limit {
-                    throw SAMLError(code: SAMLError.tooLarge, message: "inflated message exceeds \(limit) bytes")
+                    throw SAMLError(.tooLarge, "inflated message exceeds \(limit) bytes")
                 }
                 if status == Z_STREAM_END { return }
                 guard status == Z_OK else {
-                    throw SAMLError(code: SAMLError.badEncoding, message: "message is not raw DEFLATE data")
+                    throw SAMLError(.badEncoding, "message is not raw DEFLATE data")
                 }
                 if stream.avail_in == 0 && produced == 0 {
-                    throw SAMLError(code: SAMLError.badEncoding, message: "DEFLATE data is truncated")
+                    throw SAMLError(.badEncoding, "DEFLATE data is truncated")
                 }
             }
         }

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// SAML status code URIs.
@@ -25,11 +26,11 @@ public enum SAMLStatus {
     static func xml(code: String, message: String?) -> String {
         var out = "<samlp:Status>"
         if topLevel.contains(code) {
-            out += "<samlp:StatusCode Value=\"\(XMLEscape.escape(code))\"/>"
+            out += "<samlp:StatusCode Value=\"\(XMLEscape.attribute(code))\"/>"
         } else {
-            out += "<samlp:StatusCode Value=\"\(responder)\"><samlp:StatusCode Value=\"\(XMLEscape.escape(code))\"/></samlp:StatusCode>"
+            out += "<samlp:StatusCode Value=\"\(responder)\"><samlp:StatusCode Value=\"\(XMLEscape.attribute(code))\"/></samlp:StatusCode>"
         }
-        if let message { out += "<samlp:StatusMessage>\(XMLEscape.escape(message))</samlp:StatusMessage>" }
+        if let message { out += "<samlp:StatusMessage>\(XMLEscape.attribute(message))</samlp:StatusMessage>" }
         return out + "</samlp:Status>"
     }
 }
@@ -57,10 +58,10 @@ public struct SAMLResponseBuilder: Sendable {
     public func success(inResponseTo: String?, destination: String, audience: String, nameID: String,
                         sessionIndex: String, attributes: [String: [String]], now: Date,
                         assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
-        try Base64.encode(Array(successXML(
+        try Data(successXML(
             inResponseTo: inResponseTo, destination: destination, audience: audience, nameID: nameID,
             sessionIndex: sessionIndex, attributes: attributes, now: now, assertionLifetime: assertionLifetime,
-            sessionNotOnOrAfter: sessionNotOnOrAfter).utf8))
+            sessionNotOnOrAfter: sessionNotOnOrAfter).utf8).base64EncodedString()
     }
 
     /// Same as `success` but returns the signed XML text (for tests and tools).
@@ -71,28 +72,28 @@ public struct SAMLResponseBuilder: Sendable {
         let assertionID = samlNewID()
         let instant = SAMLTime.format(now)
         let end = SAMLTime.format(now.addingTimeInterval(assertionLifetime))
-        let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.escape($0))\"" } ?? ""
+        let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.attribute($0))\"" } ?? ""
         var assertion = "<saml:Assertion xmlns:saml=\"\(NS.assertion)\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\""
             + " xmlns:xsi=\"\(NS.xsi)\" ID=\"\(assertionID)\" Version=\"2.0\" IssueInstant=\"\(instant)\">"
-            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+            + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
             + XMLSigner.template(referenceID: assertionID, certificateBase64: signer.certificateBase64DER)
-            + "<saml:Subject><saml:NameID Format=\"\(XMLEscape.escape(nameIDFormat))\">\(XMLEscape.escape(nameID))</saml:NameID>"
+            + "<saml:Subject><saml:NameID Format=\"\(XMLEscape.attribute(nameIDFormat))\">\(XMLEscape.attribute(nameID))</saml:NameID>"
             + "<saml:SubjectConfirmation Method=\"urn:oasis:names:tc:SAML:2.0:cm:bearer\">"
-            + "<saml:SubjectConfirmationData\(inResponse) NotOnOrAfter=\"\(end)\" Recipient=\"\(XMLEscape.escape(destination))\"/>"
+            + "<saml:SubjectConfirmationData\(inResponse) NotOnOrAfter=\"\(end)\" Recipient=\"\(XMLEscape.attribute(destination))\"/>"
             + "</saml:SubjectConfirmation></saml:Subject>"
             + "<saml:Conditions NotBefore=\"\(instant)\" NotOnOrAfter=\"\(end)\"><saml:AudienceRestriction>"
-            + "<saml:Audience>\(XMLEscape.escape(audience))</saml:Audience></saml:AudienceRestriction></saml:Conditions>"
-            + "<saml:AuthnStatement AuthnInstant=\"\(instant)\" SessionIndex=\"\(XMLEscape.escape(sessionIndex))\""
+            + "<saml:Audience>\(XMLEscape.attribute(audience))</saml:Audience></saml:AudienceRestriction></saml:Conditions>"
+            + "<saml:AuthnStatement AuthnInstant=\"\(instant)\" SessionIndex=\"\(XMLEscape.attribute(sessionIndex))\""
             + (sessionNotOnOrAfter.map { " SessionNotOnOrAfter=\"\(SAMLTime.format($0))\"" } ?? "") + ">"
-            + "<saml:AuthnContext><saml:AuthnContextClassRef>\(XMLEscape.escape(authnContextClassRef))</saml:AuthnContextClassRef>"
+            + "<saml:AuthnContext><saml:AuthnContextClassRef>\(XMLEscape.attribute(authnContextClassRef))</saml:AuthnContextClassRef>"
             + "</saml:AuthnContext></saml:AuthnStatement>"
         if !attributes.isEmpty {
             assertion += "<saml:AttributeStatement>"
             for name in attributes.keys.sorted() {
-                assertion += "<saml:Attribute Name=\"\(XMLEscape.escape(name))\""
+                assertion += "<saml:Attribute Name=\"\(XMLEscape.attribute(name))\""
                     + " NameFormat=\"urn:oasis:names:tc:SAML:2.0:attrname-format:basic\">"
                 for value in attributes[name] ?? [] {
-                    assertion += "<saml:AttributeValue xsi:type=\"xs:string\">\(XMLEscape.escape(value))</saml:AttributeValue>"
+                    assertion += "<saml:AttributeValue xsi:type=\"xs:string\">\(XMLEscape.attribute(value))</saml:AttributeValue>"
                 }
                 assertion += "</saml:Attribute>"
             }
@@ -110,16 +111,16 @@ public struct SAMLResponseBuilder: Sendable {
     public func failure(inResponseTo: String?, destination: String, statusCode: String, message: String?,
                         now: Date) throws -> String {
         let responseID = samlNewID()
-        let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.escape($0))\"" } ?? ""
+        let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.attribute($0))\"" } ?? ""
         let xml = responseOpen(id: responseID, instant: SAMLTime.format(now), destination: destination, inResponse: inResponse)
             + XMLSigner.template(referenceID: responseID, certificateBase64: signer.certificateBase64DER)
             + SAMLStatus.xml(code: statusCode, message: message) + "</samlp:Response>"
-        return Base64.encode(Array(try XMLSigner.signAll(xml: xml, key: signer.privateKey).utf8))
+        return Data(try XMLSigner.signAll(xml: xml, key: signer.privateKey).utf8).base64EncodedString()
     }
 
     private func responseOpen(id: String, instant: String, destination: String, inResponse: String) -> String {
         "<samlp:Response xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(id)\" Version=\"2.0\""
-            + " IssueInstant=\"\(instant)\" Destination=\"\(XMLEscape.escape(destination))\"\(inResponse)>"
-            + "<saml:Issuer>\(XMLEscape.escape(issuer))</saml:Issuer>"
+            + " IssueInstant=\"\(instant)\" Destination=\"\(XMLEscape.attribute(destination))\"\(inResponse)>"
+            + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
     }
 }

@@ -1,4 +1,5 @@
 import CLibXML2
+import EntitleCore
 import Foundation
 import X509
 
@@ -99,7 +100,7 @@ public struct SAMLResponseValidator: Sendable {
         let ids = try doc.elementsByID()
 
         if let destination = root.attribute("Destination"), destination != assertionConsumerServiceURL {
-            throw SAMLError(code: SAMLError.wrongDestination, message: "Response Destination is \(destination)")
+            throw SAMLError(.wrongDestination, "Response Destination is \(destination)")
         }
         if let issuer = root.child(NS.assertion, "Issuer") {
             try checkIssuer(issuer, what: "Response")
@@ -108,9 +109,9 @@ public struct SAMLResponseValidator: Sendable {
 
         // Signatures: every one present must verify; remember what they cover.
         let signatures = root.descendants(NS.dsig, "Signature")
-        guard !signatures.isEmpty else { throw SAMLError(code: SAMLError.unsigned, message: "Response carries no signature") }
+        guard !signatures.isEmpty else { throw SAMLError(.unsigned, "Response carries no signature") }
         let keys = try idpCertificates.map { try rsaPublicKey(of: $0) }
-        guard !keys.isEmpty else { throw SAMLError(code: SAMLError.badKey, message: "no IdP certificate configured") }
+        guard !keys.isEmpty else { throw SAMLError(.badKey, "no IdP certificate configured") }
         var covered = Set<xmlNodePtr>()
         var usedSHA1 = false
         for signature in signatures {
@@ -120,24 +121,23 @@ public struct SAMLResponseValidator: Sendable {
         }
 
         guard root.descendants(NS.assertion, "EncryptedAssertion").isEmpty else {
-            throw SAMLError(code: SAMLError.unsupportedAlgorithm, message: "encrypted assertions are not supported")
+            throw SAMLError(.unsupportedAlgorithm, "encrypted assertions are not supported")
         }
         let assertions = root.descendants(NS.assertion, "Assertion")
         guard assertions.count == 1, let assertion = assertions.first, assertion.pointee.parent == root else {
             throw SAMLError.malformed("Response must contain exactly one Assertion, as a child of the Response")
         }
         guard covered.contains(assertion) || covered.contains(root) else {
-            throw SAMLError(code: SAMLError.unsigned, message: "the Assertion is not covered by a valid signature")
+            throw SAMLError(.unsigned, "the Assertion is not covered by a valid signature")
         }
 
         let responseInResponseTo = root.attribute("InResponseTo")
         if let expectedInResponseTo {
             guard responseInResponseTo == expectedInResponseTo else {
-                throw SAMLError(code: SAMLError.inResponseToMismatch,
-                                message: "Response InResponseTo does not match the request sent")
+                throw SAMLError(.inResponseToMismatch, "Response InResponseTo does not match the request sent")
             }
         } else if !allowUnsolicited {
-            throw SAMLError(code: SAMLError.unsolicited, message: "unsolicited responses are not accepted")
+            throw SAMLError(.unsolicited, "unsolicited responses are not accepted")
         }
         var validated = try readAssertion(assertion, expectedInResponseTo: expectedInResponseTo, now: now)
         validated.signedWithSHA1 = usedSHA1
@@ -164,17 +164,17 @@ public struct SAMLResponseValidator: Sendable {
             throw SAMLError.missing("Assertion has no Conditions")
         }
         if let notBefore = try time(conditions, "NotBefore"), now.addingTimeInterval(clockSkew) < notBefore {
-            throw SAMLError(code: SAMLError.notYetValid, message: "Assertion is not valid before \(SAMLTime.format(notBefore))")
+            throw SAMLError(.notYetValid, "Assertion is not valid before \(SAMLTime.format(notBefore))")
         }
         let conditionsEnd = try time(conditions, "NotOnOrAfter")
         if let end = conditionsEnd, now.addingTimeInterval(-clockSkew) >= end {
-            throw SAMLError(code: SAMLError.expired, message: "Assertion expired at \(SAMLTime.format(end))")
+            throw SAMLError(.expired, "Assertion expired at \(SAMLTime.format(end))")
         }
         let restrictions = conditions.children(NS.assertion, "AudienceRestriction")
         guard !restrictions.isEmpty, restrictions.allSatisfy({ restriction in
             restriction.children(NS.assertion, "Audience").contains { $0.trimmedText == spEntityID }
         }) else {
-            throw SAMLError(code: SAMLError.wrongAudience, message: "Assertion is not addressed to \(spEntityID)")
+            throw SAMLError(.wrongAudience, "Assertion is not addressed to \(spEntityID)")
         }
 
         guard let authn = assertion.child(NS.assertion, "AuthnStatement") else {
@@ -182,7 +182,7 @@ public struct SAMLResponseValidator: Sendable {
         }
         let sessionEnd = try time(authn, "SessionNotOnOrAfter")
         if let sessionEnd, now.addingTimeInterval(-clockSkew) >= sessionEnd {
-            throw SAMLError(code: SAMLError.expired, message: "IdP session ended at \(SAMLTime.format(sessionEnd))")
+            throw SAMLError(.expired, "IdP session ended at \(SAMLTime.format(sessionEnd))")
         }
 
         var attributes: [String: [String]] = [:]
@@ -211,20 +211,19 @@ public struct SAMLResponseValidator: Sendable {
                     throw SAMLError.missing("bearer SubjectConfirmation has no SubjectConfirmationData")
                 }
                 guard data.attribute("Recipient") == assertionConsumerServiceURL else {
-                    throw SAMLError(code: SAMLError.wrongDestination, message: "SubjectConfirmationData Recipient is not this ACS URL")
+                    throw SAMLError(.wrongDestination, "SubjectConfirmationData Recipient is not this ACS URL")
                 }
                 guard let end = try time(data, "NotOnOrAfter") else {
                     throw SAMLError.missing("SubjectConfirmationData has no NotOnOrAfter")
                 }
                 if now.addingTimeInterval(-clockSkew) >= end {
-                    throw SAMLError(code: SAMLError.expired, message: "SubjectConfirmationData expired at \(SAMLTime.format(end))")
+                    throw SAMLError(.expired, "SubjectConfirmationData expired at \(SAMLTime.format(end))")
                 }
                 if let notBefore = try time(data, "NotBefore"), now.addingTimeInterval(clockSkew) < notBefore {
-                    throw SAMLError(code: SAMLError.notYetValid, message: "SubjectConfirmationData is not valid yet")
+                    throw SAMLError(.notYetValid, "SubjectConfirmationData is not valid yet")
                 }
                 if let expectedInResponseTo, data.attribute("InResponseTo") != expectedInResponseTo {
-                    throw SAMLError(code: SAMLError.inResponseToMismatch,
-                                    message: "SubjectConfirmationData InResponseTo does not match the request sent")
+                    throw SAMLError(.inResponseToMismatch, "SubjectConfirmationData InResponseTo does not match the request sent")
                 }
                 return end
             } catch let error as SAMLError {
@@ -236,10 +235,10 @@ public struct SAMLResponseValidator: Sendable {
 
     private func checkIssuer(_ issuer: xmlNodePtr, what: String) throws {
         if let format = issuer.attribute("Format"), format != "urn:oasis:names:tc:SAML:2.0:nameid-format:entity" {
-            throw SAMLError(code: SAMLError.wrongIssuer, message: "\(what) Issuer has Format \(format)")
+            throw SAMLError(.wrongIssuer, "\(what) Issuer has Format \(format)")
         }
         guard issuer.trimmedText == idpEntityID else {
-            throw SAMLError(code: SAMLError.wrongIssuer, message: "\(what) Issuer is not \(idpEntityID)")
+            throw SAMLError(.wrongIssuer, "\(what) Issuer is not \(idpEntityID)")
         }
     }
 
@@ -257,7 +256,7 @@ public struct SAMLResponseValidator: Sendable {
             var message = value
             if let second = code.child(NS.protocol_, "StatusCode")?.attribute("Value") { message += " / " + second }
             if let text = status.child(NS.protocol_, "StatusMessage")?.trimmedText, !text.isEmpty { message += ": " + text }
-            throw SAMLError(code: SAMLError.statusNotSuccess, message: message)
+            throw SAMLError(.statusNotSuccess, message)
         }
     }
 }
@@ -265,12 +264,12 @@ public struct SAMLResponseValidator: Sendable {
 /// Decodes a `SAMLResponse` form value: size limit first (`tooLarge`), then base64 (`badEncoding`).
 func decodeResponseBase64(_ base64: String) throws -> [UInt8] {
     guard base64.utf8.count <= SAMLResponseValidator.maxBase64Length else {
-        throw SAMLError(code: SAMLError.tooLarge, message: "SAMLResponse exceeds \(SAMLResponseValidator.maxBase64Length) characters")
+        throw SAMLError(.tooLarge, "SAMLResponse exceeds \(SAMLResponseValidator.maxBase64Length) characters")
     }
-    guard let bytes = Base64.decode(base64), !bytes.isEmpty else {
-        throw SAMLError(code: SAMLError.badEncoding, message: "SAMLResponse is not base64")
+    guard let bytes = Data(base64IgnoringWhitespace: base64), !bytes.isEmpty else {
+        throw SAMLError(.badEncoding, "SAMLResponse is not base64")
     }
-    return bytes
+    return [UInt8](bytes)
 }
 
 /// Parses the fields of a (not yet trusted) Response just to route it: Issuer, InResponseTo. Never trust these.

@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 import X509
 
@@ -16,12 +17,12 @@ public struct SigningIdentity: Sendable {
         do {
             key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
         } catch {
-            throw SAMLError(code: SAMLError.badKey, message: "private key PEM is not an RSA key of at least 2048 bits")
+            throw SAMLError(.badKey, "private key PEM is not an RSA key of at least 2048 bits")
         }
         let certificate = try parseCertificatePEMOrBase64DER(certificatePEM)
         let publicKey = try rsaPublicKey(of: certificate)
         guard publicKey.derRepresentation == key.publicKey.derRepresentation else {
-            throw SAMLError(code: SAMLError.badKey, message: "certificate does not belong to the private key")
+            throw SAMLError(.badKey, "certificate does not belong to the private key")
         }
         self.privateKey = key
         self.certificate = certificate
@@ -58,7 +59,7 @@ public struct SigningIdentity: Sendable {
                 issuerPrivateKey: Certificate.PrivateKey(key))
             return SigningIdentity(privateKey: key, certificate: certificate)
         } catch {
-            throw SAMLError(code: SAMLError.badKey, message: "cannot generate signing identity: \(error)")
+            throw SAMLError(.badKey, "cannot generate signing identity: \(error)")
         }
     }
 
@@ -75,7 +76,7 @@ public struct SigningIdentity: Sendable {
 /// Base64 DER of a certificate (no line breaks).
 func certificateBase64(_ certificate: Certificate) -> String {
     guard let der = try? certificate.serializeAsPEM().derBytes else { return "" }
-    return Base64.encode(der)
+    return Data(der).base64EncodedString()
 }
 
 /// Parses a certificate given as PEM or as bare base64 DER (as found in `<ds:X509Certificate>`).
@@ -85,21 +86,21 @@ public func parseCertificatePEMOrBase64DER(_ text: String) throws -> Certificate
         if trimmed.hasPrefix("-----BEGIN") {
             return try Certificate(pemEncoded: trimmed)
         }
-        guard let der = Base64.decode(trimmed), !der.isEmpty else {
-            throw SAMLError(code: SAMLError.badKey, message: "certificate is neither PEM nor base64 DER")
+        guard let der = Data(base64IgnoringWhitespace: trimmed), !der.isEmpty else {
+            throw SAMLError(.badKey, "certificate is neither PEM nor base64 DER")
         }
-        return try Certificate(derEncoded: der)
+        return try Certificate(derEncoded: [UInt8](der))
     } catch let error as SAMLError {
         throw error
     } catch {
-        throw SAMLError(code: SAMLError.badKey, message: "certificate cannot be parsed")
+        throw SAMLError(.badKey, "certificate cannot be parsed")
     }
 }
 
 /// The RSA public key of a certificate; throws `badKey` for other key types.
 public func rsaPublicKey(of certificate: Certificate) throws -> _RSA.Signing.PublicKey {
     guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
-        throw SAMLError(code: SAMLError.badKey, message: "certificate key is not RSA")
+        throw SAMLError(.badKey, "certificate key is not RSA")
     }
     return key
 }

@@ -1,18 +1,8 @@
 import CLibXML2
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
-
-/// XMLDSig algorithm identifiers.
-enum DSAlgorithm {
-    static let excC14N = "http://www.w3.org/2001/10/xml-exc-c14n#"
-    static let excC14NWithComments = "http://www.w3.org/2001/10/xml-exc-c14n#WithComments"
-    static let rsaSHA256 = "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"
-    static let rsaSHA1 = "http://www.w3.org/2000/09/xmldsig#rsa-sha1"
-    static let sha256 = "http://www.w3.org/2001/04/xmlenc#sha256"
-    static let sha1 = "http://www.w3.org/2000/09/xmldsig#sha1"
-    static let enveloped = "http://www.w3.org/2000/09/xmldsig#enveloped-signature"
-}
 
 /// Enveloped XML signatures: a `<ds:Signature>` template placed in the element it signs is filled in.
 enum XMLSigner {
@@ -22,7 +12,7 @@ enum XMLSigner {
         "<ds:Signature xmlns:ds=\"\(NS.dsig)\"><ds:SignedInfo>"
             + "<ds:CanonicalizationMethod Algorithm=\"\(DSAlgorithm.excC14N)\"/>"
             + "<ds:SignatureMethod Algorithm=\"\(DSAlgorithm.rsaSHA256)\"/>"
-            + "<ds:Reference URI=\"#\(XMLEscape.escape(referenceID))\"><ds:Transforms>"
+            + "<ds:Reference URI=\"#\(XMLEscape.attribute(referenceID))\"><ds:Transforms>"
             + "<ds:Transform Algorithm=\"\(DSAlgorithm.enveloped)\"/>"
             + "<ds:Transform Algorithm=\"\(DSAlgorithm.excC14N)\"/>"
             + "</ds:Transforms><ds:DigestMethod Algorithm=\"\(DSAlgorithm.sha256)\"/>"
@@ -53,9 +43,9 @@ enum XMLSigner {
               let signatureValue = signature.child(NS.dsig, "SignatureValue")
         else { throw SAMLError.malformed("signature template is incomplete") }
         let canonical = try XMLCanonicalizer.canonicalize(doc, apex: target, excluding: signature)
-        digestValue.setText(Base64.encode(SHA256.hash(data: canonical)))
+        digestValue.setText(Data(SHA256.hash(data: canonical)).base64EncodedString())
         let signedInfoBytes = try XMLCanonicalizer.canonicalize(doc, apex: signedInfo)
         let value = try key.signature(for: signedInfoBytes, padding: .insecurePKCS1v1_5)
-        signatureValue.setText(Base64.encode(value.rawRepresentation))
+        signatureValue.setText(value.rawRepresentation.base64EncodedString())
     }
 }

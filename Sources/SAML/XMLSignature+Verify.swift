@@ -1,6 +1,7 @@
 import CLibXML2
 import Crypto
 import _CryptoExtras
+import EntitleCore
 import Foundation
 
 /// Verification of enveloped XMLDSig signatures with a strict profile: exc-c14n, RSA-SHA256, SHA-256, exactly
@@ -17,9 +18,9 @@ enum XMLSignatureVerifier {
     /// `ids` (built with duplicate-ID rejection). Throws `unsupportedAlgorithm`, `badDigest` or `badSignature`.
     static func verify(signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
                        keys: [_RSA.Signing.PublicKey], allowSHA1: Bool = false) throws -> Verified {
-        func bad(_ message: String) -> SAMLError { SAMLError(code: SAMLError.badSignature, message: message) }
+        func bad(_ message: String) -> SAMLError { SAMLError(.badSignature, message) }
         func unsupported(_ what: String, _ algorithm: String) -> SAMLError {
-            SAMLError(code: SAMLError.unsupportedAlgorithm, message: "unsupported \(what) algorithm \(algorithm)")
+            SAMLError(.unsupportedAlgorithm, "unsupported \(what) algorithm \(algorithm)")
         }
         let parts = signature.childElements
         guard parts.count >= 2, parts[0].isElement(NS.dsig, "SignedInfo"), parts[1].isElement(NS.dsig, "SignatureValue")
@@ -66,7 +67,7 @@ enum XMLSignatureVerifier {
         let digestAlgorithm = refParts[1].attribute("Algorithm") ?? ""
         let sha1Digest = allowSHA1 && digestAlgorithm == DSAlgorithm.sha1
         guard digestAlgorithm == DSAlgorithm.sha256 || sha1Digest else { throw unsupported("digest", digestAlgorithm) }
-        guard let expectedDigest = Base64.decode(refParts[2].textContent), expectedDigest.count == (sha1Digest ? 20 : 32) else {
+        guard let expectedDigest = Data(base64IgnoringWhitespace: refParts[2].textContent), expectedDigest.count == (sha1Digest ? 20 : 32) else {
             throw bad("DigestValue is not a base64 \(sha1Digest ? "SHA-1" : "SHA-256") value")
         }
 
@@ -76,11 +77,11 @@ enum XMLSignatureVerifier {
             doc, apex: target, excluding: signature,
             inclusivePrefixes: inclusivePrefixes(of: transforms[1]), withComments: false)
         let digest = sha1Digest ? Array(Insecure.SHA1.hash(data: referenced)) : Array(SHA256.hash(data: referenced))
-        guard digest == expectedDigest else {
-            throw SAMLError(code: SAMLError.badDigest, message: "digest of element \(id) does not match (content changed after signing)")
+        guard digest.elementsEqual(expectedDigest) else {
+            throw SAMLError(.badDigest, "digest of element \(id) does not match (content changed after signing)")
         }
 
-        guard let signatureBytes = Base64.decode(parts[1].textContent), !signatureBytes.isEmpty else {
+        guard let signatureBytes = Data(base64IgnoringWhitespace: parts[1].textContent), !signatureBytes.isEmpty else {
             throw bad("SignatureValue is not base64")
         }
         let signedInfoBytes = try XMLCanonicalizer.canonicalize(

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Dispatch
+import EntitleCore
 import EntitleHost
 import Foundation
 import Synchronization
@@ -35,7 +36,7 @@ final class DeviceTerminal: Sendable {
     /// `{activationURL}?code=CODE`.
     static func activationLink(_ code: RegistrationCode, fallback: String) -> String {
         let base = code.activationURL.isEmpty ? fallback : code.activationURL
-        let escaped = code.code.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? code.code
+        let escaped = FormURLEncoding.escape(code.code)
         return base + (base.contains("?") ? "&" : "?") + "code=" + escaped
     }
 

@@ -114,13 +114,7 @@ final class FakeService: HTTPTransport {
     }
 
     private func form(_ request: HTTPRequest) -> [String: String] {
-        let text = String(decoding: request.body ?? Data(), as: UTF8.self)
-        var result: [String: String] = [:]
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
-            if parts.count == 2 { result[parts[0]] = parts[1] }
-        }
-        return result
+        FormURLEncoding.parse(String(decoding: request.body ?? Data(), as: UTF8.self))
     }
 
     private func handle(_ request: HTTPRequest, state: inout State) -> HTTPResponse {

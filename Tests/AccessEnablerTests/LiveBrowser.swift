@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 @testable import AccessEnabler
 
@@ -22,8 +23,7 @@ final class LiveBrowser: Sendable {
             let html = String(decoding: response.body, as: UTF8.self)
             // The service's "Signed in — return to your app" page hands over to a custom scheme with a meta refresh.
             if let meta = html.range(of: "<meta http-equiv=\"refresh\" content=\"0;url=") {
-                let target = String(html[meta.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&#x2F;", with: "/")
-                    .replacingOccurrences(of: "&#x3D;", with: "=").replacingOccurrences(of: "&amp;", with: "&")
+                let target = XMLEscape.unescape(String(html[meta.upperBound...].prefix { $0 != "\"" }))
                 if stopPrefixes.contains(where: { target.lowercased().hasPrefix($0) }) { return target }
             }
             guard let form = Self.form(in: html) else { return nil }
@@ -35,7 +35,7 @@ final class LiveBrowser: Sendable {
             }
             let action = URL(string: form.action, relativeTo: request.url)!.absoluteURL
             request = HTTPRequest(method: "POST", url: action, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                  body: Data(FormEncoding.encode(fields).utf8))
+                                  body: Data(FormURLEncoding.encode(fields).utf8))
         }
         return nil
     }
@@ -71,22 +71,11 @@ final class LiveBrowser: Sendable {
             if let name = attribute("name", in: inputTag) { fields.append((name, attribute("value", in: inputTag) ?? "")) }
             rest = rest[input.upperBound...]
         }
-        return (unescape(action), fields.map { ($0.0, unescape($0.1)) })
+        return (XMLEscape.unescape(action), fields.map { ($0.0, XMLEscape.unescape($0.1)) })
     }
 
     static func attribute(_ name: String, in tag: String) -> String? {
         guard let range = tag.range(of: " \(name)=\"[^\"]*\"", options: .regularExpression) else { return nil }
         return String(tag[range].dropFirst(name.count + 3).dropLast())
-    }
-
-    static func unescape(_ text: String) -> String {
-        var result = text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&#39;", with: "'")
-        while let range = result.range(of: #"&#(x[0-9A-Fa-f]+|[0-9]+);"#, options: .regularExpression) {
-            let body = result[range].dropFirst(2).dropLast()
-            let value = body.hasPrefix("x") ? UInt32(body.dropFirst(), radix: 16) : UInt32(body)
-            result.replaceSubrange(range, with: value.flatMap(Unicode.Scalar.init).map { String(Character($0)) } ?? "")
-        }
-        return result.replacingOccurrences(of: "&amp;", with: "&")
     }
 }

@@ -1,4 +1,5 @@
 import DemoMVPD
+import EntitleCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -66,7 +67,7 @@ struct AuthnRequestRejectionTests {
         let sso = "\(Fixture.baseURL)/DemoCable/saml/sso"
         try await Self.expectRefused(sso, containing: "needs a SAML AuthnRequest")
         try await Self.expectRefused(sso + "?SAMLRequest=not-base64!!", containing: "could not be read")
-        try await Self.expectRefused(sso + "?SAMLRequest=" + formEncode(Data("<xml/>".utf8).base64EncodedString()),
+        try await Self.expectRefused(sso + "?SAMLRequest=" + FormURLEncoding.escape(Data("<xml/>".utf8).base64EncodedString()),
                                      containing: "could not be read")
         let stale = Fixture.authnRequest(at: Fixture.now.addingTimeInterval(-3600))
         try await Self.expectRefused(try stale.redirectURL(relayState: nil, signer: Fixture.spIdentity),

@@ -1,4 +1,5 @@
 import DemoMVPD
+import EntitleCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -226,14 +227,11 @@ struct LoginFlowTests {
             let cookie = try #require(browser.cookies["demo_mvpd_session_DemoCable"])
             // Swap bob's user id for alice's inside the payload, keeping bob's MAC.
             let parts = cookie.split(separator: ".")
-            var base64 = parts[0].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-            while base64.count % 4 != 0 { base64 += "=" }
-            let payload = String(decoding: try #require(Data(base64Encoded: base64)), as: UTF8.self)
+            let payload = String(decoding: try #require(Data(base64URLEncoded: String(parts[0]))), as: UTF8.self)
             let forgedPayload = payload.replacingOccurrences(of: Fixture.subscriber("bob").userID,
                                                              with: Fixture.subscriber("alice").userID)
             #expect(forgedPayload != payload)
-            let forged = Data(forgedPayload.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            let forged = Data(forgedPayload.utf8).base64URLEncodedString()
             browser.cookies["demo_mvpd_session_DemoCable"] = "\(forged).\(parts[1])"
             let account = try await browser.get("\(Fixture.baseURL)/DemoCable/account")
             #expect(account.text.contains("You are not signed in"))

@@ -1,4 +1,5 @@
 import DemoMVPD
+import EntitleCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -79,7 +80,7 @@ struct TestBrowser {
     }
 
     mutating func postForm(_ url: String, _ fields: [(String, String)]) async throws -> TestResponse {
-        let body = fields.map { "\(formEncode($0.0))=\(formEncode($0.1))" }.joined(separator: "&")
+        let body = FormURLEncoding.encode(fields)
         return try await send(url, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
                               body: ByteBuffer(string: body))
     }
@@ -111,12 +112,6 @@ func pathAndQuery(_ url: String) -> String {
     return String(rest[slash...])
 }
 
-func formEncode(_ text: String) -> String {
-    var allowed = CharacterSet.alphanumerics
-    allowed.insert(charactersIn: "-._~")
-    return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
-}
-
 /// The `value` of the `<input name="…">` in an HTML page (entities decoded).
 func inputValue(_ name: String, in html: String) -> String? {
     let tagPattern = try! NSRegularExpression(pattern: "<input\\b[^>]*>", options: [.caseInsensitive])
@@ -127,7 +122,7 @@ func inputValue(_ name: String, in html: String) -> String? {
         var attributes: [String: String] = [:]
         for match in attributePattern.matches(in: tagText, range: NSRange(location: 0, length: (tagText as NSString).length)) {
             let key = (tagText as NSString).substring(with: match.range(at: 1)).lowercased()
-            attributes[key] = htmlUnescape((tagText as NSString).substring(with: match.range(at: 2)))
+            attributes[key] = XMLEscape.unescape((tagText as NSString).substring(with: match.range(at: 2)))
         }
         if attributes["name"] == name { return attributes["value"] ?? "" }
     }
@@ -140,39 +135,7 @@ func formAction(in html: String) -> String? {
     guard let match = pattern.firstMatch(in: html, range: NSRange(location: 0, length: (html as NSString).length)) else {
         return nil
     }
-    return htmlUnescape((html as NSString).substring(with: match.range(at: 1)))
-}
-
-func htmlUnescape(_ text: String) -> String {
-    var result = ""
-    var rest = Substring(text)
-    while let amp = rest.firstIndex(of: "&") {
-        result += rest[..<amp]
-        guard let semi = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semi) <= 10 else {
-            result += "&"
-            rest = rest[rest.index(after: amp)...]
-            continue
-        }
-        let entity = String(rest[rest.index(after: amp)..<semi])
-        switch entity {
-        case "amp": result += "&"
-        case "lt": result += "<"
-        case "gt": result += ">"
-        case "quot": result += "\""
-        case "apos": result += "'"
-        default:
-            if entity.hasPrefix("#x") || entity.hasPrefix("#X"), let code = UInt32(entity.dropFirst(2), radix: 16),
-               let scalar = Unicode.Scalar(code) {
-                result.unicodeScalars.append(scalar)
-            } else if entity.hasPrefix("#"), let code = UInt32(entity.dropFirst()), let scalar = Unicode.Scalar(code) {
-                result.unicodeScalars.append(scalar)
-            } else {
-                result += "&\(entity);"
-            }
-        }
-        rest = rest[rest.index(after: semi)...]
-    }
-    return result + rest
+    return XMLEscape.unescape((html as NSString).substring(with: match.range(at: 1)))
 }
 
 /// The query items of a URL (percent-decoded).

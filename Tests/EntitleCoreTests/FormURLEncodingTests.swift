@@ -22,3 +22,33 @@ import Testing
         #expect(encoded.allSatisfy { $0.isASCII })
     }
 }
+
+/// Percent-decoding and the lowercase-hex form (the SAML HTTP-Redirect binding re-encodes values both ways).
+@Suite struct PercentDecodingTests {
+    @Test func lowercaseHexIsAvailableForSignatureChecks() {
+        #expect(FormURLEncoding.escape("a/b+c=", lowercaseHex: true) == "a%2fb%2bc%3d")
+        #expect(FormURLEncoding.escape("a/b+c=") == "a%2Fb%2Bc%3D")
+        #expect(FormURLEncoding.escape("é", lowercaseHex: true) == "%c3%a9")
+    }
+
+    @Test func decodeReadsEitherCaseAndPlusAsSpace() {
+        #expect(FormURLEncoding.decode("a%2fb%2Bc+d") == "a/b+c d")
+        #expect(FormURLEncoding.decode("Zo%C3%AB") == "Zoë")
+        #expect(FormURLEncoding.decode("") == "")
+    }
+
+    @Test func decodeRefusesBrokenEscapesAndInvalidUTF8() {
+        for bad in ["%", "%2", "%zz", "a%G0", "%C3", "%FF"] {
+            #expect(FormURLEncoding.decode(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func parseKeepsWhatDoesNotDecode() {
+        #expect(FormURLEncoding.parse("a=%zz+1&b=%C3&c=x%20y&d") == ["a": "%zz 1", "b": "%C3", "c": "x y", "d": ""])
+        #expect(FormURLEncoding.parse("k=1&k=2") == ["k": "2"])
+    }
+
+    @Test func escapedValuesAreSafePathSegments() {
+        #expect(FormURLEncoding.escape("Demo Cable/../x?y#z") == "Demo%20Cable%2F..%2Fx%3Fy%23z")
+    }
+}

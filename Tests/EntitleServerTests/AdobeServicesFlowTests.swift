@@ -25,10 +25,7 @@ import Testing
 
     /// The un-escaped text of an element, as clients read `<authnToken>` / `<authzToken>`.
     static func unescaped(_ answer: V1Answer, _ name: String) -> String? {
-        answer.xml(name).map {
-            $0.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&quot;", with: "\"")
-                .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
-        }
+        answer.xml(name).map(XMLEscape.unescape)
     }
 
     @Test func webClientWithARegistrationCodeSignsInAuthorizesAndLogsOut() async throws {

@@ -35,14 +35,14 @@ enum Fixture {
 
     /// Validates XML with the standard validator and returns the error code (nil when accepted).
     static func rejection(_ xml: String, expected: String? = requestID, at time: Date = now,
-                          validator: SAMLResponseValidator = validator()) -> String? {
+                          validator: SAMLResponseValidator = validator()) -> SAMLError.Code? {
         do {
             _ = try validator.validate(base64Response: base64(xml), expectedInResponseTo: expected, now: time)
             return nil
         } catch let error as SAMLError {
             return error.code
         } catch {
-            return "unexpected: \(error)"
+            return SAMLError.Code(rawValue: "unexpected: \(error)")
         }
     }
 

@@ -104,7 +104,7 @@ import Testing
         """
         #expect(throws: SAMLError.self) { try IdentityProviderMetadata.parse(xml: noRedirect) }
         let noKey = noRedirect.replacingOccurrences(of: "HTTP-POST", with: "HTTP-Redirect")
-        #expect(throws: SAMLError(code: SAMLError.missingElement, message: "IdP metadata has no signing certificate")) {
+        #expect(throws: SAMLError(.missingElement, "IdP metadata has no signing certificate")) {
             try IdentityProviderMetadata.parse(xml: noKey)
         }
         #expect(throws: SAMLError.self) { try IdentityProviderMetadata.parse(xml: "<html/>") }

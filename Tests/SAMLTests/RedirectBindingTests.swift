@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Testing
 @testable import SAML
@@ -43,7 +44,7 @@ import Testing
         let url = try request().redirectURL(relayState: nil, signer: nil)
         #expect(!url.contains("Signature="))
         #expect(try AuthnRequest.fromRedirect(query: queryItems(url), verifyWith: []).forceAuthn)
-        #expect(throws: SAMLError(code: SAMLError.unsigned, message: "redirect binding message is not signed")) {
+        #expect(throws: SAMLError(.unsigned, "redirect binding message is not signed")) {
             try AuthnRequest.fromRedirect(query: queryItems(url), verifyWith: [Fixture.sp.certificate])
         }
     }
@@ -56,7 +57,7 @@ import Testing
         do {
             _ = try AuthnRequest.fromRedirect(query: query, verifyWith: [Fixture.sp.certificate])
         } catch let error as SAMLError {
-            #expect(error.code == SAMLError.badSignature)
+            #expect(error.code == SAMLError.Code.badSignature)
         }
         // Another request's message under the first signature.
         var swapped = queryItems(url)
@@ -80,7 +81,7 @@ import Testing
             _ = try AuthnRequest.fromRedirect(query: query, verifyWith: [Fixture.sp.certificate])
             Issue.record("accepted sha1")
         } catch let error as SAMLError {
-            #expect(error.code == SAMLError.unsupportedAlgorithm)
+            #expect(error.code == SAMLError.Code.unsupportedAlgorithm)
         }
     }
 
@@ -88,14 +89,14 @@ import Testing
         // Some stacks (.NET) emit lower-case escapes; the signature covers those exact bytes.
         let xml = request().xml()
         let message = Data(try RedirectBinding.deflate(Array(xml.utf8))).base64EncodedString()
-        var signed = "SAMLRequest=\(RedirectBinding.percentEncode(message, lowercase: true))"
-        signed += "&SigAlg=\(RedirectBinding.percentEncode(DSAlgorithm.rsaSHA256, lowercase: true))"
+        var signed = "SAMLRequest=\(FormURLEncoding.escape(message, lowercaseHex: true))"
+        signed += "&SigAlg=\(FormURLEncoding.escape(DSAlgorithm.rsaSHA256, lowercaseHex: true))"
         let signature = try Fixture.sp.privateKey.signature(for: Array(signed.utf8), padding: .insecurePKCS1v1_5)
-        let raw = signed + "&Signature=" + RedirectBinding.percentEncode(signature.rawRepresentation.base64EncodedString(), lowercase: true)
+        let raw = signed + "&Signature=" + FormURLEncoding.escape(signature.rawRepresentation.base64EncodedString(), lowercaseHex: true)
         #expect(try AuthnRequest.fromRedirect(rawQuery: raw, verifyWith: [Fixture.sp.certificate]).issuer == Fixture.spEntityID)
         let items = Dictionary(uniqueKeysWithValues: raw.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), RedirectBinding.percentDecode(parts[1])!)
+            return (String(parts[0]), FormURLEncoding.decode(parts[1])!)
         })
         #expect(try AuthnRequest.fromRedirect(query: items, verifyWith: [Fixture.sp.certificate]).issuer == Fixture.spEntityID)
     }
@@ -113,7 +114,7 @@ import Testing
             _ = try AuthnRequest.fromRedirect(query: query, verifyWith: [])
             Issue.record("accepted")
         } catch let error as SAMLError {
-            #expect(error.code == SAMLError.tooLarge)
+            #expect(error.code == SAMLError.Code.tooLarge)
         }
     }
 

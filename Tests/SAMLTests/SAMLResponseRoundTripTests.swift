@@ -29,7 +29,7 @@ import Testing
         let validator = SAMLResponseValidator(identityProvider: metadata, spEntityID: Fixture.spEntityID,
                                               assertionConsumerServiceURL: Fixture.acsURL)
         #expect(Fixture.rejection(try Fixture.responseXML(), validator: validator) == nil)
-        #expect(Fixture.rejection(try Fixture.responseXML(signer: Fixture.otherKey), validator: validator) == SAMLError.badSignature)
+        #expect(Fixture.rejection(try Fixture.responseXML(signer: Fixture.otherKey), validator: validator) == SAMLError.Code.badSignature)
     }
 
     @Test func specialCharactersSurviveSigning() throws {
@@ -83,7 +83,7 @@ import Testing
         do {
             _ = try Fixture.validator().validate(base64Response: base64, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
         } catch let error as SAMLError {
-            #expect(error.code == SAMLError.statusNotSuccess)
+            #expect(error.code == SAMLError.Code.statusNotSuccess)
             #expect(error.message.contains(SAMLStatus.responder))
             #expect(error.message.contains(SAMLStatus.authnFailed))
             #expect(error.message.contains("wrong password"))

@@ -17,26 +17,26 @@ import Testing
         let good = try signedAssertion()
         let evil = Fixture.assertionXML(id: "_evil", nameID: "admin", signed: false)
         let xml = Fixture.responseXML(inner: "<samlp:Extensions>\(good)</samlp:Extensions>" + evil)
-        #expect(Fixture.rejection(xml) == SAMLError.malformedXML)
+        #expect(Fixture.rejection(xml) == SAMLError.Code.malformedXML)
     }
 
     @Test func evilAssertionBeforeSignedAssertion() throws {
         let evil = Fixture.assertionXML(id: "_evil", nameID: "admin", signed: false)
         let xml = Fixture.responseXML(inner: evil + (try signedAssertion()))
-        #expect(Fixture.rejection(xml) == SAMLError.malformedXML)
+        #expect(Fixture.rejection(xml) == SAMLError.Code.malformedXML)
     }
 
     @Test func signedAssertionWrappedInsideEvilAssertion() throws {
         let good = try signedAssertion()
         var evil = Fixture.assertionXML(id: "_evil", nameID: "admin", signed: false)
         evil = evil.replacingOccurrences(of: "</saml:Subject>", with: "</saml:Subject><saml:Advice>\(good)</saml:Advice>")
-        #expect(Fixture.rejection(Fixture.responseXML(inner: evil)) == SAMLError.malformedXML)
+        #expect(Fixture.rejection(Fixture.responseXML(inner: evil)) == SAMLError.Code.malformedXML)
     }
 
     @Test func evilAssertionReusingSignedID() throws {
         let good = try signedAssertion()
         let evil = Fixture.assertionXML(id: "_good", nameID: "admin", signed: false)
-        #expect(Fixture.rejection(Fixture.responseXML(inner: evil + good)) == SAMLError.duplicateID)
+        #expect(Fixture.rejection(Fixture.responseXML(inner: evil + good)) == SAMLError.Code.duplicateID)
     }
 
     @Test func signatureCopiedOntoEvilAssertion() throws {
@@ -48,7 +48,7 @@ import Testing
         let signature = String(good[sigStart.lowerBound..<sigEnd.upperBound])
         let evil = Fixture.assertionXML(id: "_good", nameID: "admin", signed: false)
             .replacingOccurrences(of: "</saml:Issuer>", with: "</saml:Issuer>" + signature)
-        #expect(Fixture.rejection(Fixture.responseXML(inner: evil)) == SAMLError.badDigest)
+        #expect(Fixture.rejection(Fixture.responseXML(inner: evil)) == SAMLError.Code.badDigest)
     }
 
     @Test func signedResponseWrappedInsideEvilResponse() throws {
@@ -57,9 +57,9 @@ import Testing
         let evil = Fixture.responseXML(id: "_evilresp",
                                        inner: "<samlp:Extensions>\(body)</samlp:Extensions>"
                                            + Fixture.assertionXML(id: "_evil", nameID: "admin", signed: false))
-        #expect(Fixture.rejection(evil) == SAMLError.malformedXML)
+        #expect(Fixture.rejection(evil) == SAMLError.Code.malformedXML)
         let evilNoAssertion = Fixture.responseXML(id: "_evilresp", inner: "<samlp:Extensions>\(body)</samlp:Extensions>")
-        #expect(Fixture.rejection(evilNoAssertion) == SAMLError.malformedXML)
+        #expect(Fixture.rejection(evilNoAssertion) == SAMLError.Code.malformedXML)
     }
 
     @Test func referenceToAnotherElementIsRejected() throws {
@@ -68,7 +68,7 @@ import Testing
         let moved = xml.replacingOccurrences(of: #"(<ds:Signature[\s\S]*?</ds:Signature>)([\s\S]*?</saml:Issuer>)"#,
                                              with: "$2$1", options: .regularExpression)
         #expect(moved != xml)
-        #expect(Fixture.rejection(moved) == SAMLError.badSignature)
+        #expect(Fixture.rejection(moved) == SAMLError.Code.badSignature)
     }
 
     @Test func commentInNameIDDoesNotTruncate() throws {

@@ -11,7 +11,7 @@ enum XMLSec {
 
     /// Runs xmlsec1; returns exit status and combined output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        guard let path else { throw SAMLError(code: "xmlsec1Missing", message: "xmlsec1 is not installed (apt-get install xmlsec1)") }
+        guard let path else { throw SAMLError(SAMLError.Code(rawValue: "xmlsec1Missing"), "xmlsec1 is not installed (apt-get install xmlsec1)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -135,8 +135,8 @@ struct XMLSecInteropTests {
         #expect(result.attributes == ["household": ["H-1001"]])
         // The same document with a changed value must fail: proves the digest was really checked.
         let tampered = xml.replacingOccurrences(of: ">H-1001<", with: ">H-9999<")
-        #expect(Fixture.rejection(tampered) == SAMLError.badDigest)
-        #expect(Fixture.rejection(xml, validator: Fixture.validator(certificates: [Fixture.otherKey.certificate])) == SAMLError.badSignature)
+        #expect(Fixture.rejection(tampered) == SAMLError.Code.badDigest)
+        #expect(Fixture.rejection(xml, validator: Fixture.validator(certificates: [Fixture.otherKey.certificate])) == SAMLError.Code.badSignature)
     }
 
     /// A legacy IdP (stock pysaml2) signs with RSA-SHA1: refused unless the validator is told to allow it for that IdP.
@@ -149,17 +149,17 @@ struct XMLSecInteropTests {
         #expect(signed.status == 0, "xmlsec1 --sign failed: \(signed.output)")
         let xml = try dir.read("signed.xml")
         #expect(xml.contains("xmldsig#rsa-sha1"))
-        #expect(Fixture.rejection(xml) == SAMLError.unsupportedAlgorithm)
+        #expect(Fixture.rejection(xml) == SAMLError.Code.unsupportedAlgorithm)
         var legacy = Fixture.validator()
         legacy.allowRSASHA1 = true
         let result = try legacy.validate(xml: xml, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
         #expect(result.signedWithSHA1)
         #expect(result.nameID == "alice@cable.example.net")
         // Still a real check: altered content, a foreign key and a bad value are refused.
-        #expect(Fixture.rejection(xml.replacingOccurrences(of: ">H-1001<", with: ">H-9999<"), validator: legacy) == SAMLError.badDigest)
+        #expect(Fixture.rejection(xml.replacingOccurrences(of: ">H-1001<", with: ">H-9999<"), validator: legacy) == SAMLError.Code.badDigest)
         var stranger = Fixture.validator(certificates: [Fixture.otherKey.certificate])
         stranger.allowRSASHA1 = true
-        #expect(Fixture.rejection(xml, validator: stranger) == SAMLError.badSignature)
+        #expect(Fixture.rejection(xml, validator: stranger) == SAMLError.Code.badSignature)
         // SHA-256 responses do not report SHA-1.
         let modern = try Fixture.builder.success(inResponseTo: Fixture.requestID, destination: Fixture.acsURL, audience: Fixture.spEntityID,
                                                  nameID: "alice", sessionIndex: "S", attributes: [:], now: Fixture.now,
@@ -238,7 +238,7 @@ struct XMLSecInteropTests {
         let result = try Fixture.validator().validate(xml: xml, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
         #expect(result.nameID == "alice")
         #expect(result.attributes == ["household": ["H-1001"]])
-        #expect(Fixture.rejection(xml.replacingOccurrences(of: ">alice<", with: ">bob<")) == SAMLError.badDigest)
+        #expect(Fixture.rejection(xml.replacingOccurrences(of: ">alice<", with: ">bob<")) == SAMLError.Code.badDigest)
         let uncommented = xml.replacingOccurrences(of: "<!-- signed note -->", with: "")
         #expect(uncommented != xml)
         // Bare-name references drop comments before canonicalisation, even with #WithComments (XMLDSig 4.3.3.3).

@@ -1,4 +1,5 @@
 import _CryptoExtras
+import EntitleCore
 import SAML
 import Foundation
 
@@ -17,21 +18,14 @@ enum AdobeTokenXML {
     }
 
     /// `<name>escaped value</name>`.
-    static func element(_ name: String, _ value: String) -> String { "<\(name)>\(HTMLPage.escape(value))</\(name)>" }
+    static func element(_ name: String, _ value: String) -> String { "<\(name)>\(XMLEscape.html(value))</\(name)>" }
 
     /// The text of the first `<name>` element of `text`, unescaped; nil when absent.
     static func value(of name: String, in text: String) -> String? {
         guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) else {
             return nil
         }
-        return unescape(String(text[start.upperBound..<end.lowerBound]))
-    }
-
-    /// Reverses XML escaping (`&amp;` last).
-    static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&amp;", with: "&")
+        return XMLEscape.unescape(String(text[start.upperBound..<end.lowerBound]))
     }
 
     /// The hash of a device id that tokens carry as `simpleTokenFingerprint` (40 hex, SHA-1-sized as Adobe's).

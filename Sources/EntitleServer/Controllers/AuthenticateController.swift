@@ -43,7 +43,7 @@ struct AuthenticateController: ClockReading {
         guard session.status != "authenticated" else {
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
-        let location = "/adobe-services/authenticate/saml?" + FormBody.encode([
+        let location = "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
             ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", sp), ("domain_name", session.domainName ?? ""),
             ("redirect_url", session.redirectUrl ?? configuration.authenticatedPageURL), ("reg_code", code),
         ])

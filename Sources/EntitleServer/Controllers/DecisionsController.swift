@@ -42,7 +42,7 @@ struct DecisionsController: ClockReading {
     static func parseResources(text: String, contentType: String?) throws -> [String] {
         let resources: [String]
         if contentType?.lowercased().contains("application/x-www-form-urlencoded") == true {
-            resources = (FormBody.parse(text)["resources"] ?? "").split(separator: ",").map(String.init)
+            resources = (FormURLEncoding.parse(text)["resources"] ?? "").split(separator: ",").map(String.init)
         } else {
             guard let body = try? JSONDecoder().decode(DecisionsRequest.self, from: Data(text.utf8)) else {
                 throw APIError(EnhancedError.invalidResources.with(details: "The body must be JSON: {\"resources\": [\"…\"]}."))

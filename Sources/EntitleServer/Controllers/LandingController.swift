@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 
@@ -24,7 +25,7 @@ struct LandingController: Sendable {
                               "the demo identity provider's SAML metadata (also DemoFiber, DemoSSO), the kind of file entitle admin mvpd add --saml-metadata reads"))
             }
             let links = items.map { path, title, what in
-                "<li><a href=\"\(HTMLPage.escape(path))\">\(HTMLPage.escape(title))</a> — \(HTMLPage.escape(what))</li>"
+                "<li><a href=\"\(XMLEscape.html(path))\">\(XMLEscape.html(title))</a> — \(XMLEscape.html(what))</li>"
             }.joined(separator: "\n")
             return HTMLPage.html("""
                 <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -36,7 +37,7 @@ struct LandingController: Sendable {
                 <ul id="links">
                 \(links)
                 </ul>
-                <p>Try it from a terminal: <code>entitle device login --server \(HTMLPage.escape(base))</code> shows a code to enter on the activation page.</p>
+                <p>Try it from a terminal: <code>entitle device login --server \(XMLEscape.html(base))</code> shows a code to enter on the activation page.</p>
                 <p>Documentation: <code>README.md</code> (walk-through, administration) and <code>docs/</code>
                 (<code>access-enabler.md</code> for apps, <code>media-token-verifier.md</code> for video servers) in the Entitle source.</p>
                 </main></body></html>

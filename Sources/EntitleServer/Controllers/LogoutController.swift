@@ -49,7 +49,7 @@ struct LogoutController: ClockReading {
                                              nameId: removed.nameId, sessionIndex: removed.sessionIndex, createdAt: now,
                                              expiresAt: now + configuration.sessionLifetime)
             try await repository.insertLogoutRequest(record)
-            let url = configuration.publicBaseURL + "/adobe-services/logout?" + FormBody.encode([
+            let url = configuration.publicBaseURL + "/adobe-services/logout?" + FormURLEncoding.encode([
                 ("noflash", "true"), ("mso_id", mvpd.id), ("requestor_id", caller.requestor.id), ("request_id", record.requestId),
                 ("redirect_url", redirectURL ?? ""),
             ])

@@ -20,7 +20,7 @@ struct SignedInResponder: Sendable {
         let mvpd = try await session?.mvpdId.asyncMap { try await repository.mvpd(id: $0) } ?? nil
         if redirect == configuration.authenticatedPageURL {
             guard let mvpd else { return HTMLPage.redirect(to: redirect) }
-            return HTMLPage.redirect(to: redirect + "?" + FormBody.encode([("mvpd", mvpd.id)]))
+            return HTMLPage.redirect(to: redirect + "?" + FormURLEncoding.encode([("mvpd", mvpd.id)]))
         }
         let scheme = redirect.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
         // Only an app's own scheme gets the page (a link and a meta refresh to it); anything else is redirected as before.

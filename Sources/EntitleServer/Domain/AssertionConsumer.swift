@@ -49,7 +49,7 @@ struct AssertionConsumer: Sendable, ClockReading {
             }
             return .rejected(reason: refusal.reason)
         } catch let error as SAMLError {
-            return .rejected(reason: error.code)
+            return .rejected(reason: error.code.rawValue)
         } catch {
             logger.error("assertion consumer failure", metadata: ["error.type": "\(type(of: error))"])
             return .rejected(reason: "internal")
@@ -83,7 +83,7 @@ struct AssertionConsumer: Sendable, ClockReading {
         let assertion: ValidatedAssertion
         do {
             assertion = try validator.validate(base64Response: samlResponse, expectedInResponseTo: requestID, now: clock.now())
-        } catch let error as SAMLError where error.code == SAMLError.statusNotSuccess {
+        } catch let error as SAMLError where error.code == .statusNotSuccess {
             try await repository.failAuthentication(code: session.code, reason: "mvpd_declined")
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
             throw Refusal(reason: "mvpd_declined", declined: true)

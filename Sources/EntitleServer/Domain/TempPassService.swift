@@ -45,7 +45,7 @@ struct TempPassService: Sendable, ClockReading {
     /// The key of a Promotional TempPass identity: SHA-256 over the requestor, the MVPD and the identity's canonical JSON.
     /// Throws `invalid_header_identity_for_temporary_access` when missing or not Base64 of a JSON object of strings.
     static func tempPassIdentityKey(_ header: String?, requestor: String, mvpd: String) throws -> String {
-        guard let header, header.count <= 4096, let data = Base64Lenient.decode(header),
+        guard let header, header.count <= 4096, let data = Data(base64Lenient: header),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], !object.isEmpty,
               object.values.allSatisfy({ $0 is String }) else {
             throw EnhancedError.invalidTempPassIdentity.with(details: "Send AP-TempPass-Identity as Base64 of a JSON object such as {\"email\": \"<hash>\"}.")

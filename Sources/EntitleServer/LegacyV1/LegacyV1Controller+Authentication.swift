@@ -195,7 +195,7 @@ extension LegacyV1Controller {
         }
         if session.status == "authenticated" { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
         try await repository.resumeSession(code: code, mvpd: mvpdID, domainName: domain, redirectURL: redirect)
-        return HTMLPage.redirect(to: "/adobe-services/authenticate/saml?" + FormBody.encode([
+        return HTMLPage.redirect(to: "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
             ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", session.requestorId), ("domain_name", domain),
             ("redirect_url", redirect), ("reg_code", code),
         ]))

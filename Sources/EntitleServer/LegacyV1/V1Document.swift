@@ -83,7 +83,7 @@ struct V1Document: Sendable {
 
     static func xmlChildren(_ value: V1Value) -> String {
         switch value {
-        case .string(let text): return HTMLPage.escape(text)
+        case .string(let text): return XMLEscape.html(text)
         case .int(let number): return String(number)
         case .bool(let flag): return flag ? "true" : "false"
         case .null: return ""

@@ -66,7 +66,7 @@ extension LegacyV1Controller {
         do {
             if request.method == .post || request.method == .delete || request.method == .put {
                 body = try await FormBody.text(of: request, context: context)
-                if !body.isEmpty { parameters.merge(FormBody.parse(body)) { $1 } }
+                if !body.isEmpty { parameters.merge(FormURLEncoding.parse(body)) { $1 } }
                 format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
             }
             return try await handler(V1Request(request: request, parameters: parameters, format: format, body: body))

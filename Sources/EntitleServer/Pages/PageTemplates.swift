@@ -1,7 +1,8 @@
 /// The HTML templates of the service's pages (Mustache). Self-contained: inline CSS, no external assets, phone-friendly,
-/// labelled fields, keyboard-usable.
+/// labelled fields, keyboard-usable. Each starts with `{{% CONTENT_TYPE: EntitleHTML}}`, the escaping of ``PageEscaping``.
 enum PageTemplates {
     static let layout = """
+        {{% CONTENT_TYPE: EntitleHTML}}
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer"><title>{{title}} – Entitle</title>
@@ -33,6 +34,7 @@ enum PageTemplates {
         """
 
     static let activate = """
+        {{% CONTENT_TYPE: EntitleHTML}}
         {{<layout}}{{$body}}
         <h1>Activate your device</h1>
         <p>Enter the code shown on your TV to sign in with your TV provider.</p>
@@ -49,6 +51,7 @@ enum PageTemplates {
         """
 
     static let picker = """
+        {{% CONTENT_TYPE: EntitleHTML}}
         {{<layout}}{{$body}}
         <h1>Choose your TV provider</h1>
         <p class="muted">Code <strong>{{code}}</strong> · {{requestorName}}</p>
@@ -77,6 +80,7 @@ enum PageTemplates {
         """
 
     static let message = """
+        {{% CONTENT_TYPE: EntitleHTML}}
         {{<layout}}{{$body}}
         <h1>{{title}}</h1>
         <p class="{{kind}}" role="status">{{message}}</p>
@@ -84,5 +88,14 @@ enum PageTemplates {
         {{#appLink}}<p><a id="return-to-app" href="{{appLink}}">Return to your app</a></p>{{/appLink}}
         {{#retry}}<p><a href="/activate">Enter another code</a></p>{{/retry}}
         {{/body}}{{/layout}}
+        """
+
+    /// The plain page of ``HTMLPage/message(title:message:status:)``, for the dead ends of the browser leg (bad sign-in
+    /// links, signed out): a title and a message, no layout.
+    static let plainMessage = """
+        {{% CONTENT_TYPE: EntitleHTML}}
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}}</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
+        h1{font-size:1.5rem}</style></head><body><main><h1>{{title}}</h1><p>{{message}}</p></main></body></html>
         """
 }

@@ -8,6 +8,7 @@ struct Pages: Sendable {
 
     init() {
         // The templates are constants of this module: failing to parse them is a programming error caught by the tests.
+        PageEscaping.registered
         library = MustacheLibrary(templates: [
             "layout": try! MustacheTemplate(string: PageTemplates.layout),
             "activate": try! MustacheTemplate(string: PageTemplates.activate),

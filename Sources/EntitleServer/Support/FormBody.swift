@@ -2,17 +2,8 @@ import EntitleCore
 import Foundation
 import Hummingbird
 
-/// Reading request bodies and parameters.
+/// Reading request bodies and parameters (decoded with ``FormURLEncoding``).
 enum FormBody {
-    /// Parses a form body (see ``FormURLEncoding``).
-    static func parse(_ text: String) -> [String: String] { FormURLEncoding.parse(text) }
-
-    /// Encodes a form.
-    static func encode(_ fields: [(String, String)]) -> String { FormURLEncoding.encode(fields) }
-
-    /// Percent-encodes a query or form value.
-    static func escape(_ value: String) -> String { FormURLEncoding.escape(value) }
-
     /// Collects the body as UTF-8 text, refusing bodies over `limit` bytes.
     static func text(of request: Request, context: some RequestContext, limit: Int = 64 * 1024) async throws -> String {
         do {
@@ -25,7 +16,7 @@ enum FormBody {
 
     /// The form fields of a request body (any content type is read as a form).
     static func fields(of request: Request, context: some RequestContext) async throws -> [String: String] {
-        parse(try await text(of: request, context: context))
+        FormURLEncoding.parse(try await text(of: request, context: context))
     }
 
     /// The query parameters of a request.

@@ -1,23 +1,19 @@
 import Foundation
 import Hummingbird
+import Mustache
 
 /// Small self-contained HTML pages for the browser leg (no external assets).
 enum HTMLPage {
-    /// Escapes text for HTML.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&#39;")
+    /// A page with a title and a message (the Mustache template ``PageTemplates/plainMessage``).
+    static func message(title: String, message: String, status: HTTPResponse.Status = .ok) -> Response {
+        html(plainMessage.render(["title": title, "message": message]), status: status)
     }
 
-    /// A page with a title and a message.
-    static func message(title: String, message: String, status: HTTPResponse.Status = .ok) -> Response {
-        html("""
-            <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title))</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
-            h1{font-size:1.5rem}</style></head><body><main><h1>\(escape(title))</h1><p>\(escape(message))</p></main></body></html>
-            """, status: status)
-    }
+    /// The template is a constant of this module: failing to parse it is a programming error caught by the tests.
+    private static let plainMessage: MustacheTemplate = {
+        PageEscaping.registered
+        return try! MustacheTemplate(string: PageTemplates.plainMessage)
+    }()
 
     /// An HTML response.
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -1,4 +1,5 @@
 import Crypto
+import EntitleCore
 import Foundation
 
 /// Random identifiers and secret hashing.
@@ -13,8 +14,7 @@ enum Secrets {
     static func randomToken(bytes count: Int = 32) -> String {
         var generator = SystemRandomNumberGenerator()
         let data = Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return data.base64URLEncodedString()
     }
 
     /// SHA-256 of a string, lowercase hex.

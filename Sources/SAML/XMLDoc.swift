@@ -23,7 +23,7 @@ final class XMLDoc {
     init(bytes: [UInt8], limit: Int = LibXML.maxDocumentBytes) throws {
         _ = LibXML.initialized
         guard bytes.count <= limit else {
-            throw SAMLError(code: SAMLError.tooLarge, message: "XML document exceeds \(limit) bytes")
+            throw SAMLError(.tooLarge, "XML document exceeds \(limit) bytes")
         }
         // The document is always decoded as UTF-8 (declared encodings are overridden) and NUL bytes are refused,
         // so a DOCTYPE cannot hide in UTF-16/EBCDIC from the byte scan below.
@@ -79,7 +79,7 @@ final class XMLDoc {
         root.walkElements { node in
             if failure == nil, let id = node.attribute("ID") {
                 if result[id] != nil {
-                    failure = SAMLError(code: SAMLError.duplicateID, message: "duplicate ID \(id) in document")
+                    failure = SAMLError(.duplicateID, "duplicate ID \(id) in document")
                 }
                 result[id] = node
             }
