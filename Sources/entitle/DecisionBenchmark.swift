@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import EntitleCore
+import EntitleClients
 import EntitleHost
+import EntitleServer
 import Foundation
 import Logging
 import NIOHTTP1
@@ -254,13 +256,19 @@ struct BenchmarkError: Error, CustomStringConvertible, Sendable {
 }
 
 extension DecisionBenchmark {
-    /// Runs `body` against an in-process ``LocalService`` (service and DemoMVPD with the demo world on a free loopback
-    /// port, SQLite in a temporary directory, throttling disabled), stopped and removed afterwards.
-    /// `body` receives the base URL and the demo software statement.
+    /// Runs `body` against an in-process host (service and DemoMVPD with the demo world on a free loopback port, SQLite
+    /// in a temporary directory or a throwaway PostgreSQL database when `ENTITLE_TEST_DATABASE_URL` is set, throttling
+    /// disabled), stopped and removed afterwards. `body` receives the base URL and the demo software statement.
     static func withInProcessHost<T: Sendable>(_ body: (_ baseURL: String, _ softwareStatement: String) async throws -> T) async throws -> T {
+        var configuration = HostConfiguration()
+        configuration.rateLimitPerSecond = 0
+        configuration.catalogRefresh = .zero
+        var logger = Logger(label: "entitle.bench")
+        logger.logLevel = .warning
         var result: T?
-        try await LocalService.run(rateLimit: 0) { local in
-            result = try await body(local.baseURL, local.softwareStatement)
+        try await EntitleHost.runOnLoopback(configuration: configuration, logger: logger, clock: ManualClock()) { host in
+            guard let statement = host.demoInfo?.softwareStatement else { throw BenchmarkError(.noResult, "The in-process service has no demo world.") }
+            result = try await body(host.configuration.baseURL, statement)
         }
         guard let result else { throw BenchmarkError(.noResult, "The in-process service stopped without a result.") }
         return result

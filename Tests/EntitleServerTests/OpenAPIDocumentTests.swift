@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 
@@ -87,7 +88,7 @@ import Testing
     }
 
     @Test func routesAndDocumentMatchBothWaysAndTheDocumentIsServed() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let routes = Set(host.host.buildRouter().routes.map { "\($0.method.rawValue) \(Self.openAPIPath($0.path.description))" })
             #expect(routes.count >= 30)
             #expect(routes.contains("POST /api/v2/{sp}/decisions/authorize/{mvpd}"))

@@ -1,0 +1,111 @@
+import AsyncHTTPClient
+import EntitleClients
+import EntitleCore
+import EntitleHost
+import EntitleServer
+import Foundation
+import Logging
+
+/// A real Entitle service with the DemoMVPD on an ephemeral loopback port, on SQLite in a temporary directory or,
+/// when `ENTITLE_TEST_DATABASE_URL` is set, on a fresh PostgreSQL database created for the run and dropped after it.
+/// Built on ``EntitleHost/runOnLoopback(configuration:temporaryDataDirectory:logger:clock:_:)``, as `entitle bench` runs its
+/// in-process service; everything stops when `body` returns.
+public struct LocalService: Sendable {
+    /// The running host.
+    public let host: EntitleHost
+    /// Its base URL.
+    public let baseURL: String
+    /// Its data directory.
+    public let dataDirectory: String
+    /// An HTTP client that does not follow redirects (the browser client follows them itself).
+    public let httpClient: HTTPClient
+    /// The service's clock.
+    public let clock: ManualClock
+
+    /// The service.
+    public var service: EntitleService { host.service }
+    /// The demo software statement.
+    public var softwareStatement: String { host.demoInfo!.softwareStatement }
+
+    /// Runs `body` with a started host; stops everything afterwards.
+    /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
+    /// another process then see the change at once).
+    public static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
+                    databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
+                    _ body: (LocalService) async throws -> Void) async throws {
+        var configuration = HostConfiguration()
+        configuration.databaseURL = databaseURL
+        configuration.rateLimitPerSecond = rateLimit
+        configuration.rateLimitBurst = burst
+        configuration.catalogRefresh = catalogRefresh
+        if let dataDirectory { configuration.dataDirectory = dataDirectory }
+        var logger = Logger(label: "entitle.test")
+        logger.logLevel = .warning
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        do {
+            try await EntitleHost.runOnLoopback(configuration: configuration, temporaryDataDirectory: dataDirectory == nil,
+                                                logger: logger, clock: clock) { host in
+                let local = LocalService(host: host, baseURL: host.configuration.baseURL, dataDirectory: host.configuration.dataDirectory,
+                                         httpClient: httpClient, clock: clock)
+                try await local.waitUntilHealthy()
+                try await body(local)
+            }
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+        try await httpClient.shutdown()
+    }
+
+    /// Two instances on one database (a throwaway PostgreSQL database when `ENTITLE_TEST_DATABASE_URL` is set, else
+    /// one SQLite file in a shared data directory) and one clock; the database and the folder are removed whatever
+    /// `body` does.
+    public static func runTwoInstances(clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
+                                       _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void) async throws {
+        let database = try await ScratchDatabase.create()
+        let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { first in
+                try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { second in
+                    try await body(first, second)
+                }
+            }
+        } catch {
+            try? await database?.drop()
+            throw error
+        }
+        try? await database?.drop()
+    }
+
+    /// Waits until `/healthz` answers.
+    public func waitUntilHealthy() async throws {
+        for _ in 0..<100 {
+            if let response = try? await httpClient.execute(HTTPClientRequest(url: baseURL + "/healthz"), timeout: .seconds(2)),
+               response.status == .ok { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BrowserError("Service did not become healthy.")
+    }
+
+    /// A REST client registered with the demo software statement, for a device.
+    public func client(device: String = "device-" + UUID().uuidString, redirectURI: String? = nil) async throws -> RESTClient {
+        var client = RESTClient(httpClient: httpClient, baseURL: baseURL, serviceProvider: "REF", deviceID: device)
+        _ = try await client.registerAndAuthorize(softwareStatement: softwareStatement, redirectURI: redirectURI)
+        return client
+    }
+
+    /// A new browser.
+    public func browser() -> BrowserClient { BrowserClient(httpClient: httpClient) }
+
+    /// Creates a session for `mvpd` and signs `user` in through the browser leg; returns the code and where the browser ended.
+    public func signIn(_ client: RESTClient, mvpd: String = "DemoCable", user: String, password: String? = nil,
+                redirectURL: String? = "adobepass://ios.app") async throws -> (code: String, outcome: BrowserClient.Outcome) {
+        let answer = try await client.createSession(mvpd: mvpd, redirectURL: redirectURL)
+        let session = try answer.decode(SessionResponse.self)
+        guard let url = session.url, let code = session.code else { throw BrowserError("Session has no url: \(answer.text)") }
+        let outcome = try await DemoSignIn.signIn(browser: browser(), authenticationURL: baseURL + url, username: user,
+                                                  password: password ?? user + "-pass")
+        return (code, outcome)
+    }
+}
