@@ -35,6 +35,9 @@ let package = Package(
         ]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // QR codes for the terminal (`entitle device`), made by libqrencode.
+        .target(name: "TerminalQR", dependencies: ["CQREncode"]),
         .target(name: "SAML", dependencies: [
             "CLibXML2", "CZlib", "EntitleCore",
             .product(name: "X509", package: "swift-certificates"),
@@ -102,6 +105,7 @@ let package = Package(
         ]),
         .executableTarget(name: "entitle", dependencies: [
             "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "DemoMVPD", "AccessEnabler", "MediaTokenVerifier",
+            "TerminalQR",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -120,6 +124,7 @@ let package = Package(
         ]),
         .testTarget(name: "EndToEndTests", dependencies: [
             "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
+            "TerminalQR",
         ]),
         .testTarget(name: "AdobeStyleDelegateTests", dependencies: ["AccessEnabler", "EntitleHost", "EntitleClients", "EntitleTesting"]),
         .testTarget(name: "DemoMVPDTests", dependencies: [

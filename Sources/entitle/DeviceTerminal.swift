@@ -1,8 +1,8 @@
 import AccessEnabler
 import Dispatch
-import EntitleHost
 import Foundation
 import Synchronization
+import TerminalQR
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
