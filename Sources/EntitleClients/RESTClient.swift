@@ -20,6 +20,13 @@ public struct RESTClient: Sendable {
         public func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
         /// The body as text.
         public var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// Wraps an answer.
+        public init(status: Int, headers: HTTPHeaders, body: Data) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
     /// Base URL of the service.
@@ -33,11 +40,16 @@ public struct RESTClient: Sendable {
     /// Client information sent as `X-Device-Info`.
     public var deviceInfo = DeviceInfo(primaryHardwareType: "SetTopBox", model: "Entitle", version: "1", osName: "Linux", osVersion: "1",
                                        connectionType: "LAN")
-    let httpClient: HTTPClient
+    let transport: ServiceTransport
 
-    /// Creates a client.
+    /// Creates a client over real HTTP.
     public init(httpClient: HTTPClient, baseURL: String, serviceProvider: String, deviceID: String) {
-        self.httpClient = httpClient
+        self.init(transport: .httpClient(httpClient), baseURL: baseURL, serviceProvider: serviceProvider, deviceID: deviceID)
+    }
+
+    /// Creates a client over `transport`.
+    public init(transport: ServiceTransport, baseURL: String, serviceProvider: String, deviceID: String) {
+        self.transport = transport
         self.baseURL = baseURL
         self.serviceProvider = serviceProvider
         self.deviceID = deviceID
@@ -46,8 +58,7 @@ public struct RESTClient: Sendable {
     /// Sends a request; `form` becomes an urlencoded body, `json` a JSON body.
     public func send(_ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, json: Data? = nil,
                      headers extra: [(String, String)] = [], authorized: Bool = true) async throws -> Answer {
-        var request = HTTPClientRequest(url: path.hasPrefix("http") ? path : baseURL + path)
-        request.method = method
+        var request = ServiceTransport.Request(method: method, url: path.hasPrefix("http") ? path : baseURL + path, headers: [:])
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "X-Device-Info", value: deviceInfo.headerValue())
         if let identifier = DeviceIdentifier(rawValue: deviceID) { request.headers.add(name: "AP-Device-Identifier", value: identifier.headerValue) }
@@ -55,14 +66,12 @@ public struct RESTClient: Sendable {
         for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
         if let form {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: FormURLEncoding.encode(form)))
+            request.body = Data(FormURLEncoding.encode(form).utf8)
         } else if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: json))
+            request.body = json
         }
-        let response = try await httpClient.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
-        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+        return try await transport.send(request)
     }
 
     /// Registers with a software statement and fetches an access token.

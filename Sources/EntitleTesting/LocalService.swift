@@ -10,7 +10,7 @@ import Logging
 /// when `ENTITLE_TEST_DATABASE_URL` is set, on a fresh PostgreSQL database created for the run and dropped after it.
 /// Built on ``EntitleHost/runOnLoopback(configuration:temporaryDataDirectory:logger:clock:_:)``, as `entitle bench` runs its
 /// in-process service; everything stops when `body` returns.
-public struct LocalService: Sendable {
+public struct LocalService: ServiceHarness {
     /// The running host.
     public let host: EntitleHost
     /// Its base URL.
@@ -22,10 +22,8 @@ public struct LocalService: Sendable {
     /// The service's clock.
     public let clock: ManualClock
 
-    /// The service.
-    public var service: EntitleService { host.service }
-    /// The demo software statement.
-    public var softwareStatement: String { host.demoInfo!.softwareStatement }
+    /// The clients' transport: real HTTP with ``httpClient``.
+    public var transport: ServiceTransport { .httpClient(httpClient) }
 
     /// Runs `body` with a started host; stops everything afterwards.
     /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
@@ -86,26 +84,5 @@ public struct LocalService: Sendable {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw BrowserError("Service did not become healthy.")
-    }
-
-    /// A REST client registered with the demo software statement, for a device.
-    public func client(device: String = "device-" + UUID().uuidString, redirectURI: String? = nil) async throws -> RESTClient {
-        var client = RESTClient(httpClient: httpClient, baseURL: baseURL, serviceProvider: "REF", deviceID: device)
-        _ = try await client.registerAndAuthorize(softwareStatement: softwareStatement, redirectURI: redirectURI)
-        return client
-    }
-
-    /// A new browser.
-    public func browser() -> BrowserClient { BrowserClient(httpClient: httpClient) }
-
-    /// Creates a session for `mvpd` and signs `user` in through the browser leg; returns the code and where the browser ended.
-    public func signIn(_ client: RESTClient, mvpd: String = "DemoCable", user: String, password: String? = nil,
-                redirectURL: String? = "adobepass://ios.app") async throws -> (code: String, outcome: BrowserClient.Outcome) {
-        let answer = try await client.createSession(mvpd: mvpd, redirectURL: redirectURL)
-        let session = try answer.decode(SessionResponse.self)
-        guard let url = session.url, let code = session.code else { throw BrowserError("Session has no url: \(answer.text)") }
-        let outcome = try await DemoSignIn.signIn(browser: browser(), authenticationURL: baseURL + url, username: user,
-                                                  password: password ?? user + "-pass")
-        return (code, outcome)
     }
 }

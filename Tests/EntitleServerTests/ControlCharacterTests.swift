@@ -10,6 +10,7 @@ import Testing
 /// log line raw.
 @Suite struct ControlCharacterTests {
     @Test func resourcesWithControlCharactersAreRefused() async throws {
+        // A real socket: the service asks the DemoMVPD's authorization API over HTTP.
         try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "alice")

@@ -1,6 +1,7 @@
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -42,7 +43,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         let host = try await EntitleHost.prepare(configuration: configuration, logger: logger, clock: ManualClock())
         let statement = try #require(host.demoInfo?.softwareStatement)
-        let app = Application(router: host.buildRouter())
+        let app = RouterService.makeApplication(host)
         let deviceInfo = Data(#"{"model":"test","osName":"Linux"}"#.utf8).base64EncodedString()
         let device = "fingerprint " + Data("log-device".utf8).base64EncodedString()
         try await app.test(.router) { client in
