@@ -118,7 +118,10 @@ let package = Package(
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "AccessEnablerTests", dependencies: ["AccessEnabler"]),
+        .testTarget(name: "AccessEnablerTests", dependencies: [
+            "AccessEnabler", "EntitleClients",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         .testTarget(name: "BrowserTests", dependencies: [
             "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "EntitleClients", "EntitleTesting",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
