@@ -14,7 +14,7 @@ extension EntitleHost {
     /// the port is chosen before the service binds it (its URLs are part of the seeded world), so when another process
     /// takes it meanwhile the whole start is retried on a new port with fresh storage.
     /// `entitle bench` runs its in-process service this way, and the test harness (`EntitleTesting.LocalService`) too.
-    public static func runOnLoopback(configuration: HostConfiguration, temporaryDataDirectory: Bool = true, logger: Logger,
+    package static func runOnLoopback(configuration: HostConfiguration, temporaryDataDirectory: Bool = true, logger: Logger,
                                      clock: any ServiceClock, _ body: (EntitleHost) async throws -> Void) async throws {
         for attempt in 1...5 {
             var configuration = configuration
@@ -71,7 +71,7 @@ extension EntitleHost {
 }
 
 /// A port that was free a moment ago on 127.0.0.1.
-public func freePort() throws -> Int {
+package func freePort() throws -> Int {
     let channel = try ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).wait()
     let port = channel.localAddress?.port ?? 0
     try channel.close().wait()

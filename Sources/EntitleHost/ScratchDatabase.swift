@@ -5,14 +5,14 @@ import SQLKit
 
 /// A throwaway PostgreSQL database for one run (a test, an in-process benchmark), when `ENTITLE_TEST_DATABASE_URL`
 /// names a server.
-public struct ScratchDatabase: Sendable {
+package struct ScratchDatabase: Sendable {
     /// URL of the throwaway database.
-    public let url: String
+    package let url: String
     let adminURL: String
     let name: String
 
     /// Creates a database when `ENTITLE_TEST_DATABASE_URL` is set; nil otherwise.
-    public static func create() async throws -> ScratchDatabase? {
+    package static func create() async throws -> ScratchDatabase? {
         guard let adminURL = ProcessInfo.processInfo.environment["ENTITLE_TEST_DATABASE_URL"], !adminURL.isEmpty else { return nil }
         let name = "entitle_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try await withAdminEngine(adminURL) { try await $0.sql.raw("CREATE DATABASE \(unsafeRaw: String(name))").run() }
@@ -22,7 +22,7 @@ public struct ScratchDatabase: Sendable {
     }
 
     /// Drops the database.
-    public func drop() async throws {
+    package func drop() async throws {
         try await Self.withAdminEngine(adminURL) { try await $0.sql.raw("DROP DATABASE IF EXISTS \(unsafeRaw: name) WITH (FORCE)").run() }
     }
 
