@@ -96,7 +96,7 @@ let package = Package(
         ]),
         // Test support (not a product): the in-process service harness, the REST v1 client, log capture, the router harness.
         .target(name: "EntitleTesting", dependencies: [
-            "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "DemoMVPD",
+            "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "Hummingbird", package: "hummingbird"),
@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "EntitleCoreTests", dependencies: ["EntitleCore"]),
         .testTarget(name: "SAMLTests", dependencies: ["SAML"]),
         .testTarget(name: "MediaTokenVerifierTests", dependencies: [
-            "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleServer", "EntitleHost", "EntitleTesting",
+            "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleServer", "EntitleHost",
             .product(name: "SQLKit", package: "sql-kit"),
             .product(name: "Logging", package: "swift-log"),
         ]),
