@@ -1,9 +1,9 @@
 import AccessEnabler
 import Dispatch
 import EntitleCore
-import EntitleHost
 import Foundation
 import Synchronization
+import TerminalQR
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import AsyncHTTPClient
+import EntitleClients
 import EntitleCore
 import Foundation
 import Testing
@@ -5,7 +7,8 @@ import Testing
 
 /// Flow tests against a running `entitle serve --rate-limit 0`, enabled with `ENTITLE_LIVE_URL=http://127.0.0.1:8080`
 /// and `ENTITLE_LIVE_STATEMENT=<data dir>/demo/software-statement.jwt`: the real transport, the real service and
-/// DemoMVPD, the browser leg played by ``LiveBrowser`` (cookies, login form, auto-post, stop at the redirect URL).
+/// DemoMVPD, the browser leg played by `BrowserClient` and `DemoSignIn` (cookies, login form, SAML POST, stop at the
+/// redirect URL).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["ENTITLE_LIVE_URL"] != nil)) struct LiveServiceTests {
     func makeEnabler(secondScreen: Bool = false) throws -> (AccessEnabler, Recorder) {
         let environment = ProcessInfo.processInfo.environment
@@ -60,17 +63,33 @@ import Testing
         #expect(codes.value.first?.code.isEmpty == false)
     }
 
+    /// Runs `body` with a new browser on its own HTTP client (no redirects followed by the client), shut down afterwards.
+    func withBrowser<T>(_ body: (BrowserClient) async throws -> T) async throws -> T {
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        do {
+            let result = try await body(BrowserClient(httpClient: httpClient))
+            try await httpClient.shutdown()
+            return result
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+    }
+
     /// Logs `username` in at `mvpd` through the browser leg and hands the redirect to `handleExternalURL`.
     func login(_ enabler: AccessEnabler, _ recorder: Recorder, mvpd: String, username: String) async throws {
-        let browser = LiveBrowser()
         recorder.clear()
         enabler.setSelectedProvider(mvpd)
-        await recorder.waitFor("navigate") { $0.contains { $0.hasPrefix("navigate") } }
-        let entry = try #require(recorder.entries.first { $0.hasPrefix("navigate") })
+        // The login page, not the logout page of a sign-out just before (its callback can arrive after `clear()`).
+        let isLogin: @Sendable (String) -> Bool = { $0.hasPrefix("navigate") && $0.contains("/authenticate/") }
+        await recorder.waitFor("navigate") { $0.contains(where: isLogin) }
+        let entry = try #require(recorder.entries.first(where: isLogin))
         let url = String(entry.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" && $0 != "," })
-        let redirect = try await browser.run(url, username: username, password: username + "-pass",
-                                             stopPrefixes: ["adobepass:", "entitle-demo:"])
-        enabler.handleExternalURL(try #require(redirect))
+        let outcome = try await withBrowser { browser in
+            try await DemoSignIn.signIn(browser: browser, authenticationURL: url, username: username, password: username + "-pass")
+        }
+        guard case .external(let redirect) = outcome else { throw BrowserError("The login did not end on the redirect URL: \(outcome)") }
+        enabler.handleExternalURL(redirect)
         await recorder.waitFor("setAuthenticationStatus(1,)")
     }
 
@@ -105,8 +124,9 @@ import Testing
         await recorder.waitFor("navigate") { $0.contains { $0.hasPrefix("navigate") } }
         let entry = try #require(recorder.entries.first { $0.hasPrefix("navigate") })
         let logoutURL = String(entry.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" && $0 != "," })
-        let end = try await LiveBrowser().run(logoutURL, stopPrefixes: ["adobepass:", "entitle-demo:"])
-        enabler.handleExternalURL(try #require(end))
+        let end = try await withBrowser { try await $0.get(logoutURL) }
+        guard case .external(let redirect) = end else { throw BrowserError("The logout did not end on the redirect URL: \(end)") }
+        enabler.handleExternalURL(redirect)
         await recorder.waitFor("setAuthenticationStatus(0,User Not Authenticated Error)")
     }
 
@@ -121,8 +141,12 @@ import Testing
         enabler.setSelectedProvider("DemoCable")
         await recorder.waitFor("status(REGCODE)")
         // The second screen: open the session's URL, sign in as alice; the page ends on the service's success page.
-        let end = try await LiveBrowser().run(try #require(sessionURL.value), username: "alice", password: "alice-pass", stopPrefixes: ["adobepass:"])
-        #expect(end == nil)
+        let sessionPage = try #require(sessionURL.value)
+        let end = try await withBrowser { browser in
+            try await DemoSignIn.signIn(browser: browser, authenticationURL: sessionPage, username: "alice", password: "alice-pass")
+        }
+        guard case .page(let page) = end else { throw BrowserError("The second screen left the web: \(end)") }
+        #expect(page.status == 200)
         await recorder.waitFor("setAuthenticationStatus(1,)")
         #expect(try await enabler.userMetadata("userID").value != nil)
         #expect(try await enabler.authorize("news").isEmpty == false)

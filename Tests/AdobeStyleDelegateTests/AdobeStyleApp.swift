@@ -1,4 +1,5 @@
 import AccessEnabler
+import EntitleClients
 import EntitleHost
 import Foundation
 

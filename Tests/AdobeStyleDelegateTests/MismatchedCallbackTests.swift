@@ -1,5 +1,6 @@
 import AccessEnabler
 import EntitleHost
+import EntitleTesting
 import Foundation
 import Testing
 

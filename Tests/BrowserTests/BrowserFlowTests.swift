@@ -1,6 +1,8 @@
 import AccessEnabler
+import EntitleClients
 import EntitleCore
 import EntitleHost
+import EntitleTesting
 import Foundation
 import Testing
 

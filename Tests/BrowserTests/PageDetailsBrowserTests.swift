@@ -1,6 +1,7 @@
 import AccessEnabler
 import EntitleCore
 import EntitleHost
+import EntitleTesting
 import Foundation
 import NIOHTTP1
 import Testing

@@ -153,3 +153,4 @@ final class WebDriver: Sendable {
 }
 
 import NIOHTTP1
+import EntitleClients

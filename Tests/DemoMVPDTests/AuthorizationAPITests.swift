@@ -1,9 +1,8 @@
 import DemoMVPD
+import EntitleTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import Logging
-import Synchronization
 import Testing
 
 @Suite("DemoMVPD authorization API")
@@ -147,30 +146,12 @@ struct AuthorizationAPITests {
 
 /// The DemoMVPD escapes the untrusted values it logs.
 @Suite struct DemoMVPDLogEscapingTests {
-    final class Lines: Sendable {
-        let all = Mutex<[String]>([])
-    }
-
-    struct Capture: LogHandler {
-        let lines: Lines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let text = "\(event.message) " + (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            lines.all.withLock { $0.append(text) }
-        }
-    }
-
     @Test func authorizationLogLinesCarryNoRawControlCharacters() async throws {
-        let lines = Lines()
+        let capture = LogCapture()
         let configuration = DemoMVPDConfiguration(
             baseURL: Fixture.baseURL, identity: Fixture.idpIdentity, trustedServiceProviders: [Fixture.serviceProvider()],
             authorizationAPIKey: Fixture.apiKey, now: { Fixture.now })
-        let mvpd = DemoMVPD(configuration: configuration, logger: Logger(label: "t") { _ in Capture(lines: lines) })
+        let mvpd = DemoMVPD(configuration: configuration, logger: capture.logger(label: "t"))
         let router = Router()
         mvpd.addRoutes(to: router.group("demo-mvpd"))
         try await Application(router: router).test(.router) { client in
@@ -182,7 +163,7 @@ struct AuthorizationAPITests {
                                                                     body: AuthorizationAPITests.body(userID: "u", resource: "news\u{1B}[2J"))
             #expect(refused.status == .badRequest)
         }
-        let logged = lines.all.withLock { $0 }
+        let logged = capture.all
         #expect(logged.contains { $0.contains("authorization decision") && $0.contains("\\u{1B}]0;pwned") })
         for line in logged { #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(line.debugDescription)") }
     }

@@ -6,6 +6,8 @@ import MediaTokenVerifier
 import Testing
 #if canImport(Glibc)
 import Glibc
+import EntitleClients
+import EntitleTesting
 #endif
 
 /// `entitle device` as a person uses it: the built binary runs as a subprocess against a real in-process service,

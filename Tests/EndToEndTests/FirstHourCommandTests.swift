@@ -8,6 +8,8 @@ import FoundationNetworking
 #endif
 #if canImport(Glibc)
 import Glibc
+import EntitleClients
+import EntitleTesting
 #endif
 
 /// What a newcomer meets in the first hour at the command line: the `entitle` binary runs as a real process against a

@@ -1,6 +1,7 @@
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 

@@ -5,6 +5,8 @@ import Foundation
 import Testing
 #if canImport(Glibc)
 import Glibc
+import EntitleClients
+import EntitleTesting
 #endif
 
 /// A TCP port that accepts connections (the kernel completes the handshake) and never answers: a service provider

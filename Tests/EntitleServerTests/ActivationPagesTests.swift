@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 
@@ -16,7 +18,7 @@ import Testing
     }
 
     @Test func personActivatesATVWithACodeAndAProvider() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let code = try await newCode(tv)
             let browser = host.browser()
@@ -52,7 +54,7 @@ import Testing
     }
 
     @Test func searchFiltersProviders() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let code = try await newCode(tv)
             let browser = host.browser()
@@ -64,7 +66,7 @@ import Testing
     }
 
     @Test func wrongExpiredAndForgedSubmissionsGetClearPages() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let code = try await newCode(tv)
             let browser = host.browser()
@@ -94,7 +96,7 @@ import Testing
     }
 
     @Test func codeGuessingIsRateLimited() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let browser = host.browser()
             let entry = try page(try await browser.get(host.baseURL + "/activate"))
             var form = try #require(entry.forms.first)

@@ -1,7 +1,9 @@
 import AsyncHTTPClient
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import MediaTokenVerifier
 import NIOCore
@@ -12,7 +14,7 @@ import Testing
 /// `deviceShortAuthorize` with `device_id`) speak it, with the DemoMVPD login played by the browser-like client.
 @Suite struct AdobeServicesFlowTests {
     /// Posts a form to `/adobe-services/{name}` with the bearer token of `rest` (when given).
-    static func post(_ host: TestHost, _ name: String, _ fields: [(String, String)], bearer: RESTClient?) async throws -> V1Answer {
+    static func post(_ host: LocalService, _ name: String, _ fields: [(String, String)], bearer: RESTClient?) async throws -> V1Answer {
         var request = HTTPClientRequest(url: host.baseURL + "/adobe-services/" + name)
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded; charset=UTF-8")
@@ -29,7 +31,7 @@ import Testing
     }
 
     @Test func webClientWithARegistrationCodeSignsInAuthorizesAndLogsOut() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             // Individualization, DCR, reggie — as yt-dlp does since 2025.
             var indiv = HTTPClientRequest(url: host.baseURL + "/indiv/devices")
             indiv.method = .POST
@@ -111,7 +113,7 @@ import Testing
     }
 
     @Test func nativeClientSharesTheRESTv2SignInAndGetsPendingLogout() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let rest = try await host.client(device: "apple-tv")
             _ = try await host.signIn(rest, user: "bob")
             let session = try await Self.post(host, "sessionDevice", [("_method", "GET"), ("requestor_id", "REF"), ("device_id", "apple-tv")], bearer: rest)
@@ -168,7 +170,7 @@ import Testing
     }
 
     @Test func anMVPDWithHTTPPOSTSingleSignOnGetsTheAutoPostingForm() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             // DemoCable's metadata plus an HTTP-POST SingleSignOnService, imported as another MVPD.
             let metadataAnswer = try await host.httpClient.execute(HTTPClientRequest(url: host.baseURL + "/demo-mvpd/DemoCable/saml/metadata"),
                                                                    timeout: .seconds(10))

@@ -1,7 +1,9 @@
 import _CryptoExtras
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import MediaTokenVerifier
 import Testing
@@ -10,7 +12,7 @@ import Testing
 /// and the SAML POST, profiles, decisions with media tokens, preauthorization and logout.
 @Suite struct AuthenticationFlowTests {
     @Test func aliceSignsInAndWatches() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client(redirectURI: "adobepass://ios.app")
 
             let configuration = try await tv.send(.GET, "/api/v2/REF/configuration").decode(ConfigurationResponse.self)
@@ -80,7 +82,7 @@ import Testing
     }
 
     @Test func bobIsDeniedMoviesByParentalControls() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
             let items = try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["sports", "movies"]).decode(DecisionsResponse.self).decisions
@@ -94,7 +96,7 @@ import Testing
     }
 
     @Test func carolAtDemoFiberIsDeniedAnUnsubscribedChannelWithTheUpsellText() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, mvpd: "DemoFiber", user: "carol")
             let items = try await tv.decisions("authorize", mvpd: "DemoFiber", resources: ["news", "sports"]).decode(DecisionsResponse.self).decisions
@@ -105,7 +107,7 @@ import Testing
     }
 
     @Test func secondScreenPollingByCode() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let session = try await tv.createSession(mvpd: nil, redirectURL: nil).decode(SessionResponse.self)
             #expect(session.actionName == "resume")
@@ -132,7 +134,7 @@ import Testing
     }
 
     @Test func tempPassAuthenticatesWithoutLoginAndExpires() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let session = try await tv.createSession(mvpd: "TempPass", redirectURL: nil).decode(SessionResponse.self)
             #expect(session.actionName == "authorize")
@@ -154,7 +156,7 @@ import Testing
     }
 
     @Test func singleLogoutAtDemoFiberGoesThroughTheMVPD() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client(redirectURI: "entitle-demo://callback")
             let browser = host.browser()
             let session = try await tv.createSession(mvpd: "DemoFiber", redirectURL: "entitle-demo://callback").decode(SessionResponse.self)

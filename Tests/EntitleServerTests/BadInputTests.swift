@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 
@@ -16,7 +18,7 @@ import Testing
     }
 
     @Test func accessTokensAreRequiredAndChecked() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             var tv = try await host.client()
             let good = tv.accessToken!
             tv.accessToken = nil
@@ -36,7 +38,7 @@ import Testing
     }
 
     @Test func deviceHeadersAreValidated() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let tv = try await host.client()
             expectError(try await tv.send(.GET, "/api/v2/REF/configuration", headers: [("AP-Device-Identifier", "")]),
                         status: 400, code: "invalid_header_device_identifier")
@@ -54,7 +56,7 @@ import Testing
     }
 
     @Test func sessionParametersAreValidated() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let tv = try await host.client(redirectURI: "adobepass://ios.app")
             expectError(try await tv.createSession(mvpd: "NoSuchMVPD", redirectURL: nil), status: 400, code: "invalid_parameter_mvpd")
             expectError(try await tv.createSession(mvpd: "DemoCable", redirectURL: "https://evil.example/steal"),
@@ -82,7 +84,8 @@ import Testing
     }
 
     @Test func decisionBodiesAreValidated() async throws {
-        try await TestHost.run { host in
+        // A real socket: the service asks the DemoMVPD's authorization API over HTTP.
+        try await LocalService.run { host in
             let tv = try await host.client()
             expectError(try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["news"]), status: 403, code: "authenticated_profile_missing")
             _ = try await host.signIn(tv, user: "alice")
@@ -104,7 +107,7 @@ import Testing
     }
 
     @Test func unknownRoutesAndMethodsAnswerWithErrorBodies() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let tv = try await host.client()
             expectError(try await tv.send(.GET, "/api/v2/REF/nothing/here"), status: 404, code: "not_found")
             expectError(try await tv.send(.DELETE, "/api/v2/REF/configuration"), status: 405, code: "invalid_http_method")

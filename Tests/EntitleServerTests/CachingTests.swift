@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import MediaTokenVerifier
 import Testing
@@ -13,7 +15,7 @@ import Testing
     }
 
     @Test func mvpdAnswersAreKeptForTheTTLAndConcurrentQuestionsShareOneCall() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let cache = host.service.caches.authorizations
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
@@ -46,7 +48,7 @@ import Testing
     }
 
     @Test func logoutNewSignInDegradationRulesAndFlushDropAnswers() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let cache = host.service.caches.authorizations
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
@@ -79,7 +81,7 @@ import Testing
     @Test func aRevokedClientIsRefusedByEveryInstanceWithinTheBound() async throws {
         let clock = ManualClock()
         let bound = Duration.milliseconds(300)
-        try await TestHost.runTwoInstances(clock: clock, catalogRefresh: bound) { first, second in
+        try await LocalService.runTwoInstances(clock: clock, catalogRefresh: bound) { first, second in
             let tv = try await first.client()
             var viaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)
             viaSecond.accessToken = tv.accessToken

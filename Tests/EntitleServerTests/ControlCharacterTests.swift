@@ -1,6 +1,7 @@
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Logging
 import Testing
@@ -9,7 +10,8 @@ import Testing
 /// log line raw.
 @Suite struct ControlCharacterTests {
     @Test func resourcesWithControlCharactersAreRefused() async throws {
-        try await TestHost.run { host in
+        // A real socket: the service asks the DemoMVPD's authorization API over HTTP.
+        try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "alice")
             let bad = ["news\u{1B}[2J", "ne\u{0}ws", "news\u{7F}", "news\u{85}", "news\u{202E}", "news\u{2028}",

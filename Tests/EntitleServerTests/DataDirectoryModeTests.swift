@@ -1,5 +1,6 @@
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 

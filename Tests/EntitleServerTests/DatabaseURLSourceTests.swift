@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func theServiceOpensPostgreSQLFromAURLFile() async throws {
-        guard let database = try await TestDatabase.create() else { return } // needs ENTITLE_TEST_DATABASE_URL
+        guard let database = try await ScratchDatabase.create() else { return } // needs ENTITLE_TEST_DATABASE_URL
         let file = try temporaryFile(database.url)
         let directory = NSTemporaryDirectory() + "entitle-dburl-" + UUID().uuidString
         defer {

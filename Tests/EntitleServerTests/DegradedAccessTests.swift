@@ -1,13 +1,14 @@
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 
 /// Degradation rules and Promotional TempPass, against the real service.
 @Suite struct DegradedAccessTests {
     @Test func authnAllSignsInWithoutTheMVPDUntilTheRuleEnds() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let now = host.clock.now()
             try await host.service.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "authn-all", start: now.addingTimeInterval(-1),
                                                   end: now.addingTimeInterval(3600))
@@ -29,7 +30,8 @@ import Testing
     }
 
     @Test func authzAllAndAuthzNoneOverrideTheMVPD() async throws {
-        try await TestHost.run { host in
+        // A real socket: the service asks the DemoMVPD's authorization API over HTTP.
+        try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
             let now = host.clock.now()
@@ -52,7 +54,7 @@ import Testing
     }
 
     @Test func invalidRulesAreRefused() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let now = host.clock.now()
             await #expect(throws: ConfigurationError.self) {
                 try await host.service.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "everything", start: now, end: now.addingTimeInterval(60))
@@ -67,7 +69,7 @@ import Testing
     }
 
     @Test func promotionalTempPassLimitsResourcesPerIdentity() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let identity = Data(#"{"email":"f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7"}"#.utf8).base64EncodedString()
             let header = [("AP-TempPass-Identity", identity)]
             let tv = try await host.client()
@@ -105,7 +107,7 @@ import Testing
     }
 
     @Test func plainTempPassResetsPerDevice() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let tv = try await host.client(device: "tv-1")
             _ = try await tv.createSession(mvpd: "TempPass", redirectURL: nil)
             host.clock.advance(by: 11 * 60)

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
@@ -61,7 +62,7 @@ import Testing
     }
 
     @Test func aLoginStartedThroughOneInstanceFinishesThroughTheOther() async throws {
-        guard let database = try await TestDatabase.create() else { return }
+        guard let database = try await ScratchDatabase.create() else { return }
         do {
             let portA = try freePort(), portB = try freePort()
             let publicURL = "http://127.0.0.1:\(portA)", addressB = "http://127.0.0.1:\(portB)"

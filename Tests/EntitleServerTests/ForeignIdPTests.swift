@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import SAML
 import Testing
@@ -10,7 +12,7 @@ import Testing
 /// the operator says so.
 @Suite struct ForeignIdPTests {
     /// Signs in as alice up to the MVPD's auto-post form; returns the browser, the page, the form and the request id.
-    func pendingAssertion(_ host: TestHost, _ tv: RESTClient) async throws -> (BrowserClient, BrowserClient.Page, HTMLForm, String) {
+    func pendingAssertion(_ host: LocalService, _ tv: RESTClient) async throws -> (BrowserClient, BrowserClient.Page, HTMLForm, String) {
         let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
         let browser = host.browser()
         guard case .page(let login) = try await browser.get(host.baseURL + session.url!),
@@ -25,14 +27,14 @@ import Testing
     }
 
     /// The IdP's own answer builder (the DemoCable key), standing in for a foreign IdP's software.
-    func idpBuilder(_ host: TestHost) throws -> SAMLResponseBuilder {
+    func idpBuilder(_ host: LocalService) throws -> SAMLResponseBuilder {
         let key = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-key.pem", encoding: .utf8)
         let cert = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-cert.pem", encoding: .utf8)
         return SAMLResponseBuilder(issuer: host.baseURL + "/demo-mvpd/DemoCable", signer: try SigningIdentity(privateKeyPEM: key, certificatePEM: cert))
     }
 
     /// Re-imports DemoCable as a foreign MVPD: no authorization endpoint, the given mapping and authorize-all setting.
-    func configureForeign(_ host: TestHost, mapping: [String: [String]], authorizeAll: Bool) async throws {
+    func configureForeign(_ host: LocalService, mapping: [String: [String]], authorizeAll: Bool) async throws {
         let metadata = try #require(host.host.demo?.metadata(for: "DemoCable")).xml()
         var options = EntitleService.MVPDOptions(displayName: "Foreign Cable", logoURL: "")
         options.attributeMapping = mapping
@@ -40,7 +42,7 @@ import Testing
         try await host.service.importSAMLMVPD(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
     }
 
-    func signInWithForeignAttributes(_ host: TestHost, _ tv: RESTClient) async throws -> Profile {
+    func signInWithForeignAttributes(_ host: LocalService, _ tv: RESTClient) async throws -> Profile {
         let (browser, page, form, requestID) = try await pendingAssertion(host, tv)
         let config = host.service.configuration
         let answer = try idpBuilder(host).success(
@@ -57,7 +59,7 @@ import Testing
     }
 
     @Test func foreignAttributeNamesBecomeUserMetadataAndAuthorizeAllIsExplicit() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             try await configureForeign(host, mapping: ["householdID": ["urn:example:household"]], authorizeAll: true)
             let tv = try await host.client()
             let profile = try await signInWithForeignAttributes(host, tv)
@@ -80,7 +82,7 @@ import Testing
     }
 
     @Test func theNameIDCanBeTheUserID() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             try await configureForeign(host, mapping: ["userID": ["urn:example:missing", "NameID"]], authorizeAll: true)
             let tv = try await host.client()
             let profile = try await signInWithForeignAttributes(host, tv)
@@ -104,7 +106,7 @@ import Testing
                 "xmlsec1 not installed"))
 struct LegacySHA1IdPTests {
     /// A Response with an RSA-SHA1-signed Assertion for `requestID`, signed by xmlsec1 with the DemoCable key.
-    static func sha1Response(_ host: TestHost, requestID: String) throws -> String {
+    static func sha1Response(_ host: LocalService, requestID: String) throws -> String {
         let config = host.service.configuration
         let instant = host.clock.now().ISO8601Format(), end = host.clock.now().addingTimeInterval(300).ISO8601Format()
         let issuer = host.baseURL + "/demo-mvpd/DemoCable"
@@ -144,7 +146,7 @@ struct LegacySHA1IdPTests {
     }
 
     @Test func rsaSHA1IsAcceptedOnlyForAnMVPDThatAllowsIt() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let metadata = try #require(host.host.demo?.metadata(for: "DemoCable")).xml()
             var options = EntitleService.MVPDOptions(displayName: "Legacy Cable", logoURL: "")
             options.authorizeAllAuthenticated = true

@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import MediaTokenVerifier
 import Testing
@@ -11,7 +13,7 @@ import Testing
     @Test func aRotatedKeyIsPublishedEverywhereBeforeAnyInstanceSignsWithIt() async throws {
         let clock = ManualClock()
         let bound = Duration.milliseconds(300)
-        try await TestHost.runTwoInstances(clock: clock, catalogRefresh: bound) { first, second in
+        try await LocalService.runTwoInstances(clock: clock, catalogRefresh: bound) { first, second in
             let tv = try await first.client()
             // The browser leg goes through the second instance (the demo world seeded last answers logins).
             _ = try await second.signIn(tv, user: "alice")

@@ -1,6 +1,7 @@
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 /// the window, a replayed nonce, another request's URI), bad parameters, unknown codes and expired tokens.
 @Suite struct LegacyV1FailureTests {
     @Test func hmacHeaderIsCheckedBeforeAnythingIsTrusted() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "box")
             let path = "/api/v1/tokens/authn", params = [("requestor", "REF"), ("deviceId", "box")]
@@ -60,7 +61,7 @@ import Testing
     }
 
     @Test func bearerTokenMustBeValidAndForTheRequestor() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let rest = try await host.client(device: "box")
             let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "box")
             #expect(try await tv.device(.GET, "/api/v1/tokens/authn").status == 404)
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func badParametersAndUnknownCodesGetDocumentedErrors() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let rest = try await host.client(device: "box")
             let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "box")
             let tooLong = try await tv.call(.POST, "/reggie/v1/REF/regcode", [("deviceId", "box"), ("ttl", "36001")])
@@ -138,7 +139,7 @@ import Testing
     }
 
     @Test func v1SharesTheThrottlingOfRESTv2() async throws {
-        try await TestHost.run(rateLimit: 1, burst: 2) { host in
+        try await LocalService.run(rateLimit: 1, burst: 2) { host in
             let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "busy")
             #expect(try await tv.device(.GET, "/api/v1/tokens/authn").status == 404)
@@ -150,7 +151,7 @@ import Testing
     }
 
     @Test func expiredAuthenticationIsGoneNotMissing() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "old-box")
             let start = try await tv.call(.POST, "/api/v1/authenticate/freepreview",

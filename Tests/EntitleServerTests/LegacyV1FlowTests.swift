@@ -1,7 +1,9 @@
 import _CryptoExtras
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import MediaTokenVerifier
 import Testing
@@ -11,7 +13,7 @@ import Testing
 /// MediaTokenVerifier, preauthorization, user metadata, logout; with a DCR bearer token and with the HMAC header.
 @Suite struct LegacyV1FlowTests {
     @Test func aliceSignsInOnASecondScreenAndWatchesWithABearerToken() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let rest = try await host.client(device: "stb-alice")
             let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "stb-alice")
 
@@ -118,7 +120,7 @@ import Testing
     }
 
     @Test func hmacSignedClientSignsInAuthorizesAndLogsOut() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
             var tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "kodi-1")
             let code = try await tv.registrationCode()
@@ -163,7 +165,7 @@ import Testing
     }
 
     @Test func oneStateAcrossRESTv2AndRESTv1() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             // Signed in over REST v2 → authorized over v1 with the same app credentials and device id.
             let rest = try await host.client(device: "living-room")
             _ = try await host.signIn(rest, user: "alice")
@@ -193,7 +195,7 @@ import Testing
     }
 
     @Test func freePreviewWithTempPassAndPromotionalTempPass() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let rest = try await host.client(device: "promo-tv")
             let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "promo-tv")
             let start = try await tv.call(.POST, "/api/v1/authenticate/freepreview",
@@ -222,7 +224,7 @@ import Testing
     }
 
     @Test func platformSingleSignOnExchangesTheMVPDAnswerForAnAuthNToken() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "apple-tv-4k")
             let request = try await tv.device(.GET, "/api/v1/REF/profile-requests/DemoSSO", [("deviceType", "tvOS")])

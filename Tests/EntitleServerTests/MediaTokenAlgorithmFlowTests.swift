@@ -1,6 +1,7 @@
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import MediaTokenVerifier
 import Testing
@@ -11,7 +12,7 @@ import Testing
     func requestorGetsTokensOfItsAlgorithmAfterTheKeyIsPublished(name: String) async throws {
         let algorithm = MediaTokenAlgorithm(rawValue: name)
         let purpose = ServiceKeys.mediaTokenPurpose(algorithm)
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "alice")
             func token() async throws -> String {

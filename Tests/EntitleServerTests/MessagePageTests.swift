@@ -1,10 +1,12 @@
+import EntitleClients
 import EntitleHost
+import EntitleTesting
 import Testing
 
 /// The plain message page of the browser leg's dead ends, rendered from its Mustache template.
 @Suite struct MessagePageTests {
     @Test func unknownSignInCodeGetsThePlainMessagePageByteForByte() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let outcome = try await host.browser().get(host.baseURL + "/api/v2/authenticate/REF/ZZZZ2345")
             guard case .page(let page) = outcome else { throw BrowserError("expected a page, got \(outcome)") }
             #expect(page.status == 400)

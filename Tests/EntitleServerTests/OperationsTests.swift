@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import MediaTokenVerifier
 import Testing
@@ -8,7 +10,7 @@ import Testing
 /// Throttling, key rotation, scale-out on one database, health and metrics.
 @Suite struct OperationsTests {
     @Test func perDeviceTokenBucketAnswers429WithRetryAfter() async throws {
-        try await TestHost.run(rateLimit: 1, burst: 5) { host in
+        try await LocalService.run(rateLimit: 1, burst: 5) { host in
             let tv = try await host.client(device: "throttled")      // register + token: 2 of 5
             for _ in 0..<3 { #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200) }
             let refused = try await tv.send(.GET, "/api/v2/REF/configuration")
@@ -26,7 +28,7 @@ import Testing
     }
 
     @Test func rotatedMediaTokenKeysStayPublishedUntilTokensExpire() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "alice")
             func token() async throws -> String {
@@ -53,7 +55,7 @@ import Testing
 
     @Test func twoInstancesOnOneDatabaseBehaveAsOne() async throws {
         let clock = ManualClock()
-        try await TestHost.runTwoInstances(clock: clock) { first, second in
+        try await LocalService.runTwoInstances(clock: clock) { first, second in
             #expect(first.baseURL != second.baseURL)
             // The TV talks to the first instance; the browser leg goes through the second.
             let tv = try await first.client()
@@ -74,7 +76,7 @@ import Testing
     }
 
     @Test func healthMetricsAndDocuments() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await tv.send(.GET, "/api/v2/REF/configuration")
             #expect(try await tv.send(.GET, "/healthz", authorized: false).text.contains("ok"))
@@ -91,16 +93,16 @@ import Testing
     @Test func restartKeepsData() async throws {
         let directory = NSTemporaryDirectory() + "entitle-restart-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try await TestDatabase.create()
+        let database = try await ScratchDatabase.create()
         var saved: RESTClient?
         var statement = ""
-        try await TestHost.run(databaseURL: database?.url, dataDirectory: directory) { host in
+        try await LocalService.run(databaseURL: database?.url, dataDirectory: directory) { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "alice")
             saved = tv
             statement = host.softwareStatement
         }
-        try await TestHost.run(databaseURL: database?.url, dataDirectory: directory) { host in
+        try await LocalService.run(databaseURL: database?.url, dataDirectory: directory) { host in
             #expect(host.softwareStatement == statement)
             var tv = try #require(saved)
             tv = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)

@@ -1,4 +1,6 @@
+import EntitleClients
 import EntitleHost
+import EntitleTesting
 import Foundation
 import Testing
 
@@ -16,7 +18,7 @@ import Testing
     }
 
     @Test func activationCodeFromTheQueryCannotLeaveItsAttribute() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let url = host.baseURL + "/activate?code=" + Self.payload.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             guard case .page(let page) = try await host.browser().get(url) else { throw BrowserError("expected a page") }
             #expect(page.status == 200)

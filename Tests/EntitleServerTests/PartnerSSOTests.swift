@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import SAML
 import Testing
@@ -13,14 +15,14 @@ import Testing
                                frameworkProviderInfo: .init(id: provider, expirationDate: expires)).headerValue()
     }
 
-    func platformAnswer(_ host: TestHost, token: String, user: String = "dave", password: String = "dave-pass") async throws -> RESTClient.Answer {
+    func platformAnswer(_ host: LocalService, token: String, user: String = "dave", password: String = "dave-pass") async throws -> RESTClient.Answer {
         let platform = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "platform")
         return try await platform.send(.POST, "/demo-mvpd/DemoSSO/platform/sso",
                                        form: [("verificationToken", token), ("username", user), ("password", password)], authorized: false)
     }
 
     @Test func daveIsSignedInThroughThePlatformAccount() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let header = [("AP-Partner-Framework-Status", frameworkStatus(expires: host.clock.nowMilliseconds() + 3_600_000))]
             let start = try await tv.send(.POST, "/api/v2/REF/sessions/sso/Apple", form: [("domainName", "ios.app")], headers: header)
@@ -56,7 +58,7 @@ import Testing
     }
 
     @Test func frameworkStatusHeaderIsValidated() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let cases: [(String?, String)] = [
                 (nil, "invalid_header_pfs_permission_access_not_present"),
@@ -82,7 +84,7 @@ import Testing
     }
 
     @Test func foreignOrMisdirectedResponsesAreRefused() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let header = [("AP-Partner-Framework-Status", frameworkStatus())]
             let session = try await tv.send(.POST, "/api/v2/REF/sessions/sso/Apple", form: [], headers: header).decode(SessionResponse.self)

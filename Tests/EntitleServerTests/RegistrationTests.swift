@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Testing
 
@@ -9,8 +11,8 @@ import Testing
     func oauthError(_ answer: RESTClient.Answer) -> String? { try? answer.decode(OAuthErrorBody.self).error }
 
     @Test func registrationValidatesTheStatementAndRedirectURI() async throws {
-        try await TestHost.run { host in
-            let anonymous = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d")
+        try await RouterService.run { host in
+            let anonymous = RESTClient(transport: host.transport, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d")
             func register(_ body: String) async throws -> RESTClient.Answer {
                 try await anonymous.send(.POST, "/o/client/register", json: Data(body.utf8), authorized: false)
             }
@@ -51,7 +53,7 @@ import Testing
     }
 
     @Test func revokingAClientOrItsStatementStopsIt() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let tv = try await host.client()
             #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200)
             let other = try await host.client()
@@ -63,7 +65,7 @@ import Testing
             let statement = try #require(await host.service.tokens.verify(statement: host.softwareStatement))
             #expect(try await host.service.repository.revokeSoftwareStatement(id: statement.softwareID))
             #expect(try await other.send(.GET, "/api/v2/REF/configuration").status == 401)
-            let anonymous = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d")
+            let anonymous = RESTClient(transport: host.transport, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d")
             let again = try await anonymous.send(.POST, "/o/client/register",
                                                  json: Data(#"{"software_statement":"\#(host.softwareStatement)"}"#.utf8), authorized: false)
             #expect(again.status == 400)
@@ -72,9 +74,9 @@ import Testing
     }
 
     @Test func adminIssuedStatementsWork() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let (_, jwt) = try await host.service.issueSoftwareStatement(requestor: "REF", name: "Other app", redirectURIs: ["other://cb"])
-            var client = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d2")
+            var client = RESTClient(transport: host.transport, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d2")
             let registration = try await client.registerAndAuthorize(softwareStatement: jwt)
             #expect(registration.redirectURIs == ["other://cb"])
             #expect(try await client.createSession(mvpd: "DemoCable", redirectURL: "other://cb").status == 200)

@@ -1,48 +1,26 @@
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
 import Logging
-import Synchronization
 import Testing
 
 /// The operator's log: one structured line per request, and never a secret.
 @Suite struct RequestLogTests {
-    /// A log handler that keeps every line as text: `message key=value …` (keys sorted).
-    final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
-        var all: [String] { lines.withLock { $0 } }
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
-    }
-
-    struct CapturingHandler: LogHandler {
-        let sink: Lines
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .info
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(level: Logger.Level, message: Logger.Message, metadata extra: Logger.Metadata?, source: String,
-                 file: String, function: String, line: UInt) {
-            let all = metadata.merging(extra ?? [:]) { $1 }
-            sink.append("\(message) " + all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
-        }
-    }
-
     @Test func everyRequestLeavesOneLineWithoutSecrets() async throws {
-        let sink = Lines()
-        let logger = Logger(label: "entitle.test.requests") { _ in CapturingHandler(sink: sink) }
+        let capture = LogCapture()
+        let logger = capture.logger(label: "entitle.test.requests", level: .info)
         var configuration = HostConfiguration()
         configuration.dataDirectory = NSTemporaryDirectory() + "entitle-log-" + UUID().uuidString
         configuration.rateLimitPerSecond = 0
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
         let host = try await EntitleHost.prepare(configuration: configuration, logger: logger, clock: ManualClock())
         let statement = try #require(host.demoInfo?.softwareStatement)
-        let app = Application(router: host.buildRouter())
+        let app = RouterService.makeApplication(host)
         let deviceInfo = Data(#"{"model":"test","osName":"Linux"}"#.utf8).base64EncodedString()
         let device = "fingerprint " + Data("log-device".utf8).base64EncodedString()
         try await app.test(.router) { client in
@@ -71,7 +49,7 @@ import Testing
             _ = try await client.execute(uri: "/api/v2/REF/configuration?access_token=\(token)", method: .get,
                                          headers: [HTTPField.Name("AP-Device-Identifier")!: device])
 
-            let lines = sink.all.filter { $0.hasPrefix("request ") }
+            let lines = capture.all.filter { $0.hasPrefix("info request ") }
             #expect(lines.count == 5, "\(lines)")
             for line in lines {
                 for key in ["method=", "route=", "status=", "duration_ms=", "trace="] { #expect(line.contains(key), "\(line)") }

@@ -1,6 +1,8 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
+import EntitleTesting
 import Foundation
 import SAML
 import Testing
@@ -9,7 +11,7 @@ import Testing
 /// answer does not spoil the session: the genuine answer still completes it.
 @Suite struct SAMLConsumerSecurityTests {
     /// Signs in up to the MVPD's auto-post page and returns the browser, that page and its form.
-    func pendingAssertion(_ host: TestHost, _ tv: RESTClient) async throws -> (BrowserClient, BrowserClient.Page, HTMLForm, String) {
+    func pendingAssertion(_ host: LocalService, _ tv: RESTClient) async throws -> (BrowserClient, BrowserClient.Page, HTMLForm, String) {
         let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
         let browser = host.browser()
         guard case .page(let login) = try await browser.get(host.baseURL + session.url!),
@@ -30,7 +32,7 @@ import Testing
         try await tv.send(.GET, "/api/v2/REF/profiles").decode(ProfilesResponse.self).profiles.count
     }
 
-    func idpBuilder(_ host: TestHost, identity: SigningIdentity? = nil) throws -> SAMLResponseBuilder {
+    func idpBuilder(_ host: LocalService, identity: SigningIdentity? = nil) throws -> SAMLResponseBuilder {
         let key = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-key.pem", encoding: .utf8)
         let cert = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-cert.pem", encoding: .utf8)
         return SAMLResponseBuilder(issuer: host.baseURL + "/demo-mvpd/DemoCable",
@@ -42,7 +44,7 @@ import Testing
     }
 
     @Test func replayedResponseIsRefused() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let (browser, page, form, _) = try await pendingAssertion(host, tv)
             guard case .external = try await browser.submit(form, from: page) else { Issue.record("first post failed"); return }
@@ -52,7 +54,7 @@ import Testing
     }
 
     @Test func tamperedResponseIsRefusedAndTheGenuineOneStillWorks() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let (browser, page, form, _) = try await pendingAssertion(host, tv)
             let encoded = try #require(form["SAMLResponse"])
@@ -68,7 +70,7 @@ import Testing
     }
 
     @Test func responsesSignedByAnotherKeyOrForAnotherAudienceOrOutOfTimeAreRefused() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let (browser, page, form, _) = try await pendingAssertion(host, tv)
             let original = try #require(form["SAMLResponse"])
@@ -118,7 +120,7 @@ import Testing
     }
 
     @Test func expiredSessionCannotBeCompleted() async throws {
-        try await TestHost.run { host in
+        try await LocalService.run { host in
             let tv = try await host.client()
             let (browser, page, form, _) = try await pendingAssertion(host, tv)
             host.clock.advance(by: 31 * 60)

@@ -1,12 +1,14 @@
+import EntitleClients
 import EntitleCore
 import EntitleHost
+import EntitleTesting
 import Foundation
 import Testing
 
 /// `DELETE /api/v2/{sp}/sessions/{code}`: the device that showed a code gives it up; the code then leads nowhere.
 @Suite struct SessionCancelTests {
     @Test func onlyTheDeviceThatCreatedASessionCancelsItAndTheCodeThenLeadsNowhere() async throws {
-        try await TestHost.run { host in
+        try await RouterService.run { host in
             let tv = try await host.client()
             let code = try #require(try await tv.createSession(mvpd: "DemoCable", redirectURL: nil).decode(SessionResponse.self).code)
 

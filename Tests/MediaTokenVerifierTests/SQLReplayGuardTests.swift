@@ -16,7 +16,7 @@ import Testing
         let sqlite = try await DatabaseEngine.sqlite(path: directory + "/replays.sqlite", logger: Logger(label: "test"))
         do { try await body(sqlite) } catch { try await sqlite.close(); throw error }
         try await sqlite.close()
-        if let database = try await TestDatabase.create() {
+        if let database = try await ScratchDatabase.create() {
             let postgres = try DatabaseEngine.postgres(url: database.url, logger: Logger(label: "test"), connectionsPerEventLoop: 2)
             do { try await body(postgres) } catch { try await postgres.close(); try await database.drop(); throw error }
             try await postgres.close()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EntitleCore
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
 
 /// A plain REST API v2 + DCR client over real HTTP, as a programmer's app or a script would write it from Adobe's
@@ -19,6 +20,13 @@ public struct RESTClient: Sendable {
         public func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
         /// The body as text.
         public var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// Wraps an answer.
+        public init(status: Int, headers: HTTPHeaders, body: Data) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
     }
 
     /// Base URL of the service.
@@ -32,11 +40,16 @@ public struct RESTClient: Sendable {
     /// Client information sent as `X-Device-Info`.
     public var deviceInfo = DeviceInfo(primaryHardwareType: "SetTopBox", model: "Entitle", version: "1", osName: "Linux", osVersion: "1",
                                        connectionType: "LAN")
-    let httpClient: HTTPClient
+    let transport: ServiceTransport
 
-    /// Creates a client.
+    /// Creates a client over real HTTP.
     public init(httpClient: HTTPClient, baseURL: String, serviceProvider: String, deviceID: String) {
-        self.httpClient = httpClient
+        self.init(transport: .httpClient(httpClient), baseURL: baseURL, serviceProvider: serviceProvider, deviceID: deviceID)
+    }
+
+    /// Creates a client over `transport`.
+    public init(transport: ServiceTransport, baseURL: String, serviceProvider: String, deviceID: String) {
+        self.transport = transport
         self.baseURL = baseURL
         self.serviceProvider = serviceProvider
         self.deviceID = deviceID
@@ -45,8 +58,7 @@ public struct RESTClient: Sendable {
     /// Sends a request; `form` becomes an urlencoded body, `json` a JSON body.
     public func send(_ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, json: Data? = nil,
                      headers extra: [(String, String)] = [], authorized: Bool = true) async throws -> Answer {
-        var request = HTTPClientRequest(url: path.hasPrefix("http") ? path : baseURL + path)
-        request.method = method
+        var request = ServiceTransport.Request(method: method, url: path.hasPrefix("http") ? path : baseURL + path, headers: [:])
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "X-Device-Info", value: deviceInfo.headerValue())
         if let identifier = DeviceIdentifier(rawValue: deviceID) { request.headers.add(name: "AP-Device-Identifier", value: identifier.headerValue) }
@@ -54,14 +66,12 @@ public struct RESTClient: Sendable {
         for (name, value) in extra { request.headers.replaceOrAdd(name: name, value: value) }
         if let form {
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            request.body = .bytes(ByteBuffer(string: FormURLEncoding.encode(form)))
+            request.body = Data(FormURLEncoding.encode(form).utf8)
         } else if let json {
             request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: json))
+            request.body = json
         }
-        let response = try await httpClient.execute(request, timeout: .seconds(30))
-        let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
-        return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
+        return try await transport.send(request)
     }
 
     /// Registers with a software statement and fetches an access token.
@@ -90,22 +100,5 @@ public struct RESTClient: Sendable {
     /// `POST /api/v2/{sp}/decisions/authorize|preauthorize/{mvpd}`.
     public func decisions(_ kind: String, mvpd: String, resources: [String]) async throws -> Answer {
         try await send(.POST, "/api/v2/\(serviceProvider)/decisions/\(kind)/\(mvpd)", json: JSONEncoder().encode(DecisionsRequest(resources: resources)))
-    }
-}
-
-/// Signs a subscriber in through the browser leg: authentication URL → MVPD login form → SAML POST → redirect.
-public enum DemoSignIn {
-    /// Completes the login in `browser` and returns where the browser was sent at the end.
-    public static func signIn(browser: BrowserClient, authenticationURL: String, username: String, password: String) async throws -> BrowserClient.Outcome {
-        guard case .page(let loginPage) = try await browser.get(authenticationURL) else { throw BrowserError("No login page.") }
-        guard var form = loginPage.forms.first(where: { $0["password"] != nil || $0.fields.contains { $0.0 == "password" } }) else {
-            throw BrowserError("No login form at \(loginPage.url) (HTTP \(loginPage.status)).")
-        }
-        form.set("username", username)
-        form.set("password", password)
-        let afterLogin = try await browser.submit(form, from: loginPage)
-        guard case .page(let postPage) = afterLogin else { return afterLogin }
-        guard let samlForm = postPage.forms.first(where: { $0["SAMLResponse"] != nil }) else { return afterLogin }
-        return try await browser.submit(samlForm, from: postPage)
     }
 }

@@ -3,17 +3,17 @@ import Foundation
 
 extension DecisionBenchmark {
     /// The headers of one signed-in device, for a load generator in another process (wrk) to replay.
-    public struct DeviceHeaders: Sendable, Codable, Equatable {
+    struct DeviceHeaders: Sendable, Codable, Equatable {
         /// `Authorization`.
-        public var authorization: String
+        var authorization: String
         /// `AP-Device-Identifier`.
-        public var deviceIdentifier: String
+        var deviceIdentifier: String
         /// `X-Device-Info`.
-        public var deviceInfo: String
+        var deviceInfo: String
     }
 
     /// Registers a client, signs the subscriber in on one device and checks one decision (see `signedInWorkers`).
-    public func signedInDeviceHeaders() async throws -> DeviceHeaders {
+    func signedInDeviceHeaders() async throws -> DeviceHeaders {
         guard let client = try await signedInWorkers().first, let token = client.accessToken,
               let identifier = DeviceIdentifier(rawValue: client.deviceID) else {
             throw BenchmarkError(.session, "No signed-in device.")

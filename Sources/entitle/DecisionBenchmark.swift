@@ -1,5 +1,8 @@
 import AsyncHTTPClient
 import EntitleCore
+import EntitleClients
+import EntitleHost
+import EntitleServer
 import Foundation
 import Logging
 import NIOHTTP1
@@ -10,82 +13,82 @@ import NIOHTTP1
 /// Setup: one client registration from the software statement, then one device per worker, each signed in through the
 /// browser leg (DemoMVPD login form and SAML POST). Each worker then sends `POST decisions/authorize/{mvpd}` for one
 /// resource back to back; a success is HTTP 200 with an authorized decision carrying a media token.
-public struct DecisionBenchmark: Sendable {
+struct DecisionBenchmark: Sendable {
     /// What to measure.
-    public struct Options: Sendable {
+    struct Options: Sendable {
         /// Concurrent workers (one device each).
-        public var concurrency = 8
+        var concurrency = 8
         /// Measured time per phase.
-        public var duration: Duration = .seconds(10)
+        var duration: Duration = .seconds(10)
         /// Unmeasured time per phase before measuring.
-        public var warmup: Duration = .seconds(1)
+        var warmup: Duration = .seconds(1)
         /// The resource to authorize.
-        public var resource = "news"
+        var resource = "news"
         /// The MVPD to sign in at.
-        public var mvpd = "DemoCable"
+        var mvpd = "DemoCable"
         /// The subscriber.
-        public var username = "alice"
+        var username = "alice"
         /// The subscriber's password.
-        public var password = "alice-pass"
+        var password = "alice-pass"
         /// The requestor id.
-        public var serviceProvider = "REF"
+        var serviceProvider = "REF"
         /// The redirect URL of the sessions (registered in the software statement).
-        public var redirectURL = "adobepass://ios.app"
+        var redirectURL = "adobepass://ios.app"
         /// Creates the defaults: 8 workers, 10 s, `news` at DemoCable as alice.
-        public init() {}
+        init() {}
     }
 
     /// The figures of one phase.
-    public struct Measurement: Sendable, Codable, Equatable {
+    struct Measurement: Sendable, Codable, Equatable {
         /// `decisions` or `healthz`.
-        public var name: String
+        var name: String
         /// Successful requests in the measured window.
-        public var successes: Int
+        var successes: Int
         /// Failed requests (transport error, unexpected status, denied decision).
-        public var errors: Int
+        var errors: Int
         /// Length of the measured window in seconds.
-        public var seconds: Double
+        var seconds: Double
         /// Successes per second.
-        public var requestsPerSecond: Double
+        var requestsPerSecond: Double
         /// Median latency of successes, in milliseconds.
-        public var p50Milliseconds: Double
+        var p50Milliseconds: Double
         /// 99th percentile latency of successes, in milliseconds.
-        public var p99Milliseconds: Double
+        var p99Milliseconds: Double
         /// The first failure seen, to diagnose errors.
-        public var firstError: String?
+        var firstError: String?
     }
 
     /// The result of a run.
-    public struct Report: Sendable, Codable, Equatable {
+    struct Report: Sendable, Codable, Equatable {
         /// The base URL measured.
-        public var target: String
+        var target: String
         /// Concurrent workers.
-        public var concurrency: Int
+        var concurrency: Int
         /// Measured seconds per phase.
-        public var durationSeconds: Double
+        var durationSeconds: Double
         /// The resource authorized.
-        public var resource: String
+        var resource: String
         /// Authorization decisions.
-        public var decisions: Measurement
+        var decisions: Measurement
         /// The `/healthz` baseline.
-        public var healthz: Measurement
+        var healthz: Measurement
         /// Decisions per second divided by `/healthz` requests per second.
-        public var ratio: Double
+        var ratio: Double
     }
 
     /// The HTTP client the workers share (its pool should allow `concurrency` connections).
-    public let httpClient: HTTPClient
+    let httpClient: HTTPClient
     /// Base URL of the service.
-    public let baseURL: String
+    let baseURL: String
     /// The software statement (JWT) to register with.
-    public let softwareStatement: String
+    let softwareStatement: String
     /// What to measure.
-    public let options: Options
+    let options: Options
     /// Progress logging.
-    public let logger: Logger
+    let logger: Logger
 
     /// Creates a benchmark.
-    public init(httpClient: HTTPClient, baseURL: String, softwareStatement: String, options: Options, logger: Logger) {
+    init(httpClient: HTTPClient, baseURL: String, softwareStatement: String, options: Options, logger: Logger) {
         self.httpClient = httpClient
         self.baseURL = baseURL
         self.softwareStatement = softwareStatement
@@ -94,12 +97,12 @@ public struct DecisionBenchmark: Sendable {
     }
 
     /// Runs setup and both phases, timed with `ContinuousClock`.
-    public func run() async throws -> Report {
+    func run() async throws -> Report {
         try await run(clock: ContinuousClock())
     }
 
     /// Runs setup and both phases, timed with `clock`.
-    public func run<C: Clock>(clock: C) async throws -> Report where C.Duration == Duration {
+    func run<C: Clock>(clock: C) async throws -> Report where C.Duration == Duration {
         let workers = try await signedInWorkers()
         let resource = options.resource, mvpd = options.mvpd
         let decisions = await measure("decisions", workers: workers, clock: clock) { client in
@@ -210,7 +213,7 @@ public struct DecisionBenchmark: Sendable {
     }
 
     /// Nearest-rank percentile of ascending `sorted` values (`p` in 0...1); 0 for no values.
-    public static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let rank = Int((p * Double(sorted.count)).rounded(.up))
         return sorted[min(max(rank, 1), sorted.count) - 1]
@@ -224,42 +227,48 @@ public struct DecisionBenchmark: Sendable {
 }
 
 /// A benchmark that could not be set up.
-public struct BenchmarkError: Error, CustomStringConvertible, Sendable {
+struct BenchmarkError: Error, CustomStringConvertible, Sendable {
     /// What kind of failure (an open set).
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    struct Code: Hashable, Sendable, CustomStringConvertible {
         /// The code's name.
-        public let description: String
+        let description: String
         /// Creates a code.
-        public init(_ description: String) { self.description = description }
+        init(_ description: String) { self.description = description }
         /// An authentication session could not be created.
-        public static let session = Code("session")
+        static let session = Code("session")
         /// The browser leg did not reach the redirect URL.
-        public static let signIn = Code("sign_in")
+        static let signIn = Code("sign_in")
         /// The subscriber is not authorized for the resource.
-        public static let notAuthorized = Code("not_authorized")
+        static let notAuthorized = Code("not_authorized")
         /// The in-process service ended without a result.
-        public static let noResult = Code("no_result")
+        static let noResult = Code("no_result")
     }
 
     /// What kind of failure.
-    public let code: Code
+    let code: Code
     /// What went wrong.
-    public let description: String
+    let description: String
     /// Creates an error.
-    public init(_ code: Code, _ description: String) {
+    init(_ code: Code, _ description: String) {
         self.code = code
         self.description = description
     }
 }
 
 extension DecisionBenchmark {
-    /// Runs `body` against an in-process ``LocalService`` (service and DemoMVPD with the demo world on a free loopback
-    /// port, SQLite in a temporary directory, throttling disabled), stopped and removed afterwards.
-    /// `body` receives the base URL and the demo software statement.
-    public static func withInProcessHost<T: Sendable>(_ body: (_ baseURL: String, _ softwareStatement: String) async throws -> T) async throws -> T {
+    /// Runs `body` against an in-process host (service and DemoMVPD with the demo world on a free loopback port, SQLite
+    /// in a temporary directory or a throwaway PostgreSQL database when `ENTITLE_TEST_DATABASE_URL` is set, throttling
+    /// disabled), stopped and removed afterwards. `body` receives the base URL and the demo software statement.
+    static func withInProcessHost<T: Sendable>(_ body: (_ baseURL: String, _ softwareStatement: String) async throws -> T) async throws -> T {
+        var configuration = HostConfiguration()
+        configuration.rateLimitPerSecond = 0
+        configuration.catalogRefresh = .zero
+        var logger = Logger(label: "entitle.bench")
+        logger.logLevel = .warning
         var result: T?
-        try await LocalService.run(rateLimit: 0) { local in
-            result = try await body(local.baseURL, local.softwareStatement)
+        try await EntitleHost.runOnLoopback(configuration: configuration, logger: logger, clock: ManualClock()) { host in
+            guard let statement = host.demoInfo?.softwareStatement else { throw BenchmarkError(.noResult, "The in-process service has no demo world.") }
+            result = try await body(host.configuration.baseURL, statement)
         }
         guard let result else { throw BenchmarkError(.noResult, "The in-process service stopped without a result.") }
         return result

@@ -2,21 +2,24 @@ import Logging
 import Synchronization
 
 /// A log handler that keeps every line it is given (message and metadata, as a stream handler would print them).
-final class LogCapture: Sendable {
+public final class LogCapture: Sendable {
     private let lines = Mutex<[String]>([])
 
     /// Every line logged so far.
-    var all: [String] { lines.withLock { $0 } }
+    public var all: [String] { lines.withLock { $0 } }
 
     /// A logger writing to this capture.
-    func logger(label: String = "capture", level: Logger.Level = .trace) -> Logger {
+    public func logger(label: String = "capture", level: Logger.Level = .trace) -> Logger {
         var logger = Logger(label: label) { _ in Handler(capture: self) }
         logger.logLevel = level
         return logger
     }
 
     /// A handler writing to this capture.
-    func handler() -> any LogHandler { Handler(capture: self) }
+    public func handler() -> any LogHandler { Handler(capture: self) }
+
+    /// Creates an empty capture.
+    public init() {}
 
     fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
 

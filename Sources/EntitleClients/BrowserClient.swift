@@ -27,11 +27,14 @@ public actor BrowserClient {
         case external(String)
     }
 
-    private let httpClient: HTTPClient
+    private let transport: ServiceTransport
     private var cookies: [String: [String: String]] = [:]
 
-    /// Creates a browser on an HTTP client.
-    public init(httpClient: HTTPClient) { self.httpClient = httpClient }
+    /// Creates a browser on an HTTP client (which must not follow redirects).
+    public init(httpClient: HTTPClient) { self.transport = .httpClient(httpClient) }
+
+    /// Creates a browser on `transport`.
+    public init(transport: ServiceTransport) { self.transport = transport }
 
     /// Loads a URL, following redirects.
     public func get(_ url: String) async throws -> Outcome {
@@ -50,18 +53,17 @@ public actor BrowserClient {
         var url = start, method = method, body = start2
         for _ in 0..<20 {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else { return .external(url) }
-            var request = HTTPClientRequest(url: url)
-            request.method = method
+            var request = ServiceTransport.Request(method: method, url: url, headers: [:])
             request.headers.add(name: "User-Agent", value: "EntitleBrowserClient/1.0")
             if let cookie = cookieHeader(for: url) { request.headers.add(name: "Cookie", value: cookie) }
             if let body {
                 request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-                request.body = .bytes(ByteBuffer(string: body))
+                request.body = Data(body.utf8)
             }
-            let response = try await httpClient.execute(request, timeout: .seconds(30))
+            let response = try await transport.send(request)
             storeCookies(response.headers, for: url)
-            let text = String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
-            if (300..<400).contains(response.status.code), let location = response.headers.first(name: "Location") {
+            let text = response.text
+            if (300..<400).contains(response.status), let location = response.headers.first(name: "Location") {
                 url = resolve(location, against: url)
                 method = .GET
                 body = nil
@@ -71,7 +73,7 @@ public actor BrowserClient {
             if let handover = Self.metaRefreshTarget(text), !handover.hasPrefix("http://"), !handover.hasPrefix("https://") {
                 return .external(handover)
             }
-            return .page(Page(url: url, status: Int(response.status.code), body: text))
+            return .page(Page(url: url, status: response.status, body: text))
         }
         throw BrowserError("Too many redirects from \(start).")
     }

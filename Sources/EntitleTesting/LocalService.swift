@@ -1,0 +1,88 @@
+import AsyncHTTPClient
+import EntitleClients
+import EntitleCore
+import EntitleHost
+import EntitleServer
+import Foundation
+import Logging
+
+/// A real Entitle service with the DemoMVPD on an ephemeral loopback port, on SQLite in a temporary directory or,
+/// when `ENTITLE_TEST_DATABASE_URL` is set, on a fresh PostgreSQL database created for the run and dropped after it.
+/// Built on ``EntitleHost/runOnLoopback(configuration:temporaryDataDirectory:logger:clock:_:)``, as `entitle bench` runs its
+/// in-process service; everything stops when `body` returns.
+public struct LocalService: ServiceHarness {
+    /// The running host.
+    public let host: EntitleHost
+    /// Its base URL.
+    public let baseURL: String
+    /// Its data directory.
+    public let dataDirectory: String
+    /// An HTTP client that does not follow redirects (the browser client follows them itself).
+    public let httpClient: HTTPClient
+    /// The service's clock.
+    public let clock: ManualClock
+
+    /// The clients' transport: real HTTP with ``httpClient``.
+    public var transport: ServiceTransport { .httpClient(httpClient) }
+
+    /// Runs `body` with a started host; stops everything afterwards.
+    /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
+    /// another process then see the change at once).
+    public static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
+                    databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
+                    _ body: (LocalService) async throws -> Void) async throws {
+        var configuration = HostConfiguration()
+        configuration.databaseURL = databaseURL
+        configuration.rateLimitPerSecond = rateLimit
+        configuration.rateLimitBurst = burst
+        configuration.catalogRefresh = catalogRefresh
+        if let dataDirectory { configuration.dataDirectory = dataDirectory }
+        var logger = Logger(label: "entitle.test")
+        logger.logLevel = .warning
+        let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        do {
+            try await EntitleHost.runOnLoopback(configuration: configuration, temporaryDataDirectory: dataDirectory == nil,
+                                                logger: logger, clock: clock) { host in
+                let local = LocalService(host: host, baseURL: host.configuration.baseURL, dataDirectory: host.configuration.dataDirectory,
+                                         httpClient: httpClient, clock: clock)
+                try await local.waitUntilHealthy()
+                try await body(local)
+            }
+        } catch {
+            try? await httpClient.shutdown()
+            throw error
+        }
+        try await httpClient.shutdown()
+    }
+
+    /// Two instances on one database (a throwaway PostgreSQL database when `ENTITLE_TEST_DATABASE_URL` is set, else
+    /// one SQLite file in a shared data directory) and one clock; the database and the folder are removed whatever
+    /// `body` does.
+    public static func runTwoInstances(clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
+                                       _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void) async throws {
+        let database = try await ScratchDatabase.create()
+        let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        do {
+            try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { first in
+                try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { second in
+                    try await body(first, second)
+                }
+            }
+        } catch {
+            try? await database?.drop()
+            throw error
+        }
+        try? await database?.drop()
+    }
+
+    /// Waits until `/healthz` answers.
+    public func waitUntilHealthy() async throws {
+        for _ in 0..<100 {
+            if let response = try? await httpClient.execute(HTTPClientRequest(url: baseURL + "/healthz"), timeout: .seconds(2)),
+               response.status == .ok { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw BrowserError("Service did not become healthy.")
+    }
+}
