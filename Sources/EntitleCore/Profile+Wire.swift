@@ -14,13 +14,13 @@ public struct Profile: Codable, Sendable, Equatable {
     public var notAfter: Int64
     /// Who issued it: the MVPD id, or `Adobe`-style service issuer for TempPass and degraded profiles.
     public var issuer: String
-    /// `regular`, `temporary`, `degraded`, `platformSSO`, `serviceTokenSSO` or `appleSSO`.
-    public var type: String
+    /// How the profile came about (``ProfileType/regular``, ``ProfileType/temporary``, ``ProfileType/degraded``, …).
+    public var type: ProfileType
     /// User metadata.
     public var attributes: [String: ProfileAttribute]
 
     /// Creates a profile.
-    public init(notBefore: Int64, notAfter: Int64, issuer: String, type: String, attributes: [String: ProfileAttribute]) {
+    public init(notBefore: Int64, notAfter: Int64, issuer: String, type: ProfileType, attributes: [String: ProfileAttribute]) {
         self.notBefore = notBefore
         self.notAfter = notAfter
         self.issuer = issuer
