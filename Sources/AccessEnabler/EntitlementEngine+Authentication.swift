@@ -137,11 +137,11 @@ extension EntitlementEngine {
         local.selectedMVPD = mvpd
         let profile = local.profiles[mvpd]?.profile
         var events: [AccessEnablerEvent] = []
-        if profile?.type == "temporary" && !cached {
+        if profile?.type == .temporary && !cached {
             events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: "info",
                                                       message: "Authenticated with TempPass.")))
         }
-        if profile?.type == "degraded" && !cached {
+        if profile?.type == .degraded && !cached {
             events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.degradedAuthentication, level: "warning",
                                                       message: "Authenticated under a degradation rule.")))
         }
