@@ -65,7 +65,7 @@ extension EntitleService {
         guard !metadata.signingCertificates.isEmpty else { throw ConfigurationError("The IdP metadata has no signing certificate.") }
         let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
         try await repository.upsertMVPD(MVPDRecord(
-            id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: MVPDRecord.samlKind, entityId: metadata.entityID,
+            id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .saml, entityId: metadata.entityID,
             ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: JSONText.encode(pems),
             authorizationUrl: options.authorizationURL, authorizationKey: options.authorizationKey,
             requiresSvc: options.requiresSafariViewController ? 1 : 0, enablePlatformServices: options.enablePlatformServices ? 1 : 0,
@@ -90,7 +90,7 @@ extension EntitleService {
     public func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
                                  requestors: [String]) async throws {
         try await repository.upsertMVPD(MVPDRecord(
-            id: id, displayName: displayName, logoUrl: logoURL, kind: MVPDRecord.tempPassKind, entityId: nil, ssoUrl: nil, sloUrl: nil,
+            id: id, displayName: displayName, logoUrl: logoURL, kind: .tempPass, entityId: nil, ssoUrl: nil, sloUrl: nil,
             certificates: "[]", authorizationUrl: nil, authorizationKey: nil, requiresSvc: 0, enablePlatformServices: 0,
             boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: 0, temppassMinutes: Int64(minutes),
             profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: "[]", temppassResourceLimit: resourceLimit.map(Int64.init)))

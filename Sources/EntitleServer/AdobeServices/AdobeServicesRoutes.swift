@@ -96,7 +96,7 @@ extension EntitleService {
                 throw APIError(.v1(400, "invalid_device_id", "The device_id is not the device of the registration code."))
             }
             domain = session.domainName
-            if session.status == "authenticated" {
+            if session.status == .authenticated {
                 profile = try await repository.profile(requestor: caller.requestor.id, sessionCode: session.code)
                 if profile == nil {
                     profile = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: session.deviceId)
@@ -224,7 +224,7 @@ extension EntitleService {
     /// code to `mso_id`, and to `domain_name` / `redirect_url` when they are the requestor's or registered for the app.
     func bindAdobeServicesCode(query: [String: String]) async throws {
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let mvpd = query["mso_id"],
-              let session = try await repository.session(code: code), session.status == "pending", session.mvpdId == nil,
+              let session = try await repository.session(code: code), session.status == .pending, session.mvpdId == nil,
               session.requestorId == query["requestor_id"], session.notAfter > now,
               try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else { return }
         let domains = try await repository.requestor(id: session.requestorId)?.domainList ?? []

@@ -33,7 +33,7 @@ extension EntitleService {
 
     /// The client id, its redirect URIs and its requestor, from a bearer token or an HMAC header.
     private func legacyApp(_ v1: V1Request, header: String) async throws -> (String, [String], String) {
-        let registration = "application-registration"
+        let registration = EnhancedError.Action.applicationRegistration
         var token: String?
         if header.lowercased().hasPrefix("bearer ") {
             token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)

@@ -36,7 +36,7 @@ extension EntitleService {
         router.get("/api/v1/checkauthn/:code") { request, context in
             try await self.v1(request, context: context) { v1 in
                 let session = try await self.v1Code(v1, requestor: try v1.requestorID(), code: try context.parameters.require("code"))
-                guard session.status == "authenticated",
+                guard session.status == .authenticated,
                       let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
                       profile.notAfter > self.now else {
                     throw APIError(.v1(403, "authentication_session_missing", "Forbidden", action: "authentication"))
@@ -95,7 +95,7 @@ extension EntitleService {
         }
         let now = self.now
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: requestor, clientId: caller.clientID,
-                                        deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: "pending",
+                                        deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: .pending,
                                         authnRequestId: nil, failure: nil, createdAt: now, notAfter: now + ttl * 1000)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
@@ -193,7 +193,7 @@ extension EntitleService {
             return HTMLPage.message(title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
                                     status: .badRequest)
         }
-        if session.status == "authenticated" { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
+        if session.status == .authenticated { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
         try await repository.resumeSession(code: code, mvpd: mvpdID, domainName: domain, redirectURL: redirect)
         return HTMLPage.redirect(to: "/adobe-services/authenticate/saml?" + FormBody.encode([
             ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", session.requestorId), ("domain_name", domain),

@@ -33,14 +33,14 @@ extension EntitleService {
             try await repository.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
             mvpdID = chosen
         }
-        guard session.status != SessionCancellation.cancelledStatus else {
+        guard session.status != .cancelled else {
             return HTMLPage.message(title: "This sign-in was cancelled",
                                     message: "Signing in was cancelled on the TV or app. Start signing in again there.", status: .gone)
         }
         guard let mvpdID else {
             return try await providerPicker(session: session)
         }
-        guard session.status != "authenticated" else {
+        guard session.status != .authenticated else {
             return try await signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         let location = "/adobe-services/authenticate/saml?" + FormBody.encode([
@@ -58,7 +58,7 @@ extension EntitleService {
         let query = FormBody.query(of: request)
         try await bindAdobeServicesCode(query: query)
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
-              session.notAfter > now, session.status != SessionCancellation.cancelledStatus,
+              session.notAfter > now, session.status != .cancelled,
               session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
               let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) else {
             return HTMLPage.message(title: "This sign-in link is not valid",

@@ -61,8 +61,8 @@ struct DecisionMaker {
     let issueTokens: Bool
 
     enum Verdict: Sendable {
-        case authorized(source: String)
-        case denied(EnhancedError, source: String)
+        case authorized(source: DecisionSource)
+        case denied(EnhancedError, source: DecisionSource)
     }
 
     func decide(_ resources: [String]) async throws -> [Decision] {
@@ -83,13 +83,13 @@ struct DecisionMaker {
             do throws(EnhancedError) {
                 _ = try ProtectedResource(parsing: raw)
             } catch {
-                return (index, .denied(error, source: "mvpd"))
+                return (index, .denied(error, source: .mvpd))
             }
-            if rules.contains("authz-none") {
-                return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
+            if rules.contains(.authzNone) {
+                return (index, .denied(.authorizationDeniedByDegradationRule, source: .degradation))
             }
-            if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
-            if authorizeAll { return (index, .authorized(source: "mvpd")) }
+            if rules.contains(.authzAll) || profile.type == .degraded { return (index, .authorized(source: .degradation)) }
+            if authorizeAll { return (index, .authorized(source: .mvpd)) }
             if mvpd.isTempPass {
                 return (index, await Self.tempPassVerdict(service: service, mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
             }
@@ -98,12 +98,12 @@ struct DecisionMaker {
                 notAfter: profile.notAfter, catalogGeneration: catalogGeneration
             ) { await client.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
             switch verdict {
-            case .authorized: return (index, .authorized(source: "mvpd"))
+            case .authorized: return (index, .authorized(source: .mvpd))
             case .denied(let parental, let message):
                 let base: EnhancedError = parental ? .authorizationDeniedByParentalControls
                     : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
-                return (index, .denied(base.with(details: message), source: "mvpd"))
-            case .failed(let error): return (index, .denied(error, source: "mvpd"))
+                return (index, .denied(base.with(details: message), source: .mvpd))
+            case .failed(let error): return (index, .denied(error, source: .mvpd))
             }
         }
         // One resource (the common play): asked inline, without a child task and its thread hop.
@@ -111,14 +111,14 @@ struct DecisionMaker {
             for (index, raw) in resources.enumerated() {
                 group.addTask { await ask(index, raw) }
             }
-            var result = [Verdict](repeating: .denied(.internalServerError, source: "mvpd"), count: resources.count)
+            var result = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
             for await (index, verdict) in group { result[index] = verdict }
             return result
         }
         let signer = issueTokens ? try? await service.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + service.configuration.decisionLifetime)
         return zip(resources, verdicts).map { resource, verdict in
-            var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: "mvpd", authorized: false)
+            var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: .mvpd, authorized: false)
             switch verdict {
             case .authorized(let source):
                 decision.source = source
@@ -145,7 +145,7 @@ struct DecisionMaker {
 
     /// TempPass authorizes everything while the pass lasts; a Promotional TempPass also counts distinct resources.
     static func tempPassVerdict(service: EntitleService, mvpd: MVPDRecord, profile: ProfileRecord, resource: String, consume: Bool) async -> Verdict {
-        guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return .authorized(source: "temppass") }
+        guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return .authorized(source: .tempPass) }
         do {
             let allowed: Bool
             if consume {
@@ -154,9 +154,9 @@ struct DecisionMaker {
                 let used = try await service.repository.promoResources(passKey: profile.nameId)
                 allowed = used.contains(resource) || Int64(used.count) < limit
             }
-            return allowed ? .authorized(source: "temppass") : .denied(.temporaryAccessResourcesLimitExceeded, source: "temppass")
+            return allowed ? .authorized(source: .tempPass) : .denied(.temporaryAccessResourcesLimitExceeded, source: .tempPass)
         } catch {
-            return .denied(.internalServerError, source: "temppass")
+            return .denied(.internalServerError, source: .tempPass)
         }
     }
 }

@@ -58,7 +58,7 @@ extension EntitleService {
         let sp = caller.requestor.id
         if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
            profile.notAfter > now {
-            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: profile.type == "appleSSO" ? "authenticatedSSO" : "authenticated",
+            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: profile.type == .appleSSO ? "authenticatedSSO" : "authenticated",
                                    url: "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)", sessionId: UUID().uuidString.lowercased(),
                                    mvpd: mvpd.id, serviceProvider: sp)
         }
@@ -69,7 +69,7 @@ extension EntitleService {
         let now = self.now
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
                                         deviceId: caller.device.value, mvpdId: mvpd.id, domainName: domain, redirectUrl: redirectURL,
-                                        status: "authenticating", authnRequestId: authnRequest.id, failure: nil, createdAt: now,
+                                        status: .authenticating, authnRequestId: authnRequest.id, failure: nil, createdAt: now,
                                         notAfter: now + configuration.sessionLifetime)
         var stored = false
         for _ in 0..<5 where !stored {
@@ -102,7 +102,7 @@ extension EntitleService {
         } catch {
             throw APIError(EnhancedError.invalidSAMLResponse.with(details: "The SAML response is not a valid signed response from the MVPD."))
         }
-        let profile = try await consumer.storeProfile(verified, type: "appleSSO", issuer: "Apple", extraAttributes: ["tokenSource": ["Apple"]])
+        let profile = try await consumer.storeProfile(verified, type: .appleSSO, issuer: "Apple", extraAttributes: ["tokenSource": ["Apple"]])
         return try await profilesAnswer([profile], requestor: caller.requestor)
     }
 }

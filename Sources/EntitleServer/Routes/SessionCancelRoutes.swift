@@ -4,10 +4,6 @@ import Hummingbird
 
 /// `DELETE /api/v2/{sp}/sessions/{code}`: the device that created a session gives it up (the user cancelled the
 /// login on the TV), so the code no longer leads to a provider picker or a login page.
-enum SessionCancellation {
-    /// The session status after a cancellation.
-    static let cancelledStatus = "cancelled"
-}
 
 extension EntitleService {
     func addSessionCancelRoutes(to router: Router<AppContext>) {
@@ -17,7 +13,7 @@ extension EntitleService {
                                                      bucket: caller.device.value)
             // Only the client and device that created the session may cancel it; to anyone else it does not exist.
             guard session.clientId == caller.clientID, session.deviceId == caller.device.value else { throw APIError(.invalidCode) }
-            guard session.status != "authenticated" else {
+            guard session.status != .authenticated else {
                 throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete."))
             }
             _ = try await self.repository.cancelSession(code: session.code)

@@ -26,9 +26,9 @@ extension EntitleService {
             existing["domain"] = session.domainName
             existing["redirectUrl"] = session.redirectUrl
             return JSONCoding.response(SessionResponse(
-                actionName: session.status == "authenticated" ? "authorize" : (session.mvpdId == nil ? "resume" : "authenticate"),
-                actionType: session.status == "authenticated" ? "direct" : "interactive",
-                reasonType: session.status == "authenticated" ? "authenticated" : "none",
+                actionName: session.status == .authenticated ? "authorize" : (session.mvpdId == nil ? "resume" : "authenticate"),
+                actionType: session.status == .authenticated ? "direct" : "interactive",
+                reasonType: session.status == .authenticated ? "authenticated" : "none",
                 missingParameters: self.missingParameters(session), existingParameters: existing, code: session.code,
                 sessionId: session.sessionId, mvpd: session.mvpdId, serviceProvider: session.requestorId,
                 notBefore: String(session.createdAt), notAfter: String(session.notAfter)))
@@ -47,7 +47,7 @@ extension EntitleService {
         if Int.random(in: 0..<256) == 0 { try await repository.purgeExpired(now: now) }
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
                                         deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
-                                        status: "pending", authnRequestId: nil, failure: nil, createdAt: now,
+                                        status: .pending, authnRequestId: nil, failure: nil, createdAt: now,
                                         notAfter: now + configuration.sessionLifetime)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
@@ -61,7 +61,7 @@ extension EntitleService {
         let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await self.integratedMVPD($0, requestor: caller.requestor.id) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
-        guard session.status != "authenticated" else { throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.")) }
+        guard session.status != .authenticated else { throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.")) }
         if let mvpd, session.clientId == caller.clientID, session.deviceId == caller.device.value,
            let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
             return shortcut

@@ -34,7 +34,7 @@ struct AssertionConsumer {
     func consume(samlResponse: String, relayState: String?) async -> Outcome {
         do {
             let verified = try await verify(samlResponse: samlResponse, relayState: relayState)
-            try await storeProfile(verified, type: "regular", issuer: verified.mvpd.id, extraAttributes: [:])
+            try await storeProfile(verified, type: .regular, issuer: verified.mvpd.id, extraAttributes: [:])
             return .authenticated(redirect: verified.session.redirectUrl ?? service.configuration.authenticatedPageURL)
         } catch let refusal as Refusal {
             if refusal.declined, let session = try? await sessionFor(samlResponse), let redirect = session.redirectUrl {
@@ -61,7 +61,7 @@ struct AssertionConsumer {
         guard let requestID = peek.inResponseTo else { throw Refusal(reason: "unsolicited") }
         guard let session = try await repository.session(authnRequestID: requestID) else { throw Refusal(reason: "unknown_request") }
         // A failure status is not signature-checked, so a "failed" session may still be completed by a genuine answer.
-        guard session.status == "authenticating" || session.status == "failed" else { throw Refusal(reason: "replayed") }
+        guard session.status == .authenticating || session.status == .failed else { throw Refusal(reason: "replayed") }
         guard session.notAfter > service.now else { throw Refusal(reason: "session_expired") }
         if let relayState, !relayState.isEmpty, relayState != session.code { throw Refusal(reason: "relay_state_mismatch") }
         guard let mvpdID = session.mvpdId, let mvpd = try await repository.mvpd(id: mvpdID), let entityID = mvpd.entityId else {
@@ -95,7 +95,7 @@ struct AssertionConsumer {
 
     /// Stores the profile of a verified response for the session's client and device.
     @discardableResult
-    func storeProfile(_ verified: Verified, type: String, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
+    func storeProfile(_ verified: Verified, type: ProfileType, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
         let now = service.now
         var notAfter = now + verified.mvpd.profileTtlSeconds * 1000
         if let sessionEnd = verified.assertion.sessionNotOnOrAfter {

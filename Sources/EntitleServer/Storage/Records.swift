@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 
 /// A programmer (requestor / service provider) and its settings.
@@ -34,8 +35,8 @@ public struct MVPDRecord: Codable, Sendable, Equatable {
     public var displayName: String
     /// Logo URL.
     public var logoUrl: String
-    /// `saml` or `temppass`.
-    public var kind: String
+    /// SAML 2.0 or TempPass.
+    public var kind: MVPDKind
     /// IdP entity id (SAML).
     public var entityId: String?
     /// IdP single sign-on URL, HTTP-Redirect binding (SAML).
@@ -68,11 +69,7 @@ public struct MVPDRecord: Codable, Sendable, Equatable {
     public var temppassResourceLimit: Int64?
 
     /// Whether this is a TempPass pseudo-MVPD.
-    public var isTempPass: Bool { kind == MVPDRecord.tempPassKind }
-    /// The kind of a TempPass MVPD.
-    public static let tempPassKind = "temppass"
-    /// The kind of a SAML MVPD.
-    public static let samlKind = "saml"
+    public var isTempPass: Bool { kind == .tempPass }
     /// The certificate PEMs as a list.
     public var certificateList: [String] { JSONText.decode(certificates) }
     /// The encrypted attribute names as a list.
@@ -135,8 +132,8 @@ public struct AuthSessionRecord: Codable, Sendable, Equatable {
     public var domainName: String?
     /// Where to send the user agent at the end.
     public var redirectUrl: String?
-    /// `pending`, `authenticating`, `authenticated` or `failed`.
-    public var status: String
+    /// Where the session stands.
+    public var status: AuthenticationSessionStatus
     /// The SAML AuthnRequest id sent to the MVPD.
     public var authnRequestId: String?
     /// Why the login failed.
@@ -157,8 +154,8 @@ public struct ProfileRecord: Codable, Sendable, Equatable {
     public var deviceId: String
     /// MVPD.
     public var mvpdId: String
-    /// `regular`, `temporary`, …
-    public var type: String
+    /// How the profile came about.
+    public var type: ProfileType
     /// Issuer.
     public var issuer: String
     /// Validity start, ms.

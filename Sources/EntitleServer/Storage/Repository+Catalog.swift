@@ -58,7 +58,7 @@ extension Repository {
               authorization_url, authorization_key, requires_svc, enable_platform_services, boarding_status,
               platform_mapping_id, display_in_platform_picker, temppass_minutes, profile_ttl_seconds, encrypted_attributes,
               temppass_resource_limit)
-            VALUES (\(bind: m.id), \(bind: m.displayName), \(bind: m.logoUrl), \(bind: m.kind), \(bind: m.entityId),
+            VALUES (\(bind: m.id), \(bind: m.displayName), \(bind: m.logoUrl), \(bind: m.kind.rawValue), \(bind: m.entityId),
               \(bind: m.ssoUrl), \(bind: m.sloUrl), \(bind: m.certificates), \(bind: m.authorizationUrl),
               \(bind: m.authorizationKey), \(bind: m.requiresSvc), \(bind: m.enablePlatformServices),
               \(bind: m.boardingStatus), \(bind: m.platformMappingId), \(bind: m.displayInPlatformPicker),
