@@ -66,17 +66,17 @@ extension EntitleService {
         let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
         try await repository.upsertMVPD(MVPDRecord(
             id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .saml, entityId: metadata.entityID,
-            ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: JSONText.encode(pems),
+            ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: pems,
             authorizationUrl: options.authorizationURL, authorizationKey: options.authorizationKey,
-            requiresSvc: options.requiresSafariViewController ? 1 : 0, enablePlatformServices: options.enablePlatformServices ? 1 : 0,
+            requiresSafariViewController: options.requiresSafariViewController, enablePlatformServices: options.enablePlatformServices,
             boardingStatus: options.boardingStatus, platformMappingId: options.enablePlatformServices ? id : nil,
-            displayInPlatformPicker: options.displayInPlatformPicker ? 1 : 0, temppassMinutes: nil,
-            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: JSONText.encode(options.encryptedAttributes),
+            displayInPlatformPicker: options.displayInPlatformPicker, temppassMinutes: nil,
+            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: options.encryptedAttributes,
             temppassResourceLimit: nil))
         try await recordSSOPostBinding(mvpd: id, metadataXML: metadataXML)
         try await repository.upsertSAMLOptions(MVPDSAMLOptionsRecord(
-            mvpdId: id, attributeMap: JSONText.encode(options.attributeMapping), allowRsaSha1: options.allowRSASHA1 ? 1 : 0,
-            authorizeAll: options.authorizeAllAuthenticated ? 1 : 0))
+            mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: options.allowRSASHA1,
+            authorizeAll: options.authorizeAllAuthenticated))
         if options.allowRSASHA1 {
             logger.warning("RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",
                            metadata: ["mvpd": "\(id.logEscaped)"])
@@ -91,9 +91,9 @@ extension EntitleService {
                                  requestors: [String]) async throws {
         try await repository.upsertMVPD(MVPDRecord(
             id: id, displayName: displayName, logoUrl: logoURL, kind: .tempPass, entityId: nil, ssoUrl: nil, sloUrl: nil,
-            certificates: "[]", authorizationUrl: nil, authorizationKey: nil, requiresSvc: 0, enablePlatformServices: 0,
-            boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: 0, temppassMinutes: Int64(minutes),
-            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: "[]", temppassResourceLimit: resourceLimit.map(Int64.init)))
+            certificates: [], authorizationUrl: nil, authorizationKey: nil, requiresSafariViewController: false, enablePlatformServices: false,
+            boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: false, temppassMinutes: Int64(minutes),
+            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: [], temppassResourceLimit: resourceLimit.map(Int64.init)))
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
 }

@@ -212,8 +212,8 @@ extension EntitleService {
         }
         // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
         try await repository.deleteLegacyAuthorizations(requestor: record.requestorId, client: record.clientId, device: record.deviceId)
-        let registered = try await repository.client(id: record.clientId)?.redirectURIList ?? []
-        let domains = try await repository.requestor(id: record.requestorId)?.domainList ?? []
+        let registered = try await repository.client(id: record.clientId)?.redirectURIs ?? []
+        let domains = try await repository.requestor(id: record.requestorId)?.domains ?? []
         if let redirect = query["redirect_url"], RedirectURIPolicy.isAllowed(redirect, registered: registered) || Self.isDomainURL(redirect, domains: domains) {
             return HTMLPage.redirect(to: redirect)
         }
@@ -227,8 +227,8 @@ extension EntitleService {
               let session = try await repository.session(code: code), session.status == .pending, session.mvpdId == nil,
               session.requestorId == query["requestor_id"], session.notAfter > now,
               try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else { return }
-        let domains = try await repository.requestor(id: session.requestorId)?.domainList ?? []
-        let registered = try await repository.client(id: session.clientId)?.redirectURIList ?? []
+        let domains = try await repository.requestor(id: session.requestorId)?.domains ?? []
+        let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
         let redirect = query["redirect_url"].flatMap { url in
             RedirectURIPolicy.isAllowed(url, registered: registered) || Self.isDomainURL(url, domains: domains) ? url : nil
         }

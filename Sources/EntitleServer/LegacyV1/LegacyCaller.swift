@@ -48,7 +48,7 @@ extension EntitleService {
                 throw APIError(.v1(401, "invalid_client_id", "The client application is revoked or no longer approved: register again.",
                                    action: registration))
             }
-            return (client.clientId, client.redirectURIList, claims.requestorID)
+            return (client.clientId, client.redirectURIs, claims.requestorID)
         }
         guard !header.isEmpty else {
             throw APIError(.v1(401, "missing_authentication_header", "Not Authorized: missing authorization header.", action: registration))
@@ -80,7 +80,7 @@ extension EntitleService {
         guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         let publicKey = Secrets.randomToken(bytes: 24), privateKey = Secrets.randomToken(bytes: 32)
         try await repository.insertLegacyAppKey(LegacyAppKeyRecord(publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
-                                                                   createdAt: now, revoked: 0))
+                                                                   createdAt: now, revoked: false))
         return (publicKey, privateKey)
     }
 }

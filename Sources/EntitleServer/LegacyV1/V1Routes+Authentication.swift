@@ -138,7 +138,7 @@ extension EntitleService {
             return JSONCoding.response(ConfigurationResponse(
                 device: caller.deviceInfo?.primaryHardwareType ?? "unknown", clientType: "clientless", os: caller.deviceInfo?.osName ?? "Unknown",
                 requestor: RequestorConfiguration(id: caller.requestor.id, name: caller.requestor.name,
-                                                  domains: caller.requestor.domainList.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
+                                                  domains: caller.requestor.domains.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
         }
         return V1Document(xmlRoot: "config", value: .object([
             ("time", .int(now)), ("requestor", .object([
@@ -181,13 +181,13 @@ extension EntitleService {
               let mvpdID = query["mso_id"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil else {
             return HTMLPage.message(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
         }
-        let domains = requestor.domainList
+        let domains = requestor.domains
         guard let domain = query["domain_name"], domains.contains(domain) else {
             return HTMLPage.message(title: "This sign-in link is not valid", message: "The domain is not registered for this programmer.",
                                     status: .badRequest)
         }
         let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
-        let registered = try await repository.client(id: session.clientId)?.redirectURIList ?? []
+        let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
         guard redirect.count <= 2048, RedirectURIPolicy.isAllowed(redirect, registered: registered) || Self.isDomainURL(redirect, domains: domains)
                 || redirect == configuration.authenticatedPageURL else {
             return HTMLPage.message(title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
@@ -217,9 +217,9 @@ extension MVPDRecord {
             ("authPerAggregator", .bool(isTempPass)), ("passiveAuthnEnabled", .bool(false)), ("authPerBrowserSession", .bool(false)),
             ("iFrameRequired", .bool(false)), ("iFrameWidth", .int(500)), ("iFrameHeight", .int(300)), ("tempPass", .bool(isTempPass)),
         ]
-        if enablePlatformServices == 1 {
+        if enablePlatformServices {
             fields += [("enablePlatformServices", .bool(true)), ("boardingStatus", boardingStatus.map(V1Value.string) ?? .null),
-                       ("displayInPlatformPicker", .bool(displayInPlatformPicker == 1)),
+                       ("displayInPlatformPicker", .bool(displayInPlatformPicker)),
                        ("platformMappingId", platformMappingId.map(V1Value.string) ?? .null)]
         }
         return .object(fields)

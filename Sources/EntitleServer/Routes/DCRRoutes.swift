@@ -21,7 +21,7 @@ extension EntitleService {
                                              redirectURIs: redirectURIs, iat: issuedAt)
         let jwt = try await tokens.sign(statement: claims)
         try await repository.insertSoftwareStatement(SoftwareStatementRecord(
-            softwareId: id, requestorId: requestor, name: name, redirectUris: JSONText.encode(redirectURIs), issuedAt: issuedAt, revoked: 0))
+            softwareId: id, requestorId: requestor, name: name, redirectURIs: redirectURIs, issuedAt: issuedAt, revoked: false))
         return (id, jwt)
     }
 
@@ -33,11 +33,11 @@ extension EntitleService {
         guard let claims = await tokens.verify(statement: body.softwareStatement) else {
             throw OAuthError("invalid_software_statement", "The software statement is not a statement signed by this service.")
         }
-        guard let statement = try await repository.softwareStatement(id: claims.softwareID), statement.revoked == 0,
+        guard let statement = try await repository.softwareStatement(id: claims.softwareID), !statement.revoked,
               statement.requestorId == claims.requestorID else {
             throw OAuthError("unapproved_software_statement", "The software statement is unknown or has been revoked.")
         }
-        let allowed = statement.redirectURIList
+        let allowed = statement.redirectURIs
         var redirectURIs = allowed
         if let requested = body.redirectURI {
             guard allowed.contains(requested) else {
@@ -48,7 +48,7 @@ extension EntitleService {
         let secret = Secrets.randomToken()
         let client = ClientRecord(clientId: UUID().uuidString.lowercased(), secretHash: Secrets.sha256Hex(secret),
                                   softwareId: statement.softwareId, requestorId: statement.requestorId,
-                                  redirectUris: JSONText.encode(redirectURIs), issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: 0)
+                                  redirectURIs: redirectURIs, issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: false)
         try await repository.insertClient(client)
         context.logger.info("client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
         return JSONCoding.response(ClientRegistration(clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs,
@@ -93,6 +93,6 @@ extension EntitleService {
     public func isApproved(softwareStatement: String) async -> Bool {
         guard !softwareStatement.isEmpty, let claims = await tokens.verify(statement: softwareStatement),
               let record = try? await repository.softwareStatement(id: claims.softwareID) else { return false }
-        return record.revoked == 0
+        return !record.revoked
     }
 }

@@ -74,7 +74,7 @@ struct DecisionMaker {
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
         let authorizeAll = mvpd.authorizationUrl == nil && !mvpd.isTempPass
-            ? try await service.repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == 1 : false
+            ? try await service.repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false
         let client = MVPDAuthorizationClient(httpClient: service.httpClient, timeoutSeconds: service.configuration.mvpdTimeoutSeconds)
         let mvpd = self.mvpd, profile = self.profile, issueTokens = self.issueTokens, service = self.service, requestor = self.requestor
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)

@@ -70,7 +70,7 @@ extension EntitleService {
               let mvpd = try await repository.mvpd(id: pending.mvpdId) else {
             return HTMLPage.message(title: "Signed out", message: "You are signed out.", status: .ok)
         }
-        let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
+        let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates),
               response.inResponseTo == pending.requestId,
               try await repository.takeLogoutRequest(id: pending.requestId) != nil else {

@@ -48,7 +48,7 @@ extension EntitleService {
         let now = self.now
         let (_, providerID) = try apiCatching { () throws(EnhancedError) in try PartnerFrameworkStatus.validate(header: header, now: now) }
         let candidates = try await repository.mvpds(requestor: requestor)
-        guard let mvpd = candidates.first(where: { $0.enablePlatformServices == 1 && ($0.platformMappingId ?? $0.id) == providerID }) else {
+        guard let mvpd = candidates.first(where: { $0.enablePlatformServices && ($0.platformMappingId ?? $0.id) == providerID }) else {
             throw APIError(.pfsProviderIDMismatch)
         }
         return mvpd

@@ -67,13 +67,13 @@ struct AssertionConsumer {
         guard let mvpdID = session.mvpdId, let mvpd = try await repository.mvpd(id: mvpdID), let entityID = mvpd.entityId else {
             throw Refusal(reason: "unknown_mvpd")
         }
-        let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
+        let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         let options = try await repository.samlOptions(mvpd: mvpd.id)
         var validator = SAMLResponseValidator(idpEntityID: entityID, idpCertificates: certificates,
                                               spEntityID: service.configuration.spEntityID,
                                               assertionConsumerServiceURL: service.configuration.assertionConsumerServiceURL,
                                               clockSkew: service.configuration.samlClockSkew)
-        validator.allowRSASHA1 = options?.allowRsaSha1 == 1
+        validator.allowRSASHA1 = options?.allowRSASHA1 == true
         let assertion: ValidatedAssertion
         do {
             assertion = try validator.validate(base64Response: samlResponse, expectedInResponseTo: requestID, now: service.clock.now())

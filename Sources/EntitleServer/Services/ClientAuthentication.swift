@@ -62,7 +62,7 @@ extension EntitleService {
         if let header = request.headers[.deviceInfo] ?? request.uri.queryParameters["device_info"].map(String.init) {
             info = try apiCatching { () throws(EnhancedError) in try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) } }
         }
-        return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIList)
+        return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIs)
     }
 
     /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).

@@ -13,7 +13,7 @@ struct UserMetadataEncoder {
 
     func profile(_ record: ProfileRecord) -> Profile {
         var attributes: [String: ProfileAttribute] = [:]
-        let encrypted = Set(mvpd?.encryptedAttributeList ?? [])
+        let encrypted = Set(mvpd?.encryptedAttributes ?? [])
         for (name, values) in record.attributeMap {
             let plain: JSONValue = values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
             if encrypted.contains(name) {
