@@ -63,6 +63,25 @@ import Testing
         try Self.checkWords([(MVPDKind.saml, "saml"), (.tempPass, "temppass")], unknown: "oidc")
     }
 
+    @Test func sessionAndLogoutActions() throws {
+        try Self.checkWords([(ActionName.authenticate, "authenticate"), (.resume, "resume"), (.authorize, "authorize"),
+                             (.retry, "retry"), (.partnerProfile, "partner_profile"), (.logout, "logout"),
+                             (.complete, "complete"), (.partnerLogout, "partner_logout")],
+                            unknown: "partner_resume")
+        try Self.checkWords([(ActionType.interactive, "interactive"), (.direct, "direct"), (.none, "none"),
+                             (.partnerInteractive, "partner_interactive")],
+                            unknown: "deferred")
+        try Self.checkWords([(ReasonType.none, "none"), (.authenticated, "authenticated"), (.temporary, "temporary"),
+                             (.degraded, "degraded"), (.authenticatedSSO, "authenticatedSSO")],
+                            unknown: "authenticatedPartner")
+        let text = #"{"actionName":"authorize","actionType":"direct","reasonType":"temporary"}"#
+        let session = try JSONDecoder().decode(SessionResponse.self, from: Data(text.utf8))
+        #expect(session.actionName == .authorize && session.actionType == .direct && session.reasonType == .temporary)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(String(decoding: try encoder.encode(session), as: UTF8.self) == text)
+    }
+
     @Test func enhancedErrorCodesAndActions() throws {
         try Self.checkWords([(EnhancedError.Code.invalidAccessTokenClientApplication, "invalid_access_token_client_application"),
                              (.invalidParameterCode, "invalid_parameter_code"),
