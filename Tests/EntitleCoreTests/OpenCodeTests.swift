@@ -44,6 +44,14 @@ import Testing
                             unknown: "expired")
     }
 
+    @Test func attributeStates() throws {
+        try Self.checkWords([(ProfileAttribute.State.plain, "plain"), (.encrypted, "enc")], unknown: "signed")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(String(decoding: try encoder.encode(ProfileAttribute(value: .string("x"))), as: UTF8.self)
+            == #"{"state":"plain","value":"x"}"#)
+    }
+
     @Test func degradationRules() throws {
         try Self.checkWords([(DegradationRule.authnAll, "authn-all"), (.authzAll, "authz-all"), (.authzNone, "authz-none")],
                             unknown: "authn-none")

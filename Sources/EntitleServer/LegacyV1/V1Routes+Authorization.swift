@@ -163,7 +163,7 @@ extension EntitleService {
         var encrypted: [V1Value] = []
         for name in wire.attributes.keys.sorted() {
             guard let attribute = wire.attributes[name] else { continue }
-            if attribute.state == "enc" { encrypted.append(.string(name)) }
+            if attribute.state == .encrypted { encrypted.append(.string(name)) }
             data.append((name, Self.v1Value(attribute.value)))
         }
         return V1Document(xmlRoot: "metadata", value: .object([

@@ -20,7 +20,7 @@ struct UserMetadataEncoder {
                 guard let key, let cipher = try? key.encrypt(Data(values.joined(separator: ",").utf8), padding: .PKCS1_OAEP_SHA256) else {
                     continue // never leak a value that must be encrypted
                 }
-                attributes[name] = ProfileAttribute(value: .string(Data(cipher).base64EncodedString()), state: "enc")
+                attributes[name] = ProfileAttribute(value: .string(Data(cipher).base64EncodedString()), state: .encrypted)
             } else if name == "expiration_date", let number = Double(values[0]) {
                 attributes[name] = ProfileAttribute(value: .number(number))
             } else {
