@@ -164,7 +164,7 @@ extension EntitleService {
                 authorization = try await v1Authorize(device, resource: resource)
             } catch let error as APIError where error.body.status == 403 {
                 var headers = error.extraHeaders
-                if error.body.code == EnhancedError.authorizationDeniedByDegradationRule.code { headers[.init("Authzf-Error-Code")!] = "authzNone" }
+                if error.body.code == .authorizationDeniedByDegradationRule { headers[.init("Authzf-Error-Code")!] = "authzNone" }
                 throw APIError(error.body, headers: headers)
             }
             let token = try await issueAuthzToken(authorization, authnGUID: record.guid)

@@ -99,7 +99,7 @@ extension EntitleService {
         guard let decision = decisions.first else { throw APIError(.internalServerError) }
         guard decision.authorized else {
             var error = decision.error ?? EnhancedError.authorizationDeniedByMVPD
-            if error.code == EnhancedError.invalidResources.code { error = .v1(400, "malformed_authz_request", "The resource is malformed.") }
+            if error.code == .invalidParameterResources { error = .v1(400, "malformed_authz_request", "The resource is malformed.") }
             throw APIError(error)
         }
         let record = LegacyAuthorizationRecord(requestorId: caller.requestor.id, clientId: caller.clientID, deviceId: caller.device.value,

@@ -151,7 +151,8 @@ public struct ProfileRecord: Codable, Sendable, Equatable {
     public var notBefore: Int64
     /// Validity end, ms.
     public var notAfter: Int64
-    /// User metadata, JSON object text of name → [values].
+    /// User metadata, JSON object text of name → [values], kept as stored: every decision reads the profile and never
+    /// its metadata, so it is decoded only when asked for (``attributeMap``).
     public var attributes: String
     /// SAML NameID.
     public var nameId: String
