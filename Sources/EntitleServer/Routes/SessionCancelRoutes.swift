@@ -4,7 +4,6 @@ import Hummingbird
 
 /// `DELETE /api/v2/{sp}/sessions/{code}`: the device that created a session gives it up (the user cancelled the
 /// login on the TV), so the code no longer leads to a provider picker or a login page.
-
 extension EntitleService {
     func addSessionCancelRoutes(to router: Router<AppContext>) {
         router.delete("/api/v2/:sp/sessions/:code") { request, context in
