@@ -57,7 +57,7 @@ struct APIClient: Sendable {
             let enhanced = try? JSONDecoder().decode(EnhancedError.self, from: response.body)
             if response.status == 401 {
                 if attempt == 1 {
-                    await credentials.reject(token, clientRevoked: enhanced?.code == "invalid_access_token_client_application")
+                    await credentials.reject(token, clientRevoked: enhanced?.code == .invalidAccessTokenClientApplication)
                     continue
                 }
                 throw AccessEnablerError(code: .accessToken, message: enhanced?.message ?? "The access token was rejected.",

@@ -68,8 +68,8 @@ struct AuthorizationStateMachine: Sendable {
             }
             let notAfter = (decision.notAfter ?? token.notAfter) as Int64?
             let statusID: String? = switch decision.source {
-            case "temppass": AccessEnablerStatus.ID.tempPassAuthorized
-            case "degradation": AccessEnablerStatus.ID.degradedAuthorization
+            case .tempPass: AccessEnablerStatus.ID.tempPassAuthorized
+            case .degradation: AccessEnablerStatus.ID.degradedAuthorization
             default: nil
             }
             return .token(token.serializedToken, notAfter: notAfter.map { Date(timeIntervalSince1970: Double($0) / 1000) },
@@ -85,20 +85,20 @@ struct AuthorizationStateMachine: Sendable {
     static func outcome(of error: EnhancedError) -> Outcome {
         let description = error.details ?? error.message
         switch error.action {
-        case "authentication":
-            let status = error.code == "temporary_access_duration_limit_exceeded"
+        case .authentication:
+            let status = error.code == .temporaryAccessDurationLimitExceeded
                 ? AccessEnablerStatus.ID.tempPassExpired : AccessEnablerStatus.ID.authenticationNotFound
             return .authenticationLost(description: description, statusID: status)
-        case "retry", "retry-after":
+        case .retry, .retryAfter:
             return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: description, statusID: AccessEnablerStatus.ID.mvpdCommunication)
         default:
-            if error.code == "authorization_denied_by_degradation_rule" {
+            if error.code == .authorizationDeniedByDegradationRule {
                 return .failed(code: USER_NOT_AUTHORIZED_ERROR, description: description, statusID: AccessEnablerStatus.ID.degradationDenied)
             }
-            if error.code == "invalid_parameter_resources" {
+            if error.code == .invalidParameterResources {
                 return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: description, statusID: AccessEnablerStatus.ID.invalidResource)
             }
-            if error.status == 403 || error.code.contains("denied") {
+            if error.status == 403 || error.code.rawValue.contains("denied") {
                 return .failed(code: USER_NOT_AUTHORIZED_ERROR, description: description, statusID: AccessEnablerStatus.ID.authorizationDenied)
             }
             return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: description, statusID: AccessEnablerStatus.ID.authorizationInternal)

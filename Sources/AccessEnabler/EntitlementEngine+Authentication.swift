@@ -137,11 +137,11 @@ extension EntitlementEngine {
         local.selectedMVPD = mvpd
         let profile = local.profiles[mvpd]?.profile
         var events: [AccessEnablerEvent] = []
-        if profile?.type == "temporary" && !cached {
+        if profile?.type == .temporary && !cached {
             events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: "info",
                                                       message: "Authenticated with TempPass.")))
         }
-        if profile?.type == "degraded" && !cached {
+        if profile?.type == .degraded && !cached {
             events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.degradedAuthentication, level: "warning",
                                                       message: "Authenticated under a degradation rule.")))
         }
@@ -208,11 +208,11 @@ extension EntitlementEngine {
         case .success(let session):
             let notAfter = session.notAfter.flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
             switch session.actionName {
-            case "authenticate":
+            case .authenticate:
                 outcome = .interactive(url: absolute(session.url ?? "", provider: provider), code: session.code, notAfter: notAfter)
-            case "resume" where settings.deviceMode && session.code != nil:
+            case .resume where settings.deviceMode && session.code != nil:
                 outcome = .interactive(url: absolute(session.url ?? "", provider: provider), code: session.code, notAfter: notAfter)
-            case "authorize":
+            case .authorize:
                 if let resolved = session.mvpd ?? mvpd { outcome = .direct(mvpd: resolved) }
                 else { outcome = .failed(statusID: AccessEnablerStatus.ID.authenticationInternal) }
             default:

@@ -40,10 +40,10 @@ extension EntitlementEngine {
                                                      headers: headers, as: LogoutsResponse.self)
                 let action = response.logouts[mvpd] ?? response.logouts.first?.value
                 switch action?.actionName {
-                case "logout":
+                case .logout:
                     if let url = action?.url { answer = .interactive(url: self.absolute(url, provider: provider)) }
                     else { answer = .complete }
-                case "partner_logout": answer = .partner
+                case .partnerLogout: answer = .partner
                 default: answer = .complete
                 }
             } catch {

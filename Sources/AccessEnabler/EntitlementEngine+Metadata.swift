@@ -30,7 +30,7 @@ extension EntitlementEngine {
         case METADATA_USER_META:
             if let entry = authenticated?.entry, let name = keys[METADATA_USER_META_KEY].flatMap(Self.string),
                let attribute = entry.profile.attributes[name] {
-                result = MetadataResult(value: attribute.value, encrypted: attribute.state == "enc")
+                result = MetadataResult(value: attribute.value, encrypted: attribute.state == .encrypted)
             }
         default:
             break

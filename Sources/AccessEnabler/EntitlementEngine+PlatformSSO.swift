@@ -102,7 +102,7 @@ extension EntitlementEngine {
             let session = try await client.send(APICall(method: "POST", path: ["api", "v2", sp, "sessions", "sso", "Apple"], form: form),
                                                 headers: headers, as: SessionResponse.self)
             let profiles: ProfilesResponse
-            if session.actionName == "authorize" {
+            if session.actionName == .authorize {
                 profiles = try await client.send(APICall(method: "GET", path: ["api", "v2", sp, "profiles", mvpd.id]), headers: headers,
                                                  as: ProfilesResponse.self)
             } else {

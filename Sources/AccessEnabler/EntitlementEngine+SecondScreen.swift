@@ -69,7 +69,7 @@ extension EntitlementEngine {
             case .network, .invalidResponse: pollResult = .transientFailure
             case .server where (error.httpStatus ?? 500) >= 500: pollResult = .transientFailure
             case .server where error.httpStatus == 404: pollResult = .pending
-            case .server where error.enhancedError?.code == "invalid_parameter_code":
+            case .server where error.enhancedError?.code == .invalidParameterCode:
                 pollResult = .failed(error.with(statusID: AccessEnablerStatus.ID.authenticationNotFound))
             case .server: pollResult = .pending
             default: pollResult = .failed(error)

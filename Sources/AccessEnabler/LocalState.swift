@@ -32,6 +32,6 @@ struct LocalState: Codable, Sendable, Equatable {
     /// An expired TempPass profile, if that is what is left.
     func expiredTemporaryProfile(now: Date) -> String? {
         let nowMs = Int64(now.timeIntervalSince1970 * 1000)
-        return profiles.first { $0.value.profile.type == "temporary" && $0.value.profile.notAfter <= nowMs }?.key
+        return profiles.first { $0.value.profile.type == .temporary && $0.value.profile.notAfter <= nowMs }?.key
     }
 }

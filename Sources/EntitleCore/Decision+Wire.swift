@@ -22,8 +22,8 @@ public struct Decision: Codable, Sendable, Equatable {
     public var serviceProvider: String
     /// The MVPD that decided.
     public var mvpd: String
-    /// `mvpd`, `degradation` or `temppass`.
-    public var source: String
+    /// Who decided: ``DecisionSource/mvpd``, ``DecisionSource/degradation`` or ``DecisionSource/tempPass``.
+    public var source: DecisionSource
     /// Whether access is granted.
     public var authorized: Bool
     /// The short media token (authorize only, when authorized).
@@ -36,7 +36,7 @@ public struct Decision: Codable, Sendable, Equatable {
     public var notAfter: Int64?
 
     /// Creates a decision.
-    public init(resource: String, serviceProvider: String, mvpd: String, source: String, authorized: Bool,
+    public init(resource: String, serviceProvider: String, mvpd: String, source: DecisionSource, authorized: Bool,
                 token: MediaTokenInfo? = nil, error: EnhancedError? = nil, notBefore: Int64? = nil, notAfter: Int64? = nil) {
         self.resource = resource
         self.serviceProvider = serviceProvider

@@ -2,12 +2,12 @@ import Foundation
 
 /// An Adobe Pass Enhanced Error Code body: the shape of every failure on the REST API v2 wire.
 public struct EnhancedError: Error, Codable, Sendable, Equatable {
-    /// What the client should do next (`none`, `configuration`, `application-registration`, `authentication`, `authorization`, `retry`, `degradation`, `retry-after`).
-    public var action: String
+    /// What the client should do next (``Action/none``, ``Action/authentication``, ``Action/retry``, …); an open set.
+    public var action: Action
     /// The HTTP status this error maps to (item-level errors may differ from the response status).
     public var status: Int
-    /// The machine-readable error code, such as `invalid_parameter_mvpd`.
-    public var code: String
+    /// The machine-readable error code, such as ``Code/invalidParameterMVPD``; an open set.
+    public var code: Code
     /// A human-readable explanation.
     public var message: String
     /// Text supplied by the MVPD or programmer, when there is one.
@@ -22,7 +22,7 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
         "https://experienceleague.adobe.com/docs/pass/authentication/auth-features/error-reportn/enhanced-error-codes.html"
 
     /// Creates an error body; `trace` defaults to a fresh UUID.
-    public init(action: String, status: Int, code: String, message: String, details: String? = nil,
+    public init(action: Action, status: Int, code: Code, message: String, details: String? = nil,
                 helpUrl: String = EnhancedError.defaultHelpURL, trace: String = UUID().uuidString.lowercased()) {
         self.action = action
         self.status = status

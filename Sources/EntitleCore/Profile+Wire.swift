@@ -14,13 +14,13 @@ public struct Profile: Codable, Sendable, Equatable {
     public var notAfter: Int64
     /// Who issued it: the MVPD id, or `Adobe`-style service issuer for TempPass and degraded profiles.
     public var issuer: String
-    /// `regular`, `temporary`, `degraded`, `platformSSO`, `serviceTokenSSO` or `appleSSO`.
-    public var type: String
+    /// How the profile came about (``ProfileType/regular``, ``ProfileType/temporary``, ``ProfileType/degraded``, …).
+    public var type: ProfileType
     /// User metadata.
     public var attributes: [String: ProfileAttribute]
 
     /// Creates a profile.
-    public init(notBefore: Int64, notAfter: Int64, issuer: String, type: String, attributes: [String: ProfileAttribute]) {
+    public init(notBefore: Int64, notAfter: Int64, issuer: String, type: ProfileType, attributes: [String: ProfileAttribute]) {
         self.notBefore = notBefore
         self.notAfter = notAfter
         self.issuer = issuer
@@ -33,12 +33,27 @@ public struct Profile: Codable, Sendable, Equatable {
 public struct ProfileAttribute: Codable, Sendable, Equatable {
     /// The value: a string, number or array of strings when plain; Base64 ciphertext when `state` is `enc`.
     public var value: JSONValue
-    /// `plain` or `enc`.
-    public var state: String
+    /// ``State/plain`` or ``State/encrypted``.
+    public var state: State
     /// Creates an attribute.
-    public init(value: JSONValue, state: String = "plain") {
+    public init(value: JSONValue, state: State = .plain) {
         self.value = value
         self.state = state
+    }
+
+    /// Whether a user-metadata value is sent as is or encrypted for the programmer: the `state` of an attribute.
+    ///
+    /// An ``OpenCode``: a newer service may answer states this version does not know; they decode unchanged.
+    public struct State: OpenCode {
+        /// The state as written on the wire.
+        public let rawValue: String
+        /// Creates a state from its wire text.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The value is plain JSON.
+        public static let plain = State(rawValue: "plain")
+        /// The value is Base64 ciphertext for the programmer's key (`enc`).
+        public static let encrypted = State(rawValue: "enc")
     }
 }
 

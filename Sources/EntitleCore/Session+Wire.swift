@@ -1,11 +1,11 @@
 /// Answer of the session endpoints (`POST/GET /api/v2/{sp}/sessions[/{code}]`): what the client must do next.
 public struct SessionResponse: Codable, Sendable, Equatable {
     /// `authenticate`, `resume`, `authorize`, `retry` or `partner_profile`.
-    public var actionName: String
+    public var actionName: ActionName
     /// `interactive`, `direct`, `none` or `partner_interactive`.
-    public var actionType: String
+    public var actionType: ActionType
     /// `none`, `authenticated`, `temporary`, `degraded` or `authenticatedSSO`.
-    public var reasonType: String
+    public var reasonType: ReasonType
     /// Where to go next (relative path).
     public var url: String?
     /// Parameters still needed to resume.
@@ -28,7 +28,7 @@ public struct SessionResponse: Codable, Sendable, Equatable {
     public var authenticationRequest: PartnerAuthenticationRequest?
 
     /// Creates a session answer.
-    public init(actionName: String, actionType: String, reasonType: String, url: String? = nil,
+    public init(actionName: ActionName, actionType: ActionType, reasonType: ReasonType, url: String? = nil,
                 missingParameters: [String]? = nil, existingParameters: [String: String]? = nil, code: String? = nil,
                 sessionId: String? = nil, mvpd: String? = nil, serviceProvider: String? = nil,
                 notBefore: String? = nil, notAfter: String? = nil, authenticationRequest: PartnerAuthenticationRequest? = nil) {

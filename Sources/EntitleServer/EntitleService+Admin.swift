@@ -65,18 +65,18 @@ extension EntitleService {
         guard !metadata.signingCertificates.isEmpty else { throw ConfigurationError("The IdP metadata has no signing certificate.") }
         let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
         try await repository.upsertMVPD(MVPDRecord(
-            id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: MVPDRecord.samlKind, entityId: metadata.entityID,
-            ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: JSONText.encode(pems),
+            id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .saml, entityId: metadata.entityID,
+            ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: pems,
             authorizationUrl: options.authorizationURL, authorizationKey: options.authorizationKey,
-            requiresSvc: options.requiresSafariViewController ? 1 : 0, enablePlatformServices: options.enablePlatformServices ? 1 : 0,
+            requiresSafariViewController: options.requiresSafariViewController, enablePlatformServices: options.enablePlatformServices,
             boardingStatus: options.boardingStatus, platformMappingId: options.enablePlatformServices ? id : nil,
-            displayInPlatformPicker: options.displayInPlatformPicker ? 1 : 0, temppassMinutes: nil,
-            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: JSONText.encode(options.encryptedAttributes),
+            displayInPlatformPicker: options.displayInPlatformPicker, temppassMinutes: nil,
+            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: options.encryptedAttributes,
             temppassResourceLimit: nil))
         try await recordSSOPostBinding(mvpd: id, metadataXML: metadataXML)
         try await repository.upsertSAMLOptions(MVPDSAMLOptionsRecord(
-            mvpdId: id, attributeMap: JSONText.encode(options.attributeMapping), allowRsaSha1: options.allowRSASHA1 ? 1 : 0,
-            authorizeAll: options.authorizeAllAuthenticated ? 1 : 0))
+            mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: options.allowRSASHA1,
+            authorizeAll: options.authorizeAllAuthenticated))
         if options.allowRSASHA1 {
             logger.warning("RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",
                            metadata: ["mvpd": "\(id.logEscaped)"])
@@ -90,10 +90,10 @@ extension EntitleService {
     public func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
                                  requestors: [String]) async throws {
         try await repository.upsertMVPD(MVPDRecord(
-            id: id, displayName: displayName, logoUrl: logoURL, kind: MVPDRecord.tempPassKind, entityId: nil, ssoUrl: nil, sloUrl: nil,
-            certificates: "[]", authorizationUrl: nil, authorizationKey: nil, requiresSvc: 0, enablePlatformServices: 0,
-            boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: 0, temppassMinutes: Int64(minutes),
-            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: "[]", temppassResourceLimit: resourceLimit.map(Int64.init)))
+            id: id, displayName: displayName, logoUrl: logoURL, kind: .tempPass, entityId: nil, ssoUrl: nil, sloUrl: nil,
+            certificates: [], authorizationUrl: nil, authorizationKey: nil, requiresSafariViewController: false, enablePlatformServices: false,
+            boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: false, temppassMinutes: Int64(minutes),
+            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: [], temppassResourceLimit: resourceLimit.map(Int64.init)))
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
 
@@ -102,7 +102,7 @@ extension EntitleService {
         guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         let publicKey = Secrets.randomToken(bytes: 24), privateKey = Secrets.randomToken(bytes: 32)
         try await repository.insertLegacyAppKey(LegacyAppKeyRecord(publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
-                                                                   createdAt: now, revoked: 0))
+                                                                   createdAt: now, revoked: false))
         return (publicKey, privateKey)
     }
 }
@@ -115,7 +115,7 @@ extension EntitleService {
     }
 
     /// Sets a degradation rule (admin).
-    public func setDegradation(requestor: String, mvpd: String, rule: String, start: Date, end: Date) async throws {
+    public func setDegradation(requestor: String, mvpd: String, rule: DegradationRule, start: Date, end: Date) async throws {
         try await degradation.setDegradation(requestor: requestor, mvpd: mvpd, rule: rule, start: start, end: end)
     }
 }

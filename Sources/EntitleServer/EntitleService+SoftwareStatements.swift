@@ -15,7 +15,7 @@ extension EntitleService {
                                              redirectURIs: redirectURIs, iat: issuedAt)
         let jwt = try await tokens.sign(statement: claims)
         try await repository.insertSoftwareStatement(SoftwareStatementRecord(
-            softwareId: id, requestorId: requestor, name: name, redirectUris: JSONText.encode(redirectURIs), issuedAt: issuedAt, revoked: 0))
+            softwareId: id, requestorId: requestor, name: name, redirectURIs: redirectURIs, issuedAt: issuedAt, revoked: false))
         return (id, jwt)
     }
 
@@ -23,7 +23,7 @@ extension EntitleService {
     public func isApproved(softwareStatement: String) async -> Bool {
         guard !softwareStatement.isEmpty, let claims = await tokens.verify(statement: softwareStatement),
               let record = try? await repository.softwareStatement(id: claims.softwareID) else { return false }
-        return record.revoked == 0
+        return !record.revoked
     }
 }
 

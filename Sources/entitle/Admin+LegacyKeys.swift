@@ -31,7 +31,7 @@ extension Admin {
                 let keys = try await Admin.withService(storage) { try await $0.repository.legacyAppKeys(requestor: requestor) }
                 for key in keys {
                     let created = Date(timeIntervalSince1970: Double(key.createdAt) / 1000).ISO8601Format()
-                    print("\(key.publicKey)\t\(key.requestorId)\t\(created)\t\(key.revoked == 1 ? "revoked" : "active")")
+                    print("\(key.publicKey)\t\(key.requestorId)\t\(created)\t\(key.revoked ? "revoked" : "active")")
                 }
             }
         }

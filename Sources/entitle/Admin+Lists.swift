@@ -13,8 +13,8 @@ extension Admin.SoftwareStatement {
         func run() async throws {
             let statements = try await Admin.withService(storage) { try await $0.repository.softwareStatementsForAdmin(requestor: requestor) }
             for s in statements {
-                print([s.softwareId, s.requestorId, s.revoked == 0 ? "active" : "revoked", Admin.date(seconds: s.issuedAt), s.name,
-                       Admin.uriList(s.redirectUris)].joined(separator: "\t"))
+                print([s.softwareId, s.requestorId, s.revoked ? "revoked" : "active", Admin.date(seconds: s.issuedAt), s.name,
+                       s.redirectURIs.joined(separator: ",")].joined(separator: "\t"))
             }
         }
     }
@@ -36,7 +36,7 @@ extension Admin.Client {
         func run() async throws {
             let clients = try await Admin.withService(storage) { try await $0.repository.clientsForAdmin(softwareID: softwareID, limit: limit) }
             for c in clients {
-                print([c.clientId, c.softwareId, c.requestorId, c.revoked == 0 ? "active" : "revoked", Admin.date(seconds: c.issuedAt)]
+                print([c.clientId, c.softwareId, c.requestorId, c.revoked ? "revoked" : "active", Admin.date(seconds: c.issuedAt)]
                     .joined(separator: "\t"))
             }
         }
@@ -46,11 +46,6 @@ extension Admin.Client {
 extension Admin {
     /// An ISO 8601 date of a time in seconds.
     static func date(seconds: Int64) -> String { Date(timeIntervalSince1970: Double(seconds)).ISO8601Format() }
-
-    /// A JSON array of URIs as a comma-separated list.
-    static func uriList(_ json: String) -> String {
-        ((try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []).joined(separator: ",")
-    }
 }
 
 /// How `entitle admin` fails: a plain message on standard error and exit status 1 (usage errors keep their 64).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitleCore
 import EntitleHost
 import EntitleServer
 import Foundation
@@ -179,11 +180,12 @@ struct Admin: AsyncParsableCommand {
             var promoteAfter: Int64?
 
             func run() async throws {
-                guard ["media-token", "media-token-ecdsa-p256", "media-token-ed25519", "jwt", "saml-sp"].contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
+                let purpose = KeyPurpose(rawValue: self.purpose)
+                guard KeyPurpose.known.contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 let (key, publication) = try await Admin.withService(storage) { service in
                     let key = try await service.keys.rotate(purpose: purpose, promoteAfter: promoteAfter.map { $0 * 1000 })
-                    return (key, purpose.hasPrefix("media-token") ? try await Keys.publication(service) : nil)
+                    return (key, purpose.isMediaToken ? try await Keys.publication(service) : nil)
                 }
                 let signsFrom = Date(timeIntervalSince1970: Double(key.signsFrom) / 1000).ISO8601Format()
                 print("new \(purpose) key \(key.kid), published now, signing from \(signsFrom)")
@@ -210,7 +212,7 @@ struct Admin: AsyncParsableCommand {
                 let from = try start.map(Admin.parseDate) ?? Date()
                 let to = try end.map(Admin.parseDate) ?? from.addingTimeInterval(Double(minutes) * 60)
                 try await Admin.withService(storage) {
-                    try await $0.setDegradation(requestor: requestor, mvpd: mvpd, rule: rule, start: from, end: to)
+                    try await $0.setDegradation(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to)
                 }
                 print("\(rule) for \(requestor)/\(mvpd) from \(from.ISO8601Format()) to \(to.ISO8601Format())")
             }
@@ -239,7 +241,7 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
 
             func run() async throws {
-                guard try await Admin.withService(storage, { try await $0.repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) }) else {
+                guard try await Admin.withService(storage, { try await $0.repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule)) }) else {
                     throw AdminFailure.exit("no \(rule) rule for \(requestor)/\(mvpd) (list them with `entitle admin degradation list`)")
                 }
                 print("removed \(rule) for \(requestor)/\(mvpd)")

@@ -11,7 +11,7 @@ import Testing
     func expectError(_ answer: RESTClient.Answer, status: Int, code: String, sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(answer.status == status, "HTTP \(answer.status): \(answer.text)", sourceLocation: sourceLocation)
         let body = try? answer.decode(EnhancedError.self)
-        #expect(body?.code == code, "body: \(answer.text)", sourceLocation: sourceLocation)
+        #expect(body?.code.rawValue == code, "body: \(answer.text)", sourceLocation: sourceLocation)
         #expect(body?.status == status, sourceLocation: sourceLocation)
         #expect(body?.trace.isEmpty == false, sourceLocation: sourceLocation)
         #expect(body?.helpUrl.isEmpty == false, sourceLocation: sourceLocation)

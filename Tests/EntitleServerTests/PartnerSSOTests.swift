@@ -75,7 +75,7 @@ import Testing
                 let answer = try await tv.send(.POST, "/api/v2/REF/sessions/sso/Apple", form: [],
                                                headers: header.map { [("AP-Partner-Framework-Status", $0)] } ?? [])
                 #expect(answer.status == 400)
-                #expect((try? answer.decode(EnhancedError.self))?.code == code, "\(answer.text)")
+                #expect((try? answer.decode(EnhancedError.self))?.code.rawValue == code, "\(answer.text)")
             }
             let wrongPartner = try await tv.send(.POST, "/api/v2/REF/sessions/sso/Google", form: [],
                                                  headers: [("AP-Partner-Framework-Status", frameworkStatus())])

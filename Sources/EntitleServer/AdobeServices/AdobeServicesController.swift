@@ -105,7 +105,7 @@ struct AdobeServicesController: ClockReading {
                 throw APIError(.v1(400, "invalid_device_id", "The device_id is not the device of the registration code."))
             }
             domain = session.domainName
-            if session.status == "authenticated" {
+            if session.status == .authenticated {
                 profile = try await repository.profile(requestor: caller.requestor.id, sessionCode: session.code)
                 if profile == nil {
                     profile = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: session.deviceId)
@@ -173,7 +173,7 @@ struct AdobeServicesController: ClockReading {
                 authorization = try await legacy.v1Authorize(device, resource: resource)
             } catch let error as APIError where error.body.status == 403 {
                 var headers = error.extraHeaders
-                if error.body.code == EnhancedError.authorizationDeniedByDegradationRule.code { headers[.init("Authzf-Error-Code")!] = "authzNone" }
+                if error.body.code == .authorizationDeniedByDegradationRule { headers[.init("Authzf-Error-Code")!] = "authzNone" }
                 throw APIError(error.body, headers: headers)
             }
             let token = try await issueAuthzToken(authorization, authnGUID: record.guid)

@@ -92,7 +92,7 @@ struct ActivationController: ClockReading {
             return .page(pages.message(title: "That code is not valid", message: "Check the code on your TV and enter it again.",
                                           retry: true, status: .badRequest))
         }
-        guard session.status != SessionCancellation.cancelledStatus else {
+        guard session.status != .cancelled else {
             return .page(pages.message(title: "This code was cancelled", message: "Signing in was cancelled on the TV or app that showed this code.",
                                           next: "Start signing in again on your TV to get a new code.", retry: true, status: .gone))
         }
@@ -100,7 +100,7 @@ struct ActivationController: ClockReading {
             return .page(pages.message(title: "This code has expired", message: "Codes are valid for 30 minutes.",
                                           next: "Start signing in again on your TV to get a new code.", retry: true, status: .gone))
         }
-        guard session.status != "authenticated" else {
+        guard session.status != .authenticated else {
             return .page(pages.message(title: "This code has already been used", message: "The device linked to this code is already signed in.",
                                           retry: true, status: .conflict))
         }

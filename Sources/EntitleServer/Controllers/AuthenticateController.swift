@@ -33,14 +33,14 @@ struct AuthenticateController: ClockReading {
             try await repository.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
             mvpdID = chosen
         }
-        guard session.status != SessionCancellation.cancelledStatus else {
+        guard session.status != .cancelled else {
             return HTMLPage.message(title: "This sign-in was cancelled",
                                     message: "Signing in was cancelled on the TV or app. Start signing in again there.", status: .gone)
         }
         guard let mvpdID else {
             return try await providerPicker(session: session)
         }
-        guard session.status != "authenticated" else {
+        guard session.status != .authenticated else {
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         let location = "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([

@@ -14,7 +14,7 @@ struct ConfigurationController {
             let requestorJSON = try await repository.cached("configuration-json|" + requestor.id) {
                 let mvpds = try await repository.mvpds(requestor: requestor.id)
                 return String(decoding: JSONCoding.encode(RequestorConfiguration(
-                    id: requestor.id, name: requestor.name, domains: requestor.domainList.map { .init(name: $0) },
+                    id: requestor.id, name: requestor.name, domains: requestor.domains.map { .init(name: $0) },
                     mvpds: mvpds.map(\.configuration))), as: UTF8.self)
             }
             let info = caller.deviceInfo
@@ -33,9 +33,9 @@ extension MVPDRecord {
     /// The wire form of this MVPD.
     var configuration: MVPDConfiguration {
         MVPDConfiguration(id: id, displayName: displayName, logoUrl: logoUrl, authPerAggregator: isTempPass, isTempPass: isTempPass,
-                          enablePlatformServices: enablePlatformServices == 1, boardingStatus: boardingStatus,
-                          platformMappingId: platformMappingId, displayInPlatformPicker: displayInPlatformPicker == 1,
-                          requiresSafariViewController: requiresSvc == 1, hasLogout: sloUrl != nil,
-                          encryptedUserMetadata: encryptedAttributeList)
+                          enablePlatformServices: enablePlatformServices, boardingStatus: boardingStatus,
+                          platformMappingId: platformMappingId, displayInPlatformPicker: displayInPlatformPicker,
+                          requiresSafariViewController: requiresSafariViewController, hasLogout: sloUrl != nil,
+                          encryptedUserMetadata: encryptedAttributes)
     }
 }

@@ -23,11 +23,11 @@ struct DCRController: Sendable {
         guard let claims = await tokens.verify(statement: body.softwareStatement) else {
             throw OAuthError("invalid_software_statement", "The software statement is not a statement signed by this service.")
         }
-        guard let statement = try await repository.softwareStatement(id: claims.softwareID), statement.revoked == 0,
+        guard let statement = try await repository.softwareStatement(id: claims.softwareID), !statement.revoked,
               statement.requestorId == claims.requestorID else {
             throw OAuthError("unapproved_software_statement", "The software statement is unknown or has been revoked.")
         }
-        let allowed = statement.redirectURIList
+        let allowed = statement.redirectURIs
         var redirectURIs = allowed
         if let requested = body.redirectURI {
             guard allowed.contains(requested) else {
@@ -38,7 +38,7 @@ struct DCRController: Sendable {
         let secret = Secrets.randomToken()
         let client = ClientRecord(clientId: UUID().uuidString.lowercased(), secretHash: Secrets.sha256Hex(secret),
                                   softwareId: statement.softwareId, requestorId: statement.requestorId,
-                                  redirectUris: JSONText.encode(redirectURIs), issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: 0)
+                                  redirectURIs: redirectURIs, issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: false)
         try await repository.insertClient(client)
         context.logger.info("client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
         return JSONCoding.response(ClientRegistration(clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs,

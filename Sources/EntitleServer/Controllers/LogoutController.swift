@@ -37,11 +37,11 @@ struct LogoutController: ClockReading {
             let removed = try await repository.deleteProfile(requestor: caller.requestor.id, client: caller.clientID,
                                                              device: caller.device.value, mvpd: mvpd.id)
             if let removed { authorizations.drop(requestor: removed.requestorId, mvpd: mvpd.id, userID: removed.userId) }
-            if removed?.type == "appleSSO" {
+            if removed?.type == .appleSSO {
                 logouts[mvpd.id] = LogoutAction(actionName: "partner_logout", actionType: "partner_interactive", mvpd: mvpd.id)
                 continue
             }
-            guard let removed, removed.type == "regular", let sloURL = mvpd.sloUrl, !sloURL.isEmpty else {
+            guard let removed, removed.type == .regular, let sloURL = mvpd.sloUrl, !sloURL.isEmpty else {
                 logouts[mvpd.id] = LogoutAction(actionName: "complete", actionType: "none", mvpd: mvpd.id)
                 continue
             }

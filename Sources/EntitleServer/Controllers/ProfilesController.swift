@@ -24,10 +24,10 @@ struct ProfilesController: ClockReading {
                 try await sessions.countFailedCodeLookup(bucket: caller.device.value)
                 throw APIError(.invalidCode)
             }
-            if session.status == "failed" {
+            if session.status == .failed {
                 throw APIError(EnhancedError.authenticatedProfileMissing.with(details: "The sign-in at the TV provider did not succeed."))
             }
-            guard session.status == "authenticated", let mvpd = session.mvpdId,
+            guard session.status == .authenticated, let mvpd = session.mvpdId,
                   let record = try await repository.profile(requestor: caller.requestor.id, client: caller.clientID,
                                                             device: caller.device.value, mvpd: mvpd),
                   record.notAfter > now else {

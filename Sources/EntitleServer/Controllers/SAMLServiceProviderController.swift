@@ -34,7 +34,7 @@ struct SAMLServiceProviderController: ClockReading {
         let query = FormBody.query(of: request)
         try await bindAdobeServicesCode(query: query)
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
-              session.notAfter > now, session.status != SessionCancellation.cancelledStatus,
+              session.notAfter > now, session.status != .cancelled,
               session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
               let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) else {
             return HTMLPage.message(title: "This sign-in link is not valid",
@@ -105,7 +105,7 @@ struct SAMLServiceProviderController: ClockReading {
               let mvpd = try await repository.mvpd(id: pending.mvpdId) else {
             return HTMLPage.message(title: "Signed out", message: "You are signed out.", status: .ok)
         }
-        let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
+        let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates),
               response.inResponseTo == pending.requestId,
               try await repository.takeLogoutRequest(id: pending.requestId) != nil else {
@@ -128,8 +128,8 @@ struct SAMLServiceProviderController: ClockReading {
         }
         // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
         try await repository.deleteLegacyAuthorizations(requestor: record.requestorId, client: record.clientId, device: record.deviceId)
-        let registered = try await repository.client(id: record.clientId)?.redirectURIList ?? []
-        let domains = try await repository.requestor(id: record.requestorId)?.domainList ?? []
+        let registered = try await repository.client(id: record.clientId)?.redirectURIs ?? []
+        let domains = try await repository.requestor(id: record.requestorId)?.domains ?? []
         if let redirect = query["redirect_url"], RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains) {
             return HTMLPage.redirect(to: redirect)
         }
@@ -140,11 +140,11 @@ struct SAMLServiceProviderController: ClockReading {
     /// code to `mso_id`, and to `domain_name` / `redirect_url` when they are the requestor's or registered for the app.
     func bindAdobeServicesCode(query: [String: String]) async throws {
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let mvpd = query["mso_id"],
-              let session = try await repository.session(code: code), session.status == "pending", session.mvpdId == nil,
+              let session = try await repository.session(code: code), session.status == .pending, session.mvpdId == nil,
               session.requestorId == query["requestor_id"], session.notAfter > now,
               try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else { return }
-        let domains = try await repository.requestor(id: session.requestorId)?.domainList ?? []
-        let registered = try await repository.client(id: session.clientId)?.redirectURIList ?? []
+        let domains = try await repository.requestor(id: session.requestorId)?.domains ?? []
+        let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
         let redirect = query["redirect_url"].flatMap { url in
             RedirectURIPolicy.isAllowed(url, registered: registered) || RedirectURIPolicy.isDomainURL(url, domains: domains) ? url : nil
         }

@@ -30,9 +30,9 @@ struct SessionsController {
             existing["domain"] = session.domainName
             existing["redirectUrl"] = session.redirectUrl
             return JSONCoding.response(SessionResponse(
-                actionName: session.status == "authenticated" ? "authorize" : (session.mvpdId == nil ? "resume" : "authenticate"),
-                actionType: session.status == "authenticated" ? "direct" : "interactive",
-                reasonType: session.status == "authenticated" ? "authenticated" : "none",
+                actionName: session.status == .authenticated ? "authorize" : (session.mvpdId == nil ? "resume" : "authenticate"),
+                actionType: session.status == .authenticated ? "direct" : "interactive",
+                reasonType: session.status == .authenticated ? "authenticated" : "none",
                 missingParameters: sessions.missingParameters(session), existingParameters: existing, code: session.code,
                 sessionId: session.sessionId, mvpd: session.mvpdId, serviceProvider: session.requestorId,
                 notBefore: String(session.createdAt), notAfter: String(session.notAfter)))
@@ -45,7 +45,7 @@ struct SessionsController {
                                                          bucket: caller.device.value)
             // Only the client and device that created the session may cancel it; to anyone else it does not exist.
             guard session.clientId == caller.clientID, session.deviceId == caller.device.value else { throw APIError(.invalidCode) }
-            guard session.status != "authenticated" else {
+            guard session.status != .authenticated else {
                 throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete."))
             }
             _ = try await repository.cancelSession(code: session.code)

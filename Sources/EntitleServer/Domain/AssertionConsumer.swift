@@ -41,7 +41,7 @@ struct AssertionConsumer: Sendable, ClockReading {
     func consume(samlResponse: String, relayState: String?) async -> Outcome {
         do {
             let verified = try await verify(samlResponse: samlResponse, relayState: relayState)
-            try await storeProfile(verified, type: "regular", issuer: verified.mvpd.id, extraAttributes: [:])
+            try await storeProfile(verified, type: .regular, issuer: verified.mvpd.id, extraAttributes: [:])
             return .authenticated(redirect: verified.session.redirectUrl ?? configuration.authenticatedPageURL)
         } catch let refusal as Refusal {
             if refusal.declined, let session = try? await sessionFor(samlResponse), let redirect = session.redirectUrl {
@@ -67,19 +67,19 @@ struct AssertionConsumer: Sendable, ClockReading {
         guard let requestID = peek.inResponseTo else { throw Refusal(reason: "unsolicited") }
         guard let session = try await repository.session(authnRequestID: requestID) else { throw Refusal(reason: "unknown_request") }
         // A failure status is not signature-checked, so a "failed" session may still be completed by a genuine answer.
-        guard session.status == "authenticating" || session.status == "failed" else { throw Refusal(reason: "replayed") }
+        guard session.status == .authenticating || session.status == .failed else { throw Refusal(reason: "replayed") }
         guard session.notAfter > now else { throw Refusal(reason: "session_expired") }
         if let relayState, !relayState.isEmpty, relayState != session.code { throw Refusal(reason: "relay_state_mismatch") }
         guard let mvpdID = session.mvpdId, let mvpd = try await repository.mvpd(id: mvpdID), let entityID = mvpd.entityId else {
             throw Refusal(reason: "unknown_mvpd")
         }
-        let certificates = try mvpd.certificateList.map { try parseCertificatePEMOrBase64DER($0) }
+        let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         let options = try await repository.samlOptions(mvpd: mvpd.id)
         var validator = SAMLResponseValidator(idpEntityID: entityID, idpCertificates: certificates,
                                               spEntityID: configuration.spEntityID,
                                               assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
                                               clockSkew: configuration.samlClockSkew)
-        validator.allowRSASHA1 = options?.allowRsaSha1 == 1
+        validator.allowRSASHA1 = options?.allowRSASHA1 == true
         let assertion: ValidatedAssertion
         do {
             assertion = try validator.validate(base64Response: samlResponse, expectedInResponseTo: requestID, now: clock.now())
@@ -101,7 +101,7 @@ struct AssertionConsumer: Sendable, ClockReading {
 
     /// Stores the profile of a verified response for the session's client and device.
     @discardableResult
-    func storeProfile(_ verified: Verified, type: String, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
+    func storeProfile(_ verified: Verified, type: ProfileType, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
         let now = self.now
         var notAfter = now + verified.mvpd.profileTtlSeconds * 1000
         if let sessionEnd = verified.assertion.sessionNotOnOrAfter {

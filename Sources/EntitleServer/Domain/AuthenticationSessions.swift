@@ -24,7 +24,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
         if Int.random(in: 0..<256) == 0 { try await repository.purgeExpired(now: now) }
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
                                         deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
-                                        status: "pending", authnRequestId: nil, failure: nil, createdAt: now,
+                                        status: .pending, authnRequestId: nil, failure: nil, createdAt: now,
                                         notAfter: now + sessionLifetime)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
@@ -38,7 +38,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
         let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
-        guard session.status != "authenticated" else { throw EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.") }
+        guard session.status != .authenticated else { throw EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.") }
         if let mvpd, session.clientId == caller.clientID, session.deviceId == caller.device.value,
            let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
             return shortcut
@@ -138,10 +138,4 @@ extension Optional {
         guard let self else { return nil }
         return try await transform(self)
     }
-}
-
-/// The session status of a session its device cancelled.
-enum SessionCancellation {
-    /// The session status after a cancellation.
-    static let cancelledStatus = "cancelled"
 }

@@ -65,7 +65,7 @@ struct CallerAuthenticator: Sendable {
         let info = try credentials.deviceInfo.map { header throws(EnhancedError) in
             try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) }
         }
-        return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIList)
+        return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIs)
     }
 
     /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).

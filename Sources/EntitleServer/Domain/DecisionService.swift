@@ -19,8 +19,8 @@ struct DecisionService: Sendable, ClockReading {
 
     /// A resource's verdict before it becomes a ``Decision``.
     enum Verdict: Sendable {
-        case authorized(source: String)
-        case denied(EnhancedError, source: String)
+        case authorized(source: DecisionSource)
+        case denied(EnhancedError, source: DecisionSource)
     }
 
     /// Decisions for `resources` of `requestor` through `mvpd` for `profile`; with `issueTokens` (authorize, not
@@ -34,7 +34,7 @@ struct DecisionService: Sendable, ClockReading {
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
         let authorizeAll = mvpd.authorizationUrl == nil && !mvpd.isTempPass
-            ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == 1 : false
+            ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
         let service = self
@@ -42,13 +42,13 @@ struct DecisionService: Sendable, ClockReading {
             do throws(EnhancedError) {
                 _ = try ProtectedResource(parsing: raw)
             } catch {
-                return (index, .denied(error, source: "mvpd"))
+                return (index, .denied(error, source: .mvpd))
             }
-            if rules.contains("authz-none") {
-                return (index, .denied(.authorizationDeniedByDegradationRule, source: "degradation"))
+            if rules.contains(.authzNone) {
+                return (index, .denied(.authorizationDeniedByDegradationRule, source: .degradation))
             }
-            if rules.contains("authz-all") || profile.type == "degraded" { return (index, .authorized(source: "degradation")) }
-            if authorizeAll { return (index, .authorized(source: "mvpd")) }
+            if rules.contains(.authzAll) || profile.type == .degraded { return (index, .authorized(source: .degradation)) }
+            if authorizeAll { return (index, .authorized(source: .mvpd)) }
             if mvpd.isTempPass {
                 return (index, await service.tempPassVerdict(mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
             }
@@ -57,12 +57,12 @@ struct DecisionService: Sendable, ClockReading {
                 notAfter: profile.notAfter, catalogGeneration: catalogGeneration
             ) { await service.mvpdClient.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
             switch verdict {
-            case .authorized: return (index, .authorized(source: "mvpd"))
+            case .authorized: return (index, .authorized(source: .mvpd))
             case .denied(let parental, let message):
                 let base: EnhancedError = parental ? .authorizationDeniedByParentalControls
                     : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
-                return (index, .denied(base.with(details: message), source: "mvpd"))
-            case .failed(let error): return (index, .denied(error, source: "mvpd"))
+                return (index, .denied(base.with(details: message), source: .mvpd))
+            case .failed(let error): return (index, .denied(error, source: .mvpd))
             }
         }
         // One resource (the common play): asked inline, without a child task and its thread hop.
@@ -70,14 +70,14 @@ struct DecisionService: Sendable, ClockReading {
             for (index, raw) in resources.enumerated() {
                 group.addTask { await ask(index, raw) }
             }
-            var result = [Verdict](repeating: .denied(.internalServerError, source: "mvpd"), count: resources.count)
+            var result = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
             for await (index, verdict) in group { result[index] = verdict }
             return result
         }
         let signer = issueTokens ? try? await mediaTokens.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + decisionLifetime)
         return zip(resources, verdicts).map { resource, verdict in
-            var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: "mvpd", authorized: false)
+            var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: .mvpd, authorized: false)
             switch verdict {
             case .authorized(let source):
                 decision.source = source
@@ -104,7 +104,7 @@ struct DecisionService: Sendable, ClockReading {
 
     /// TempPass authorizes everything while the pass lasts; a Promotional TempPass also counts distinct resources.
     func tempPassVerdict(mvpd: MVPDRecord, profile: ProfileRecord, resource: String, consume: Bool) async -> Verdict {
-        guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return .authorized(source: "temppass") }
+        guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return .authorized(source: .tempPass) }
         do {
             let allowed: Bool
             if consume {
@@ -113,9 +113,9 @@ struct DecisionService: Sendable, ClockReading {
                 let used = try await repository.promoResources(passKey: profile.nameId)
                 allowed = used.contains(resource) || Int64(used.count) < limit
             }
-            return allowed ? .authorized(source: "temppass") : .denied(.temporaryAccessResourcesLimitExceeded, source: "temppass")
+            return allowed ? .authorized(source: .tempPass) : .denied(.temporaryAccessResourcesLimitExceeded, source: .tempPass)
         } catch {
-            return .denied(.internalServerError, source: "temppass")
+            return .denied(.internalServerError, source: .tempPass)
         }
     }
 }

@@ -10,7 +10,7 @@ struct DegradationService: Sendable, ClockReading {
     let clock: any ServiceClock
 
     /// The rule names in force for an integration now.
-    func activeDegradation(requestor: String, mvpd: String) async throws -> Set<String> {
+    func activeDegradation(requestor: String, mvpd: String) async throws -> Set<DegradationRule> {
         Set(try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd, now: now).map(\.rule))
     }
 
@@ -19,10 +19,10 @@ struct DegradationService: Sendable, ClockReading {
     func degradedLogin(requestor: String, clientID: String, device: String, mvpd: MVPDRecord, sessionCode: String?) async throws -> ProfileRecord? {
         let now = self.now
         guard let rule = try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd.id, now: now)
-            .first(where: { $0.rule == "authn-all" }) else { return nil }
+            .first(where: { $0.rule == .authnAll }) else { return nil }
         let userID = "95cf93bcd183214a" + String(Secrets.sha256Hex(requestor + "|" + device).prefix(24))
         let profile = ProfileRecord(
-            requestorId: requestor, clientId: clientID, deviceId: device, mvpdId: mvpd.id, type: "degraded", issuer: "Entitle",
+            requestorId: requestor, clientId: clientID, deviceId: device, mvpdId: mvpd.id, type: .degraded, issuer: "Entitle",
             notBefore: now, notAfter: min(rule.endsAt, now + 24 * 3_600_000),
             attributes: JSONText.encode(["userID": [userID]]), nameId: userID, sessionIndex: nil, sessionCode: sessionCode, userId: userID)
         try await repository.upsertProfile(profile)
@@ -31,8 +31,8 @@ struct DegradationService: Sendable, ClockReading {
     }
 
     /// Sets a rule (admin).
-    func setDegradation(requestor: String, mvpd: String, rule: String, start: Date, end: Date) async throws {
-        guard DegradationRuleRecord.rules.contains(rule) else { throw ConfigurationError("Unknown rule \(rule): use authn-all, authz-all or authz-none.") }
+    func setDegradation(requestor: String, mvpd: String, rule: DegradationRule, start: Date, end: Date) async throws {
+        guard DegradationRule.known.contains(rule) else { throw ConfigurationError("Unknown rule \(rule): use authn-all, authz-all or authz-none.") }
         guard end > start else { throw ConfigurationError("The end must be after the start.") }
         guard try await repository.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
             throw ConfigurationError("\(mvpd) is not integrated with \(requestor).")

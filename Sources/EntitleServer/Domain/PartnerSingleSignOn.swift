@@ -24,7 +24,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         let now = self.now
         let (_, providerID) = try PartnerFrameworkStatus.validate(header: header, now: now)
         let candidates = try await repository.mvpds(requestor: requestor)
-        guard let mvpd = candidates.first(where: { $0.enablePlatformServices == 1 && ($0.platformMappingId ?? $0.id) == providerID }) else {
+        guard let mvpd = candidates.first(where: { $0.enablePlatformServices && ($0.platformMappingId ?? $0.id) == providerID }) else {
             throw EnhancedError.pfsProviderIDMismatch
         }
         return mvpd
@@ -34,7 +34,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         let sp = caller.requestor.id
         if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
            profile.notAfter > now {
-            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: profile.type == "appleSSO" ? "authenticatedSSO" : "authenticated",
+            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: profile.type == .appleSSO ? "authenticatedSSO" : "authenticated",
                                    url: "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)", sessionId: UUID().uuidString.lowercased(),
                                    mvpd: mvpd.id, serviceProvider: sp)
         }
@@ -45,7 +45,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         let now = self.now
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
                                         deviceId: caller.device.value, mvpdId: mvpd.id, domainName: domain, redirectUrl: redirectURL,
-                                        status: "authenticating", authnRequestId: authnRequest.id, failure: nil, createdAt: now,
+                                        status: .authenticating, authnRequestId: authnRequest.id, failure: nil, createdAt: now,
                                         notAfter: now + configuration.sessionLifetime)
         var stored = false
         for _ in 0..<5 where !stored {
@@ -78,7 +78,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         } catch {
             throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response is not a valid signed response from the MVPD.")
         }
-        let profile = try await consumer.storeProfile(verified, type: "appleSSO", issuer: "Apple", extraAttributes: ["tokenSource": ["Apple"]])
+        let profile = try await consumer.storeProfile(verified, type: .appleSSO, issuer: "Apple", extraAttributes: ["tokenSource": ["Apple"]])
         return try await profiles.profilesAnswer([profile], requestor: caller.requestor)
     }
 }

@@ -33,7 +33,7 @@ struct TempPassService: Sendable, ClockReading {
         }
         let userID = "temppass_" + String(window.userKey.prefix(40))
         let profile = ProfileRecord(
-            requestorId: requestor, clientId: clientID, deviceId: device, mvpdId: mvpd.id, type: "temporary", issuer: "Entitle",
+            requestorId: requestor, clientId: clientID, deviceId: device, mvpdId: mvpd.id, type: .temporary, issuer: "Entitle",
             notBefore: window.start, notAfter: window.end,
             attributes: JSONText.encode(["userID": [userID], "expiration_date": [String(window.end)]]),
             nameId: window.userKey, sessionIndex: nil, sessionCode: sessionCode, userId: userID)

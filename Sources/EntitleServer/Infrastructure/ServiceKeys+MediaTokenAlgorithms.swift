@@ -6,11 +6,11 @@ import X509
 extension ServiceKeys {
     /// The key purpose of media-token keys of an algorithm: `media-token` (RSA), `media-token-ecdsa-p256`,
     /// `media-token-ed25519`. Each purpose is rotated on its own.
-    public static func mediaTokenPurpose(_ algorithm: MediaTokenAlgorithm) -> String {
+    public static func mediaTokenPurpose(_ algorithm: MediaTokenAlgorithm) -> KeyPurpose {
         switch algorithm {
-        case .ecdsaP256SHA256: "media-token-ecdsa-p256"
-        case .ed25519: "media-token-ed25519"
-        default: Purpose.mediaToken
+        case .ecdsaP256SHA256: .mediaTokenECDSAP256
+        case .ed25519: .mediaTokenEd25519
+        default: .mediaToken
         }
     }
 
@@ -18,7 +18,7 @@ extension ServiceKeys {
     static let extraMediaTokenPurposes = [mediaTokenPurpose(.ecdsaP256SHA256), mediaTokenPurpose(.ed25519)]
 
     /// The algorithm of an ECDSA or Ed25519 media-token purpose, nil for any other purpose.
-    static func extraMediaTokenAlgorithm(purpose: String) -> MediaTokenAlgorithm? {
+    static func extraMediaTokenAlgorithm(purpose: KeyPurpose) -> MediaTokenAlgorithm? {
         MediaTokenAlgorithm.all.first { $0 != .rsaSHA256 && mediaTokenPurpose($0) == purpose }
     }
 
@@ -58,7 +58,7 @@ extension ServiceKeys {
     /// the caller then signs with RSA, so no token is signed by a key video servers have not fetched).
     public func mediaTokenSigningKey(_ algorithm: MediaTokenAlgorithm) async throws -> MediaTokenPrivateKey? {
         if algorithm == .rsaSHA256 {
-            return .rsa(try await signingIdentity(purpose: Purpose.mediaToken).privateKey)
+            return .rsa(try await signingIdentity(purpose: .mediaToken).privateKey)
         }
         let keys = try await keys(purpose: Self.mediaTokenPurpose(algorithm))
         return keys.signing(at: nowMilliseconds()).flatMap { keys.mediaTokenKeys[$0.kid] }

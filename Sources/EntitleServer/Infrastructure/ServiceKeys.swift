@@ -13,23 +13,16 @@ import X509
 /// key is published at once and signs only after a delay longer than every cache, so nobody meets a token signed
 /// with a key it does not know yet.
 public final class ServiceKeys: Sendable {
-    /// Key purposes.
-    public enum Purpose {
-        /// Short media tokens.
-        public static let mediaToken = "media-token"
-        /// Software statements and access tokens.
-        public static let jwt = "jwt"
-        /// SAML AuthnRequest / LogoutRequest signing.
-        public static let samlSP = "saml-sp"
-    }
+    /// Key purposes (``KeyPurpose``).
+    public typealias Purpose = KeyPurpose
 
     /// How long a retired media-token key stays published (longer than any token lives).
     public static let retiredKeyGrace: Int64 = 24 * 3_600_000
 
     /// How long a rotated key is published before it signs, ms, by purpose: longer than every cache of published keys
     /// (instances: ``CatalogCache/defaultRefreshInterval``; video servers' `RemoteKeySource`: 5 minutes by default).
-    public static func promotionDelay(purpose: String) -> Int64 {
-        purpose.hasPrefix(Purpose.mediaToken) ? 15 * 60_000 : 60_000
+    public static func promotionDelay(purpose: KeyPurpose) -> Int64 {
+        purpose.isMediaToken ? 15 * 60_000 : 60_000
     }
 
     let repository: Repository
@@ -63,7 +56,7 @@ public final class ServiceKeys: Sendable {
 
     /// Makes sure a key of every purpose exists.
     public func ensureKeys() async throws {
-        for purpose in [Purpose.mediaToken, Purpose.jwt, Purpose.samlSP] where try await repository.activeKey(purpose: purpose) == nil {
+        for purpose in [KeyPurpose.mediaToken, .jwt, .samlSP] where try await repository.activeKey(purpose: purpose) == nil {
             try await repository.insertKey(try makeKey(purpose: purpose))
         }
     }
@@ -71,7 +64,7 @@ public final class ServiceKeys: Sendable {
     /// Creates a new key for `purpose`, published at once and signing after `promoteAfter` ms (default
     /// ``promotionDelay(purpose:)``); the previous key signs until then and stays published for verification.
     @discardableResult
-    public func rotate(purpose: String, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord {
+    public func rotate(purpose: KeyPurpose, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord {
         var key = try makeKey(purpose: purpose)
         let activation = key.createdAt + max(0, promoteAfter ?? Self.promotionDelay(purpose: purpose))
         key.activatesAt = activation
@@ -80,11 +73,11 @@ public final class ServiceKeys: Sendable {
         return key
     }
 
-    private func makeKey(purpose: String) throws -> ServiceKeyRecord {
-        let kid = purpose + "-" + Secrets.randomHex(bytes: 6)
+    private func makeKey(purpose: KeyPurpose) throws -> ServiceKeyRecord {
+        let kid = purpose.rawValue + "-" + Secrets.randomHex(bytes: 6)
         let now = clock.nowMilliseconds()
         switch purpose {
-        case Purpose.jwt:
+        case .jwt:
             let key = ES256PrivateKey()
             return ServiceKeyRecord(kid: kid, purpose: purpose, privatePem: key.pemRepresentation,
                                     certificatePem: key.publicKey.pemRepresentation, createdAt: now, retiredAt: nil)
@@ -99,12 +92,12 @@ public final class ServiceKeys: Sendable {
         }
     }
 
-    func keys(purpose: String) async throws -> CachedKeys {
+    func keys(purpose: KeyPurpose) async throws -> CachedKeys {
         let retiredAfter = clock.nowMilliseconds() - Self.retiredKeyGrace
         let records = try await repository.publishedKeys(purpose: purpose, retiredAfter: retiredAfter)
         let kids = records.map(\.kid).joined(separator: ",")
         // Parsing keys is costly: the parsed set is kept with the catalog, for exactly these records.
-        return try await repository.cached("parsed-keys|" + purpose + "|" + kids) {
+        return try await repository.cached("parsed-keys|" + purpose.rawValue + "|" + kids) {
             var identities: [String: SigningIdentity] = [:]
             var jwt: JWTKeyCollection?
             if Self.extraMediaTokenAlgorithm(purpose: purpose) != nil {
@@ -112,7 +105,7 @@ public final class ServiceKeys: Sendable {
                 for record in records { parsed[record.kid] = try MediaTokenPrivateKey(pem: record.privatePem) }
                 return CachedKeys(all: records, identities: [:], jwt: nil, mediaTokenKeys: parsed)
             }
-            if purpose == Purpose.jwt {
+            if purpose == .jwt {
                 let collection = JWTKeyCollection()
                 for record in records {
                     await collection.add(ecdsa: try ES256PrivateKey(pem: record.privatePem), kid: JWKIdentifier(string: record.kid))
@@ -128,14 +121,14 @@ public final class ServiceKeys: Sendable {
     }
 
     /// The key record that signs now.
-    func signingKey(purpose: String) async throws -> (record: ServiceKeyRecord, keys: CachedKeys) {
+    func signingKey(purpose: KeyPurpose) async throws -> (record: ServiceKeyRecord, keys: CachedKeys) {
         let keys = try await keys(purpose: purpose)
         guard let active = keys.signing(at: clock.nowMilliseconds()) else { throw ConfigurationError("No \(purpose) key in the database.") }
         return (active, keys)
     }
 
     /// The signing identity (key + certificate) of an RSA purpose.
-    public func signingIdentity(purpose: String) async throws -> SigningIdentity {
+    public func signingIdentity(purpose: KeyPurpose) async throws -> SigningIdentity {
         let (active, keys) = try await signingKey(purpose: purpose)
         guard let identity = keys.identities[active.kid] else { throw ConfigurationError("\(purpose) is not an RSA key purpose.") }
         return identity
@@ -145,7 +138,7 @@ public final class ServiceKeys: Sendable {
     /// ones first (existing verifiers read those), then ECDSA P-256 and Ed25519 ones when such keys exist.
     public func mediaTokenCertificatesPEM() async throws -> String {
         var ordered: [ServiceKeyRecord] = []
-        for purpose in [Purpose.mediaToken] + Self.extraMediaTokenPurposes {
+        for purpose in [KeyPurpose.mediaToken] + Self.extraMediaTokenPurposes {
             let keys = try await keys(purpose: purpose)
             let signing = keys.signing(at: clock.nowMilliseconds())?.kid
             // The signing key first: verifiers try keys in order.

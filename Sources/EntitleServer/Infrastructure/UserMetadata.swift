@@ -13,14 +13,14 @@ struct UserMetadataEncoder {
 
     func profile(_ record: ProfileRecord) -> Profile {
         var attributes: [String: ProfileAttribute] = [:]
-        let encrypted = Set(mvpd?.encryptedAttributeList ?? [])
+        let encrypted = Set(mvpd?.encryptedAttributes ?? [])
         for (name, values) in record.attributeMap {
             let plain: JSONValue = values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
             if encrypted.contains(name) {
                 guard let key, let cipher = try? key.encrypt(Data(values.joined(separator: ",").utf8), padding: .PKCS1_OAEP_SHA256) else {
                     continue // never leak a value that must be encrypted
                 }
-                attributes[name] = ProfileAttribute(value: .string(Data(cipher).base64EncodedString()), state: "enc")
+                attributes[name] = ProfileAttribute(value: .string(Data(cipher).base64EncodedString()), state: .encrypted)
             } else if name == "expiration_date", let number = Double(values[0]) {
                 attributes[name] = ProfileAttribute(value: .number(number))
             } else {

@@ -33,7 +33,7 @@ extension LegacyV1Controller {
 
     /// The client id, its redirect URIs and its requestor, from a bearer token or an HMAC header.
     private func legacyApp(_ v1: V1Request, header: String) async throws -> (String, [String], String) {
-        let registration = "application-registration"
+        let registration = EnhancedError.Action.applicationRegistration
         var token: String?
         if header.lowercased().hasPrefix("bearer ") {
             token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
@@ -48,7 +48,7 @@ extension LegacyV1Controller {
                 throw APIError(.v1(401, "invalid_client_id", "The client application is revoked or no longer approved: register again.",
                                    action: registration))
             }
-            return (client.clientId, client.redirectURIList, claims.requestorID)
+            return (client.clientId, client.redirectURIs, claims.requestorID)
         }
         guard !header.isEmpty else {
             throw APIError(.v1(401, "missing_authentication_header", "Not Authorized: missing authorization header.", action: registration))

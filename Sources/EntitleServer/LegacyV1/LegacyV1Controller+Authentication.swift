@@ -36,7 +36,7 @@ extension LegacyV1Controller {
         api.get("checkauthn/:code") { request, context in
             try await self.v1(request, context: context) { v1 in
                 let session = try await self.v1Code(v1, requestor: try v1.requestorID(), code: try context.parameters.require("code"))
-                guard session.status == "authenticated",
+                guard session.status == .authenticated,
                       let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
                       profile.notAfter > self.now else {
                     throw APIError(.v1(403, "authentication_session_missing", "Forbidden", action: "authentication"))
@@ -95,7 +95,7 @@ extension LegacyV1Controller {
         }
         let now = self.now
         var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: requestor, clientId: caller.clientID,
-                                        deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: "pending",
+                                        deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: .pending,
                                         authnRequestId: nil, failure: nil, createdAt: now, notAfter: now + ttl * 1000)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
@@ -138,7 +138,7 @@ extension LegacyV1Controller {
             return JSONCoding.response(ConfigurationResponse(
                 device: caller.deviceInfo?.primaryHardwareType ?? "unknown", clientType: "clientless", os: caller.deviceInfo?.osName ?? "Unknown",
                 requestor: RequestorConfiguration(id: caller.requestor.id, name: caller.requestor.name,
-                                                  domains: caller.requestor.domainList.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
+                                                  domains: caller.requestor.domains.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
         }
         return V1Document(xmlRoot: "config", value: .object([
             ("time", .int(now)), ("requestor", .object([
@@ -181,19 +181,19 @@ extension LegacyV1Controller {
               let mvpdID = query["mso_id"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil else {
             return HTMLPage.message(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
         }
-        let domains = requestor.domainList
+        let domains = requestor.domains
         guard let domain = query["domain_name"], domains.contains(domain) else {
             return HTMLPage.message(title: "This sign-in link is not valid", message: "The domain is not registered for this programmer.",
                                     status: .badRequest)
         }
         let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
-        let registered = try await repository.client(id: session.clientId)?.redirectURIList ?? []
+        let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
         guard redirect.count <= 2048, RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
                 || redirect == configuration.authenticatedPageURL else {
             return HTMLPage.message(title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
                                     status: .badRequest)
         }
-        if session.status == "authenticated" { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
+        if session.status == .authenticated { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
         try await repository.resumeSession(code: code, mvpd: mvpdID, domainName: domain, redirectURL: redirect)
         return HTMLPage.redirect(to: "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
             ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", session.requestorId), ("domain_name", domain),
@@ -210,9 +210,9 @@ extension MVPDRecord {
             ("authPerAggregator", .bool(isTempPass)), ("passiveAuthnEnabled", .bool(false)), ("authPerBrowserSession", .bool(false)),
             ("iFrameRequired", .bool(false)), ("iFrameWidth", .int(500)), ("iFrameHeight", .int(300)), ("tempPass", .bool(isTempPass)),
         ]
-        if enablePlatformServices == 1 {
+        if enablePlatformServices {
             fields += [("enablePlatformServices", .bool(true)), ("boardingStatus", boardingStatus.map(V1Value.string) ?? .null),
-                       ("displayInPlatformPicker", .bool(displayInPlatformPicker == 1)),
+                       ("displayInPlatformPicker", .bool(displayInPlatformPicker)),
                        ("platformMappingId", platformMappingId.map(V1Value.string) ?? .null)]
         }
         return .object(fields)

@@ -98,7 +98,7 @@ extension LegacyV1Controller {
         guard let decision = answers.first else { throw APIError(.internalServerError) }
         guard decision.authorized else {
             var error = decision.error ?? EnhancedError.authorizationDeniedByMVPD
-            if error.code == EnhancedError.invalidResources.code { error = .v1(400, "malformed_authz_request", "The resource is malformed.") }
+            if error.code == .invalidParameterResources { error = .v1(400, "malformed_authz_request", "The resource is malformed.") }
             throw APIError(error)
         }
         let record = LegacyAuthorizationRecord(requestorId: caller.requestor.id, clientId: caller.clientID, deviceId: caller.device.value,
@@ -161,7 +161,7 @@ extension LegacyV1Controller {
         var encrypted: [V1Value] = []
         for name in wire.attributes.keys.sorted() {
             guard let attribute = wire.attributes[name] else { continue }
-            if attribute.state == "enc" { encrypted.append(.string(name)) }
+            if attribute.state == .encrypted { encrypted.append(.string(name)) }
             data.append((name, Self.v1Value(attribute.value)))
         }
         return V1Document(xmlRoot: "metadata", value: .object([

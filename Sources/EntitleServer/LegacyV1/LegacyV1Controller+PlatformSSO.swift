@@ -35,7 +35,7 @@ extension LegacyV1Controller {
     /// An MVPD of the requestor boarded for platform SSO, or 400.
     func v1PlatformMVPD(_ id: String, requestor: String) async throws -> MVPDRecord {
         guard !id.isEmpty, id.utf8.count <= 128, let mvpd = try await repository.integratedMVPD(requestor: requestor, mvpd: id),
-              mvpd.enablePlatformServices == 1 else {
+              mvpd.enablePlatformServices else {
             throw APIError(.v1(400, "invalid_configuration_mvpd_platform", "The MVPD is not configured for platform single sign-on.",
                                action: "configuration"))
         }

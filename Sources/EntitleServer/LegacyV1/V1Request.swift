@@ -86,7 +86,7 @@ extension LegacyV1Controller {
 
 /// The v1 errors of protocol notes §3 and §7.1 (REST API v1 codes; open set).
 extension EnhancedError {
-    static func v1(_ status: Int, _ code: String, _ message: String, action: String = "none") -> EnhancedError {
+    static func v1(_ status: Int, _ code: Code, _ message: String, action: Action = .none) -> EnhancedError {
         EnhancedError(action: action, status: status, code: code, message: message)
     }
 

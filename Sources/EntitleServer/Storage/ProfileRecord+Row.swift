@@ -1,3 +1,4 @@
+import EntitleCore
 import SQLKit
 
 extension ProfileRecord {
@@ -9,7 +10,7 @@ extension ProfileRecord {
             clientId: try row.decode(column: "client_id", as: String.self),
             deviceId: try row.decode(column: "device_id", as: String.self),
             mvpdId: try row.decode(column: "mvpd_id", as: String.self),
-            type: try row.decode(column: "type", as: String.self),
+            type: ProfileType(rawValue: try row.decode(column: "type", as: String.self)),
             issuer: try row.decode(column: "issuer", as: String.self),
             notBefore: try row.decode(column: "not_before", as: Int64.self),
             notAfter: try row.decode(column: "not_after", as: Int64.self),

@@ -1,13 +1,14 @@
+import EntitleCore
 import Foundation
 
 /// A programmer (requestor / service provider) and its settings.
-public struct RequestorRecord: Codable, Sendable, Equatable {
+public struct RequestorRecord: Sendable, Equatable {
     /// Requestor id, such as `REF`.
     public var id: String
     /// Display name.
     public var name: String
-    /// Web domains, JSON array text.
-    public var domains: String
+    /// Web domains.
+    public var domains: [String]
     /// Most resources accepted in one decisions request.
     public var maxResources: Int64
     /// PEM certificate (or public key) used to encrypt user metadata for the programmer.
@@ -17,88 +18,75 @@ public struct RequestorRecord: Codable, Sendable, Equatable {
     public init(id: String, name: String, domains: [String], maxResources: Int64, metadataCertificatePem: String?) {
         self.id = id
         self.name = name
-        self.domains = JSONText.encode(domains)
+        self.domains = domains
         self.maxResources = maxResources
         self.metadataCertificatePem = metadataCertificatePem
     }
-
-    /// The domains as a list.
-    public var domainList: [String] { JSONText.decode(domains) }
 }
 
 /// An MVPD integration: SAML 2.0 identity provider plus authorization adapter, or a TempPass pseudo-MVPD.
-public struct MVPDRecord: Codable, Sendable, Equatable {
+public struct MVPDRecord: Sendable, Equatable {
     /// MVPD id.
     public var id: String
     /// Display name.
     public var displayName: String
     /// Logo URL.
     public var logoUrl: String
-    /// `saml` or `temppass`.
-    public var kind: String
+    /// SAML 2.0 or TempPass.
+    public var kind: MVPDKind
     /// IdP entity id (SAML).
     public var entityId: String?
     /// IdP single sign-on URL, HTTP-Redirect binding (SAML).
     public var ssoUrl: String?
     /// IdP single logout URL, HTTP-Redirect binding, when supported.
     public var sloUrl: String?
-    /// IdP signing certificates, JSON array of PEM strings.
-    public var certificates: String
+    /// IdP signing certificates, PEM.
+    public var certificates: [String]
     /// Authorization API URL.
     public var authorizationUrl: String?
     /// Bearer key for the authorization API (never logged).
     public var authorizationKey: String?
-    /// 1 when the login page needs SFSafariViewController.
-    public var requiresSvc: Int64
-    /// 1 when platform SSO is enabled.
-    public var enablePlatformServices: Int64
+    /// Whether the login page needs SFSafariViewController.
+    public var requiresSafariViewController: Bool
+    /// Whether platform SSO is enabled.
+    public var enablePlatformServices: Bool
     /// Platform boarding status.
     public var boardingStatus: String?
     /// Platform mapping id.
     public var platformMappingId: String?
-    /// 1 when shown in the platform picker.
-    public var displayInPlatformPicker: Int64
+    /// Whether the MVPD is shown in the platform picker.
+    public var displayInPlatformPicker: Bool
     /// TempPass length in minutes (TempPass only).
     public var temppassMinutes: Int64?
     /// Profile lifetime in seconds.
     public var profileTtlSeconds: Int64
-    /// User-metadata keys delivered encrypted, JSON array text.
-    public var encryptedAttributes: String
+    /// User-metadata keys delivered encrypted.
+    public var encryptedAttributes: [String]
     /// Promotional TempPass: how many distinct resources one pass may play (nil for a plain TempPass).
     public var temppassResourceLimit: Int64?
 
     /// Whether this is a TempPass pseudo-MVPD.
-    public var isTempPass: Bool { kind == MVPDRecord.tempPassKind }
-    /// The kind of a TempPass MVPD.
-    public static let tempPassKind = "temppass"
-    /// The kind of a SAML MVPD.
-    public static let samlKind = "saml"
-    /// The certificate PEMs as a list.
-    public var certificateList: [String] { JSONText.decode(certificates) }
-    /// The encrypted attribute names as a list.
-    public var encryptedAttributeList: [String] { JSONText.decode(encryptedAttributes) }
+    public var isTempPass: Bool { kind == .tempPass }
 }
 
 /// An approved software statement.
-public struct SoftwareStatementRecord: Codable, Sendable, Equatable {
+public struct SoftwareStatementRecord: Sendable, Equatable {
     /// The statement's `software_id`.
     public var softwareId: String
     /// The requestor it belongs to.
     public var requestorId: String
     /// Application name.
     public var name: String
-    /// Allowed redirect URIs, JSON array text.
-    public var redirectUris: String
+    /// Allowed redirect URIs.
+    public var redirectURIs: [String]
     /// Issue time, seconds.
     public var issuedAt: Int64
-    /// 1 when revoked.
-    public var revoked: Int64
-    /// The redirect URIs as a list.
-    public var redirectURIList: [String] { JSONText.decode(redirectUris) }
+    /// Whether it was revoked.
+    public var revoked: Bool
 }
 
 /// A registered client application instance.
-public struct ClientRecord: Codable, Sendable, Equatable {
+public struct ClientRecord: Sendable, Equatable {
     /// Client id.
     public var clientId: String
     /// SHA-256 of the client secret, hex.
@@ -107,14 +95,12 @@ public struct ClientRecord: Codable, Sendable, Equatable {
     public var softwareId: String
     /// The requestor.
     public var requestorId: String
-    /// Redirect URIs, JSON array text.
-    public var redirectUris: String
+    /// Redirect URIs.
+    public var redirectURIs: [String]
     /// Issue time, seconds.
     public var issuedAt: Int64
-    /// 1 when revoked.
-    public var revoked: Int64
-    /// The redirect URIs as a list.
-    public var redirectURIList: [String] { JSONText.decode(redirectUris) }
+    /// Whether it was revoked.
+    public var revoked: Bool
 }
 
 /// An authentication session, identified by its registration code.
@@ -135,8 +121,8 @@ public struct AuthSessionRecord: Codable, Sendable, Equatable {
     public var domainName: String?
     /// Where to send the user agent at the end.
     public var redirectUrl: String?
-    /// `pending`, `authenticating`, `authenticated` or `failed`.
-    public var status: String
+    /// Where the session stands.
+    public var status: AuthenticationSessionStatus
     /// The SAML AuthnRequest id sent to the MVPD.
     public var authnRequestId: String?
     /// Why the login failed.
@@ -157,15 +143,16 @@ public struct ProfileRecord: Codable, Sendable, Equatable {
     public var deviceId: String
     /// MVPD.
     public var mvpdId: String
-    /// `regular`, `temporary`, …
-    public var type: String
+    /// How the profile came about.
+    public var type: ProfileType
     /// Issuer.
     public var issuer: String
     /// Validity start, ms.
     public var notBefore: Int64
     /// Validity end, ms.
     public var notAfter: Int64
-    /// User metadata, JSON object text of name → [values].
+    /// User metadata, JSON object text of name → [values], kept as stored: every decision reads the profile and never
+    /// its metadata, so it is decoded only when asked for (``attributeMap``).
     public var attributes: String
     /// SAML NameID.
     public var nameId: String

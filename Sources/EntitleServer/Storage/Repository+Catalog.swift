@@ -12,7 +12,7 @@ extension Repository {
     public func upsertRequestor(_ r: RequestorRecord) async throws {
         try await run("""
             INSERT INTO requestors (id, name, domains, max_resources, metadata_certificate_pem)
-            VALUES (\(bind: r.id), \(bind: r.name), \(bind: r.domains), \(bind: r.maxResources), \(bind: r.metadataCertificatePem))
+            VALUES (\(bind: r.id), \(bind: r.name), \(bind: JSONText.encode(r.domains)), \(bind: r.maxResources), \(bind: r.metadataCertificatePem))
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, domains = excluded.domains,
               max_resources = excluded.max_resources, metadata_certificate_pem = excluded.metadata_certificate_pem
             """)
@@ -58,11 +58,11 @@ extension Repository {
               authorization_url, authorization_key, requires_svc, enable_platform_services, boarding_status,
               platform_mapping_id, display_in_platform_picker, temppass_minutes, profile_ttl_seconds, encrypted_attributes,
               temppass_resource_limit)
-            VALUES (\(bind: m.id), \(bind: m.displayName), \(bind: m.logoUrl), \(bind: m.kind), \(bind: m.entityId),
-              \(bind: m.ssoUrl), \(bind: m.sloUrl), \(bind: m.certificates), \(bind: m.authorizationUrl),
-              \(bind: m.authorizationKey), \(bind: m.requiresSvc), \(bind: m.enablePlatformServices),
-              \(bind: m.boardingStatus), \(bind: m.platformMappingId), \(bind: m.displayInPlatformPicker),
-              \(bind: m.temppassMinutes), \(bind: m.profileTtlSeconds), \(bind: m.encryptedAttributes),
+            VALUES (\(bind: m.id), \(bind: m.displayName), \(bind: m.logoUrl), \(bind: m.kind.rawValue), \(bind: m.entityId),
+              \(bind: m.ssoUrl), \(bind: m.sloUrl), \(bind: JSONText.encode(m.certificates)), \(bind: m.authorizationUrl),
+              \(bind: m.authorizationKey), \(bind: m.requiresSafariViewController.storedFlag), \(bind: m.enablePlatformServices.storedFlag),
+              \(bind: m.boardingStatus), \(bind: m.platformMappingId), \(bind: m.displayInPlatformPicker.storedFlag),
+              \(bind: m.temppassMinutes), \(bind: m.profileTtlSeconds), \(bind: JSONText.encode(m.encryptedAttributes)),
               \(bind: m.temppassResourceLimit))
             ON CONFLICT (id) DO UPDATE SET display_name = excluded.display_name, logo_url = excluded.logo_url,
               kind = excluded.kind, entity_id = excluded.entity_id, sso_url = excluded.sso_url, slo_url = excluded.slo_url,

@@ -12,8 +12,8 @@ extension Repository {
     public func insertSoftwareStatement(_ s: SoftwareStatementRecord) async throws {
         try await run("""
             INSERT INTO software_statements (software_id, requestor_id, name, redirect_uris, issued_at, revoked)
-            VALUES (\(bind: s.softwareId), \(bind: s.requestorId), \(bind: s.name), \(bind: s.redirectUris),
-                    \(bind: s.issuedAt), \(bind: s.revoked)) ON CONFLICT (software_id) DO NOTHING
+            VALUES (\(bind: s.softwareId), \(bind: s.requestorId), \(bind: s.name), \(bind: JSONText.encode(s.redirectURIs)),
+                    \(bind: s.issuedAt), \(bind: s.revoked.storedFlag)) ON CONFLICT (software_id) DO NOTHING
             """)
         try await catalogChanged()
     }
@@ -42,7 +42,7 @@ extension Repository {
         try await run("""
             INSERT INTO clients (client_id, secret_hash, software_id, requestor_id, redirect_uris, issued_at, revoked)
             VALUES (\(bind: c.clientId), \(bind: c.secretHash), \(bind: c.softwareId), \(bind: c.requestorId),
-                    \(bind: c.redirectUris), \(bind: c.issuedAt), \(bind: c.revoked))
+                    \(bind: JSONText.encode(c.redirectURIs)), \(bind: c.issuedAt), \(bind: c.revoked.storedFlag))
             """)
     }
 

@@ -1,3 +1,4 @@
+import EntitleCore
 import SQLKit
 
 /// A degradation rule for one (requestor, MVPD) integration.
@@ -6,17 +7,14 @@ public struct DegradationRuleRecord: Codable, Sendable, Equatable {
     public var requestorId: String
     /// MVPD.
     public var mvpdId: String
-    /// `authn-all`, `authz-all` or `authz-none`.
-    public var rule: String
+    /// The rule.
+    public var rule: DegradationRule
     /// Start, ms.
     public var startsAt: Int64
     /// End, ms.
     public var endsAt: Int64
     /// When it was set, ms.
     public var createdAt: Int64
-
-    /// The rule names.
-    public static let rules = ["authn-all", "authz-all", "authz-none"]
 }
 
 extension Repository {
@@ -24,7 +22,7 @@ extension Repository {
     public func saveDegradationRule(_ r: DegradationRuleRecord) async throws {
         try await run("""
             INSERT INTO degradation_rules (requestor_id, mvpd_id, rule, starts_at, ends_at, created_at)
-            VALUES (\(bind: r.requestorId), \(bind: r.mvpdId), \(bind: r.rule), \(bind: r.startsAt), \(bind: r.endsAt), \(bind: r.createdAt))
+            VALUES (\(bind: r.requestorId), \(bind: r.mvpdId), \(bind: r.rule.rawValue), \(bind: r.startsAt), \(bind: r.endsAt), \(bind: r.createdAt))
             ON CONFLICT (requestor_id, mvpd_id, rule) DO UPDATE SET starts_at = excluded.starts_at, ends_at = excluded.ends_at,
               created_at = excluded.created_at
             """)
@@ -32,9 +30,9 @@ extension Repository {
     }
 
     /// Deletes a rule; returns whether there was one.
-    public func deleteDegradationRule(requestor: String, mvpd: String, rule: String) async throws -> Bool {
+    public func deleteDegradationRule(requestor: String, mvpd: String, rule: DegradationRule) async throws -> Bool {
         let touched = try await touchedRow("""
-            DELETE FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd) AND rule = \(bind: rule)
+            DELETE FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd) AND rule = \(bind: rule.rawValue)
             RETURNING rule
             """)
         if touched { try await catalogChanged() }

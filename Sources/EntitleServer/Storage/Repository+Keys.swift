@@ -1,11 +1,12 @@
+import EntitleCore
 import SQLKit
 
 /// A service signing key with its certificate.
 public struct ServiceKeyRecord: Codable, Sendable, Equatable {
     /// Key id.
     public var kid: String
-    /// `media-token`, `jwt` or `saml-sp`.
-    public var purpose: String
+    /// What the key signs.
+    public var purpose: KeyPurpose
     /// PEM private key (never logged).
     public var privatePem: String
     /// PEM certificate (or public key for JWT keys).
@@ -27,17 +28,17 @@ public struct ServiceKeyRecord: Codable, Sendable, Equatable {
 
 extension Repository {
     /// The newest key of a purpose that is not retired.
-    public func activeKey(purpose: String) async throws -> ServiceKeyRecord? {
+    public func activeKey(purpose: KeyPurpose) async throws -> ServiceKeyRecord? {
         try await first("""
-            SELECT * FROM service_keys WHERE purpose = \(bind: purpose) AND retired_at IS NULL
+            SELECT * FROM service_keys WHERE purpose = \(bind: purpose.rawValue) AND retired_at IS NULL
             ORDER BY created_at DESC, kid DESC LIMIT 1
             """, as: ServiceKeyRecord.self)
     }
 
     /// Keys of a purpose still valid for verification: active ones and those retired after `retiredAfter` ms.
-    public func verificationKeys(purpose: String, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
+    public func verificationKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
         try await all("""
-            SELECT * FROM service_keys WHERE purpose = \(bind: purpose)
+            SELECT * FROM service_keys WHERE purpose = \(bind: purpose.rawValue)
             AND (retired_at IS NULL OR retired_at > \(bind: retiredAfter)) ORDER BY created_at DESC, kid DESC
             """, as: ServiceKeyRecord.self)
     }
@@ -46,24 +47,24 @@ extension Repository {
     public func insertKey(_ key: ServiceKeyRecord) async throws {
         try await run("""
             INSERT INTO service_keys (kid, purpose, private_pem, certificate_pem, created_at, retired_at, activates_at)
-            VALUES (\(bind: key.kid), \(bind: key.purpose), \(bind: key.privatePem), \(bind: key.certificatePem),
+            VALUES (\(bind: key.kid), \(bind: key.purpose.rawValue), \(bind: key.privatePem), \(bind: key.certificatePem),
                     \(bind: key.createdAt), \(bind: key.retiredAt), \(bind: key.activatesAt)) ON CONFLICT (kid) DO NOTHING
             """)
         try await catalogChanged()
     }
 
     /// Retires every active key of a purpose except `keep`.
-    public func retireKeys(purpose: String, except keep: String, at now: Int64) async throws {
+    public func retireKeys(purpose: KeyPurpose, except keep: String, at now: Int64) async throws {
         try await run("""
             UPDATE service_keys SET retired_at = \(bind: now)
-            WHERE purpose = \(bind: purpose) AND retired_at IS NULL AND kid <> \(bind: keep)
+            WHERE purpose = \(bind: purpose.rawValue) AND retired_at IS NULL AND kid <> \(bind: keep)
             """)
         try await catalogChanged()
     }
 
     /// Every key of a purpose not retired before `retiredAfter` ms, pending ones included, from memory when cached.
-    public func publishedKeys(purpose: String, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
-        try await cached("keys|" + purpose) {
+    public func publishedKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
+        try await cached("keys|" + purpose.rawValue) {
             try await verificationKeys(purpose: purpose, retiredAfter: retiredAfter)
         }.filter { $0.retiredAt.map { $0 > retiredAfter } ?? true }
     }

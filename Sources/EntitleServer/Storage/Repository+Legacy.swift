@@ -1,7 +1,7 @@
 import SQLKit
 
 /// A requestor key pair for the legacy HMAC `Authorization` header of REST API v1.
-public struct LegacyAppKeyRecord: Codable, Sendable, Equatable {
+public struct LegacyAppKeyRecord: Sendable, Equatable {
     /// The public key (sent in the header; identifies the pair).
     public var publicKey: String
     /// The requestor the pair belongs to.
@@ -10,8 +10,24 @@ public struct LegacyAppKeyRecord: Codable, Sendable, Equatable {
     public var privateKey: String
     /// Creation time, ms.
     public var createdAt: Int64
-    /// 1 when revoked.
-    public var revoked: Int64
+    /// Whether it was revoked.
+    public var revoked: Bool
+}
+
+extension LegacyAppKeyRecord: StoredRecord {
+    /// A `legacy_app_keys` row: the flag as 0/1.
+    struct Row: Decodable {
+        var publicKey: String
+        var requestorId: String
+        var privateKey: String
+        var createdAt: Int64
+        var revoked: Int64
+    }
+
+    init(row: Row) {
+        self.init(publicKey: row.publicKey, requestorId: row.requestorId, privateKey: row.privateKey, createdAt: row.createdAt,
+                  revoked: Bool(storedFlag: row.revoked))
+    }
 }
 
 /// A REST API v1 authorization (AuthZ token): one MVPD decision for a resource, valid until `notAfter`.
@@ -37,7 +53,7 @@ extension Repository {
     public func insertLegacyAppKey(_ k: LegacyAppKeyRecord) async throws {
         try await run("""
             INSERT INTO legacy_app_keys (public_key, requestor_id, private_key, created_at, revoked)
-            VALUES (\(bind: k.publicKey), \(bind: k.requestorId), \(bind: k.privateKey), \(bind: k.createdAt), \(bind: k.revoked))
+            VALUES (\(bind: k.publicKey), \(bind: k.requestorId), \(bind: k.privateKey), \(bind: k.createdAt), \(bind: k.revoked.storedFlag))
             """)
     }
 

@@ -5,11 +5,11 @@ import SQLKit
 public struct MediaTokenAlgorithmRecord: Codable, Sendable, Equatable {
     /// Requestor id.
     public var requestorId: String
-    /// `rsa-sha256`, `ecdsa-p256-sha256` or `ed25519`.
-    public var algorithm: String
+    /// The algorithm (an open set: one stored by a newer instance is read unchanged).
+    public var algorithm: MediaTokenAlgorithm
 
     /// Creates a record.
-    public init(requestorId: String, algorithm: String) {
+    public init(requestorId: String, algorithm: MediaTokenAlgorithm) {
         self.requestorId = requestorId
         self.algorithm = algorithm
     }
@@ -21,7 +21,7 @@ extension Repository {
         let records = try await cached("media-token-algorithms") {
             try await all("SELECT * FROM requestor_media_token_algorithms", as: MediaTokenAlgorithmRecord.self)
         }
-        return records.first { $0.requestorId == requestor }.map { MediaTokenAlgorithm(rawValue: $0.algorithm) } ?? .rsaSHA256
+        return records.first { $0.requestorId == requestor }.map(\.algorithm) ?? .rsaSHA256
     }
 
     /// Sets the media-token algorithm of a requestor (the default removes the row).

@@ -6,7 +6,7 @@ extension Repository {
         try await run("""
             INSERT INTO profiles (requestor_id, client_id, device_id, mvpd_id, type, issuer, not_before, not_after,
               attributes, name_id, session_index, session_code, user_id)
-            VALUES (\(bind: p.requestorId), \(bind: p.clientId), \(bind: p.deviceId), \(bind: p.mvpdId), \(bind: p.type),
+            VALUES (\(bind: p.requestorId), \(bind: p.clientId), \(bind: p.deviceId), \(bind: p.mvpdId), \(bind: p.type.rawValue),
               \(bind: p.issuer), \(bind: p.notBefore), \(bind: p.notAfter), \(bind: p.attributes), \(bind: p.nameId),
               \(bind: p.sessionIndex), \(bind: p.sessionCode), \(bind: p.userId))
             ON CONFLICT (requestor_id, client_id, device_id, mvpd_id) DO UPDATE SET type = excluded.type,

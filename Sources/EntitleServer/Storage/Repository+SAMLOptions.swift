@@ -2,18 +2,30 @@ import SQLKit
 
 /// Per-MVPD settings for a SAML identity provider beyond its metadata: how its attributes map to user metadata,
 /// whether legacy RSA-SHA1 signatures are accepted, and whether every authenticated subscriber is authorized.
-public struct MVPDSAMLOptionsRecord: Codable, Sendable, Equatable {
+public struct MVPDSAMLOptionsRecord: Sendable, Equatable {
     /// MVPD id.
     public var mvpdId: String
-    /// JSON object: user-metadata key → SAML attribute names (or `NameID`), first present wins.
-    public var attributeMap: String
-    /// 1 when RSA-SHA1 signatures and SHA-1 digests are accepted from this MVPD.
-    public var allowRsaSha1: Int64
-    /// 1 when an MVPD without an authorization endpoint authorizes every authenticated subscriber.
-    public var authorizeAll: Int64
+    /// User-metadata key → SAML attribute names (or `NameID`), first present wins.
+    public var attributeMapping: [String: [String]]
+    /// Whether RSA-SHA1 signatures and SHA-1 digests are accepted from this MVPD.
+    public var allowRSASHA1: Bool
+    /// Whether an MVPD without an authorization endpoint authorizes every authenticated subscriber.
+    public var authorizeAll: Bool
+}
 
-    /// The attribute map as a dictionary.
-    public var attributeMapping: [String: [String]] { JSONText.decode(attributeMap) }
+extension MVPDSAMLOptionsRecord: StoredRecord {
+    /// An `mvpd_saml_options` row: the map as JSON text, flags as 0/1.
+    struct Row: Decodable {
+        var mvpdId: String
+        var attributeMap: String
+        var allowRsaSha1: Int64
+        var authorizeAll: Int64
+    }
+
+    init(row: Row) {
+        self.init(mvpdId: row.mvpdId, attributeMapping: JSONText.decode(row.attributeMap),
+                  allowRSASHA1: Bool(storedFlag: row.allowRsaSha1), authorizeAll: Bool(storedFlag: row.authorizeAll))
+    }
 }
 
 extension Repository {
@@ -29,7 +41,8 @@ extension Repository {
     public func upsertSAMLOptions(_ o: MVPDSAMLOptionsRecord) async throws {
         try await run("""
             INSERT INTO mvpd_saml_options (mvpd_id, attribute_map, allow_rsa_sha1, authorize_all)
-            VALUES (\(bind: o.mvpdId), \(bind: o.attributeMap), \(bind: o.allowRsaSha1), \(bind: o.authorizeAll))
+            VALUES (\(bind: o.mvpdId), \(bind: JSONText.encode(o.attributeMapping)), \(bind: o.allowRSASHA1.storedFlag),
+                    \(bind: o.authorizeAll.storedFlag))
             ON CONFLICT (mvpd_id) DO UPDATE SET attribute_map = excluded.attribute_map,
               allow_rsa_sha1 = excluded.allow_rsa_sha1, authorize_all = excluded.authorize_all
             """)
