@@ -1,3 +1,4 @@
+import EntitleCore
 import DemoMVPD
 import EntitleServer
 import Foundation
@@ -35,7 +36,7 @@ public struct EntitleHost: Sendable {
             guard configuration.demo else { return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil) }
             let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
             let secrets = try await DemoWorld.demoMVPDSecrets(service: service, dataDirectory: configuration.dataDirectory, now: clock.now())
-            let spIdentity = try await service.keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
+            let spIdentity = try await service.keys.signingIdentity(purpose: KeyPurpose.samlSP)
             let trusted = TrustedServiceProvider(entityID: serviceConfiguration.spEntityID,
                                                  assertionConsumerServiceURL: serviceConfiguration.assertionConsumerServiceURL,
                                                  singleLogoutURL: serviceConfiguration.singleLogoutURL,

@@ -23,7 +23,7 @@ import Testing
                 let decision = try await client.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).decode(DecisionsResponse.self).decisions[0]
                 return try #require(decision.token?.serializedToken)
             }
-            let media = ServiceKeys.Purpose.mediaToken
+            let media = KeyPurpose.mediaToken
             let old = try await first.service.keys.signingIdentity(purpose: media).certificatePEM
             _ = try await token(viaSecond)
 
@@ -48,9 +48,9 @@ import Testing
             }
 
             // JWT key, rotated by the second instance: after promotion, access tokens of the first pass on the second.
-            let jwt = try await second.service.keys.rotate(purpose: ServiceKeys.Purpose.jwt)
+            let jwt = try await second.service.keys.rotate(purpose: KeyPurpose.jwt)
             try await Task.sleep(for: bound + .milliseconds(100))
-            clock.advance(by: Double(ServiceKeys.promotionDelay(purpose: ServiceKeys.Purpose.jwt)) / 1000 + 1)
+            clock.advance(by: Double(ServiceKeys.promotionDelay(purpose: KeyPurpose.jwt)) / 1000 + 1)
             let fresh = try await first.client()
             var freshViaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: fresh.deviceID)
             freshViaSecond.accessToken = fresh.accessToken

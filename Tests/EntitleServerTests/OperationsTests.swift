@@ -37,7 +37,7 @@ import Testing
             }
             let before = try await token()
             // Promoted at once here; KeyRotationTests covers the default delay across instances.
-            try await host.service.keys.rotate(purpose: ServiceKeys.Purpose.mediaToken, promoteAfter: 0)
+            try await host.service.keys.rotate(purpose: KeyPurpose.mediaToken, promoteAfter: 0)
             let after = try await token()
             let pem = try await tv.send(.GET, "/keys/media-token", authorized: false).text
             #expect(pem.components(separatedBy: "BEGIN CERTIFICATE").count - 1 == 2)
@@ -45,7 +45,7 @@ import Testing
             #expect(await verifier.verify(before, requestor: "REF", resource: "news", now: host.clock.now()).status == .valid)
             #expect(await verifier.verify(after, requestor: "REF", resource: "news", now: host.clock.now()).status == .valid)
             // Only the new key verifies the new token.
-            let newOnly = MediaTokenVerifier(keys: try VerificationKeySet(pem: try await host.service.keys.signingIdentity(purpose: ServiceKeys.Purpose.mediaToken).certificatePEM))
+            let newOnly = MediaTokenVerifier(keys: try VerificationKeySet(pem: try await host.service.keys.signingIdentity(purpose: KeyPurpose.mediaToken).certificatePEM))
             #expect(await newOnly.verify(before, requestor: "REF", resource: "news", now: host.clock.now()).status == .invalidSignature)
             host.clock.advance(by: 25 * 3600)
             let later = try await tv.send(.GET, "/keys/media-token", authorized: false).text

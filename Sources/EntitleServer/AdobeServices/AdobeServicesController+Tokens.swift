@@ -35,7 +35,7 @@ enum AdobeTokenXML {
 extension AdobeServicesController {
     /// `<signatureInfo>` + Base64(RSA PKCS#1 v1.5 SHA-256 over `body`) + `<signatureInfo>` + `body`.
     func signAdobeToken(body: String) async throws -> String {
-        let identity = try await keys.signingIdentity(purpose: ServiceKeys.Purpose.mediaToken)
+        let identity = try await keys.signingIdentity(purpose: KeyPurpose.mediaToken)
         let signature = try identity.privateKey.signature(for: Data(body.utf8), padding: .insecurePKCS1v1_5)
         return "<signatureInfo>" + signature.rawRepresentation.base64EncodedString() + "<signatureInfo>" + body
     }

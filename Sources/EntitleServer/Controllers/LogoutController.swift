@@ -38,11 +38,11 @@ struct LogoutController: ClockReading {
                                                              device: caller.device.value, mvpd: mvpd.id)
             if let removed { authorizations.drop(requestor: removed.requestorId, mvpd: mvpd.id, userID: removed.userId) }
             if removed?.type == .appleSSO {
-                logouts[mvpd.id] = LogoutAction(actionName: "partner_logout", actionType: "partner_interactive", mvpd: mvpd.id)
+                logouts[mvpd.id] = LogoutAction(actionName: .partnerLogout, actionType: .partnerInteractive, mvpd: mvpd.id)
                 continue
             }
             guard let removed, removed.type == .regular, let sloURL = mvpd.sloUrl, !sloURL.isEmpty else {
-                logouts[mvpd.id] = LogoutAction(actionName: "complete", actionType: "none", mvpd: mvpd.id)
+                logouts[mvpd.id] = LogoutAction(actionName: .complete, actionType: .none, mvpd: mvpd.id)
                 continue
             }
             let record = LogoutRequestRecord(requestId: AuthnRequest.newID(), mvpdId: mvpd.id, redirectUrl: redirectURL,
@@ -53,7 +53,7 @@ struct LogoutController: ClockReading {
                 ("noflash", "true"), ("mso_id", mvpd.id), ("requestor_id", caller.requestor.id), ("request_id", record.requestId),
                 ("redirect_url", redirectURL ?? ""),
             ])
-            logouts[mvpd.id] = LogoutAction(actionName: "logout", actionType: "interactive", mvpd: mvpd.id, url: url)
+            logouts[mvpd.id] = LogoutAction(actionName: .logout, actionType: .interactive, mvpd: mvpd.id, url: url)
         }
         return LogoutsResponse(logouts: logouts)
     }

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Hummingbird
 import SAML
@@ -26,7 +27,7 @@ struct OperationsController: Sendable {
                      body: .init(byteBuffer: ByteBuffer(string: try await keys.mediaTokenCertificatesPEM())))
         }
         router.get("/sp/saml/metadata") { _, _ in
-            let identity = try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
+            let identity = try await keys.signingIdentity(purpose: KeyPurpose.samlSP)
             let metadata = ServiceProviderMetadata(entityID: configuration.spEntityID,
                                                    assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
                                                    singleLogoutURL: configuration.singleLogoutURL,

@@ -62,7 +62,7 @@ struct SAMLServiceProviderController: ClockReading {
         guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
-        let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP) : nil
+        let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: KeyPurpose.samlSP) : nil
         if postURL != nil { return try Self.postBindingPage(authnRequest, relayState: code, signer: signer) }
         return HTMLPage.redirect(to: try authnRequest.redirectURL(relayState: code, signer: signer))
     }
@@ -95,7 +95,7 @@ struct SAMLServiceProviderController: ClockReading {
         }
         let logoutRequest = LogoutRequest(id: record.requestId, issueInstant: clock.now(), issuer: configuration.spEntityID,
                                           destination: sloURL, nameID: record.nameId, sessionIndex: record.sessionIndex)
-        let signer = try await keys.signingIdentity(purpose: ServiceKeys.Purpose.samlSP)
+        let signer = try await keys.signingIdentity(purpose: KeyPurpose.samlSP)
         return HTMLPage.redirect(to: try logoutRequest.redirectURL(relayState: record.requestId, signer: signer))
     }
 

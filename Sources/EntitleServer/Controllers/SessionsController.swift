@@ -30,9 +30,9 @@ struct SessionsController {
             existing["domain"] = session.domainName
             existing["redirectUrl"] = session.redirectUrl
             return JSONCoding.response(SessionResponse(
-                actionName: session.status == .authenticated ? "authorize" : (session.mvpdId == nil ? "resume" : "authenticate"),
-                actionType: session.status == .authenticated ? "direct" : "interactive",
-                reasonType: session.status == .authenticated ? "authenticated" : "none",
+                actionName: session.status == .authenticated ? .authorize : (session.mvpdId == nil ? .resume : .authenticate),
+                actionType: session.status == .authenticated ? .direct : .interactive,
+                reasonType: session.status == .authenticated ? .authenticated : .none,
                 missingParameters: sessions.missingParameters(session), existingParameters: existing, code: session.code,
                 sessionId: session.sessionId, mvpd: session.mvpdId, serviceProvider: session.requestorId,
                 notBefore: String(session.createdAt), notAfter: String(session.notAfter)))

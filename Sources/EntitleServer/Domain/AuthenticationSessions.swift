@@ -76,7 +76,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
         let missing = missingParameters(session)
         let ready = session.mvpdId != nil
         return SessionResponse(
-            actionName: ready ? "authenticate" : "resume", actionType: ready ? "interactive" : "direct", reasonType: "none",
+            actionName: ready ? .authenticate : .resume, actionType: ready ? .interactive : .direct, reasonType: .none,
             url: ready ? "/api/v2/authenticate/\(session.requestorId)/\(session.code)" : "/api/v2/\(session.requestorId)/sessions/\(session.code)",
             missingParameters: missing.isEmpty ? nil : missing, code: session.code, sessionId: session.sessionId,
             mvpd: session.mvpdId, serviceProvider: session.requestorId,
@@ -90,16 +90,16 @@ struct AuthenticationSessions: Sendable, ClockReading {
         if mvpd.isTempPass {
             _ = try await tempPass.startTempPass(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil,
                                         identityHeader: tempPassIdentity)
-            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "temporary", url: authorizeURL,
+            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: .temporary, url: authorizeURL,
                                    sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
         if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
            profile.notAfter > now {
-            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "authenticated", url: authorizeURL,
+            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: .authenticated, url: authorizeURL,
                                    sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
         if try await degradation.degradedLogin(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil) != nil {
-            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "degraded", url: authorizeURL,
+            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: .degraded, url: authorizeURL,
                                    sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
         return nil

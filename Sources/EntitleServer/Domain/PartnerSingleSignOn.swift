@@ -34,7 +34,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         let sp = caller.requestor.id
         if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
            profile.notAfter > now {
-            return SessionResponse(actionName: "authorize", actionType: "direct", reasonType: profile.type == .appleSSO ? "authenticatedSSO" : "authenticated",
+            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: profile.type == .appleSSO ? .authenticatedSSO : .authenticated,
                                    url: "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)", sessionId: UUID().uuidString.lowercased(),
                                    mvpd: mvpd.id, serviceProvider: sp)
         }
@@ -54,7 +54,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         }
         guard stored else { throw EnhancedError.internalServerError }
         return SessionResponse(
-            actionName: "partner_profile", actionType: "direct", reasonType: "none", url: "/api/v2/\(sp)/profiles/sso/Apple",
+            actionName: .partnerProfile, actionType: .direct, reasonType: .none, url: "/api/v2/\(sp)/profiles/sso/Apple",
             code: session.code, sessionId: session.sessionId, mvpd: mvpd.id, serviceProvider: sp,
             notBefore: String(session.createdAt), notAfter: String(session.notAfter),
             authenticationRequest: PartnerAuthenticationRequest(request: Data(authnRequest.xml().utf8).base64EncodedString(),

@@ -13,9 +13,6 @@ import X509
 /// key is published at once and signs only after a delay longer than every cache, so nobody meets a token signed
 /// with a key it does not know yet.
 public final class ServiceKeys: Sendable {
-    /// Key purposes (``KeyPurpose``).
-    public typealias Purpose = KeyPurpose
-
     /// How long a retired media-token key stays published (longer than any token lives).
     public static let retiredKeyGrace: Int64 = 24 * 3_600_000
 
@@ -152,7 +149,7 @@ public final class ServiceKeys: Sendable {
 
     /// A JWT key collection with every JWT key; the active one is the default signer.
     public func jwtKeys() async throws -> (collection: JWTKeyCollection, activeKid: String) {
-        let (active, keys) = try await signingKey(purpose: Purpose.jwt)
+        let (active, keys) = try await signingKey(purpose: .jwt)
         guard let collection = keys.jwt else { throw ConfigurationError("JWT keys are missing.") }
         return (collection, active.kid)
     }
