@@ -6,7 +6,7 @@ extension DemoMVPD {
     /// Registers every route under `group` (the caller creates the group at path "demo-mvpd"):
     /// `GET {mvpd}/saml/metadata`, `GET {mvpd}/logo.svg`, `GET {mvpd}/saml/sso`, `POST {mvpd}/saml/login`,
     /// `GET {mvpd}/saml/slo`, `GET {mvpd}/login`, `GET {mvpd}/account`, `POST {mvpd}/logout`, `POST {mvpd}/authorize`, `POST {mvpd}/platform/sso`.
-    public func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
+    package func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         group.get(":mvpd/saml/metadata") { _, context in
             self.metadataResponse(providerID: context.parameters.get("mvpd") ?? "")
         }

@@ -4,12 +4,12 @@ import SAML
 
 /// The built-in demo MVPD: a SAML 2.0 identity provider (login page, browser sessions, Single Logout) for the
 /// demo providers, and an authorization API. It talks to the Entitle service only over HTTP.
-public struct DemoMVPD: Sendable {
+package struct DemoMVPD: Sendable {
     /// The demo providers: DemoCable, DemoFiber, DemoSSO.
-    public static let providers: [DemoProvider] = [.demoCable, .demoFiber, .demoSSO]
+    package static let providers: [DemoProvider] = [.demoCable, .demoFiber, .demoSSO]
 
     /// The configuration the IdP runs with.
-    public let configuration: DemoMVPDConfiguration
+    package let configuration: DemoMVPDConfiguration
     let logger: Logger
     let tokens: TokenSigner
     let pages: DemoPages
@@ -17,7 +17,7 @@ public struct DemoMVPD: Sendable {
     let basePath: String
 
     /// Creates the demo MVPD; routes are added with ``addRoutes(to:)``.
-    public init(configuration: DemoMVPDConfiguration, logger: Logger) {
+    package init(configuration: DemoMVPDConfiguration, logger: Logger) {
         self.configuration = configuration
         self.logger = logger
         self.tokens = TokenSigner(identity: configuration.identity)
@@ -28,13 +28,13 @@ public struct DemoMVPD: Sendable {
     }
 
     /// The demo provider with this id, or nil.
-    public static func provider(id: String) -> DemoProvider? {
+    package static func provider(id: String) -> DemoProvider? {
         providers.first { $0.id == id }
     }
 
     /// The IdP metadata of a demo provider: entity ID `"\(baseURL)/\(id)"`, SSO `…/saml/sso`, SLO `…/saml/slo`
     /// (DemoFiber only); nil for an unknown id.
-    public func metadata(for providerID: String) -> IdentityProviderMetadata? {
+    package func metadata(for providerID: String) -> IdentityProviderMetadata? {
         guard let provider = Self.provider(id: providerID) else { return nil }
         let base = configuration.baseURL
         return IdentityProviderMetadata(entityID: provider.entityID(baseURL: base),

@@ -3,30 +3,30 @@ import SAML  // re-exports X509 (Certificate)
 
 /// Everything the demo MVPD needs to run: where it is mounted, its SAML signing identity, the service providers
 /// it serves and the key that protects its authorization API.
-public struct DemoMVPDConfiguration: Sendable {
+package struct DemoMVPDConfiguration: Sendable {
     /// External URL of the mount point, e.g. `http://127.0.0.1:8080/demo-mvpd` (no trailing slash).
-    public var baseURL: String
+    package var baseURL: String
     /// The IdP signing key and certificate (the caller persists it).
-    public var identity: SigningIdentity
+    package var identity: SigningIdentity
     /// Service providers allowed to ask for logins and logouts.
-    public var trustedServiceProviders: [TrustedServiceProvider]
+    package var trustedServiceProviders: [TrustedServiceProvider]
     /// Bearer key the service must send to `POST /{mvpd}/authorize`.
-    public var authorizationAPIKey: String
+    package var authorizationAPIKey: String
     /// How long an IdP browser session (and the assertion's `SessionNotOnOrAfter`) lasts.
-    public var sessionLifetime: TimeInterval
+    package var sessionLifetime: TimeInterval
     /// How long a login page may be left open before its form expires.
-    public var loginFormLifetime: TimeInterval
+    package var loginFormLifetime: TimeInterval
     /// The oldest (and most future) `IssueInstant` accepted on an AuthnRequest or LogoutRequest.
-    public var requestMaxAge: TimeInterval
+    package var requestMaxAge: TimeInterval
     /// Whether cookies get the `Secure` attribute (set it when `baseURL` is https).
-    public var secureCookies: Bool
+    package var secureCookies: Bool
     /// Whether the login page lists the demo accounts of the MVPD (handy for demos).
-    public var showDemoAccounts: Bool
+    package var showDemoAccounts: Bool
     /// The clock; every time decision reads it.
-    public var now: @Sendable () -> Date
+    package var now: @Sendable () -> Date
 
     /// Creates a configuration; `now` defaults to the system clock and `secureCookies` to whether `baseURL` is https.
-    public init(
+    package init(
         baseURL: String,
         identity: SigningIdentity,
         trustedServiceProviders: [TrustedServiceProvider],
@@ -54,18 +54,18 @@ public struct DemoMVPDConfiguration: Sendable {
 }
 
 /// A SAML service provider the demo MVPD accepts AuthnRequests and LogoutRequests from.
-public struct TrustedServiceProvider: Sendable {
+package struct TrustedServiceProvider: Sendable {
     /// The SP's entity ID (the `<Issuer>` of its requests and the assertion's audience).
-    public var entityID: String
+    package var entityID: String
     /// The only URL responses are posted to; a request naming another ACS URL is refused.
-    public var assertionConsumerServiceURL: String
+    package var assertionConsumerServiceURL: String
     /// Where LogoutResponses are redirected to; nil when the SP does not do Single Logout.
-    public var singleLogoutURL: String?
+    package var singleLogoutURL: String?
     /// Certificates that verify the SP's signed redirect requests; empty means unsigned requests are accepted.
-    public var certificates: [Certificate]
+    package var certificates: [Certificate]
 
     /// Creates a trusted service provider.
-    public init(entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String? = nil,
+    package init(entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String? = nil,
                 certificates: [Certificate] = []) {
         self.entityID = entityID
         self.assertionConsumerServiceURL = assertionConsumerServiceURL

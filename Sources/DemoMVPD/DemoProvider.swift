@@ -1,20 +1,20 @@
 /// One of the MVPDs the built-in demo MVPD plays (design: the demo world).
-public struct DemoProvider: Sendable, Equatable, Hashable {
+package struct DemoProvider: Sendable, Equatable, Hashable {
     /// The MVPD id, also the path segment under the mount point (`DemoCable`).
-    public let id: String
+    package let id: String
     /// The name shown to users (`Demo Cable`).
-    public let displayName: String
+    package let displayName: String
     /// Whether the MVPD answers SAML Single Logout requests.
-    public let supportsSingleLogout: Bool
+    package let supportsSingleLogout: Bool
     /// Whether apps must present its login page in SFSafariViewController (`handleSVC` flows).
-    public let requiresSafariViewController: Bool
+    package let requiresSafariViewController: Bool
     /// Whether the MVPD takes part in Apple platform single sign-on (`enablePlatformServices`).
-    public let platformSSO: Bool
+    package let platformSSO: Bool
     /// The brand colour used by the logo and the login page.
-    public let brandColor: String
+    package let brandColor: String
 
     /// Creates a provider description.
-    public init(id: String, displayName: String, supportsSingleLogout: Bool, requiresSafariViewController: Bool,
+    package init(id: String, displayName: String, supportsSingleLogout: Bool, requiresSafariViewController: Bool,
                 platformSSO: Bool, brandColor: String) {
         self.id = id
         self.displayName = displayName
@@ -25,21 +25,21 @@ public struct DemoProvider: Sendable, Equatable, Hashable {
     }
 
     /// The logo's URL when the demo MVPD is mounted at `baseURL`.
-    public func logoURL(baseURL: String) -> String { "\(baseURL)/\(id)/logo.svg" }
+    package func logoURL(baseURL: String) -> String { "\(baseURL)/\(id)/logo.svg" }
 
     /// The IdP entity ID when the demo MVPD is mounted at `baseURL`.
-    public func entityID(baseURL: String) -> String { "\(baseURL)/\(id)" }
+    package func entityID(baseURL: String) -> String { "\(baseURL)/\(id)" }
 
     /// The HTTP-Redirect SSO endpoint when the demo MVPD is mounted at `baseURL`.
-    public func singleSignOnURL(baseURL: String) -> String { "\(baseURL)/\(id)/saml/sso" }
+    package func singleSignOnURL(baseURL: String) -> String { "\(baseURL)/\(id)/saml/sso" }
 
     /// The HTTP-Redirect SLO endpoint when mounted at `baseURL`; nil when the MVPD has no Single Logout.
-    public func singleLogoutURL(baseURL: String) -> String? {
+    package func singleLogoutURL(baseURL: String) -> String? {
         supportsSingleLogout ? "\(baseURL)/\(id)/saml/slo" : nil
     }
 
     /// A self-contained SVG logo (no external assets, no scripts).
-    public var logoSVG: String {
+    package var logoSVG: String {
         """
         <svg xmlns="http://www.w3.org/2000/svg" width="200" height="56" viewBox="0 0 200 56" role="img" \
         aria-label="\(displayName)"><rect x="1" y="1" width="198" height="54" rx="12" fill="\(brandColor)"/>\
@@ -53,15 +53,15 @@ public struct DemoProvider: Sendable, Equatable, Hashable {
 
 extension DemoProvider {
     /// Demo Cable: plain SAML 2.0 login, no Single Logout.
-    public static let demoCable = DemoProvider(id: "DemoCable", displayName: "Demo Cable", supportsSingleLogout: false,
+    package static let demoCable = DemoProvider(id: "DemoCable", displayName: "Demo Cable", supportsSingleLogout: false,
                                                requiresSafariViewController: false, platformSSO: false,
                                                brandColor: "#1f5fbf")
     /// Demo Fiber: login in SFSafariViewController, SAML Single Logout.
-    public static let demoFiber = DemoProvider(id: "DemoFiber", displayName: "Demo Fiber", supportsSingleLogout: true,
+    package static let demoFiber = DemoProvider(id: "DemoFiber", displayName: "Demo Fiber", supportsSingleLogout: true,
                                                requiresSafariViewController: true, platformSSO: false,
                                                brandColor: "#0a7d4f")
     /// Demo SSO TV: takes part in Apple platform single sign-on.
-    public static let demoSSO = DemoProvider(id: "DemoSSO", displayName: "Demo SSO TV", supportsSingleLogout: false,
+    package static let demoSSO = DemoProvider(id: "DemoSSO", displayName: "Demo SSO TV", supportsSingleLogout: false,
                                              requiresSafariViewController: false, platformSSO: true,
                                              brandColor: "#8a2be2")
 }

@@ -2,29 +2,29 @@ import EntitleCore
 import Foundation
 
 /// A subscriber account of one of the demo MVPDs (design: the demo world).
-public struct DemoSubscriber: Sendable, Equatable, Hashable {
+package struct DemoSubscriber: Sendable, Equatable, Hashable {
     /// The login name typed on the login page (`alice`).
-    public let username: String
+    package let username: String
     /// The demo password (these are public demo accounts).
     let password: String
     /// The id of the MVPD the account belongs to; it only logs in there.
-    public let providerID: String
+    package let providerID: String
     /// The stable opaque user id sent as NameID and `userID` (never the login name).
-    public let userID: String
+    package let userID: String
     /// The household id (`householdID` attribute).
-    public let householdID: String
+    package let householdID: String
     /// The channels of the subscriber's package.
-    public let channels: [String]
+    package let channels: [String]
     /// The most permissive rating parental controls allow, on the v-chip scale (`TV-14`).
-    public let maxRating: String
+    package let maxRating: String
     /// The billing zip code (`zip` attribute; the service encrypts it for programmers).
-    public let zip: String
+    package let zip: String
 
     /// The v-chip level of ``maxRating`` (TV-Y = 0 … TV-MA = 5).
-    public var maxRatingLevel: Int { DemoChannel.vChipLevel(of: maxRating) ?? 0 }
+    package var maxRatingLevel: Int { DemoChannel.vChipLevel(of: maxRating) ?? 0 }
 
     /// The SAML attributes asserted for the subscriber.
-    public var samlAttributes: [String: [String]] {
+    package var samlAttributes: [String: [String]] {
         [
             "userID": [userID],
             "householdID": [householdID],
@@ -36,7 +36,7 @@ public struct DemoSubscriber: Sendable, Equatable, Hashable {
     }
 
     /// The demo subscribers of every demo MVPD.
-    public static let all: [DemoSubscriber] = [
+    package static let all: [DemoSubscriber] = [
         DemoSubscriber(username: "alice", password: "alice-pass", providerID: "DemoCable", userID: "dc-alice-7f3a",
                        householdID: "H-1001", channels: ["news", "sports", "movies"], maxRating: "TV-MA", zip: "10001"),
         DemoSubscriber(username: "bob", password: "bob-pass", providerID: "DemoCable", userID: "dc-bob-2c9e",

@@ -6,21 +6,21 @@ import NIOHTTP1
 
 /// A minimal browser over real HTTP: keeps cookies, follows redirects, submits forms. It stops at a redirect to a
 /// non-HTTP scheme (such as `adobepass://ios.app`), as an app's web view hands that URL to the app.
-public actor BrowserClient {
+package actor BrowserClient {
     /// A page the browser landed on.
-    public struct Page: Sendable {
+    package struct Page: Sendable {
         /// The page URL.
-        public let url: String
+        package let url: String
         /// HTTP status.
-        public let status: Int
+        package let status: Int
         /// Body text.
-        public let body: String
+        package let body: String
         /// The forms in the page.
-        public var forms: [HTMLForm] { HTMLForm.forms(in: body) }
+        package var forms: [HTMLForm] { HTMLForm.forms(in: body) }
     }
 
     /// Where a navigation ended.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         /// An HTTP page.
         case page(Page)
         /// A redirect to a URL the browser does not load (a custom scheme).
@@ -31,18 +31,18 @@ public actor BrowserClient {
     private var cookies: [String: [String: String]] = [:]
 
     /// Creates a browser on an HTTP client (which must not follow redirects).
-    public init(httpClient: HTTPClient) { self.transport = .httpClient(httpClient) }
+    package init(httpClient: HTTPClient) { self.transport = .httpClient(httpClient) }
 
     /// Creates a browser on `transport`.
-    public init(transport: ServiceTransport) { self.transport = transport }
+    package init(transport: ServiceTransport) { self.transport = transport }
 
     /// Loads a URL, following redirects.
-    public func get(_ url: String) async throws -> Outcome {
+    package func get(_ url: String) async throws -> Outcome {
         try await navigate(method: .GET, url: url, body: nil)
     }
 
     /// Submits a form of `page`, resolving its action against the page URL.
-    public func submit(_ form: HTMLForm, from page: Page) async throws -> Outcome {
+    package func submit(_ form: HTMLForm, from page: Page) async throws -> Outcome {
         let action = resolve(form.action.isEmpty ? page.url : form.action, against: page.url)
         let encoded = FormURLEncoding.encode(form.fields)
         if form.method == "post" { return try await navigate(method: .POST, url: action, body: encoded) }
@@ -114,9 +114,9 @@ public actor BrowserClient {
 }
 
 /// A browser-level failure.
-public struct BrowserError: Error, CustomStringConvertible, Sendable {
+package struct BrowserError: Error, CustomStringConvertible, Sendable {
     /// What went wrong.
-    public let description: String
+    package let description: String
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -2,29 +2,29 @@ import EntitleCore
 import Foundation
 
 /// A form found in an HTML page: its action, method and fields (hidden inputs and named inputs with values).
-public struct HTMLForm: Sendable, Equatable {
+package struct HTMLForm: Sendable, Equatable {
     /// The `action` attribute (HTML entities decoded).
-    public var action: String
+    package var action: String
     /// `get` or `post`.
-    public var method: String
+    package var method: String
     /// Field names and values in document order.
-    public var fields: [(String, String)]
+    package var fields: [(String, String)]
 
     /// Equality over action, method and fields.
-    public static func == (lhs: HTMLForm, rhs: HTMLForm) -> Bool {
+    package static func == (lhs: HTMLForm, rhs: HTMLForm) -> Bool {
         lhs.action == rhs.action && lhs.method == rhs.method && lhs.fields.map { $0.0 + "=" + $0.1 } == rhs.fields.map { $0.0 + "=" + $0.1 }
     }
 
     /// The value of a field.
-    public subscript(name: String) -> String? { fields.first { $0.0 == name }?.1 }
+    package subscript(name: String) -> String? { fields.first { $0.0 == name }?.1 }
 
     /// Sets or adds a field.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         if let index = fields.firstIndex(where: { $0.0 == name }) { fields[index].1 = value } else { fields.append((name, value)) }
     }
 
     /// Every form in `html`, in order. A small tolerant scanner for the pages of this project and typical IdPs.
-    public static func forms(in html: String) -> [HTMLForm] {
+    package static func forms(in html: String) -> [HTMLForm] {
         let formPattern = try! NSRegularExpression(pattern: "<form\\b([^>]*)>(.*?)</form>", options: [.caseInsensitive, .dotMatchesLineSeparators])
         let inputPattern = try! NSRegularExpression(pattern: "<(input|button)\\b([^>]*)>", options: [.caseInsensitive])
         let range = NSRange(html.startIndex..., in: html)

@@ -7,22 +7,22 @@ import NIOHTTP1
 
 /// A plain REST API v2 + DCR client over real HTTP, as a programmer's app or a script would write it from Adobe's
 /// documentation. Used by `entitle bench` and the end-to-end tests; the SDK has its own transport.
-public struct RESTClient: Sendable {
+package struct RESTClient: Sendable {
     /// An HTTP answer.
-    public struct Answer: Sendable {
+    package struct Answer: Sendable {
         /// Status code.
-        public let status: Int
+        package let status: Int
         /// Headers.
-        public let headers: HTTPHeaders
+        package let headers: HTTPHeaders
         /// Body bytes.
-        public let body: Data
+        package let body: Data
         /// Decodes the body as JSON.
-        public func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
+        package func decode<T: Decodable>(_ type: T.Type) throws -> T { try JSONDecoder().decode(T.self, from: body) }
         /// The body as text.
-        public var text: String { String(decoding: body, as: UTF8.self) }
+        package var text: String { String(decoding: body, as: UTF8.self) }
 
         /// Wraps an answer.
-        public init(status: Int, headers: HTTPHeaders, body: Data) {
+        package init(status: Int, headers: HTTPHeaders, body: Data) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -30,25 +30,25 @@ public struct RESTClient: Sendable {
     }
 
     /// Base URL of the service.
-    public let baseURL: String
+    package let baseURL: String
     /// Requestor id.
-    public let serviceProvider: String
+    package let serviceProvider: String
     /// Device id sent as `AP-Device-Identifier`.
-    public var deviceID: String
+    package var deviceID: String
     /// Access token, once obtained.
-    public var accessToken: String?
+    package var accessToken: String?
     /// Client information sent as `X-Device-Info`.
-    public var deviceInfo = DeviceInfo(primaryHardwareType: "SetTopBox", model: "Entitle", version: "1", osName: "Linux", osVersion: "1",
+    package var deviceInfo = DeviceInfo(primaryHardwareType: "SetTopBox", model: "Entitle", version: "1", osName: "Linux", osVersion: "1",
                                        connectionType: "LAN")
     let transport: ServiceTransport
 
     /// Creates a client over real HTTP.
-    public init(httpClient: HTTPClient, baseURL: String, serviceProvider: String, deviceID: String) {
+    package init(httpClient: HTTPClient, baseURL: String, serviceProvider: String, deviceID: String) {
         self.init(transport: .httpClient(httpClient), baseURL: baseURL, serviceProvider: serviceProvider, deviceID: deviceID)
     }
 
     /// Creates a client over `transport`.
-    public init(transport: ServiceTransport, baseURL: String, serviceProvider: String, deviceID: String) {
+    package init(transport: ServiceTransport, baseURL: String, serviceProvider: String, deviceID: String) {
         self.transport = transport
         self.baseURL = baseURL
         self.serviceProvider = serviceProvider
@@ -56,7 +56,7 @@ public struct RESTClient: Sendable {
     }
 
     /// Sends a request; `form` becomes an urlencoded body, `json` a JSON body.
-    public func send(_ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, json: Data? = nil,
+    package func send(_ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, json: Data? = nil,
                      headers extra: [(String, String)] = [], authorized: Bool = true) async throws -> Answer {
         var request = ServiceTransport.Request(method: method, url: path.hasPrefix("http") ? path : baseURL + path, headers: [:])
         request.headers.add(name: "Accept", value: "application/json")
@@ -75,7 +75,7 @@ public struct RESTClient: Sendable {
     }
 
     /// Registers with a software statement and fetches an access token.
-    public mutating func registerAndAuthorize(softwareStatement: String, redirectURI: String? = nil) async throws -> ClientRegistration {
+    package mutating func registerAndAuthorize(softwareStatement: String, redirectURI: String? = nil) async throws -> ClientRegistration {
         let registration = try await send(.POST, "/o/client/register",
                                           json: JSONEncoder().encode(ClientRegistrationRequest(softwareStatement: softwareStatement, redirectURI: redirectURI)),
                                           authorized: false)
@@ -89,7 +89,7 @@ public struct RESTClient: Sendable {
     }
 
     /// `POST /api/v2/{sp}/sessions`.
-    public func createSession(mvpd: String?, redirectURL: String?, domain: String? = nil) async throws -> Answer {
+    package func createSession(mvpd: String?, redirectURL: String?, domain: String? = nil) async throws -> Answer {
         var form: [(String, String)] = []
         if let mvpd { form.append(("mvpd", mvpd)) }
         if let redirectURL { form.append(("redirectUrl", redirectURL)) }
@@ -98,7 +98,7 @@ public struct RESTClient: Sendable {
     }
 
     /// `POST /api/v2/{sp}/decisions/authorize|preauthorize/{mvpd}`.
-    public func decisions(_ kind: String, mvpd: String, resources: [String]) async throws -> Answer {
+    package func decisions(_ kind: String, mvpd: String, resources: [String]) async throws -> Answer {
         try await send(.POST, "/api/v2/\(serviceProvider)/decisions/\(kind)/\(mvpd)", json: JSONEncoder().encode(DecisionsRequest(resources: resources)))
     }
 }

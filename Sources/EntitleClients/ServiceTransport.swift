@@ -6,20 +6,20 @@ import NIOHTTP1
 
 /// How ``RESTClient`` and ``BrowserClient`` reach the service: one `send`. Over a socket with AsyncHTTPClient
 /// (``httpClient(_:)``), or in process (the test harness sends to Hummingbird's router test client).
-public struct ServiceTransport: Sendable {
+package struct ServiceTransport: Sendable {
     /// A request with an absolute URL.
-    public struct Request: Sendable {
+    package struct Request: Sendable {
         /// The method.
-        public var method: HTTPMethod
+        package var method: HTTPMethod
         /// The absolute URL.
-        public var url: String
+        package var url: String
         /// The headers.
-        public var headers: HTTPHeaders
+        package var headers: HTTPHeaders
         /// The body, if any.
-        public var body: Data?
+        package var body: Data?
 
         /// Creates a request.
-        public init(method: HTTPMethod, url: String, headers: HTTPHeaders = [:], body: Data? = nil) {
+        package init(method: HTTPMethod, url: String, headers: HTTPHeaders = [:], body: Data? = nil) {
             self.method = method
             self.url = url
             self.headers = headers
@@ -30,13 +30,13 @@ public struct ServiceTransport: Sendable {
     private let exchange: @Sendable (Request) async throws -> RESTClient.Answer
 
     /// A transport that answers requests with `exchange`.
-    public init(_ exchange: @escaping @Sendable (Request) async throws -> RESTClient.Answer) { self.exchange = exchange }
+    package init(_ exchange: @escaping @Sendable (Request) async throws -> RESTClient.Answer) { self.exchange = exchange }
 
     /// Sends a request and returns the whole answer.
-    public func send(_ request: Request) async throws -> RESTClient.Answer { try await exchange(request) }
+    package func send(_ request: Request) async throws -> RESTClient.Answer { try await exchange(request) }
 
     /// Real HTTP with `client` (which must not follow redirects when a ``BrowserClient`` uses it); bodies up to 8 MB.
-    public static func httpClient(_ client: HTTPClient) -> ServiceTransport {
+    package static func httpClient(_ client: HTTPClient) -> ServiceTransport {
         ServiceTransport { request in
             var outgoing = HTTPClientRequest(url: request.url)
             outgoing.method = request.method

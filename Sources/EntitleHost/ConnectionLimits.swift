@@ -1,18 +1,18 @@
 /// Bounds on the service's HTTP connections, so that slow or silent clients cannot hold connections (and file
 /// descriptors) forever: `entitle serve --idle-timeout --request-timeout --max-connections`.
-public struct ConnectionLimits: Sendable, Equatable {
+package struct ConnectionLimits: Sendable, Equatable {
     /// Seconds a connection may go without a request part arriving while no response is being produced: bounds a
     /// silent connection, a request header that never completes, a stalled body and an idle keep-alive connection.
-    public var idleTimeout: Double = 30
+    package var idleTimeout: Double = 30
     /// Seconds from the first byte of a request header to the end of its body; a slow drip of body bytes cannot
     /// hold a connection longer.
-    public var requestTimeout: Double = 60
+    package var requestTimeout: Double = 60
     /// Connections served at once; more wait in the listen backlog until one closes (keep it below `ulimit -n`).
-    public var maxConnections = 1000
+    package var maxConnections = 1000
     /// Seconds a connection is kept open after the server finished its side (an error answer or `Connection: close`),
     /// reading and discarding what the client still sends, before it is closed completely.
-    public var lingerTimeout: Double = 2
+    package var lingerTimeout: Double = 2
 
     /// The defaults, meant for a public deployment.
-    public init() {}
+    package init() {}
 }

@@ -4,18 +4,18 @@ import Foundation
 /// Where the PostgreSQL URL and its password come from, so that the password need not be on the command line (where
 /// every local user sees it in `ps`): the `--database-url` option, the `ENTITLE_DATABASE_URL` environment variable or
 /// a file (`--database-url-file`, one line), with the password from `PGPASSWORD` when the URL has none.
-public struct DatabaseURLSource: Sendable, Equatable {
+package struct DatabaseURLSource: Sendable, Equatable {
     /// `--database-url`, when given.
-    public var option: String?
+    package var option: String?
     /// `--database-url-file`, when given.
-    public var file: String?
+    package var file: String?
     /// The `ENTITLE_DATABASE_URL` environment variable.
-    public var environmentURL: String?
+    package var environmentURL: String?
     /// The `PGPASSWORD` environment variable.
-    public var environmentPassword: String?
+    package var environmentPassword: String?
 
     /// Creates a source.
-    public init(option: String? = nil, file: String? = nil, environmentURL: String? = nil, environmentPassword: String? = nil) {
+    package init(option: String? = nil, file: String? = nil, environmentURL: String? = nil, environmentPassword: String? = nil) {
         self.option = option
         self.file = file
         self.environmentURL = environmentURL
@@ -23,7 +23,7 @@ public struct DatabaseURLSource: Sendable, Equatable {
     }
 
     /// A source reading `ENTITLE_DATABASE_URL` and `PGPASSWORD` from `environment`.
-    public static func from(option: String?, file: String?,
+    package static func from(option: String?, file: String?,
                             environment: [String: String] = ProcessInfo.processInfo.environment) -> DatabaseURLSource {
         DatabaseURLSource(option: option, file: file, environmentURL: environment["ENTITLE_DATABASE_URL"],
                           environmentPassword: environment["PGPASSWORD"])
@@ -31,7 +31,7 @@ public struct DatabaseURLSource: Sendable, Equatable {
 
     /// The URL to use (nil for SQLite): the option, else the file, else the environment; `PGPASSWORD` fills in a
     /// missing password. Giving both the option and the file is an error.
-    public func resolve() throws -> String? {
+    package func resolve() throws -> String? {
         let option = self.option.flatMap { $0.isEmpty ? nil : $0 }
         if option != nil, file != nil { throw ConfigurationError("Give --database-url or --database-url-file, not both.") }
         var url = option

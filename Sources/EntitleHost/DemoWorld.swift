@@ -5,15 +5,15 @@ import Foundation
 import SAML
 
 /// What the demo seeding produced, printed by `entitle serve`.
-public struct DemoWorldInfo: Sendable {
+package struct DemoWorldInfo: Sendable {
     /// The requestor id.
-    public let requestorID: String
+    package let requestorID: String
     /// Path of the demo software statement.
-    public let softwareStatementPath: String
+    package let softwareStatementPath: String
     /// The software statement itself.
-    public let softwareStatement: String
+    package let softwareStatement: String
     /// Path of the programmer's private key for encrypted user metadata.
-    public let programmerKeyPath: String
+    package let programmerKeyPath: String
 }
 
 /// The seeded demo world of the design: requestor `REF`, the DemoMVPD providers, TempPass and the app's statement.

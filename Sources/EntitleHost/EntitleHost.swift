@@ -9,20 +9,20 @@ import SAML
 
 /// The composition root: opens storage, prepares keys, seeds the demo world, mounts the DemoMVPD and builds the HTTP application.
 /// `entitle serve` and the end-to-end tests run exactly this.
-public struct EntitleHost: Sendable {
+package struct EntitleHost: Sendable {
     /// Settings used.
-    public let configuration: HostConfiguration
+    package let configuration: HostConfiguration
     /// The service.
-    public let service: EntitleService
+    package let service: EntitleService
     /// The storage engine.
-    public let engine: DatabaseEngine
+    package let engine: DatabaseEngine
     /// The DemoMVPD, when the demo is on.
-    public let demo: DemoMVPD?
+    package let demo: DemoMVPD?
     /// What the demo seeding produced.
-    public let demoInfo: DemoWorldInfo?
+    package let demoInfo: DemoWorldInfo?
 
     /// Opens storage, migrates, ensures keys and (when enabled) seeds the demo world.
-    public static func prepare(configuration: HostConfiguration, logger: Logger,
+    package static func prepare(configuration: HostConfiguration, logger: Logger,
                                clock: any ServiceClock = SystemClock()) async throws -> EntitleHost {
         let databaseURL = try configuration.databaseURL ?? configuration.databaseURLSource?.resolve()
         let engine = try await DatabaseEngine.open(databaseURL: databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
@@ -55,7 +55,7 @@ public struct EntitleHost: Sendable {
     }
 
     /// The router: the service's routes plus the DemoMVPD under `/demo-mvpd`.
-    public func buildRouter() -> Router<AppContext> {
+    package func buildRouter() -> Router<AppContext> {
         service.buildRouter { router in
             if let demo {
                 demo.addRoutes(to: router.group("demo-mvpd"))
@@ -72,7 +72,7 @@ public struct EntitleHost: Sendable {
     }
 
     /// The HTTP application (Hummingbird), with graceful shutdown on SIGINT/SIGTERM when run with `runService()`.
-    public func makeApplication(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
+    package func makeApplication(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
         let limits = configuration.connectionLimits
         return Application(router: buildRouter(),
                     server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },
@@ -83,7 +83,7 @@ public struct EntitleHost: Sendable {
     }
 
     /// Closes storage.
-    public func shutdown() async {
+    package func shutdown() async {
         try? await engine.close()
     }
 }

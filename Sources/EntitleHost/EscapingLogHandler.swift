@@ -4,32 +4,32 @@ import Logging
 /// A log handler that escapes every message and metadata value (``LogEscaping``) before handing it to another handler,
 /// so that no control character or terminal escape sequence from a request reaches the operator's log, whichever code
 /// (the service, the DemoMVPD, Hummingbird) logged it. `entitle serve` logs through it.
-public struct EscapingLogHandler: LogHandler {
+package struct EscapingLogHandler: LogHandler {
     private var wrapped: any LogHandler
 
     /// Wraps `handler`.
-    public init(_ handler: any LogHandler) { wrapped = handler }
+    package init(_ handler: any LogHandler) { wrapped = handler }
 
     /// The wrapped handler's metadata.
-    public var metadata: Logger.Metadata {
+    package var metadata: Logger.Metadata {
         get { wrapped.metadata }
         set { wrapped.metadata = newValue.mapValues(Self.escape) }
     }
 
     /// The wrapped handler's level.
-    public var logLevel: Logger.Level {
+    package var logLevel: Logger.Level {
         get { wrapped.logLevel }
         set { wrapped.logLevel = newValue }
     }
 
     /// One metadata value.
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { wrapped[metadataKey: key] }
         set { wrapped[metadataKey: key] = newValue.map(Self.escape) }
     }
 
     /// Logs the escaped message and metadata through the wrapped handler.
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var event = event
         event.message = "\(LogEscaping.escape(event.message.description, limit: .max))"
         event.metadata = event.metadata?.mapValues(Self.escape)

@@ -5,49 +5,49 @@ import SAML
 /// Administration: requestors, MVPD integrations, keys. Used by `entitle admin` and by the demo seeding.
 extension EntitleService {
     /// Prepares the database: schema and signing keys.
-    public func prepare() async throws {
+    package func prepare() async throws {
         try await repository.migrate(logger: logger)
         try await keys.ensureKeys()
         try await repository.purgeExpired(now: now)
     }
 
     /// Creates or updates a requestor.
-    public func saveRequestor(id: String, name: String, domains: [String], maxResources: Int = 5, metadataCertificatePEM: String?) async throws {
+    package func saveRequestor(id: String, name: String, domains: [String], maxResources: Int = 5, metadataCertificatePEM: String?) async throws {
         try await repository.upsertRequestor(RequestorRecord(id: id, name: name, domains: domains, maxResources: Int64(maxResources),
                                                              metadataCertificatePem: metadataCertificatePEM))
     }
 
     /// Options of an MVPD integration beyond its SAML metadata.
-    public struct MVPDOptions: Sendable {
+    package struct MVPDOptions: Sendable {
         /// Display name.
-        public var displayName: String
+        package var displayName: String
         /// Logo URL.
-        public var logoURL: String
+        package var logoURL: String
         /// Authorization API URL.
-        public var authorizationURL: String?
+        package var authorizationURL: String?
         /// Authorization API bearer key.
-        public var authorizationKey: String?
+        package var authorizationKey: String?
         /// Whether the login needs SFSafariViewController.
-        public var requiresSafariViewController = false
+        package var requiresSafariViewController = false
         /// Whether platform SSO is enabled.
-        public var enablePlatformServices = false
+        package var enablePlatformServices = false
         /// Platform boarding status.
-        public var boardingStatus: String?
+        package var boardingStatus: String?
         /// Whether shown in the platform picker.
-        public var displayInPlatformPicker = false
+        package var displayInPlatformPicker = false
         /// Profile lifetime, seconds (30 days by default).
-        public var profileTTLSeconds: Int64 = 30 * 86_400
+        package var profileTTLSeconds: Int64 = 30 * 86_400
         /// User-metadata keys delivered encrypted.
-        public var encryptedAttributes: [String] = []
+        package var encryptedAttributes: [String] = []
         /// User-metadata key → SAML attribute names (or `NameID`) it is read from, before ``SAMLAttributeMapping/defaults``.
-        public var attributeMapping: [String: [String]] = [:]
+        package var attributeMapping: [String: [String]] = [:]
         /// Accept RSA-SHA1 signatures and SHA-1 digests from this IdP (a legacy MVPD; logged as a warning).
-        public var allowRSASHA1 = false
+        package var allowRSASHA1 = false
         /// Without an authorization URL, authorize every authenticated subscriber (instead of `invalid_integration`).
-        public var authorizeAllAuthenticated = false
+        package var authorizeAllAuthenticated = false
 
         /// Creates options.
-        public init(displayName: String, logoURL: String, authorizationURL: String? = nil, authorizationKey: String? = nil) {
+        package init(displayName: String, logoURL: String, authorizationURL: String? = nil, authorizationKey: String? = nil) {
             self.displayName = displayName
             self.logoURL = logoURL
             self.authorizationURL = authorizationURL
@@ -57,7 +57,7 @@ extension EntitleService {
 
     /// Adds or updates a SAML MVPD from an identity provider's metadata XML and integrates it with `requestors`.
     @discardableResult
-    public func importSAMLMVPD(id: String, metadataXML: String, options: MVPDOptions, requestors: [String]) async throws -> IdentityProviderMetadata {
+    package func importSAMLMVPD(id: String, metadataXML: String, options: MVPDOptions, requestors: [String]) async throws -> IdentityProviderMetadata {
         if options.authorizeAllAuthenticated && options.authorizationURL != nil {
             throw ConfigurationError("An MVPD with an authorization URL cannot also authorize every authenticated subscriber.")
         }
@@ -87,7 +87,7 @@ extension EntitleService {
 
     /// Adds or updates a TempPass pseudo-MVPD and integrates it with `requestors`.
     /// A `resourceLimit` makes it a Promotional TempPass: that many distinct resources per identity (`AP-TempPass-Identity`).
-    public func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
+    package func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
                                  requestors: [String]) async throws {
         try await repository.upsertMVPD(MVPDRecord(
             id: id, displayName: displayName, logoUrl: logoURL, kind: .tempPass, entityId: nil, ssoUrl: nil, sloUrl: nil,
@@ -98,7 +98,7 @@ extension EntitleService {
     }
 
     /// Issues a requestor key pair for the legacy HMAC header; returns (public key, private key).
-    public func issueLegacyKeyPair(requestor: String) async throws -> (publicKey: String, privateKey: String) {
+    package func issueLegacyKeyPair(requestor: String) async throws -> (publicKey: String, privateKey: String) {
         guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         let publicKey = Secrets.randomToken(bytes: 24), privateKey = Secrets.randomToken(bytes: 32)
         try await repository.insertLegacyAppKey(LegacyAppKeyRecord(publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
@@ -110,12 +110,12 @@ extension EntitleService {
 extension EntitleService {
     /// Resets TempPasses of an MVPD (admin): of one device (its raw id), of one identity (the JSON the app sends in
     /// `AP-TempPass-Identity`, plain or Base64), or all of them. Returns how many passes were removed.
-    public func resetTempPass(requestor: String, mvpd: String, device: String?, identity: String?) async throws -> Int {
+    package func resetTempPass(requestor: String, mvpd: String, device: String?, identity: String?) async throws -> Int {
         try await tempPass.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
     }
 
     /// Sets a degradation rule (admin).
-    public func setDegradation(requestor: String, mvpd: String, rule: DegradationRule, start: Date, end: Date) async throws {
+    package func setDegradation(requestor: String, mvpd: String, rule: DegradationRule, start: Date, end: Date) async throws {
         try await degradation.setDegradation(requestor: requestor, mvpd: mvpd, rule: rule, start: start, end: end)
     }
 }

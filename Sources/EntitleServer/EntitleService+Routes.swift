@@ -6,7 +6,7 @@ extension EntitleService {
     /// `/api/v1`, `/reggie/v1` and the adobe-services config documents (throttled); pages, SAML legs and operations
     /// (neither). Each controller receives only the parts it uses. `extraRoutes` lets the host mount more routes (for
     /// example the DemoMVPD) on the same server.
-    public func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
+    package func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLogMiddleware(logger: logger))

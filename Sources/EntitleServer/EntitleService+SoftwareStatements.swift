@@ -4,7 +4,7 @@ import Foundation
 /// Software statements (administration): issued by `entitle admin software-statement` and the demo seeding.
 extension EntitleService {
     /// Issues and records a signed software statement for a requestor's application.
-    public func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String]) async throws -> (id: String, jwt: String) {
+    package func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String]) async throws -> (id: String, jwt: String) {
         guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         for uri in redirectURIs where !RedirectURIPolicy.isAcceptableRegistration(uri) {
             throw ConfigurationError("Redirect URI \(uri) is not an absolute URI with a scheme.")
@@ -20,7 +20,7 @@ extension EntitleService {
     }
 
     /// Whether a software statement is signed by this service, known and not revoked.
-    public func isApproved(softwareStatement: String) async -> Bool {
+    package func isApproved(softwareStatement: String) async -> Bool {
         guard !softwareStatement.isEmpty, let claims = await tokens.verify(statement: softwareStatement),
               let record = try? await repository.softwareStatement(id: claims.softwareID) else { return false }
         return !record.revoked

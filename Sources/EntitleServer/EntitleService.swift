@@ -7,25 +7,25 @@ import Logging
 /// metrics, caches) and the domain services built on it, each given exactly what it uses. The controllers that
 /// ``buildRouter(extraRoutes:)`` mounts receive these parts, never the whole service; the service itself keeps only the
 /// administration API used by `entitle admin` and the demo seeding.
-public struct EntitleService: Sendable {
+package struct EntitleService: Sendable {
     /// Settings.
-    public let configuration: ServiceConfiguration
+    package let configuration: ServiceConfiguration
     /// Persistent state.
-    public let repository: Repository
+    package let repository: Repository
     /// Signing keys.
-    public let keys: ServiceKeys
+    package let keys: ServiceKeys
     /// JWT issuer.
-    public let tokens: TokenIssuer
+    package let tokens: TokenIssuer
     /// Time.
-    public let clock: any ServiceClock
+    package let clock: any ServiceClock
     /// HTTP client for MVPD authorization APIs.
-    public let httpClient: HTTPClient
+    package let httpClient: HTTPClient
     /// Metrics.
-    public let metrics: ServiceMetrics
+    package let metrics: ServiceMetrics
     /// Logger for background work.
-    public let logger: Logger
+    package let logger: Logger
     /// In-memory rate-limit buckets and MVPD authorization answers of this instance.
-    public let caches: ServiceCaches
+    package let caches: ServiceCaches
 
     let tempPass: TempPassService
     let degradation: DegradationService
@@ -38,7 +38,7 @@ public struct EntitleService: Sendable {
     let partnerSSO: PartnerSingleSignOn
 
     /// Creates the service.
-    public init(configuration: ServiceConfiguration, repository: Repository, clock: any ServiceClock = SystemClock(),
+    package init(configuration: ServiceConfiguration, repository: Repository, clock: any ServiceClock = SystemClock(),
                 httpClient: HTTPClient = .shared, metrics: ServiceMetrics = ServiceMetrics(), logger: Logger) {
         self.configuration = configuration
         self.repository = repository

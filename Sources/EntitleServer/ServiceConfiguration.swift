@@ -1,44 +1,44 @@
 import Foundation
 
 /// Settings of the Entitle service.
-public struct ServiceConfiguration: Sendable {
+package struct ServiceConfiguration: Sendable {
     /// The externally visible base URL, such as `http://127.0.0.1:8080` (no trailing slash).
-    public var publicBaseURL: String
+    package var publicBaseURL: String
     /// Per-device token bucket: requests per second (0 disables throttling).
-    public var rateLimitPerSecond: Double = 1
+    package var rateLimitPerSecond: Double = 1
     /// Per-device token bucket: burst size.
-    public var rateLimitBurst: Double = 10
+    package var rateLimitBurst: Double = 10
     /// Short media token lifetime, ms (7 minutes).
-    public var mediaTokenTTL: Int64 = 7 * 60_000
+    package var mediaTokenTTL: Int64 = 7 * 60_000
     /// Authentication session (registration code) lifetime, ms (30 minutes).
-    public var sessionLifetime: Int64 = 30 * 60_000
+    package var sessionLifetime: Int64 = 30 * 60_000
     /// Access token lifetime, seconds (6 hours).
-    public var accessTokenLifetime: Int64 = 21_600
+    package var accessTokenLifetime: Int64 = 21_600
     /// Authorization decision lifetime, ms (24 hours, capped by the profile).
-    public var decisionLifetime: Int64 = 24 * 3_600_000
+    package var decisionLifetime: Int64 = 24 * 3_600_000
     /// How long an MVPD's authorization answer is kept when no TTL is configured for the integration, seconds
     /// (`entitle admin mvpd authz-ttl`; 0 asks the MVPD on every decision).
-    public var mvpdAuthorizationTTL: Int64 = 600
+    package var mvpdAuthorizationTTL: Int64 = 600
     /// Timeout of calls to MVPD authorization APIs, seconds.
-    public var mvpdTimeoutSeconds: Int64 = 5
+    package var mvpdTimeoutSeconds: Int64 = 5
     /// Allowed clock skew for SAML validity checks, seconds.
-    public var samlClockSkew: TimeInterval = 120
+    package var samlClockSkew: TimeInterval = 120
     /// Whether to sign AuthnRequests.
-    public var signAuthnRequests = true
+    package var signAuthnRequests = true
 
     /// Creates a configuration.
-    public init(publicBaseURL: String) {
+    package init(publicBaseURL: String) {
         var base = publicBaseURL
         while base.hasSuffix("/") { base.removeLast() }
         self.publicBaseURL = base
     }
 
     /// The SAML entity id of the service provider (its metadata URL).
-    public var spEntityID: String { publicBaseURL + "/sp/saml/metadata" }
+    package var spEntityID: String { publicBaseURL + "/sp/saml/metadata" }
     /// The Assertion Consumer Service URL.
-    public var assertionConsumerServiceURL: String { publicBaseURL + "/sp/saml/SAMLAssertionConsumer" }
+    package var assertionConsumerServiceURL: String { publicBaseURL + "/sp/saml/SAMLAssertionConsumer" }
     /// The Single Logout response URL.
-    public var singleLogoutURL: String { publicBaseURL + "/sp/saml/LogoutServiceHTTPRedirectResponse" }
+    package var singleLogoutURL: String { publicBaseURL + "/sp/saml/LogoutServiceHTTPRedirectResponse" }
     /// The page a browser lands on after a login whose session has no redirect URL (second screen).
-    public var authenticatedPageURL: String { publicBaseURL + "/authenticated" }
+    package var authenticatedPageURL: String { publicBaseURL + "/authenticated" }
 }

@@ -10,9 +10,9 @@ import NIOHTTP1
 /// A REST API v1 client as the clients in the field write it (protocol notes §3, §10.3): parameters in the query
 /// (POST: form), `format=json|xml`, and either a DCR bearer token or the legacy HMAC `Authorization` header,
 /// which this client signs itself from §2.3 (an implementation independent of the service's).
-public struct LegacyV1Client: Sendable {
+package struct LegacyV1Client: Sendable {
     /// How the client proves which app it is.
-    public enum Identity: Sendable {
+    package enum Identity: Sendable {
         /// A DCR access token (of this client).
         case bearer(RESTClient)
         /// The legacy HMAC `Authorization` header with this key pair.
@@ -22,25 +22,25 @@ public struct LegacyV1Client: Sendable {
     }
 
     /// The service called.
-    public let host: LocalService
+    package let host: LocalService
     /// How the client proves which app it is.
-    public var identity: Identity
+    package var identity: Identity
     /// The device id sent as `deviceId`.
-    public var deviceID: String
+    package var deviceID: String
     /// The requestor id.
-    public var requestor = "REF"
+    package var requestor = "REF"
     /// `request_uri` style for HMAC: the full path or only its last part after `/api/v1` or `/reggie/v1/{requestor}`.
-    public var shortRequestURI = true
+    package var shortRequestURI = true
 
     /// Creates a client of `host` for a device.
-    public init(host: LocalService, identity: Identity, deviceID: String) {
+    package init(host: LocalService, identity: Identity, deviceID: String) {
         self.host = host
         self.identity = identity
         self.deviceID = deviceID
     }
 
     /// Sends a v1 call; `params` go to the query (GET/DELETE) or the form body (POST).
-    public func call(_ method: HTTPMethod, _ path: String, _ params: [(String, String)] = [], format: String? = "json",
+    package func call(_ method: HTTPMethod, _ path: String, _ params: [(String, String)] = [], format: String? = "json",
               headers: [(String, String)] = [], requestTime: Int64? = nil, nonce: String? = nil,
               signWith privateKey: String? = nil, requestURI: String? = nil) async throws -> V1Answer {
         var fields = params
@@ -79,12 +79,12 @@ public struct LegacyV1Client: Sendable {
     }
 
     /// A device call with `requestor` and `deviceId`.
-    public func device(_ method: HTTPMethod, _ path: String, _ params: [(String, String)] = [], format: String? = "json") async throws -> V1Answer {
+    package func device(_ method: HTTPMethod, _ path: String, _ params: [(String, String)] = [], format: String? = "json") async throws -> V1Answer {
         try await call(method, path, [("requestor", requestor), ("deviceId", deviceID)] + params, format: format)
     }
 
     /// Creates a registration code.
-    public func registrationCode() async throws -> String {
+    package func registrationCode() async throws -> String {
         let answer = try await call(.POST, "/reggie/v1/\(requestor)/regcode", [("deviceId", deviceID)])
         guard answer.status == 201, let json = answer.json, let code = json["code"] as? String else {
             throw BrowserError("regcode failed: \(answer.status) \(answer.text)")
@@ -93,7 +93,7 @@ public struct LegacyV1Client: Sendable {
     }
 
     /// The second-screen login of `user` at `mvpd` for `code`, through `/api/v1/authenticate` and the DemoMVPD.
-    public func login(code: String, mvpd: String = "DemoCable", user: String, redirect: String? = nil) async throws -> BrowserClient.Outcome {
+    package func login(code: String, mvpd: String = "DemoCable", user: String, redirect: String? = nil) async throws -> BrowserClient.Outcome {
         let url = host.baseURL + "/api/v1/authenticate?" + FormURLEncoding.encode([
             ("reg_code", code), ("requestor_id", requestor), ("domain_name", "127.0.0.1"), ("mso_id", mvpd), ("noflash", "true"),
             ("no_iframe", "true"), ("redirect_url", redirect ?? host.baseURL + "/authenticated"),
@@ -103,18 +103,18 @@ public struct LegacyV1Client: Sendable {
 }
 
 /// An HTTP answer of a v1 call.
-public struct V1Answer: Sendable {
+package struct V1Answer: Sendable {
     /// Status code.
-    public let status: Int
+    package let status: Int
     /// Headers.
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     /// Body bytes.
-    public let body: Data
+    package let body: Data
     /// The body as text.
-    public var text: String { String(decoding: body, as: UTF8.self) }
+    package var text: String { String(decoding: body, as: UTF8.self) }
 
     /// Wraps an answer.
-    public init(status: Int, headers: HTTPHeaders, body: Data) {
+    package init(status: Int, headers: HTTPHeaders, body: Data) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -123,19 +123,19 @@ public struct V1Answer: Sendable {
 
 extension V1Answer {
     /// The body as a JSON object.
-    public var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
+    package var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
     /// The text of the first `<name>` element.
-    public func xml(_ name: String) -> String? {
+    package func xml(_ name: String) -> String? {
         guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) else { return nil }
         return String(text[start.upperBound..<end.lowerBound])
     }
     /// The Enhanced Error Code of a JSON error body.
-    public var code: String? { json?["code"] as? String }
+    package var code: String? { json?["code"] as? String }
 }
 
 extension LocalService {
     /// A value of a Prometheus counter line holding every label in `labels` (0 when absent).
-    public func counter(_ name: String, labels: [String]) async throws -> Double {
+    package func counter(_ name: String, labels: [String]) async throws -> Double {
         let answer = try await httpClient.execute(HTTPClientRequest(url: baseURL + "/metrics"), timeout: .seconds(10))
         let text = String(buffer: try await answer.body.collect(upTo: 4 * 1024 * 1024))
         for line in text.split(separator: "\n") where line.hasPrefix(name) && labels.allSatisfy({ line.contains($0) }) {

@@ -10,25 +10,25 @@ import Logging
 /// when `ENTITLE_TEST_DATABASE_URL` is set, on a fresh PostgreSQL database created for the run and dropped after it.
 /// Built on ``EntitleHost/runOnLoopback(configuration:temporaryDataDirectory:logger:clock:_:)``, as `entitle bench` runs its
 /// in-process service; everything stops when `body` returns.
-public struct LocalService: ServiceHarness {
+package struct LocalService: ServiceHarness {
     /// The running host.
-    public let host: EntitleHost
+    package let host: EntitleHost
     /// Its base URL.
-    public let baseURL: String
+    package let baseURL: String
     /// Its data directory.
-    public let dataDirectory: String
+    package let dataDirectory: String
     /// An HTTP client that does not follow redirects (the browser client follows them itself).
-    public let httpClient: HTTPClient
+    package let httpClient: HTTPClient
     /// The service's clock.
-    public let clock: ManualClock
+    package let clock: ManualClock
 
     /// The clients' transport: real HTTP with ``httpClient``.
-    public var transport: ServiceTransport { .httpClient(httpClient) }
+    package var transport: ServiceTransport { .httpClient(httpClient) }
 
     /// Runs `body` with a started host; stops everything afterwards.
     /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
     /// another process then see the change at once).
-    public static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
+    package static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
                     databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
                     _ body: (LocalService) async throws -> Void) async throws {
         var configuration = HostConfiguration()
@@ -58,7 +58,7 @@ public struct LocalService: ServiceHarness {
     /// Two instances on one database (a throwaway PostgreSQL database when `ENTITLE_TEST_DATABASE_URL` is set, else
     /// one SQLite file in a shared data directory) and one clock; the database and the folder are removed whatever
     /// `body` does.
-    public static func runTwoInstances(clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
+    package static func runTwoInstances(clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
                                        _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void) async throws {
         let database = try await ScratchDatabase.create()
         let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
@@ -77,7 +77,7 @@ public struct LocalService: ServiceHarness {
     }
 
     /// Waits until `/healthz` answers.
-    public func waitUntilHealthy() async throws {
+    package func waitUntilHealthy() async throws {
         for _ in 0..<100 {
             if let response = try? await httpClient.execute(HTTPClientRequest(url: baseURL + "/healthz"), timeout: .seconds(2)),
                response.status == .ok { return }

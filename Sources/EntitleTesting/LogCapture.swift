@@ -2,24 +2,24 @@ import Logging
 import Synchronization
 
 /// A log handler that keeps every line it is given (message and metadata, as a stream handler would print them).
-public final class LogCapture: Sendable {
+package final class LogCapture: Sendable {
     private let lines = Mutex<[String]>([])
 
     /// Every line logged so far.
-    public var all: [String] { lines.withLock { $0 } }
+    package var all: [String] { lines.withLock { $0 } }
 
     /// A logger writing to this capture.
-    public func logger(label: String = "capture", level: Logger.Level = .trace) -> Logger {
+    package func logger(label: String = "capture", level: Logger.Level = .trace) -> Logger {
         var logger = Logger(label: label) { _ in Handler(capture: self) }
         logger.logLevel = level
         return logger
     }
 
     /// A handler writing to this capture.
-    public func handler() -> any LogHandler { Handler(capture: self) }
+    package func handler() -> any LogHandler { Handler(capture: self) }
 
     /// Creates an empty capture.
-    public init() {}
+    package init() {}
 
     fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
 

@@ -15,18 +15,18 @@ import NIOHTTP1
 /// set, a throwaway PostgreSQL database. For suites that only call the HTTP API (and the browser leg, which is HTTP
 /// to the same router); suites about sockets, connection limits, timeouts, real browsers or other processes use
 /// ``LocalService``.
-public struct RouterService: ServiceHarness {
+package struct RouterService: ServiceHarness {
     /// The prepared host (storage, keys, demo world); nothing listens.
-    public let host: EntitleHost
+    package let host: EntitleHost
     /// The service's clock.
-    public let clock: ManualClock
+    package let clock: ManualClock
     /// Requests go to the router test client.
-    public let transport: ServiceTransport
+    package let transport: ServiceTransport
     /// The base URL the world was seeded with; requests to it go to the router.
-    public var baseURL: String { host.configuration.baseURL }
+    package var baseURL: String { host.configuration.baseURL }
 
     /// Runs `body` against a prepared host behind the router test client; removes the storage afterwards.
-    public static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(), logger: Logger? = nil,
+    package static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(), logger: Logger? = nil,
                            _ body: @escaping @Sendable (RouterService) async throws -> Void) async throws {
         var configuration = HostConfiguration()
         configuration.dataDirectory = NSTemporaryDirectory() + "entitle-router-" + UUID().uuidString
@@ -59,7 +59,7 @@ public struct RouterService: ServiceHarness {
 
     /// The application under test, built from the host's router as ``EntitleHost/makeApplication(onServerRunning:)``
     /// builds it (minus the HTTP server). The one place the test harness assembles the router.
-    public static func makeApplication(_ host: EntitleHost) -> some ApplicationProtocol {
+    package static func makeApplication(_ host: EntitleHost) -> some ApplicationProtocol {
         Application(router: host.buildRouter())
     }
 }

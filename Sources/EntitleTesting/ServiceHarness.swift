@@ -6,7 +6,7 @@ import Foundation
 
 /// What the two harnesses share — ``LocalService`` (a real socket) and ``RouterService`` (Hummingbird's router test
 /// client, no socket): the host, its clock, a transport to it, and the clients and sign-in built on them.
-public protocol ServiceHarness: Sendable {
+package protocol ServiceHarness: Sendable {
     /// The running host.
     var host: EntitleHost { get }
     /// Its base URL (the URLs of the seeded world start with it).
@@ -19,22 +19,22 @@ public protocol ServiceHarness: Sendable {
 
 extension ServiceHarness {
     /// The service.
-    public var service: EntitleService { host.service }
+    package var service: EntitleService { host.service }
     /// The demo software statement.
-    public var softwareStatement: String { host.demoInfo!.softwareStatement }
+    package var softwareStatement: String { host.demoInfo!.softwareStatement }
 
     /// A REST client registered with the demo software statement, for a device.
-    public func client(device: String = "device-" + UUID().uuidString, redirectURI: String? = nil) async throws -> RESTClient {
+    package func client(device: String = "device-" + UUID().uuidString, redirectURI: String? = nil) async throws -> RESTClient {
         var client = RESTClient(transport: transport, baseURL: baseURL, serviceProvider: "REF", deviceID: device)
         _ = try await client.registerAndAuthorize(softwareStatement: softwareStatement, redirectURI: redirectURI)
         return client
     }
 
     /// A new browser.
-    public func browser() -> BrowserClient { BrowserClient(transport: transport) }
+    package func browser() -> BrowserClient { BrowserClient(transport: transport) }
 
     /// Creates a session for `mvpd` and signs `user` in through the browser leg; returns the code and where the browser ended.
-    public func signIn(_ client: RESTClient, mvpd: String = "DemoCable", user: String, password: String? = nil,
+    package func signIn(_ client: RESTClient, mvpd: String = "DemoCable", user: String, password: String? = nil,
                        redirectURL: String? = "adobepass://ios.app") async throws -> (code: String, outcome: BrowserClient.Outcome) {
         let answer = try await client.createSession(mvpd: mvpd, redirectURL: redirectURL)
         let session = try answer.decode(SessionResponse.self)

@@ -3,7 +3,7 @@ import Foundation
 extension AuthnRequest {
     /// The `SAMLRequest` value of the HTTP-POST binding: Base64 of the XML, with an enveloped XML signature
     /// (RSA-SHA256, exc-c14n, after `Issuer`) when `signer` is given.
-    public func postBindingValue(signer: SigningIdentity?) throws -> String {
+    package func postBindingValue(signer: SigningIdentity?) throws -> String {
         var text = xml()
         if let signer, let issuerEnd = text.range(of: "</saml:Issuer>") {
             text.insert(contentsOf: XMLSigner.template(referenceID: id, certificateBase64: signer.certificateBase64DER), at: issuerEnd.upperBound)

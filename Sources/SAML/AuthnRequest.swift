@@ -3,22 +3,22 @@ import Foundation
 import X509
 
 /// SP → IdP authentication request, sent with the HTTP-Redirect binding.
-public struct AuthnRequest: Sendable, Equatable {
+package struct AuthnRequest: Sendable, Equatable {
     /// Request ID, `_` + 32 hex digits; the Response's InResponseTo must echo it.
-    public var id: String
+    package var id: String
     /// When the request was issued.
-    public var issueInstant: Date
+    package var issueInstant: Date
     /// The SP entityID.
-    public var issuer: String
+    package var issuer: String
     /// The IdP SSO URL the request is sent to.
-    public var destination: String
+    package var destination: String
     /// Where the IdP must POST the Response; empty when a received request named none.
-    public var assertionConsumerServiceURL: String
+    package var assertionConsumerServiceURL: String
     /// Whether the IdP must re-authenticate the user.
-    public var forceAuthn: Bool
+    package var forceAuthn: Bool
 
     /// Creates a request.
-    public init(id: String, issueInstant: Date, issuer: String, destination: String,
+    package init(id: String, issueInstant: Date, issuer: String, destination: String,
                 assertionConsumerServiceURL: String, forceAuthn: Bool) {
         self.id = id
         self.issueInstant = issueInstant
@@ -29,10 +29,10 @@ public struct AuthnRequest: Sendable, Equatable {
     }
 
     /// A fresh unique SAML ID: `_` followed by 32 random hex digits (128 bits).
-    public static func newID() -> String { samlNewID() }
+    package static func newID() -> String { samlNewID() }
 
     /// The `<samlp:AuthnRequest>` XML.
-    public func xml() -> String {
+    package func xml() -> String {
         "<samlp:AuthnRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\""
             + " ID=\"\(XMLEscape.attribute(id))\" Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\""
             + " Destination=\"\(XMLEscape.attribute(destination))\""
@@ -45,24 +45,24 @@ public struct AuthnRequest: Sendable, Equatable {
     }
 
     /// Full URL: destination + ?SAMLRequest=…&RelayState=…[&SigAlg=…&Signature=…] (signed when `signer` non-nil).
-    public func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
+    package func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
         try RedirectBinding.url(destination: destination, parameter: "SAMLRequest", xml: xml(),
                                 relayState: relayState, signer: signer)
     }
 
     /// IdP side: decode from the (URL-decoded) query items of the redirect; verifies the redirect signature if
     /// `verifyWith` is non-empty.
-    public static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> AuthnRequest {
+    package static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> AuthnRequest {
         try parse(RedirectBinding.decode(query: query, parameter: "SAMLRequest", verifyWith: verifyWith))
     }
 
     /// IdP side: decode from the raw query string (preferred: the signature is checked over the exact bytes sent).
-    public static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> AuthnRequest {
+    package static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> AuthnRequest {
         try parse(RedirectBinding.decode(rawQuery: rawQuery, parameter: "SAMLRequest", verifyWith: verifyWith))
     }
 
     /// Parses an `<samlp:AuthnRequest>` document (e.g. from the HTTP-POST binding; no signature check).
-    public static func parse(xml: String) throws -> AuthnRequest {
+    package static func parse(xml: String) throws -> AuthnRequest {
         try parse(XMLDoc(string: xml))
     }
 

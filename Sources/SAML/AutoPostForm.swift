@@ -3,7 +3,7 @@ import Foundation
 
 /// HTML page with a self-submitting form (HTTP-POST binding): values HTML-escaped, a `<noscript>` submit button
 /// for browsers without JavaScript.
-public func autoPostForm(action: String, fields: [(String, String)]) -> String {
+package func autoPostForm(action: String, fields: [(String, String)]) -> String {
     var html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Continue</title></head>"
         + "<body onload=\"document.forms[0].submit()\">"
         + "<form method=\"post\" action=\"\(XMLEscape.html(action))\">"

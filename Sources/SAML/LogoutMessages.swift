@@ -4,22 +4,22 @@ import Foundation
 import X509
 
 /// Single Logout request over the HTTP-Redirect binding (signed query string).
-public struct LogoutRequest: Sendable, Equatable {
+package struct LogoutRequest: Sendable, Equatable {
     /// Request ID (`AuthnRequest.newID()`).
-    public var id: String
+    package var id: String
     /// When the request was issued.
-    public var issueInstant: Date
+    package var issueInstant: Date
     /// EntityID of the sender.
-    public var issuer: String
+    package var issuer: String
     /// SLO URL of the receiver.
-    public var destination: String
+    package var destination: String
     /// The NameID whose session ends.
-    public var nameID: String
+    package var nameID: String
     /// The session (AuthnStatement SessionIndex) that ends; nil = all sessions of `nameID`.
-    public var sessionIndex: String?
+    package var sessionIndex: String?
 
     /// Creates a request.
-    public init(id: String, issueInstant: Date, issuer: String, destination: String, nameID: String, sessionIndex: String?) {
+    package init(id: String, issueInstant: Date, issuer: String, destination: String, nameID: String, sessionIndex: String?) {
         self.id = id
         self.issueInstant = issueInstant
         self.issuer = issuer
@@ -29,7 +29,7 @@ public struct LogoutRequest: Sendable, Equatable {
     }
 
     /// The `<samlp:LogoutRequest>` XML.
-    public func xml() -> String {
+    package func xml() -> String {
         "<samlp:LogoutRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.attribute(id))\""
             + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.attribute(destination))\">"
             + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer><saml:NameID>\(XMLEscape.attribute(nameID))</saml:NameID>"
@@ -38,18 +38,18 @@ public struct LogoutRequest: Sendable, Equatable {
     }
 
     /// Full redirect URL with `SAMLRequest` (signed when `signer` is non-nil).
-    public func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
+    package func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
         try RedirectBinding.url(destination: destination, parameter: "SAMLRequest", xml: xml(),
                                 relayState: relayState, signer: signer)
     }
 
     /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty.
-    public static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> LogoutRequest {
+    package static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> LogoutRequest {
         try parse(RedirectBinding.decode(query: query, parameter: "SAMLRequest", verifyWith: verifyWith))
     }
 
     /// Decodes from the raw query string (signature checked over the exact bytes sent).
-    public static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> LogoutRequest {
+    package static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> LogoutRequest {
         try parse(RedirectBinding.decode(rawQuery: rawQuery, parameter: "SAMLRequest", verifyWith: verifyWith))
     }
 
@@ -67,22 +67,22 @@ public struct LogoutRequest: Sendable, Equatable {
 }
 
 /// Single Logout response over the HTTP-Redirect binding (signed query string).
-public struct LogoutResponse: Sendable, Equatable {
+package struct LogoutResponse: Sendable, Equatable {
     /// Response ID.
-    public var id: String
+    package var id: String
     /// When the response was issued.
-    public var issueInstant: Date
+    package var issueInstant: Date
     /// EntityID of the sender.
-    public var issuer: String
+    package var issuer: String
     /// SLO URL of the receiver.
-    public var destination: String
+    package var destination: String
     /// ID of the LogoutRequest answered.
-    public var inResponseTo: String
+    package var inResponseTo: String
     /// Whether the status is Success.
-    public var success: Bool
+    package var success: Bool
 
     /// Creates a response.
-    public init(id: String, issueInstant: Date, issuer: String, destination: String, inResponseTo: String, success: Bool) {
+    package init(id: String, issueInstant: Date, issuer: String, destination: String, inResponseTo: String, success: Bool) {
         self.id = id
         self.issueInstant = issueInstant
         self.issuer = issuer
@@ -92,7 +92,7 @@ public struct LogoutResponse: Sendable, Equatable {
     }
 
     /// The `<samlp:LogoutResponse>` XML.
-    public func xml() -> String {
+    package func xml() -> String {
         "<samlp:LogoutResponse xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.attribute(id))\""
             + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.attribute(destination))\""
             + " InResponseTo=\"\(XMLEscape.attribute(inResponseTo))\"><saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
@@ -101,18 +101,18 @@ public struct LogoutResponse: Sendable, Equatable {
     }
 
     /// Full redirect URL with `SAMLResponse` (signed when `signer` is non-nil).
-    public func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
+    package func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
         try RedirectBinding.url(destination: destination, parameter: "SAMLResponse", xml: xml(),
                                 relayState: relayState, signer: signer)
     }
 
     /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty.
-    public static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> LogoutResponse {
+    package static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> LogoutResponse {
         try parse(RedirectBinding.decode(query: query, parameter: "SAMLResponse", verifyWith: verifyWith))
     }
 
     /// Decodes from the raw query string (signature checked over the exact bytes sent).
-    public static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> LogoutResponse {
+    package static func fromRedirect(rawQuery: String, verifyWith: [Certificate]) throws -> LogoutResponse {
         try parse(RedirectBinding.decode(rawQuery: rawQuery, parameter: "SAMLResponse", verifyWith: verifyWith))
     }
 

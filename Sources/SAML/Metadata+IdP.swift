@@ -4,28 +4,28 @@ import Foundation
 import X509
 
 /// SAML binding URIs.
-public enum SAMLBinding {
+package enum SAMLBinding {
     /// `urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect`
-    public static let httpRedirect = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"
+    package static let httpRedirect = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect"
     /// `urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST`
-    public static let httpPOST = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"
+    package static let httpPOST = "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST"
 }
 
 /// What an SP needs to know about an IdP, read from (or written as) SAML 2.0 metadata.
-public struct IdentityProviderMetadata: Sendable, Equatable {
+package struct IdentityProviderMetadata: Sendable, Equatable {
     /// The IdP entityID (expected Issuer).
-    public var entityID: String
+    package var entityID: String
     /// SingleSignOnService location for the HTTP-Redirect binding.
-    public var singleSignOnRedirectURL: String
+    package var singleSignOnRedirectURL: String
     /// SingleLogoutService location for the HTTP-Redirect binding, if any.
-    public var singleLogoutRedirectURL: String?
+    package var singleLogoutRedirectURL: String?
     /// Certificates from KeyDescriptors with use="signing" or without use.
-    public var signingCertificates: [Certificate]
+    package var signingCertificates: [Certificate]
     /// IDPSSODescriptor WantAuthnRequestsSigned.
-    public var wantAuthnRequestsSigned: Bool
+    package var wantAuthnRequestsSigned: Bool
 
     /// Creates metadata.
-    public init(entityID: String, singleSignOnRedirectURL: String, singleLogoutRedirectURL: String?,
+    package init(entityID: String, singleSignOnRedirectURL: String, singleLogoutRedirectURL: String?,
                 signingCertificates: [Certificate], wantAuthnRequestsSigned: Bool = false) {
         self.entityID = entityID
         self.singleSignOnRedirectURL = singleSignOnRedirectURL
@@ -36,7 +36,7 @@ public struct IdentityProviderMetadata: Sendable, Equatable {
 
     /// Parses an EntityDescriptor (or the first IdP EntityDescriptor inside an EntitiesDescriptor) with an
     /// IDPSSODescriptor. Metadata signatures are not checked: metadata is trusted because an operator imports it.
-    public static func parse(xml: String) throws -> IdentityProviderMetadata {
+    package static func parse(xml: String) throws -> IdentityProviderMetadata {
         let doc = try XMLDoc(string: xml, limit: LibXML.maxMetadataBytes)
         let root = doc.root
         guard root.isElement(NS.metadata, "EntityDescriptor") || root.isElement(NS.metadata, "EntitiesDescriptor") else {
@@ -63,7 +63,7 @@ public struct IdentityProviderMetadata: Sendable, Equatable {
     }
 
     /// The metadata as an `md:EntityDescriptor` document.
-    public func xml() -> String {
+    package func xml() -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.attribute(entityID))\">"
             + "<md:IDPSSODescriptor WantAuthnRequestsSigned=\"\(wantAuthnRequestsSigned)\""

@@ -4,18 +4,18 @@ import Foundation
 import X509
 
 /// What an IdP needs to know about an SP, written as (or read from) SAML 2.0 metadata.
-public struct ServiceProviderMetadata: Sendable, Equatable {
+package struct ServiceProviderMetadata: Sendable, Equatable {
     /// The SP entityID (Audience, AuthnRequest Issuer).
-    public var entityID: String
+    package var entityID: String
     /// AssertionConsumerService for the HTTP-POST binding.
-    public var assertionConsumerServiceURL: String
+    package var assertionConsumerServiceURL: String
     /// SingleLogoutService for the HTTP-Redirect binding, if any.
-    public var singleLogoutURL: String?
+    package var singleLogoutURL: String?
     /// Certificate that signs AuthnRequests and logout messages, if the SP signs.
-    public var signingCertificate: Certificate?
+    package var signingCertificate: Certificate?
 
     /// Creates metadata.
-    public init(entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String?,
+    package init(entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String?,
                 signingCertificate: Certificate?) {
         self.entityID = entityID
         self.assertionConsumerServiceURL = assertionConsumerServiceURL
@@ -24,7 +24,7 @@ public struct ServiceProviderMetadata: Sendable, Equatable {
     }
 
     /// The metadata as an `md:EntityDescriptor` document.
-    public func xml() -> String {
+    package func xml() -> String {
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.attribute(entityID))\">"
             + "<md:SPSSODescriptor AuthnRequestsSigned=\"\(signingCertificate != nil)\" WantAssertionsSigned=\"true\""
@@ -42,7 +42,7 @@ public struct ServiceProviderMetadata: Sendable, Equatable {
 
     /// Parses an EntityDescriptor (or the first SP EntityDescriptor inside an EntitiesDescriptor) with an
     /// SPSSODescriptor that has an HTTP-POST AssertionConsumerService.
-    public static func parse(xml: String) throws -> ServiceProviderMetadata {
+    package static func parse(xml: String) throws -> ServiceProviderMetadata {
         let doc = try XMLDoc(string: xml, limit: LibXML.maxMetadataBytes)
         let root = doc.root
         guard root.isElement(NS.metadata, "EntityDescriptor") || root.isElement(NS.metadata, "EntitiesDescriptor") else {

@@ -2,23 +2,23 @@ import EntitleCore
 import Foundation
 
 /// SAML status code URIs.
-public enum SAMLStatus {
+package enum SAMLStatus {
     /// `urn:oasis:names:tc:SAML:2.0:status:Success`
-    public static let success = "urn:oasis:names:tc:SAML:2.0:status:Success"
+    package static let success = "urn:oasis:names:tc:SAML:2.0:status:Success"
     /// `urn:oasis:names:tc:SAML:2.0:status:Requester`
-    public static let requester = "urn:oasis:names:tc:SAML:2.0:status:Requester"
+    package static let requester = "urn:oasis:names:tc:SAML:2.0:status:Requester"
     /// `urn:oasis:names:tc:SAML:2.0:status:Responder`
-    public static let responder = "urn:oasis:names:tc:SAML:2.0:status:Responder"
+    package static let responder = "urn:oasis:names:tc:SAML:2.0:status:Responder"
     /// `urn:oasis:names:tc:SAML:2.0:status:VersionMismatch`
-    public static let versionMismatch = "urn:oasis:names:tc:SAML:2.0:status:VersionMismatch"
+    package static let versionMismatch = "urn:oasis:names:tc:SAML:2.0:status:VersionMismatch"
     /// Second-level: the user could not be authenticated.
-    public static let authnFailed = "urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"
+    package static let authnFailed = "urn:oasis:names:tc:SAML:2.0:status:AuthnFailed"
     /// Second-level: the request (e.g. IsPassive) could not be satisfied without user interaction.
-    public static let noPassive = "urn:oasis:names:tc:SAML:2.0:status:NoPassive"
+    package static let noPassive = "urn:oasis:names:tc:SAML:2.0:status:NoPassive"
     /// Second-level: the principal is not known or refused the request.
-    public static let requestDenied = "urn:oasis:names:tc:SAML:2.0:status:RequestDenied"
+    package static let requestDenied = "urn:oasis:names:tc:SAML:2.0:status:RequestDenied"
     /// Second-level: only part of a logout succeeded.
-    public static let partialLogout = "urn:oasis:names:tc:SAML:2.0:status:PartialLogout"
+    package static let partialLogout = "urn:oasis:names:tc:SAML:2.0:status:PartialLogout"
 
     static let topLevel: Set<String> = [success, requester, responder, versionMismatch]
 
@@ -37,25 +37,25 @@ public enum SAMLStatus {
 
 /// IdP side: builds a signed `<samlp:Response>` containing a signed `<saml:Assertion>` (enveloped signatures,
 /// exc-c14n, RSA-SHA256, SHA-256 digests) and returns it base64-encoded for the HTTP-POST binding.
-public struct SAMLResponseBuilder: Sendable {
+package struct SAMLResponseBuilder: Sendable {
     /// The IdP entityID written as Issuer.
-    public let issuer: String
+    package let issuer: String
     /// Key and certificate that sign Response and Assertion.
-    public let signer: SigningIdentity
+    package let signer: SigningIdentity
     /// NameID Format written in the Subject.
-    public var nameIDFormat: String = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"
+    package var nameIDFormat: String = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"
     /// AuthnContextClassRef written in the AuthnStatement.
-    public var authnContextClassRef: String = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
+    package var authnContextClassRef: String = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
 
     /// Creates a builder for one IdP.
-    public init(issuer: String, signer: SigningIdentity) {
+    package init(issuer: String, signer: SigningIdentity) {
         self.issuer = issuer
         self.signer = signer
     }
 
     /// A successful, signed Response (base64) with one signed bearer Assertion for `audience`, valid
     /// `[now, now + assertionLifetime)`, whose SubjectConfirmationData Recipient is `destination`.
-    public func success(inResponseTo: String?, destination: String, audience: String, nameID: String,
+    package func success(inResponseTo: String?, destination: String, audience: String, nameID: String,
                         sessionIndex: String, attributes: [String: [String]], now: Date,
                         assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
         try Data(successXML(
@@ -65,7 +65,7 @@ public struct SAMLResponseBuilder: Sendable {
     }
 
     /// Same as `success` but returns the signed XML text (for tests and tools).
-    public func successXML(inResponseTo: String?, destination: String, audience: String, nameID: String,
+    package func successXML(inResponseTo: String?, destination: String, audience: String, nameID: String,
                            sessionIndex: String, attributes: [String: [String]], now: Date,
                            assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
         let responseID = samlNewID()
@@ -108,7 +108,7 @@ public struct SAMLResponseBuilder: Sendable {
 
     /// A signed Response without assertion carrying `statusCode` (top-level code, or a second-level code that is
     /// nested under Responder) and an optional StatusMessage, base64-encoded.
-    public func failure(inResponseTo: String?, destination: String, statusCode: String, message: String?,
+    package func failure(inResponseTo: String?, destination: String, statusCode: String, message: String?,
                         now: Date) throws -> String {
         let responseID = samlNewID()
         let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.attribute($0))\"" } ?? ""

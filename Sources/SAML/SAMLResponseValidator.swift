@@ -4,29 +4,29 @@ import Foundation
 import X509
 
 /// The facts of an assertion that passed every check of `SAMLResponseValidator`.
-public struct ValidatedAssertion: Sendable, Equatable {
+package struct ValidatedAssertion: Sendable, Equatable {
     /// Assertion ID (key for the replay cache).
-    public let assertionID: String
+    package let assertionID: String
     /// The IdP entityID that issued the assertion.
-    public let issuer: String
+    package let issuer: String
     /// Subject NameID.
-    public let nameID: String
+    package let nameID: String
     /// AuthnStatement SessionIndex (needed for Single Logout).
-    public let sessionIndex: String?
+    package let sessionIndex: String?
     /// The request this answers, as verified (nil for an accepted unsolicited response).
-    public let inResponseTo: String?
+    package let inResponseTo: String?
     /// End of assertion validity: the earlier of Conditions and SubjectConfirmationData NotOnOrAfter. Keep replay
     /// cache entries until this instant plus the clock skew.
-    public let notOnOrAfter: Date
+    package let notOnOrAfter: Date
     /// AuthnStatement SessionNotOnOrAfter.
-    public let sessionNotOnOrAfter: Date?
+    package let sessionNotOnOrAfter: Date?
     /// Attribute values by Attribute Name.
-    public let attributes: [String: [String]]
+    package let attributes: [String: [String]]
     /// Whether a signature used RSA-SHA1 or a SHA-1 digest (possible only with `allowRSASHA1`).
-    public internal(set) var signedWithSHA1 = false
+    package internal(set) var signedWithSHA1 = false
 
     /// Creates a value (for tests and stores).
-    public init(assertionID: String, issuer: String, nameID: String, sessionIndex: String?, inResponseTo: String?,
+    package init(assertionID: String, issuer: String, nameID: String, sessionIndex: String?, inResponseTo: String?,
                 notOnOrAfter: Date, sessionNotOnOrAfter: Date?, attributes: [String: [String]]) {
         self.assertionID = assertionID
         self.issuer = issuer
@@ -40,27 +40,27 @@ public struct ValidatedAssertion: Sendable, Equatable {
 }
 
 /// SP side: checks a Response from the HTTP-POST binding completely before anything in it is trusted.
-public struct SAMLResponseValidator: Sendable {
+package struct SAMLResponseValidator: Sendable {
     /// Largest accepted `SAMLResponse` form value (base64 characters).
-    public static let maxBase64Length = 512 * 1024
+    package static let maxBase64Length = 512 * 1024
 
     /// Expected Issuer of Response and Assertion.
-    public let idpEntityID: String
+    package let idpEntityID: String
     /// Certificates whose keys may sign (several during IdP key rotation).
-    public let idpCertificates: [Certificate]
+    package let idpCertificates: [Certificate]
     /// This SP's entityID (must be an Audience).
-    public let spEntityID: String
+    package let spEntityID: String
     /// This SP's ACS URL (Destination and Recipient).
-    public let assertionConsumerServiceURL: String
+    package let assertionConsumerServiceURL: String
     /// Tolerated clock difference for every time comparison.
-    public let clockSkew: TimeInterval
+    package let clockSkew: TimeInterval
     /// Accept IdP-initiated responses when `expectedInResponseTo` is nil (default false).
-    public var allowUnsolicited: Bool
+    package var allowUnsolicited: Bool
     /// Accept RSA-SHA1 signatures and SHA-1 digests (default false): only for a legacy IdP the operator enabled it for.
-    public var allowRSASHA1 = false
+    package var allowRSASHA1 = false
 
     /// Creates a validator for one IdP/SP pair.
-    public init(idpEntityID: String, idpCertificates: [Certificate], spEntityID: String,
+    package init(idpEntityID: String, idpCertificates: [Certificate], spEntityID: String,
                 assertionConsumerServiceURL: String, clockSkew: TimeInterval = 120, allowUnsolicited: Bool = false) {
         self.idpEntityID = idpEntityID
         self.idpCertificates = idpCertificates
@@ -71,7 +71,7 @@ public struct SAMLResponseValidator: Sendable {
     }
 
     /// Creates a validator for an IdP imported from metadata (its entityID and signing certificates).
-    public init(identityProvider: IdentityProviderMetadata, spEntityID: String, assertionConsumerServiceURL: String,
+    package init(identityProvider: IdentityProviderMetadata, spEntityID: String, assertionConsumerServiceURL: String,
                 clockSkew: TimeInterval = 120, allowUnsolicited: Bool = false) {
         self.init(idpEntityID: identityProvider.entityID, idpCertificates: identityProvider.signingCertificates,
                   spEntityID: spEntityID, assertionConsumerServiceURL: assertionConsumerServiceURL,
@@ -83,13 +83,13 @@ public struct SAMLResponseValidator: Sendable {
     /// NotBefore/NotOnOrAfter, SubjectConfirmationData (Recipient, NotOnOrAfter, InResponseTo) and InResponseTo.
     /// Only the single Assertion that is a child of the Response and covered by a verified Reference is read;
     /// duplicate IDs are rejected.
-    public func validate(base64Response: String, expectedInResponseTo: String?, now: Date) throws -> ValidatedAssertion {
+    package func validate(base64Response: String, expectedInResponseTo: String?, now: Date) throws -> ValidatedAssertion {
         let doc = try XMLDoc(bytes: try decodeResponseBase64(base64Response))
         return try validate(doc: doc, expectedInResponseTo: expectedInResponseTo, now: now)
     }
 
     /// Same checks for a Response given as XML text.
-    public func validate(xml: String, expectedInResponseTo: String?, now: Date) throws -> ValidatedAssertion {
+    package func validate(xml: String, expectedInResponseTo: String?, now: Date) throws -> ValidatedAssertion {
         try validate(doc: XMLDoc(string: xml), expectedInResponseTo: expectedInResponseTo, now: now)
     }
 
@@ -273,7 +273,7 @@ func decodeResponseBase64(_ base64: String) throws -> [UInt8] {
 }
 
 /// Parses the fields of a (not yet trusted) Response just to route it: Issuer, InResponseTo. Never trust these.
-public func peekResponse(base64Response: String) throws -> (issuer: String?, inResponseTo: String?) {
+package func peekResponse(base64Response: String) throws -> (issuer: String?, inResponseTo: String?) {
     let doc = try XMLDoc(bytes: try decodeResponseBase64(base64Response))
     let root = doc.root
     guard root.isElement(NS.protocol_, "Response") else { throw SAMLError.malformed("root is not samlp:Response") }

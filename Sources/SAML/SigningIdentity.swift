@@ -5,14 +5,14 @@ import Foundation
 import X509
 
 /// RSA-2048 key + self-signed X.509 certificate, PEM round-trip.
-public struct SigningIdentity: Sendable {
+package struct SigningIdentity: Sendable {
     /// The RSA private key used for XML and redirect-binding signatures.
-    public let privateKey: _RSA.Signing.PrivateKey
+    package let privateKey: _RSA.Signing.PrivateKey
     /// The certificate published in metadata and KeyInfo.
-    public let certificate: Certificate
+    package let certificate: Certificate
 
     /// Loads a key (PKCS#1 or PKCS#8 PEM) and its certificate (PEM or bare base64 DER); they must match.
-    public init(privateKeyPEM: String, certificatePEM: String) throws {
+    package init(privateKeyPEM: String, certificatePEM: String) throws {
         let key: _RSA.Signing.PrivateKey
         do {
             key = try _RSA.Signing.PrivateKey(pemRepresentation: privateKeyPEM)
@@ -29,13 +29,13 @@ public struct SigningIdentity: Sendable {
     }
 
     /// Wraps an existing key and certificate (not checked to match).
-    public init(privateKey: _RSA.Signing.PrivateKey, certificate: Certificate) {
+    package init(privateKey: _RSA.Signing.PrivateKey, certificate: Certificate) {
         self.privateKey = privateKey
         self.certificate = certificate
     }
 
     /// Generates a fresh RSA-2048 key and a self-signed SHA-256 certificate valid from `now - 5 min` for `validFor`.
-    public static func generate(commonName: String, now: Date,
+    package static func generate(commonName: String, now: Date,
                                 validFor: TimeInterval = 10 * 365 * 86400) throws -> SigningIdentity {
         do {
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
@@ -64,13 +64,13 @@ public struct SigningIdentity: Sendable {
     }
 
     /// The private key as PEM.
-    public var privateKeyPEM: String { privateKey.pemRepresentation }
+    package var privateKeyPEM: String { privateKey.pemRepresentation }
 
     /// The certificate as PEM (`-----BEGIN CERTIFICATE-----`).
-    public var certificatePEM: String { (try? certificate.serializeAsPEM().pemString) ?? "" }
+    package var certificatePEM: String { (try? certificate.serializeAsPEM().pemString) ?? "" }
 
     /// Base64 DER of the certificate without line breaks, for `<ds:X509Certificate>` and metadata.
-    public var certificateBase64DER: String { certificateBase64(certificate) }
+    package var certificateBase64DER: String { certificateBase64(certificate) }
 }
 
 /// Base64 DER of a certificate (no line breaks).
@@ -80,7 +80,7 @@ func certificateBase64(_ certificate: Certificate) -> String {
 }
 
 /// Parses a certificate given as PEM or as bare base64 DER (as found in `<ds:X509Certificate>`).
-public func parseCertificatePEMOrBase64DER(_ text: String) throws -> Certificate {
+package func parseCertificatePEMOrBase64DER(_ text: String) throws -> Certificate {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     do {
         if trimmed.hasPrefix("-----BEGIN") {
@@ -98,7 +98,7 @@ public func parseCertificatePEMOrBase64DER(_ text: String) throws -> Certificate
 }
 
 /// The RSA public key of a certificate; throws `badKey` for other key types.
-public func rsaPublicKey(of certificate: Certificate) throws -> _RSA.Signing.PublicKey {
+package func rsaPublicKey(of certificate: Certificate) throws -> _RSA.Signing.PublicKey {
     guard let key = _RSA.Signing.PublicKey(certificate.publicKey) else {
         throw SAMLError(.badKey, "certificate key is not RSA")
     }

@@ -2,7 +2,7 @@ extension QRCode {
     /// The symbol drawn with Unicode half blocks, two module rows per text line, with a quiet zone of `quietZone`
     /// modules. With `lightOnDark` (the default, for terminals with a dark background) the light modules are the
     /// drawn glyphs, so the code shows dark-on-light on screen; otherwise the dark modules are drawn.
-    public func terminalString(quietZone: Int = 2, lightOnDark: Bool = true) -> String {
+    package func terminalString(quietZone: Int = 2, lightOnDark: Bool = true) -> String {
         let range = -quietZone..<(size + quietZone)
         var lines: [String] = []
         for top in stride(from: range.lowerBound, to: range.upperBound, by: 2) {
@@ -23,7 +23,7 @@ extension QRCode {
     }
 
     /// A plain PBM (P1) image: `scale` pixels per module, `quietZone` light modules around, 1 = dark.
-    public func pbm(scale: Int = 4, quietZone: Int = 4) -> String {
+    package func pbm(scale: Int = 4, quietZone: Int = 4) -> String {
         let side = (size + 2 * quietZone) * scale
         var text = "P1\n\(side) \(side)\n"
         for row in 0..<side {

@@ -2,36 +2,36 @@ import CQREncode
 
 /// A QR code (ISO/IEC 18004, Model 2) made by libqrencode: byte mode, error correction level L or M, the smallest
 /// version that fits, up to version 10 (213 bytes at level M, 271 at level L: an activation URL, drawn in a terminal).
-public struct QRCode: Sendable, Equatable {
+package struct QRCode: Sendable, Equatable {
     /// How much of the symbol can be damaged and still decoded.
-    public struct ErrorCorrection: Sendable, Hashable {
+    package struct ErrorCorrection: Sendable, Hashable {
         /// libqrencode's level.
         let level: QRecLevel
         /// Level L: about 7 % of the codewords can be restored.
-        public static let low = ErrorCorrection(level: QR_ECLEVEL_L)
+        package static let low = ErrorCorrection(level: QR_ECLEVEL_L)
         /// Level M: about 15 % of the codewords can be restored.
-        public static let medium = ErrorCorrection(level: QR_ECLEVEL_M)
+        package static let medium = ErrorCorrection(level: QR_ECLEVEL_M)
     }
 
     /// The largest version made: larger symbols do not fit a terminal.
-    public static let maximumVersion = 10
+    package static let maximumVersion = 10
 
     /// The version (1–10): the symbol is `17 + 4 × version` modules wide.
-    public let version: Int
+    package let version: Int
     /// The error-correction level.
-    public let errorCorrection: ErrorCorrection
+    package let errorCorrection: ErrorCorrection
     /// Modules per side.
-    public let size: Int
+    package let size: Int
     /// Dark (true) or light modules, row by row.
-    public let modules: [Bool]
+    package let modules: [Bool]
 
     /// Whether the module at column `x`, row `y` is dark; outside the symbol (the quiet zone) is light.
-    public func isDark(x: Int, y: Int) -> Bool {
+    package func isDark(x: Int, y: Int) -> Bool {
         x >= 0 && y >= 0 && x < size && y < size && modules[y * size + x]
     }
 
     /// Encodes `bytes` in byte mode in the smallest version that fits.
-    public init(bytes: [UInt8], errorCorrection: ErrorCorrection = .medium) throws(QRCodeError) {
+    package init(bytes: [UInt8], errorCorrection: ErrorCorrection = .medium) throws(QRCodeError) {
         guard let symbol = Self.encode(bytes, level: errorCorrection) else {
             throw QRCodeError(code: .encodingFailed, message: "libqrencode could not encode \(bytes.count) bytes")
         }
@@ -45,12 +45,12 @@ public struct QRCode: Sendable, Equatable {
     }
 
     /// Encodes the UTF-8 bytes of `text`.
-    public init(text: String, errorCorrection: ErrorCorrection = .medium) throws(QRCodeError) {
+    package init(text: String, errorCorrection: ErrorCorrection = .medium) throws(QRCodeError) {
         try self.init(bytes: Array(text.utf8), errorCorrection: errorCorrection)
     }
 
     /// Whether `count` bytes fit in a symbol of `version` at `level`.
-    public static func fits(_ count: Int, version: Int, level: ErrorCorrection) -> Bool {
+    package static func fits(_ count: Int, version: Int, level: ErrorCorrection) -> Bool {
         guard let symbol = encode([UInt8](repeating: 0x41, count: count), level: level) else { return false }
         return symbol.version <= version
     }
@@ -68,28 +68,28 @@ public struct QRCode: Sendable, Equatable {
 }
 
 /// Why a QR code could not be made.
-public struct QRCodeError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct QRCodeError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The kind of failure; an open set.
-    public struct Code: Sendable, Hashable {
+    package struct Code: Sendable, Hashable {
         /// The name.
-        public let rawValue: String
+        package let rawValue: String
         /// Creates a code.
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        package init(_ rawValue: String) { self.rawValue = rawValue }
         /// The data is longer than a version 10 symbol holds.
-        public static let dataTooLong = Code("data_too_long")
+        package static let dataTooLong = Code("data_too_long")
         /// libqrencode failed (no data, out of memory, or data beyond version 40).
-        public static let encodingFailed = Code("encoding_failed")
+        package static let encodingFailed = Code("encoding_failed")
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// What went wrong.
-    public let message: String
+    package let message: String
     /// Creates an error.
-    public init(code: Code, message: String) {
+    package init(code: Code, message: String) {
         self.code = code
         self.message = message
     }
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -8,9 +8,9 @@ import Synchronization
 /// seen by this instance — a degradation rule, an MVPD setting, `entitle admin cache flush` — (the catalog
 /// generation), or after it expires. Failures are not kept; denials are kept at most ``deniedTTL`` ms. Bounded:
 /// past `capacity` answers, everything is dropped.
-public final class AuthorizationCache: Sendable {
+package final class AuthorizationCache: Sendable {
     /// How long a denial is kept at most, ms (a subscriber who upgrades sees the upgrade within a minute).
-    public static let deniedTTL: Int64 = 60_000
+    package static let deniedTTL: Int64 = 60_000
 
     /// Who is asking: all answers of one subscriber at one MVPD for one requestor.
     struct Subject: Hashable, Sendable {
@@ -38,11 +38,11 @@ public final class AuthorizationCache: Sendable {
     }
 
     /// Most answers kept.
-    public let capacity: Int
+    package let capacity: Int
     private let state = Mutex(State())
 
     /// Creates an empty cache.
-    public init(capacity: Int = 100_000) { self.capacity = capacity }
+    package init(capacity: Int = 100_000) { self.capacity = capacity }
 
     /// The MVPD's answer for `question`, from memory while fresh, else from `ask` (shared by concurrent callers).
     /// `ttl` is the authorization TTL in ms (0: never kept); `notAfter` caps it (the profile's end).
@@ -99,7 +99,7 @@ public final class AuthorizationCache: Sendable {
     }
 
     /// Drops every answer of a subscriber at an MVPD for a requestor (logout, new sign-in).
-    public func drop(requestor: String, mvpd: String, userID: String) {
+    package func drop(requestor: String, mvpd: String, userID: String) {
         state.withLock { state in
             if let removed = state.subjects.removeValue(forKey: Subject(requestor: requestor, mvpd: mvpd, userID: userID)) {
                 state.count -= removed.count
@@ -108,7 +108,7 @@ public final class AuthorizationCache: Sendable {
     }
 
     /// Drops everything.
-    public func removeAll() {
+    package func removeAll() {
         state.withLock { state in
             state.subjects.removeAll()
             state.count = 0
@@ -116,8 +116,8 @@ public final class AuthorizationCache: Sendable {
     }
 
     /// How many questions went to MVPDs since the start (for tests and metrics).
-    public var mvpdCalls: Int { state.withLock { $0.calls } }
+    package var mvpdCalls: Int { state.withLock { $0.calls } }
 
     /// The number of answers (and calls in flight) kept.
-    public var count: Int { state.withLock { $0.count } }
+    package var count: Int { state.withLock { $0.count } }
 }

@@ -5,12 +5,12 @@ import SAML
 /// names it is read from, first present wins, and `NameID` stands for the subject's NameID. An operator's mapping
 /// for an MVPD (`entitle admin mvpd add --attribute userID=urn:…`) comes first; the defaults fill in keys it leaves out.
 /// Attributes that no key consumes are kept under their own names.
-public struct SAMLAttributeMapping: Sendable, Equatable {
+package struct SAMLAttributeMapping: Sendable, Equatable {
     /// The pseudo attribute name of the subject's NameID.
-    public static let nameID = "NameID"
+    package static let nameID = "NameID"
 
     /// Common names of the user-metadata keys.
-    public static let defaults: [String: [String]] = [
+    package static let defaults: [String: [String]] = [
         "userID": ["userID", "urn:mace:dir:attribute-def:userid", "urn:oid:0.9.2342.19200300.100.1.1", "urn:mace:dir:attribute-def:uid",
                    "uid", "userid", "userId", "user_id"],
         "upstreamUserID": ["upstreamUserID"],
@@ -21,13 +21,13 @@ public struct SAMLAttributeMapping: Sendable, Equatable {
     ]
 
     /// The operator's mapping for one MVPD.
-    public let configured: [String: [String]]
+    package let configured: [String: [String]]
 
     /// A mapping with `configured` before the defaults.
-    public init(_ configured: [String: [String]] = [:]) { self.configured = configured }
+    package init(_ configured: [String: [String]] = [:]) { self.configured = configured }
 
     /// Parses `key=name` pairs as given to `--attribute` (repeat a key for several names, in order).
-    public static func parse(_ pairs: [String]) throws -> [String: [String]] {
+    package static func parse(_ pairs: [String]) throws -> [String: [String]] {
         var mapping: [String: [String]] = [:]
         for pair in pairs {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex, pair.index(after: equals) != pair.endIndex else {
@@ -39,7 +39,7 @@ public struct SAMLAttributeMapping: Sendable, Equatable {
     }
 
     /// The user metadata of `assertion`.
-    public func userMetadata(of assertion: ValidatedAssertion) -> [String: [String]] {
+    package func userMetadata(of assertion: ValidatedAssertion) -> [String: [String]] {
         var result: [String: [String]] = [:]
         var consumed = Set<String>()
         func value(of name: String) -> [String]? {

@@ -2,18 +2,18 @@ import EntitleCore
 
 /// What one instance keeps in memory besides the catalog: per-device rate-limit buckets and MVPD authorization
 /// answers. Nothing here is the only copy of any state: a restarted instance starts empty and loses nothing.
-public final class ServiceCaches: Sendable {
+package final class ServiceCaches: Sendable {
     /// Per-device token buckets of this instance.
-    public let rateLimiter: DeviceRateLimiter
+    package let rateLimiter: DeviceRateLimiter
     /// MVPD authorization answers of this instance.
-    public let authorizations: AuthorizationCache
+    package let authorizations: AuthorizationCache
     /// Decoded `X-Device-Info` headers.
     let deviceInfos = DecodedHeaderCache<DeviceInfo>()
     /// Decoded `AP-Device-Identifier` headers.
     let deviceIdentifiers = DecodedHeaderCache<DeviceIdentifier>()
 
     /// Creates empty caches.
-    public init(rateLimiter: DeviceRateLimiter = DeviceRateLimiter(), authorizations: AuthorizationCache = AuthorizationCache()) {
+    package init(rateLimiter: DeviceRateLimiter = DeviceRateLimiter(), authorizations: AuthorizationCache = AuthorizationCache()) {
         self.rateLimiter = rateLimiter
         self.authorizations = authorizations
     }

@@ -6,7 +6,7 @@ import X509
 extension ServiceKeys {
     /// The key purpose of media-token keys of an algorithm: `media-token` (RSA), `media-token-ecdsa-p256`,
     /// `media-token-ed25519`. Each purpose is rotated on its own.
-    public static func mediaTokenPurpose(_ algorithm: MediaTokenAlgorithm) -> KeyPurpose {
+    package static func mediaTokenPurpose(_ algorithm: MediaTokenAlgorithm) -> KeyPurpose {
         switch algorithm {
         case .ecdsaP256SHA256: .mediaTokenECDSAP256
         case .ed25519: .mediaTokenEd25519
@@ -23,7 +23,7 @@ extension ServiceKeys {
     }
 
     /// A new self-signed certificate and PEM private key for an ECDSA P-256 or Ed25519 media-token key.
-    public static func makeMediaTokenKey(_ algorithm: MediaTokenAlgorithm, commonName: String, now: Date) throws -> (privatePem: String, certificatePem: String) {
+    package static func makeMediaTokenKey(_ algorithm: MediaTokenAlgorithm, commonName: String, now: Date) throws -> (privatePem: String, certificatePem: String) {
         let privateKey: MediaTokenPrivateKey
         let certificateKey: Certificate.PrivateKey
         let signatureAlgorithm: Certificate.SignatureAlgorithm
@@ -56,7 +56,7 @@ extension ServiceKeys {
 
     /// The key that signs media tokens of `algorithm` now, or nil when none does yet (no key, or only a pending one:
     /// the caller then signs with RSA, so no token is signed by a key video servers have not fetched).
-    public func mediaTokenSigningKey(_ algorithm: MediaTokenAlgorithm) async throws -> MediaTokenPrivateKey? {
+    package func mediaTokenSigningKey(_ algorithm: MediaTokenAlgorithm) async throws -> MediaTokenPrivateKey? {
         if algorithm == .rsaSHA256 {
             return .rsa(try await signingIdentity(purpose: .mediaToken).privateKey)
         }
@@ -67,7 +67,7 @@ extension ServiceKeys {
     /// Makes sure a key of `algorithm` exists: creates one, published now and signing after `promoteAfter` ms
     /// (default ``promotionDelay(purpose:)``), unless there is one. Returns the newest unretired key.
     @discardableResult
-    public func ensureMediaTokenKey(_ algorithm: MediaTokenAlgorithm, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord? {
+    package func ensureMediaTokenKey(_ algorithm: MediaTokenAlgorithm, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord? {
         let purpose = Self.mediaTokenPurpose(algorithm)
         if let existing = try await repository.activeKey(purpose: purpose) { return existing }
         return try await rotate(purpose: purpose, promoteAfter: promoteAfter)

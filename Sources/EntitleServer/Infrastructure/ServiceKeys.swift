@@ -12,13 +12,13 @@ import X509
 /// Keys live in the catalog cache (a rotation anywhere is seen everywhere within the catalog's refresh bound); a rotated
 /// key is published at once and signs only after a delay longer than every cache, so nobody meets a token signed
 /// with a key it does not know yet.
-public final class ServiceKeys: Sendable {
+package final class ServiceKeys: Sendable {
     /// How long a retired media-token key stays published (longer than any token lives).
-    public static let retiredKeyGrace: Int64 = 24 * 3_600_000
+    package static let retiredKeyGrace: Int64 = 24 * 3_600_000
 
     /// How long a rotated key is published before it signs, ms, by purpose: longer than every cache of published keys
     /// (instances: ``CatalogCache/defaultRefreshInterval``; video servers' `RemoteKeySource`: 5 minutes by default).
-    public static func promotionDelay(purpose: KeyPurpose) -> Int64 {
+    package static func promotionDelay(purpose: KeyPurpose) -> Int64 {
         purpose.isMediaToken ? 15 * 60_000 : 60_000
     }
 
@@ -46,13 +46,13 @@ public final class ServiceKeys: Sendable {
     }
 
     /// Creates the key store.
-    public init(repository: Repository, clock: any ServiceClock) {
+    package init(repository: Repository, clock: any ServiceClock) {
         self.repository = repository
         self.clock = clock
     }
 
     /// Makes sure a key of every purpose exists.
-    public func ensureKeys() async throws {
+    package func ensureKeys() async throws {
         for purpose in [KeyPurpose.mediaToken, .jwt, .samlSP] where try await repository.activeKey(purpose: purpose) == nil {
             try await repository.insertKey(try makeKey(purpose: purpose))
         }
@@ -61,7 +61,7 @@ public final class ServiceKeys: Sendable {
     /// Creates a new key for `purpose`, published at once and signing after `promoteAfter` ms (default
     /// ``promotionDelay(purpose:)``); the previous key signs until then and stays published for verification.
     @discardableResult
-    public func rotate(purpose: KeyPurpose, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord {
+    package func rotate(purpose: KeyPurpose, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord {
         var key = try makeKey(purpose: purpose)
         let activation = key.createdAt + max(0, promoteAfter ?? Self.promotionDelay(purpose: purpose))
         key.activatesAt = activation
@@ -125,7 +125,7 @@ public final class ServiceKeys: Sendable {
     }
 
     /// The signing identity (key + certificate) of an RSA purpose.
-    public func signingIdentity(purpose: KeyPurpose) async throws -> SigningIdentity {
+    package func signingIdentity(purpose: KeyPurpose) async throws -> SigningIdentity {
         let (active, keys) = try await signingKey(purpose: purpose)
         guard let identity = keys.identities[active.kid] else { throw ConfigurationError("\(purpose) is not an RSA key purpose.") }
         return identity
@@ -133,7 +133,7 @@ public final class ServiceKeys: Sendable {
 
     /// The PEM certificates that verify media tokens: the signing key, the next one and recently retired ones; the RSA
     /// ones first (existing verifiers read those), then ECDSA P-256 and Ed25519 ones when such keys exist.
-    public func mediaTokenCertificatesPEM() async throws -> String {
+    package func mediaTokenCertificatesPEM() async throws -> String {
         var ordered: [ServiceKeyRecord] = []
         for purpose in [KeyPurpose.mediaToken] + Self.extraMediaTokenPurposes {
             let keys = try await keys(purpose: purpose)
@@ -148,7 +148,7 @@ public final class ServiceKeys: Sendable {
     func nowMilliseconds() -> Int64 { clock.nowMilliseconds() }
 
     /// A JWT key collection with every JWT key; the active one is the default signer.
-    public func jwtKeys() async throws -> (collection: JWTKeyCollection, activeKid: String) {
+    package func jwtKeys() async throws -> (collection: JWTKeyCollection, activeKid: String) {
         let (active, keys) = try await signingKey(purpose: .jwt)
         guard let collection = keys.jwt else { throw ConfigurationError("JWT keys are missing.") }
         return (collection, active.kid)

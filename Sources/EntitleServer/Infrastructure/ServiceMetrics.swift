@@ -2,12 +2,12 @@ import Foundation
 import Prometheus
 
 /// The service's Prometheus metrics, in a registry owned by the application (no global bootstrap).
-public struct ServiceMetrics: Sendable {
+package struct ServiceMetrics: Sendable {
     /// The registry rendered at `/metrics`.
-    public let registry = PrometheusCollectorRegistry()
+    package let registry = PrometheusCollectorRegistry()
 
     /// Creates the metrics.
-    public init() {}
+    package init() {}
 
     static var requests: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "http_requests", unitName: "total",
                                                helpText: "HTTP requests by method, route template and status.") }

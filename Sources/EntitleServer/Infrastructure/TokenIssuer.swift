@@ -2,30 +2,30 @@ import Foundation
 import JWTKit
 
 /// Issues and checks the service's JWTs: software statements and access tokens.
-public struct TokenIssuer: Sendable {
+package struct TokenIssuer: Sendable {
     /// The `iss` of every JWT the service signs.
-    public static let issuer = "entitle"
+    package static let issuer = "entitle"
     /// Access token lifetime.
-    public var accessTokenLifetime: Int64
+    package var accessTokenLifetime: Int64
 
     let keys: ServiceKeys
     let clock: any ServiceClock
 
     /// Creates an issuer.
-    public init(keys: ServiceKeys, clock: any ServiceClock, accessTokenLifetime: Int64 = 21_600) {
+    package init(keys: ServiceKeys, clock: any ServiceClock, accessTokenLifetime: Int64 = 21_600) {
         self.keys = keys
         self.clock = clock
         self.accessTokenLifetime = accessTokenLifetime
     }
 
     /// Signs a software statement.
-    public func sign(statement: SoftwareStatementClaims) async throws -> String {
+    package func sign(statement: SoftwareStatementClaims) async throws -> String {
         let (collection, kid) = try await keys.jwtKeys()
         return try await collection.sign(statement, kid: JWKIdentifier(string: kid))
     }
 
     /// Verifies a software statement's signature; nil when it is not a statement signed by this service.
-    public func verify(statement: String) async -> SoftwareStatementClaims? {
+    package func verify(statement: String) async -> SoftwareStatementClaims? {
         guard statement.utf8.count < 16_384, let (collection, _) = try? await keys.jwtKeys(),
               let claims = try? await collection.verify(statement, as: SoftwareStatementClaims.self),
               claims.iss == Self.issuer else { return nil }
@@ -33,7 +33,7 @@ public struct TokenIssuer: Sendable {
     }
 
     /// Signs an access token for a client.
-    public func accessToken(clientID: String, requestorID: String) async throws -> (token: String, claims: AccessTokenClaims) {
+    package func accessToken(clientID: String, requestorID: String) async throws -> (token: String, claims: AccessTokenClaims) {
         let now = Int64(clock.now().timeIntervalSince1970)
         let claims = AccessTokenClaims(iss: Self.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v2",
                                        iat: now, nbf: now, exp: now + accessTokenLifetime, jti: UUID().uuidString.lowercased())
@@ -42,7 +42,7 @@ public struct TokenIssuer: Sendable {
     }
 
     /// Verifies an access token: signature, issuer, validity window (60 s skew). Nil when any check fails.
-    public func verify(accessToken: String) async -> AccessTokenClaims? {
+    package func verify(accessToken: String) async -> AccessTokenClaims? {
         guard accessToken.utf8.count < 8192, let (collection, _) = try? await keys.jwtKeys() else { return nil }
         let generation = keys.catalogGeneration
         let claims: AccessTokenClaims

@@ -221,7 +221,7 @@ extension MVPDRecord {
 
 extension Repository {
     /// Ends a registration code now (reggie `DELETE`): it can no longer be used or read.
-    public func expireSession(code: String, at now: Int64) async throws {
+    package func expireSession(code: String, at now: Int64) async throws {
         try await run("UPDATE auth_sessions SET not_after = \(bind: now) WHERE code = \(bind: code)")
     }
 }

@@ -4,22 +4,22 @@ import NIOCore
 /// The request context of the service: the core context and the peer address, with a small upload limit. On the
 /// authenticated route groups ``CallerMiddleware`` sets `caller`, and the group's ``CallerContext`` carries it to the
 /// handlers.
-public struct AppContext: RequestContext {
+package struct AppContext: RequestContext {
     /// Hummingbird's core storage.
-    public var coreContext: CoreRequestContextStorage
+    package var coreContext: CoreRequestContextStorage
     /// The connected peer's IP address, when known.
-    public let remoteIP: String?
+    package let remoteIP: String?
     /// The authenticated caller, set by ``CallerMiddleware``.
     var caller: CallerIdentity?
 
     /// Creates the context for a request on a channel.
-    public init(source: ApplicationRequestContextSource) {
+    package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteIP = source.channel.remoteAddress?.ipAddress
     }
 
     /// Bodies larger than this are refused with 413.
-    public var maxUploadSize: Int { 256 * 1024 }
+    package var maxUploadSize: Int { 256 * 1024 }
 }
 
 /// The request context of the authenticated route groups: the caller that ``CallerMiddleware`` established is always

@@ -9,15 +9,15 @@ import Logging
 /// Enhanced Error body when the request failed, so an operator finds the line of an error a client reports; else
 /// the caller's `X-Request-Id`, else a fresh id). Headers, query strings and bodies — tokens, secrets, codes,
 /// passwords — are never logged.
-public struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Where the lines go.
-    public let logger: Logger
+    package let logger: Logger
 
     /// Logs to `logger`.
-    public init(logger: Logger) { self.logger = logger }
+    package init(logger: Logger) { self.logger = logger }
 
     /// Logs the request after it was answered (or failed).
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -9,9 +9,9 @@ import Synchronization
 /// (plus one query). A `refreshInterval` of zero reads the version before every use (strict, one small query).
 /// Writes made through this instance drop the cache at once. Values loaded while the cache was dropped are not kept
 /// (a generation counter), so a stale read can never be stored after a change was seen.
-public final class CatalogCache: Sendable {
+package final class CatalogCache: Sendable {
     /// The default bound on how long a change made elsewhere stays unseen.
-    public static let defaultRefreshInterval: Duration = .milliseconds(500)
+    package static let defaultRefreshInterval: Duration = .milliseconds(500)
 
     struct State: Sendable {
         var version: Int64?
@@ -22,14 +22,14 @@ public final class CatalogCache: Sendable {
     }
 
     /// How old the last version check may be before a cached value is used.
-    public let refreshInterval: Duration
+    package let refreshInterval: Duration
     /// Entries kept at most; when full, the cache starts again empty.
-    public let capacity: Int
+    package let capacity: Int
     private let state = Mutex(State())
     private let clock = ContinuousClock()
 
     /// Creates an empty cache.
-    public init(refreshInterval: Duration = CatalogCache.defaultRefreshInterval, capacity: Int = 100_000) {
+    package init(refreshInterval: Duration = CatalogCache.defaultRefreshInterval, capacity: Int = 100_000) {
         self.refreshInterval = refreshInterval
         self.capacity = capacity
     }
@@ -74,7 +74,7 @@ public final class CatalogCache: Sendable {
     }
 
     /// Drops everything (a write through this instance).
-    public func invalidate() {
+    package func invalidate() {
         state.withLock { state in
             state.generation &+= 1
             state.entries.removeAll(keepingCapacity: true)
@@ -82,5 +82,5 @@ public final class CatalogCache: Sendable {
     }
 
     /// The generation: it changes whenever the cache is dropped (other caches derived from the catalog follow it).
-    public var generation: UInt64 { state.withLock { $0.generation } }
+    package var generation: UInt64 { state.withLock { $0.generation } }
 }

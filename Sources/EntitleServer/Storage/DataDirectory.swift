@@ -9,20 +9,20 @@ import Logging
 /// The data directory holds the SQLite database (with the service's private signing keys), the DemoMVPD's keys and the
 /// demo files: everything in it is owner-only — directories 0700, files 0600 — whatever the mode of the directory it
 /// was created in and whatever the process umask.
-public enum DataDirectory {
+package enum DataDirectory {
     /// Mode of every directory in the data directory.
-    public static let directoryMode: mode_t = 0o700
+    package static let directoryMode: mode_t = 0o700
     /// Mode of every file in the data directory.
-    public static let fileMode: mode_t = 0o600
+    package static let fileMode: mode_t = 0o600
 
     /// The entries Entitle keeps in a data directory; only these (and everything below them) are tightened, so that a
     /// data directory pointed at a shared folder does not change the modes of files that are not Entitle's.
-    public static let ownEntries: Set<String> = ["entitle.sqlite", "entitle.sqlite-wal", "entitle.sqlite-shm", "entitle.sqlite-journal",
+    package static let ownEntries: Set<String> = ["entitle.sqlite", "entitle.sqlite-wal", "entitle.sqlite-shm", "entitle.sqlite-journal",
                                                  "demo", "demo-mvpd"]
 
     /// Creates `path` when missing and makes Entitle's entries in it (and everything below them) owner-only; the
     /// directory itself too when it holds nothing else. Each tightened entry is logged.
-    public static func secure(_ path: String, logger: Logger) throws {
+    package static func secure(_ path: String, logger: Logger) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: Int(directoryMode)])
         let entries = try FileManager.default.contentsOfDirectory(atPath: path)
@@ -41,7 +41,7 @@ public enum DataDirectory {
     }
 
     /// Creates an empty owner-only file at `path` unless one exists (so that a library creating it later keeps the mode).
-    public static func createPrivateFile(_ path: String) throws {
+    package static func createPrivateFile(_ path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw ConfigurationError("Cannot create \(path): \(String(cString: strerror(errno))).") }
         close(descriptor)
@@ -50,7 +50,7 @@ public enum DataDirectory {
     /// Writes `data` to a new owner-only file at `path` (replacing any file there); the file is never readable by others,
     /// not even for a moment. A missing folder is created owner-only; an existing one keeps its mode (it may be shared,
     /// such as `/tmp`: the data directory's own folders are tightened by ``secure(_:logger:)``).
-    public static func writePrivateFile(_ data: Data, to path: String) throws {
+    package static func writePrivateFile(_ data: Data, to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: folder) {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,

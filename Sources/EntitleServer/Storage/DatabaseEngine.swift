@@ -7,14 +7,14 @@ import SQLiteKit
 import SQLKit
 
 /// The storage engine behind the repositories: embedded SQLite in a data directory, or PostgreSQL for scale-out.
-public final class DatabaseEngine: Sendable {
+package final class DatabaseEngine: Sendable {
     /// Which engine is in use.
-    public enum Kind: String, Sendable { case sqlite, postgres }
+    package enum Kind: String, Sendable { case sqlite, postgres }
 
     /// The engine kind.
-    public let kind: Kind
+    package let kind: Kind
     /// The SQL database every repository query goes through.
-    public let sql: any SQLDatabase
+    package let sql: any SQLDatabase
     private let closeAction: @Sendable () async throws -> Void
 
     private init(kind: Kind, sql: any SQLDatabase, close: @escaping @Sendable () async throws -> Void) {
@@ -24,7 +24,7 @@ public final class DatabaseEngine: Sendable {
     }
 
     /// Opens (creating when needed) an SQLite database file, in WAL mode with a busy timeout.
-    public static func sqlite(path: String, logger: Logger) async throws -> DatabaseEngine {
+    package static func sqlite(path: String, logger: Logger) async throws -> DatabaseEngine {
         let connection = try await SQLiteConnection.open(
             storage: .file(path: path), threadPool: .singleton, logger: logger,
             on: MultiThreadedEventLoopGroup.singleton.any()
@@ -37,7 +37,7 @@ public final class DatabaseEngine: Sendable {
     }
 
     /// Connects to PostgreSQL with a `postgres://user:password@host:port/database` URL and a connection pool.
-    public static func postgres(url: String, logger: Logger, connectionsPerEventLoop: Int = 4) throws -> DatabaseEngine {
+    package static func postgres(url: String, logger: Logger, connectionsPerEventLoop: Int = 4) throws -> DatabaseEngine {
         var configuration = try SQLPostgresConfiguration(url: url)
         if !url.contains("sslmode=") || url.contains("sslmode=disable") {
             configuration.coreConfiguration.tls = .disable
@@ -55,7 +55,7 @@ public final class DatabaseEngine: Sendable {
     }
 
     /// Opens the engine a configuration asks for: PostgreSQL when a URL is given, else SQLite in the data directory.
-    public static func open(databaseURL: String?, dataDirectory: String, logger: Logger) async throws -> DatabaseEngine {
+    package static func open(databaseURL: String?, dataDirectory: String, logger: Logger) async throws -> DatabaseEngine {
         if let databaseURL, !databaseURL.isEmpty {
             guard databaseURL.hasPrefix("postgres://") || databaseURL.hasPrefix("postgresql://") else {
                 throw ConfigurationError("Unsupported --database-url: only postgres:// URLs are accepted.")
@@ -74,13 +74,13 @@ public final class DatabaseEngine: Sendable {
     }
 
     /// Closes connections.
-    public func close() async throws { try await closeAction() }
+    package func close() async throws { try await closeAction() }
 }
 
 /// A configuration problem found at start-up.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+package struct ConfigurationError: Error, CustomStringConvertible, Sendable {
     /// What is wrong.
-    public let description: String
+    package let description: String
     /// Creates an error with a message.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -1,26 +1,26 @@
 import SQLKit
 
 /// An AuthN token handed to an adobe-services client: its GUID names the profile it was issued for.
-public struct AdobeTokenRecord: Codable, Sendable, Equatable {
+package struct AdobeTokenRecord: Codable, Sendable, Equatable {
     /// `simpleTokenAuthenticationGuid` (random, 32 hex).
-    public var guid: String
+    package var guid: String
     /// Requestor.
-    public var requestorId: String
+    package var requestorId: String
     /// Client application.
-    public var clientId: String
+    package var clientId: String
     /// Device.
-    public var deviceId: String
+    package var deviceId: String
     /// MVPD.
-    public var mvpdId: String
+    package var mvpdId: String
     /// `notBefore` of the profile: a new sign-in makes older tokens stale.
-    public var profileNotBefore: Int64
+    package var profileNotBefore: Int64
     /// Expiry (the profile's), ms.
-    public var expiresAt: Int64
+    package var expiresAt: Int64
 }
 
 extension Repository {
     /// Records an issued AuthN token.
-    public func insertAdobeToken(_ t: AdobeTokenRecord, now: Int64) async throws {
+    package func insertAdobeToken(_ t: AdobeTokenRecord, now: Int64) async throws {
         if Int.random(in: 0..<128) == 0 { try await run("DELETE FROM adobe_tokens WHERE expires_at < \(bind: now - 86_400_000)") }
         try await run("""
             INSERT INTO adobe_tokens (guid, requestor_id, client_id, device_id, mvpd_id, profile_not_before, expires_at)
@@ -30,19 +30,19 @@ extension Repository {
     }
 
     /// An AuthN token by GUID.
-    public func adobeToken(guid: String) async throws -> AdobeTokenRecord? {
+    package func adobeToken(guid: String) async throws -> AdobeTokenRecord? {
         try await first("SELECT * FROM adobe_tokens WHERE guid = \(bind: guid)", as: AdobeTokenRecord.self)
     }
 
     /// The AuthN tokens issued to a device.
-    public func adobeTokens(requestor: String, client: String, device: String) async throws -> [AdobeTokenRecord] {
+    package func adobeTokens(requestor: String, client: String, device: String) async throws -> [AdobeTokenRecord] {
         try await all("""
             SELECT * FROM adobe_tokens WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client) AND device_id = \(bind: device)
             """, as: AdobeTokenRecord.self)
     }
 
     /// Forgets the AuthN tokens of a device (after telling it `pendingLogout`, or at logout).
-    public func deleteAdobeTokens(requestor: String, client: String, device: String) async throws {
+    package func deleteAdobeTokens(requestor: String, client: String, device: String) async throws {
         try await run("""
             DELETE FROM adobe_tokens WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client) AND device_id = \(bind: device)
             """)

@@ -1,28 +1,28 @@
 import SQLKit
 
 /// The authorization TTL of an integration: how long an MVPD's answer is kept (and reported).
-public struct AuthorizationTTLRecord: Codable, Sendable, Equatable {
+package struct AuthorizationTTLRecord: Codable, Sendable, Equatable {
     /// Requestor, or `*` for the MVPD's default.
-    public var requestorId: String
+    package var requestorId: String
     /// MVPD.
-    public var mvpdId: String
+    package var mvpdId: String
     /// Seconds (0: ask the MVPD on every decision).
-    public var ttlSeconds: Int64
+    package var ttlSeconds: Int64
 
     /// Creates a record.
-    public init(requestorId: String, mvpdId: String, ttlSeconds: Int64) {
+    package init(requestorId: String, mvpdId: String, ttlSeconds: Int64) {
         self.requestorId = requestorId
         self.mvpdId = mvpdId
         self.ttlSeconds = ttlSeconds
     }
 
     /// The requestor id that stands for every requestor.
-    public static let anyRequestor = "*"
+    package static let anyRequestor = "*"
 }
 
 extension Repository {
     /// The configured authorization TTL of (requestor, MVPD) in seconds: the requestor's own, else the MVPD's, else nil.
-    public func authorizationTTL(requestor: String, mvpd: String) async throws -> Int64? {
+    package func authorizationTTL(requestor: String, mvpd: String) async throws -> Int64? {
         let records = try await cached("authz-ttl|" + mvpd) {
             try await all("SELECT * FROM authorization_ttls WHERE mvpd_id = \(bind: mvpd)", as: AuthorizationTTLRecord.self)
         }
@@ -30,7 +30,7 @@ extension Repository {
     }
 
     /// Sets the authorization TTL of an MVPD (for every requestor with `*`, or one requestor).
-    public func setAuthorizationTTL(_ record: AuthorizationTTLRecord) async throws {
+    package func setAuthorizationTTL(_ record: AuthorizationTTLRecord) async throws {
         try await run("""
             INSERT INTO authorization_ttls (requestor_id, mvpd_id, ttl_seconds)
             VALUES (\(bind: record.requestorId), \(bind: record.mvpdId), \(bind: record.ttlSeconds))
@@ -40,7 +40,7 @@ extension Repository {
     }
 
     /// Every configured authorization TTL.
-    public func authorizationTTLs() async throws -> [AuthorizationTTLRecord] {
+    package func authorizationTTLs() async throws -> [AuthorizationTTLRecord] {
         try await all("SELECT * FROM authorization_ttls ORDER BY mvpd_id, requestor_id", as: AuthorizationTTLRecord.self)
     }
 }

@@ -2,14 +2,14 @@ import SQLKit
 
 extension Repository {
     /// A requestor by id.
-    public func requestor(id: String) async throws -> RequestorRecord? {
+    package func requestor(id: String) async throws -> RequestorRecord? {
         try await cached("requestor|" + id) {
             try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)
         }
     }
 
     /// Creates or replaces a requestor.
-    public func upsertRequestor(_ r: RequestorRecord) async throws {
+    package func upsertRequestor(_ r: RequestorRecord) async throws {
         try await run("""
             INSERT INTO requestors (id, name, domains, max_resources, metadata_certificate_pem)
             VALUES (\(bind: r.id), \(bind: r.name), \(bind: JSONText.encode(r.domains)), \(bind: r.maxResources), \(bind: r.metadataCertificatePem))
@@ -20,19 +20,19 @@ extension Repository {
     }
 
     /// An MVPD by id.
-    public func mvpd(id: String) async throws -> MVPDRecord? {
+    package func mvpd(id: String) async throws -> MVPDRecord? {
         try await cached("mvpd|" + id) { try await first("SELECT * FROM mvpds WHERE id = \(bind: id)", as: MVPDRecord.self) }
     }
 
     /// An MVPD by its SAML entity id.
-    public func mvpd(entityID: String) async throws -> MVPDRecord? {
+    package func mvpd(entityID: String) async throws -> MVPDRecord? {
         try await cached("mvpd-entity|" + entityID) {
             try await first("SELECT * FROM mvpds WHERE entity_id = \(bind: entityID)", as: MVPDRecord.self)
         }
     }
 
     /// The MVPDs integrated (and enabled) with a requestor, ordered by display name.
-    public func mvpds(requestor: String) async throws -> [MVPDRecord] {
+    package func mvpds(requestor: String) async throws -> [MVPDRecord] {
         try await cached("mvpds|" + requestor) {
             try await all("""
                 SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
@@ -42,7 +42,7 @@ extension Repository {
     }
 
     /// An MVPD if it is integrated and enabled for the requestor.
-    public func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
+    package func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
         try await cached("integrated|" + requestor + "|" + mvpd) {
             try await first("""
                 SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
@@ -52,7 +52,7 @@ extension Repository {
     }
 
     /// Creates or replaces an MVPD.
-    public func upsertMVPD(_ m: MVPDRecord) async throws {
+    package func upsertMVPD(_ m: MVPDRecord) async throws {
         try await run("""
             INSERT INTO mvpds (id, display_name, logo_url, kind, entity_id, sso_url, slo_url, certificates,
               authorization_url, authorization_key, requires_svc, enable_platform_services, boarding_status,
@@ -78,7 +78,7 @@ extension Repository {
     }
 
     /// Enables or disables the integration of an MVPD with a requestor.
-    public func setIntegration(requestor: String, mvpd: String, enabled: Bool) async throws {
+    package func setIntegration(requestor: String, mvpd: String, enabled: Bool) async throws {
         try await run("""
             INSERT INTO integrations (requestor_id, mvpd_id, enabled) VALUES (\(bind: requestor), \(bind: mvpd), \(bind: enabled ? 1 : 0))
             ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET enabled = excluded.enabled
@@ -87,7 +87,7 @@ extension Repository {
     }
 
     /// All MVPDs.
-    public func allMVPDs() async throws -> [MVPDRecord] {
+    package func allMVPDs() async throws -> [MVPDRecord] {
         try await all("SELECT * FROM mvpds ORDER BY id", as: MVPDRecord.self)
     }
 }

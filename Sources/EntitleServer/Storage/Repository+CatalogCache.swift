@@ -24,7 +24,7 @@ extension Repository {
     }
 
     /// Reads the catalog version when the last read is too old, dropping the cache when it changed.
-    public func refreshCatalogVersion() async throws {
+    package func refreshCatalogVersion() async throws {
         let (due, startedAt) = catalog.versionCheckDue()
         guard due else { return }
         do {
@@ -38,13 +38,13 @@ extension Repository {
     }
 
     /// The current catalog version in the database.
-    public func catalogVersion() async throws -> Int64 {
+    package func catalogVersion() async throws -> Int64 {
         try await sql.raw("SELECT version FROM catalog_version WHERE id = 1").first()?.decode(column: "version", as: Int64.self) ?? 0
     }
 
     /// Records a catalog change: bumps the shared version (seen by every instance and process within the refresh
     /// interval) and drops this instance's cache at once. Called after every catalog write.
-    public func catalogChanged() async throws {
+    package func catalogChanged() async throws {
         try await run("UPDATE catalog_version SET version = version + 1 WHERE id = 1")
         catalog.invalidate()
     }

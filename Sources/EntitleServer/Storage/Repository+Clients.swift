@@ -2,14 +2,14 @@ import SQLKit
 
 extension Repository {
     /// A software statement by `software_id`.
-    public func softwareStatement(id: String) async throws -> SoftwareStatementRecord? {
+    package func softwareStatement(id: String) async throws -> SoftwareStatementRecord? {
         try await cached("statement|" + id) {
             try await first("SELECT * FROM software_statements WHERE software_id = \(bind: id)", as: SoftwareStatementRecord.self)
         }
     }
 
     /// Records an approved software statement.
-    public func insertSoftwareStatement(_ s: SoftwareStatementRecord) async throws {
+    package func insertSoftwareStatement(_ s: SoftwareStatementRecord) async throws {
         try await run("""
             INSERT INTO software_statements (software_id, requestor_id, name, redirect_uris, issued_at, revoked)
             VALUES (\(bind: s.softwareId), \(bind: s.requestorId), \(bind: s.name), \(bind: JSONText.encode(s.redirectURIs)),
@@ -19,26 +19,26 @@ extension Repository {
     }
 
     /// Revokes a software statement; returns whether it existed.
-    public func revokeSoftwareStatement(id: String) async throws -> Bool {
+    package func revokeSoftwareStatement(id: String) async throws -> Bool {
         let touched = try await touchedRow("UPDATE software_statements SET revoked = 1 WHERE software_id = \(bind: id) RETURNING software_id")
         if touched { try await catalogChanged() }
         return touched
     }
 
     /// All software statements of a requestor.
-    public func softwareStatements(requestor: String) async throws -> [SoftwareStatementRecord] {
+    package func softwareStatements(requestor: String) async throws -> [SoftwareStatementRecord] {
         try await all("SELECT * FROM software_statements WHERE requestor_id = \(bind: requestor) ORDER BY issued_at", as: SoftwareStatementRecord.self)
     }
 
     /// A client by id.
-    public func client(id: String) async throws -> ClientRecord? {
+    package func client(id: String) async throws -> ClientRecord? {
         try await cachedIfPresent("client|" + id) {
             try await first("SELECT * FROM clients WHERE client_id = \(bind: id)", as: ClientRecord.self)
         }
     }
 
     /// Records a registered client.
-    public func insertClient(_ c: ClientRecord) async throws {
+    package func insertClient(_ c: ClientRecord) async throws {
         try await run("""
             INSERT INTO clients (client_id, secret_hash, software_id, requestor_id, redirect_uris, issued_at, revoked)
             VALUES (\(bind: c.clientId), \(bind: c.secretHash), \(bind: c.softwareId), \(bind: c.requestorId),
@@ -47,7 +47,7 @@ extension Repository {
     }
 
     /// Revokes a client; returns whether it existed.
-    public func revokeClient(id: String) async throws -> Bool {
+    package func revokeClient(id: String) async throws -> Bool {
         let touched = try await touchedRow("UPDATE clients SET revoked = 1 WHERE client_id = \(bind: id) RETURNING client_id")
         if touched { try await catalogChanged() }
         return touched
@@ -55,7 +55,7 @@ extension Repository {
 
     /// A client whose registration and software statement are both still approved; nil otherwise. From memory once
     /// seen (a revocation bumps the catalog version), one query otherwise.
-    public func activeClient(id: String) async throws -> ClientRecord? {
+    package func activeClient(id: String) async throws -> ClientRecord? {
         try await cachedIfPresent("active-client|" + id) {
             try await first("""
                 SELECT c.* FROM clients c JOIN software_statements s ON s.software_id = c.software_id

@@ -2,24 +2,24 @@ import EntitleCore
 import SQLKit
 
 /// A degradation rule for one (requestor, MVPD) integration.
-public struct DegradationRuleRecord: Codable, Sendable, Equatable {
+package struct DegradationRuleRecord: Codable, Sendable, Equatable {
     /// Requestor.
-    public var requestorId: String
+    package var requestorId: String
     /// MVPD.
-    public var mvpdId: String
+    package var mvpdId: String
     /// The rule.
-    public var rule: DegradationRule
+    package var rule: DegradationRule
     /// Start, ms.
-    public var startsAt: Int64
+    package var startsAt: Int64
     /// End, ms.
-    public var endsAt: Int64
+    package var endsAt: Int64
     /// When it was set, ms.
-    public var createdAt: Int64
+    package var createdAt: Int64
 }
 
 extension Repository {
     /// Creates or replaces a rule.
-    public func saveDegradationRule(_ r: DegradationRuleRecord) async throws {
+    package func saveDegradationRule(_ r: DegradationRuleRecord) async throws {
         try await run("""
             INSERT INTO degradation_rules (requestor_id, mvpd_id, rule, starts_at, ends_at, created_at)
             VALUES (\(bind: r.requestorId), \(bind: r.mvpdId), \(bind: r.rule.rawValue), \(bind: r.startsAt), \(bind: r.endsAt), \(bind: r.createdAt))
@@ -30,7 +30,7 @@ extension Repository {
     }
 
     /// Deletes a rule; returns whether there was one.
-    public func deleteDegradationRule(requestor: String, mvpd: String, rule: DegradationRule) async throws -> Bool {
+    package func deleteDegradationRule(requestor: String, mvpd: String, rule: DegradationRule) async throws -> Bool {
         let touched = try await touchedRow("""
             DELETE FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd) AND rule = \(bind: rule.rawValue)
             RETURNING rule
@@ -40,7 +40,7 @@ extension Repository {
     }
 
     /// All rules of a requestor (or of every requestor when nil).
-    public func degradationRules(requestor: String?) async throws -> [DegradationRuleRecord] {
+    package func degradationRules(requestor: String?) async throws -> [DegradationRuleRecord] {
         if let requestor {
             return try await all("SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) ORDER BY mvpd_id, rule",
                                  as: DegradationRuleRecord.self)
@@ -49,7 +49,7 @@ extension Repository {
     }
 
     /// The rules in force for an integration at `now`.
-    public func activeDegradationRules(requestor: String, mvpd: String, now: Int64) async throws -> [DegradationRuleRecord] {
+    package func activeDegradationRules(requestor: String, mvpd: String, now: Int64) async throws -> [DegradationRuleRecord] {
         let rules = try await cached("degradation|" + requestor + "|" + mvpd) {
             try await all("""
                 SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)

@@ -2,33 +2,33 @@ import EntitleCore
 import SQLKit
 
 /// A service signing key with its certificate.
-public struct ServiceKeyRecord: Codable, Sendable, Equatable {
+package struct ServiceKeyRecord: Codable, Sendable, Equatable {
     /// Key id.
-    public var kid: String
+    package var kid: String
     /// What the key signs.
-    public var purpose: KeyPurpose
+    package var purpose: KeyPurpose
     /// PEM private key (never logged).
-    public var privatePem: String
+    package var privatePem: String
     /// PEM certificate (or public key for JWT keys).
-    public var certificatePem: String
+    package var certificatePem: String
     /// Creation time, ms.
-    public var createdAt: Int64
+    package var createdAt: Int64
     /// When it stopped (or stops) being used for signing, ms.
-    public var retiredAt: Int64?
+    package var retiredAt: Int64?
     /// When it starts being used for signing, ms (nil: from `createdAt`). Until then it is only published, so every
     /// instance and verifier knows it before the first token it signs.
-    public var activatesAt: Int64? = nil
+    package var activatesAt: Int64? = nil
 
     /// When the key signs from, ms.
-    public var signsFrom: Int64 { activatesAt ?? createdAt }
+    package var signsFrom: Int64 { activatesAt ?? createdAt }
 
     /// Whether the key is the kind that signs at `now` (activated, not retired).
-    public func isSigning(at now: Int64) -> Bool { signsFrom <= now && (retiredAt.map { $0 > now } ?? true) }
+    package func isSigning(at now: Int64) -> Bool { signsFrom <= now && (retiredAt.map { $0 > now } ?? true) }
 }
 
 extension Repository {
     /// The newest key of a purpose that is not retired.
-    public func activeKey(purpose: KeyPurpose) async throws -> ServiceKeyRecord? {
+    package func activeKey(purpose: KeyPurpose) async throws -> ServiceKeyRecord? {
         try await first("""
             SELECT * FROM service_keys WHERE purpose = \(bind: purpose.rawValue) AND retired_at IS NULL
             ORDER BY created_at DESC, kid DESC LIMIT 1
@@ -36,7 +36,7 @@ extension Repository {
     }
 
     /// Keys of a purpose still valid for verification: active ones and those retired after `retiredAfter` ms.
-    public func verificationKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
+    package func verificationKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
         try await all("""
             SELECT * FROM service_keys WHERE purpose = \(bind: purpose.rawValue)
             AND (retired_at IS NULL OR retired_at > \(bind: retiredAfter)) ORDER BY created_at DESC, kid DESC
@@ -44,7 +44,7 @@ extension Repository {
     }
 
     /// Stores a key unless one with that id exists.
-    public func insertKey(_ key: ServiceKeyRecord) async throws {
+    package func insertKey(_ key: ServiceKeyRecord) async throws {
         try await run("""
             INSERT INTO service_keys (kid, purpose, private_pem, certificate_pem, created_at, retired_at, activates_at)
             VALUES (\(bind: key.kid), \(bind: key.purpose.rawValue), \(bind: key.privatePem), \(bind: key.certificatePem),
@@ -54,7 +54,7 @@ extension Repository {
     }
 
     /// Retires every active key of a purpose except `keep`.
-    public func retireKeys(purpose: KeyPurpose, except keep: String, at now: Int64) async throws {
+    package func retireKeys(purpose: KeyPurpose, except keep: String, at now: Int64) async throws {
         try await run("""
             UPDATE service_keys SET retired_at = \(bind: now)
             WHERE purpose = \(bind: purpose.rawValue) AND retired_at IS NULL AND kid <> \(bind: keep)
@@ -63,7 +63,7 @@ extension Repository {
     }
 
     /// Every key of a purpose not retired before `retiredAfter` ms, pending ones included, from memory when cached.
-    public func publishedKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
+    package func publishedKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
         try await cached("keys|" + purpose.rawValue) {
             try await verificationKeys(purpose: purpose, retiredAfter: retiredAfter)
         }.filter { $0.retiredAt.map { $0 > retiredAfter } ?? true }

@@ -1,17 +1,17 @@
 import SQLKit
 
 /// A requestor key pair for the legacy HMAC `Authorization` header of REST API v1.
-public struct LegacyAppKeyRecord: Sendable, Equatable {
+package struct LegacyAppKeyRecord: Sendable, Equatable {
     /// The public key (sent in the header; identifies the pair).
-    public var publicKey: String
+    package var publicKey: String
     /// The requestor the pair belongs to.
-    public var requestorId: String
+    package var requestorId: String
     /// The private key: the HMAC secret (never logged).
-    public var privateKey: String
+    package var privateKey: String
     /// Creation time, ms.
-    public var createdAt: Int64
+    package var createdAt: Int64
     /// Whether it was revoked.
-    public var revoked: Bool
+    package var revoked: Bool
 }
 
 extension LegacyAppKeyRecord: StoredRecord {
@@ -31,26 +31,26 @@ extension LegacyAppKeyRecord: StoredRecord {
 }
 
 /// A REST API v1 authorization (AuthZ token): one MVPD decision for a resource, valid until `notAfter`.
-public struct LegacyAuthorizationRecord: Codable, Sendable, Equatable {
+package struct LegacyAuthorizationRecord: Codable, Sendable, Equatable {
     /// Requestor.
-    public var requestorId: String
+    package var requestorId: String
     /// Client application (DCR client id, or `hmac:<public key>`).
-    public var clientId: String
+    package var clientId: String
     /// Device.
-    public var deviceId: String
+    package var deviceId: String
     /// The resource as authorized.
-    public var resource: String
+    package var resource: String
     /// The MVPD that decided.
-    public var mvpdId: String
+    package var mvpdId: String
     /// Decision time, ms.
-    public var notBefore: Int64
+    package var notBefore: Int64
     /// Expiry, ms.
-    public var notAfter: Int64
+    package var notAfter: Int64
 }
 
 extension Repository {
     /// Stores a key pair.
-    public func insertLegacyAppKey(_ k: LegacyAppKeyRecord) async throws {
+    package func insertLegacyAppKey(_ k: LegacyAppKeyRecord) async throws {
         try await run("""
             INSERT INTO legacy_app_keys (public_key, requestor_id, private_key, created_at, revoked)
             VALUES (\(bind: k.publicKey), \(bind: k.requestorId), \(bind: k.privateKey), \(bind: k.createdAt), \(bind: k.revoked.storedFlag))
@@ -58,22 +58,22 @@ extension Repository {
     }
 
     /// A key pair that is not revoked.
-    public func activeLegacyAppKey(publicKey: String) async throws -> LegacyAppKeyRecord? {
+    package func activeLegacyAppKey(publicKey: String) async throws -> LegacyAppKeyRecord? {
         try await first("SELECT * FROM legacy_app_keys WHERE public_key = \(bind: publicKey) AND revoked = 0", as: LegacyAppKeyRecord.self)
     }
 
     /// The key pairs of a requestor.
-    public func legacyAppKeys(requestor: String) async throws -> [LegacyAppKeyRecord] {
+    package func legacyAppKeys(requestor: String) async throws -> [LegacyAppKeyRecord] {
         try await all("SELECT * FROM legacy_app_keys WHERE requestor_id = \(bind: requestor) ORDER BY created_at", as: LegacyAppKeyRecord.self)
     }
 
     /// Revokes a key pair; false when there is none.
-    public func revokeLegacyAppKey(publicKey: String) async throws -> Bool {
+    package func revokeLegacyAppKey(publicKey: String) async throws -> Bool {
         try await touchedRow("UPDATE legacy_app_keys SET revoked = 1 WHERE public_key = \(bind: publicKey) RETURNING public_key")
     }
 
     /// Records a nonce; false when it was seen before (replay). Expired nonces are purged now and then.
-    public func useNonce(key: String, expiresAt: Int64, now: Int64) async throws -> Bool {
+    package func useNonce(key: String, expiresAt: Int64, now: Int64) async throws -> Bool {
         if Int.random(in: 0..<128) == 0 { try await run("DELETE FROM legacy_nonces WHERE expires_at < \(bind: now)") }
         return try await touchedRow("""
             INSERT INTO legacy_nonces (nonce_key, expires_at) VALUES (\(bind: key), \(bind: expiresAt))
@@ -82,7 +82,7 @@ extension Repository {
     }
 
     /// Creates or replaces the authorization of a device for a resource.
-    public func upsertLegacyAuthorization(_ a: LegacyAuthorizationRecord) async throws {
+    package func upsertLegacyAuthorization(_ a: LegacyAuthorizationRecord) async throws {
         try await run("""
             INSERT INTO legacy_authorizations (requestor_id, client_id, device_id, resource_key, resource, mvpd_id, not_before, not_after)
             VALUES (\(bind: a.requestorId), \(bind: a.clientId), \(bind: a.deviceId), \(bind: Secrets.sha256Hex(a.resource)),
@@ -93,7 +93,7 @@ extension Repository {
     }
 
     /// The authorization of a device for a resource.
-    public func legacyAuthorization(requestor: String, client: String, device: String, resource: String) async throws -> LegacyAuthorizationRecord? {
+    package func legacyAuthorization(requestor: String, client: String, device: String, resource: String) async throws -> LegacyAuthorizationRecord? {
         try await first("""
             SELECT requestor_id, client_id, device_id, resource, mvpd_id, not_before, not_after FROM legacy_authorizations
             WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
@@ -102,7 +102,7 @@ extension Repository {
     }
 
     /// Deletes every authorization of a device (logout).
-    public func deleteLegacyAuthorizations(requestor: String, client: String, device: String) async throws {
+    package func deleteLegacyAuthorizations(requestor: String, client: String, device: String) async throws {
         try await run("""
             DELETE FROM legacy_authorizations WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device)

@@ -2,14 +2,14 @@ import EntitleCore
 import SQLKit
 
 /// A requestor's media-token signature algorithm (a row exists only when it is not the default `rsa-sha256`).
-public struct MediaTokenAlgorithmRecord: Codable, Sendable, Equatable {
+package struct MediaTokenAlgorithmRecord: Codable, Sendable, Equatable {
     /// Requestor id.
-    public var requestorId: String
+    package var requestorId: String
     /// The algorithm (an open set: one stored by a newer instance is read unchanged).
-    public var algorithm: MediaTokenAlgorithm
+    package var algorithm: MediaTokenAlgorithm
 
     /// Creates a record.
-    public init(requestorId: String, algorithm: MediaTokenAlgorithm) {
+    package init(requestorId: String, algorithm: MediaTokenAlgorithm) {
         self.requestorId = requestorId
         self.algorithm = algorithm
     }
@@ -17,7 +17,7 @@ public struct MediaTokenAlgorithmRecord: Codable, Sendable, Equatable {
 
 extension Repository {
     /// The media-token algorithm of a requestor (`rsa-sha256` unless configured), from the catalog cache.
-    public func mediaTokenAlgorithm(requestor: String) async throws -> MediaTokenAlgorithm {
+    package func mediaTokenAlgorithm(requestor: String) async throws -> MediaTokenAlgorithm {
         let records = try await cached("media-token-algorithms") {
             try await all("SELECT * FROM requestor_media_token_algorithms", as: MediaTokenAlgorithmRecord.self)
         }
@@ -25,7 +25,7 @@ extension Repository {
     }
 
     /// Sets the media-token algorithm of a requestor (the default removes the row).
-    public func setMediaTokenAlgorithm(requestor: String, _ algorithm: MediaTokenAlgorithm) async throws {
+    package func setMediaTokenAlgorithm(requestor: String, _ algorithm: MediaTokenAlgorithm) async throws {
         if algorithm == .rsaSHA256 {
             try await run("DELETE FROM requestor_media_token_algorithms WHERE requestor_id = \(bind: requestor)")
         } else {
@@ -38,7 +38,7 @@ extension Repository {
     }
 
     /// Every requestor with a non-default media-token algorithm.
-    public func mediaTokenAlgorithms() async throws -> [MediaTokenAlgorithmRecord] {
+    package func mediaTokenAlgorithms() async throws -> [MediaTokenAlgorithmRecord] {
         try await all("SELECT * FROM requestor_media_token_algorithms ORDER BY requestor_id", as: MediaTokenAlgorithmRecord.self)
     }
 }

@@ -2,7 +2,7 @@ import SQLKit
 
 extension Repository {
     /// Creates or replaces the profile of (requestor, client, device, MVPD).
-    public func upsertProfile(_ p: ProfileRecord) async throws {
+    package func upsertProfile(_ p: ProfileRecord) async throws {
         try await run("""
             INSERT INTO profiles (requestor_id, client_id, device_id, mvpd_id, type, issuer, not_before, not_after,
               attributes, name_id, session_index, session_code, user_id)
@@ -17,7 +17,7 @@ extension Repository {
     }
 
     /// The profiles of a device for a client application and requestor.
-    public func profiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
+    package func profiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
         try await sql.raw("""
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) ORDER BY mvpd_id
@@ -25,7 +25,7 @@ extension Repository {
     }
 
     /// The profile of a device at one MVPD.
-    public func profile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
+    package func profile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
         try await sql.raw("""
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) AND mvpd_id = \(bind: mvpd)
@@ -33,14 +33,14 @@ extension Repository {
     }
 
     /// The profile created by the session with `code`.
-    public func profile(requestor: String, sessionCode: String) async throws -> ProfileRecord? {
+    package func profile(requestor: String, sessionCode: String) async throws -> ProfileRecord? {
         try await first("""
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND session_code = \(bind: sessionCode)
             """, as: ProfileRecord.self)
     }
 
     /// Deletes the profile of a device at one MVPD; returns it when there was one.
-    public func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
+    package func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
         try await first("""
             DELETE FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) AND mvpd_id = \(bind: mvpd) RETURNING *

@@ -1,26 +1,26 @@
 import SQLKit
 
 /// A Promotional TempPass: one per identity or device ("existing identity or existing device ⇒ existing pass").
-public struct PromoPassRecord: Codable, Sendable, Equatable {
+package struct PromoPassRecord: Codable, Sendable, Equatable {
     /// Pass id.
-    public var passKey: String
+    package var passKey: String
     /// Requestor.
-    public var requestorId: String
+    package var requestorId: String
     /// TempPass MVPD.
-    public var mvpdId: String
+    package var mvpdId: String
     /// Hash of the identity.
-    public var identityKey: String
+    package var identityKey: String
     /// Hash of the device.
-    public var deviceKey: String
+    package var deviceKey: String
     /// Start, ms.
-    public var startedAt: Int64
+    package var startedAt: Int64
     /// End, ms.
-    public var expiresAt: Int64
+    package var expiresAt: Int64
 }
 
 extension Repository {
     /// The pass of an identity or a device, created when there is none.
-    public func promoPass(requestor: String, mvpd: String, identityKey: String, deviceKey: String, now: Int64, lengthMs: Int64) async throws -> PromoPassRecord {
+    package func promoPass(requestor: String, mvpd: String, identityKey: String, deviceKey: String, now: Int64, lengthMs: Int64) async throws -> PromoPassRecord {
         if let existing = try await first("""
             SELECT * FROM promo_passes WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)
             AND (identity_key = \(bind: identityKey) OR device_key = \(bind: deviceKey)) ORDER BY started_at LIMIT 1
@@ -39,18 +39,18 @@ extension Repository {
     }
 
     /// A pass by key.
-    public func promoPass(key: String) async throws -> PromoPassRecord? {
+    package func promoPass(key: String) async throws -> PromoPassRecord? {
         try await first("SELECT * FROM promo_passes WHERE pass_key = \(bind: key)", as: PromoPassRecord.self)
     }
 
     /// Resources already played with a pass.
-    public func promoResources(passKey: String) async throws -> [String] {
+    package func promoResources(passKey: String) async throws -> [String] {
         try await sql.raw("SELECT resource FROM promo_resources WHERE pass_key = \(bind: passKey) ORDER BY used_at, resource")
             .all(decodingColumn: "resource", as: String.self)
     }
 
     /// Uses a resource with a pass: true when it was used before or a slot was free (atomically, across instances).
-    public func usePromoResource(passKey: String, resource: String, limit: Int64, now: Int64) async throws -> Bool {
+    package func usePromoResource(passKey: String, resource: String, limit: Int64, now: Int64) async throws -> Bool {
         if try await sql.raw("SELECT resource FROM promo_resources WHERE pass_key = \(bind: passKey) AND resource = \(bind: resource)").first() != nil {
             return true
         }
@@ -63,7 +63,7 @@ extension Repository {
     }
 
     /// Deletes Promotional TempPasses by device key, identity key, or all of an MVPD; returns how many.
-    public func resetPromoPasses(requestor: String, mvpd: String, deviceKey: String?, identityKey: String?) async throws -> Int {
+    package func resetPromoPasses(requestor: String, mvpd: String, deviceKey: String?, identityKey: String?) async throws -> Int {
         let passes: [PromoPassRecord]
         if let deviceKey {
             passes = try await all("""

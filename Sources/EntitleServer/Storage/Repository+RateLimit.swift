@@ -5,7 +5,7 @@ import SQLKit
 /// its buckets in the memory of each instance instead (``DeviceRateLimiter``).
 extension Repository {
     /// Takes one token from a token bucket; answers whether the request may proceed and, if not, how many seconds to wait.
-    public func takeToken(bucket: String, ratePerSecond: Double, burst: Double, now: Int64) async throws -> (allowed: Bool, retryAfter: Int) {
+    package func takeToken(bucket: String, ratePerSecond: Double, burst: Double, now: Int64) async throws -> (allowed: Bool, retryAfter: Int) {
         // refill = min(burst, tokens + elapsed * rate); a request consumes one token only when at least one is there.
         let row = try await sql.raw("""
             INSERT INTO rate_buckets (bucket_key, tokens, updated_at) VALUES (\(bind: bucket), \(bind: burst - 1), \(bind: now))

@@ -2,15 +2,15 @@ import SQLKit
 
 /// Per-MVPD settings for a SAML identity provider beyond its metadata: how its attributes map to user metadata,
 /// whether legacy RSA-SHA1 signatures are accepted, and whether every authenticated subscriber is authorized.
-public struct MVPDSAMLOptionsRecord: Sendable, Equatable {
+package struct MVPDSAMLOptionsRecord: Sendable, Equatable {
     /// MVPD id.
-    public var mvpdId: String
+    package var mvpdId: String
     /// User-metadata key → SAML attribute names (or `NameID`), first present wins.
-    public var attributeMapping: [String: [String]]
+    package var attributeMapping: [String: [String]]
     /// Whether RSA-SHA1 signatures and SHA-1 digests are accepted from this MVPD.
-    public var allowRSASHA1: Bool
+    package var allowRSASHA1: Bool
     /// Whether an MVPD without an authorization endpoint authorizes every authenticated subscriber.
-    public var authorizeAll: Bool
+    package var authorizeAll: Bool
 }
 
 extension MVPDSAMLOptionsRecord: StoredRecord {
@@ -31,14 +31,14 @@ extension MVPDSAMLOptionsRecord: StoredRecord {
 extension Repository {
     /// The SAML settings of an MVPD (nil when none were stored: defaults apply). Read from the catalog cache: every
     /// decision for an authorize-all MVPD asks, and a change bumps the catalog version.
-    public func samlOptions(mvpd: String) async throws -> MVPDSAMLOptionsRecord? {
+    package func samlOptions(mvpd: String) async throws -> MVPDSAMLOptionsRecord? {
         try await cached("saml-options|" + mvpd) {
             try await first("SELECT * FROM mvpd_saml_options WHERE mvpd_id = \(bind: mvpd)", as: MVPDSAMLOptionsRecord.self)
         }
     }
 
     /// Creates or replaces the SAML settings of an MVPD.
-    public func upsertSAMLOptions(_ o: MVPDSAMLOptionsRecord) async throws {
+    package func upsertSAMLOptions(_ o: MVPDSAMLOptionsRecord) async throws {
         try await run("""
             INSERT INTO mvpd_saml_options (mvpd_id, attribute_map, allow_rsa_sha1, authorize_all)
             VALUES (\(bind: o.mvpdId), \(bind: JSONText.encode(o.attributeMapping)), \(bind: o.allowRSASHA1.storedFlag),

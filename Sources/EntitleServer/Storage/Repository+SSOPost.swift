@@ -2,7 +2,7 @@ import SQLKit
 
 extension Repository {
     /// Records (or, with nil, forgets) the HTTP-POST single sign-on URL of an MVPD.
-    public func setSSOPostLocation(mvpd: String, location: String?) async throws {
+    package func setSSOPostLocation(mvpd: String, location: String?) async throws {
         guard let location else {
             try await run("DELETE FROM mvpd_sso_post WHERE mvpd_id = \(bind: mvpd)")
             return
@@ -14,7 +14,7 @@ extension Repository {
     }
 
     /// The HTTP-POST single sign-on URL of an MVPD, when its metadata offers one.
-    public func ssoPostLocation(mvpd: String) async throws -> String? {
+    package func ssoPostLocation(mvpd: String) async throws -> String? {
         try await sql.raw("SELECT location FROM mvpd_sso_post WHERE mvpd_id = \(bind: mvpd)").first()?.decode(column: "location", as: String.self)
     }
 }

@@ -2,7 +2,7 @@ import SQLKit
 
 extension Repository {
     /// Marks a session that has not completed as cancelled by its device; false when it was already complete or cancelled.
-    public func cancelSession(code: String) async throws -> Bool {
+    package func cancelSession(code: String) async throws -> Bool {
         try await touchedRow("""
             UPDATE auth_sessions SET status = 'cancelled', failure = NULL
             WHERE code = \(bind: code) AND status IN ('pending', 'authenticating', 'failed') RETURNING code

@@ -2,7 +2,7 @@ import SQLKit
 
 extension Repository {
     /// Stores a new authentication session; returns false when the code is already taken.
-    public func insertSession(_ s: AuthSessionRecord) async throws -> Bool {
+    package func insertSession(_ s: AuthSessionRecord) async throws -> Bool {
         try await touchedRow("""
             INSERT INTO auth_sessions (code, session_id, requestor_id, client_id, device_id, mvpd_id, domain_name,
               redirect_url, status, authn_request_id, failure, created_at, not_after)
@@ -14,17 +14,17 @@ extension Repository {
     }
 
     /// A session by code.
-    public func session(code: String) async throws -> AuthSessionRecord? {
+    package func session(code: String) async throws -> AuthSessionRecord? {
         try await first("SELECT * FROM auth_sessions WHERE code = \(bind: code)", as: AuthSessionRecord.self)
     }
 
     /// A session by the id of the SAML AuthnRequest sent for it.
-    public func session(authnRequestID: String) async throws -> AuthSessionRecord? {
+    package func session(authnRequestID: String) async throws -> AuthSessionRecord? {
         try await first("SELECT * FROM auth_sessions WHERE authn_request_id = \(bind: authnRequestID)", as: AuthSessionRecord.self)
     }
 
     /// Fills in the parameters of a pending session.
-    public func resumeSession(code: String, mvpd: String?, domainName: String?, redirectURL: String?) async throws {
+    package func resumeSession(code: String, mvpd: String?, domainName: String?, redirectURL: String?) async throws {
         try await run("""
             UPDATE auth_sessions SET mvpd_id = COALESCE(\(bind: mvpd), mvpd_id),
               domain_name = COALESCE(\(bind: domainName), domain_name), redirect_url = COALESCE(\(bind: redirectURL), redirect_url)
@@ -33,7 +33,7 @@ extension Repository {
     }
 
     /// Records the AuthnRequest sent to the MVPD for a session (a new one replaces an older one).
-    public func startAuthentication(code: String, authnRequestID: String) async throws -> Bool {
+    package func startAuthentication(code: String, authnRequestID: String) async throws -> Bool {
         try await touchedRow("""
             UPDATE auth_sessions SET status = 'authenticating', authn_request_id = \(bind: authnRequestID)
             WHERE code = \(bind: code) AND status IN ('pending', 'authenticating', 'failed') RETURNING code
@@ -41,7 +41,7 @@ extension Repository {
     }
 
     /// Atomically completes the session waiting for `authnRequestID`; false when already completed (replay).
-    public func completeAuthentication(authnRequestID: String) async throws -> Bool {
+    package func completeAuthentication(authnRequestID: String) async throws -> Bool {
         try await touchedRow("""
             UPDATE auth_sessions SET status = 'authenticated', failure = NULL
             WHERE authn_request_id = \(bind: authnRequestID) AND status IN ('authenticating', 'failed') RETURNING code
@@ -49,17 +49,17 @@ extension Repository {
     }
 
     /// Marks a session as completed without a login page (TempPass, already authenticated).
-    public func markAuthenticated(code: String) async throws {
+    package func markAuthenticated(code: String) async throws {
         try await run("UPDATE auth_sessions SET status = 'authenticated', failure = NULL WHERE code = \(bind: code)")
     }
 
     /// Records why a login failed.
-    public func failAuthentication(code: String, reason: String) async throws {
+    package func failAuthentication(code: String, reason: String) async throws {
         try await run("UPDATE auth_sessions SET status = 'failed', failure = \(bind: reason) WHERE code = \(bind: code) AND status <> 'authenticated'")
     }
 
     /// Deletes sessions and replay records that expired before `now` (ms).
-    public func purgeExpired(now: Int64) async throws {
+    package func purgeExpired(now: Int64) async throws {
         try await run("DELETE FROM auth_sessions WHERE not_after < \(bind: now - 86_400_000)")
         try await run("DELETE FROM used_assertions WHERE expires_at < \(bind: now)")
         try await run("DELETE FROM logout_requests WHERE expires_at < \(bind: now)")
@@ -67,7 +67,7 @@ extension Repository {
     }
 
     /// Records an assertion as used; false when it was already used (replay).
-    public func useAssertion(key: String, expiresAt: Int64) async throws -> Bool {
+    package func useAssertion(key: String, expiresAt: Int64) async throws -> Bool {
         try await touchedRow("""
             INSERT INTO used_assertions (assertion_key, expires_at) VALUES (\(bind: key), \(bind: expiresAt))
             ON CONFLICT (assertion_key) DO NOTHING RETURNING assertion_key
@@ -75,7 +75,7 @@ extension Repository {
     }
 
     /// Remembers a Single Logout request until its response comes back.
-    public func insertLogoutRequest(_ r: LogoutRequestRecord) async throws {
+    package func insertLogoutRequest(_ r: LogoutRequestRecord) async throws {
         try await run("""
             INSERT INTO logout_requests (request_id, mvpd_id, redirect_url, name_id, session_index, created_at, expires_at)
             VALUES (\(bind: r.requestId), \(bind: r.mvpdId), \(bind: r.redirectUrl), \(bind: r.nameId), \(bind: r.sessionIndex),
@@ -84,12 +84,12 @@ extension Repository {
     }
 
     /// A pending logout request by id.
-    public func logoutRequest(id: String) async throws -> LogoutRequestRecord? {
+    package func logoutRequest(id: String) async throws -> LogoutRequestRecord? {
         try await first("SELECT * FROM logout_requests WHERE request_id = \(bind: id)", as: LogoutRequestRecord.self)
     }
 
     /// Takes (deletes and returns) a pending logout request: its MVPD and redirect URL.
-    public func takeLogoutRequest(id: String) async throws -> LogoutRequestRecord? {
+    package func takeLogoutRequest(id: String) async throws -> LogoutRequestRecord? {
         try await first("DELETE FROM logout_requests WHERE request_id = \(bind: id) RETURNING *", as: LogoutRequestRecord.self)
     }
 }

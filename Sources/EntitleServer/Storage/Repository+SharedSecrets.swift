@@ -3,7 +3,7 @@ import SQLKit
 extension Repository {
     /// The secret stored under `name`; when there is none yet, `make()` is stored — unless another instance stored one
     /// first, whose value is returned instead. Every instance on one database so gets the same value.
-    public func sharedSecret(name: String, now: Int64, make: () throws -> String) async throws -> String {
+    package func sharedSecret(name: String, now: Int64, make: () throws -> String) async throws -> String {
         if let existing = try await storedSecret(name: name) { return existing }
         let candidate = try make()
         try await run("""

@@ -3,7 +3,7 @@ import SQLKit
 /// The TempPass of each device (table `temppasses`): when it started and when it ends.
 extension Repository {
     /// The TempPass of a device: its start and end (ms), created now if there is none.
-    public func tempPass(requestor: String, mvpd: String, deviceKey: String, now: Int64, lengthMs: Int64) async throws -> (startedAt: Int64, expiresAt: Int64) {
+    package func tempPass(requestor: String, mvpd: String, deviceKey: String, now: Int64, lengthMs: Int64) async throws -> (startedAt: Int64, expiresAt: Int64) {
         try await run("""
             INSERT INTO temppasses (requestor_id, mvpd_id, device_key, started_at, expires_at)
             VALUES (\(bind: requestor), \(bind: mvpd), \(bind: deviceKey), \(bind: now), \(bind: now + lengthMs))
@@ -17,7 +17,7 @@ extension Repository {
     }
 
     /// Deletes the TempPass of one device, or of all devices when `deviceKey` is nil; returns how many were reset.
-    public func resetTempPass(requestor: String, mvpd: String, deviceKey: String?) async throws -> Int {
+    package func resetTempPass(requestor: String, mvpd: String, deviceKey: String?) async throws -> Int {
         if let deviceKey {
             return try await sql.raw("""
                 DELETE FROM temppasses WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)

@@ -3,20 +3,20 @@ import SQLKit
 
 /// All persistent state of the service, on SQLite or PostgreSQL through one SQL layer.
 /// Every write is a single atomic statement, so any number of instances can share one PostgreSQL database.
-public struct Repository: Sendable {
+package struct Repository: Sendable {
     let sql: any SQLDatabase
     let decoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
     /// The in-memory catalog of this instance (shared by copies of the repository).
-    public let catalog: CatalogCache
+    package let catalog: CatalogCache
 
     /// Creates a repository over a database; catalog reads are cached and refreshed after `catalogRefresh`.
-    public init(sql: any SQLDatabase, catalogRefresh: Duration = CatalogCache.defaultRefreshInterval) {
+    package init(sql: any SQLDatabase, catalogRefresh: Duration = CatalogCache.defaultRefreshInterval) {
         self.sql = sql
         catalog = CatalogCache(refreshInterval: catalogRefresh)
     }
 
     /// Creates the schema or brings it up to date.
-    public func migrate(logger: Logging.Logger) async throws { try await Migrations.apply(to: sql, logger: logger) }
+    package func migrate(logger: Logging.Logger) async throws { try await Migrations.apply(to: sql, logger: logger) }
 
     func first<T: Decodable>(_ query: SQLQueryString, as type: T.Type) async throws -> T? {
         try await sql.raw(query).first(decoding: T.self, with: decoder)

@@ -3,23 +3,23 @@ import Foundation
 import Hummingbird
 
 /// An Enhanced Error Code body thrown from a handler, answered with its status and JSON.
-public struct APIError: HTTPResponseError, Sendable {
+package struct APIError: HTTPResponseError, Sendable {
     /// The body.
-    public let body: EnhancedError
+    package let body: EnhancedError
     /// Extra headers (for example `Retry-After`).
-    public let extraHeaders: HTTPFields
+    package let extraHeaders: HTTPFields
 
     /// Wraps an error body.
-    public init(_ body: EnhancedError, headers: HTTPFields = [:]) {
+    package init(_ body: EnhancedError, headers: HTTPFields = [:]) {
         self.body = body
         extraHeaders = headers
     }
 
     /// The HTTP status.
-    public var status: HTTPResponse.Status { .init(code: body.status) }
+    package var status: HTTPResponse.Status { .init(code: body.status) }
 
     /// The JSON response.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers = extraHeaders
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
@@ -28,20 +28,20 @@ public struct APIError: HTTPResponseError, Sendable {
 }
 
 /// The `{"error": …}` body of the DCR endpoints.
-public struct OAuthError: HTTPResponseError, Sendable {
+package struct OAuthError: HTTPResponseError, Sendable {
     /// The body.
-    public let body: OAuthErrorBody
+    package let body: OAuthErrorBody
     /// The HTTP status.
-    public let status: HTTPResponse.Status
+    package let status: HTTPResponse.Status
 
     /// Creates an OAuth error.
-    public init(_ error: String, _ description: String, status: HTTPResponse.Status = .badRequest) {
+    package init(_ error: String, _ description: String, status: HTTPResponse.Status = .badRequest) {
         body = OAuthErrorBody(error: error, errorDescription: description)
         self.status = status
     }
 
     /// The JSON response.
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store", .init("Pragma")!: "no-cache"],
                  body: .init(byteBuffer: ByteBuffer(data: JSONCoding.encode(body))))
     }

@@ -6,22 +6,22 @@ import Synchronization
 /// from each instance, so behind N instances it gets at most N× as much (a load balancer that keeps a device on one
 /// instance keeps the single-instance figure). The table is bounded: past `capacity` devices, buckets that have
 /// refilled completely (indistinguishable from new ones) are dropped, and if none has, the oldest half goes.
-public final class DeviceRateLimiter: Sendable {
+package final class DeviceRateLimiter: Sendable {
     struct Bucket: Sendable {
         var tokens: Double
         var updatedAt: Int64
     }
 
     /// Most devices tracked at once.
-    public let capacity: Int
+    package let capacity: Int
     private let buckets = Mutex<[String: Bucket]>([:])
 
     /// Creates an empty limiter.
-    public init(capacity: Int = 200_000) { self.capacity = capacity }
+    package init(capacity: Int = 200_000) { self.capacity = capacity }
 
     /// Takes one token from the bucket of `key` at `now` (ms); whether the request may proceed and, if not, how many
     /// seconds to wait.
-    public func take(_ key: String, ratePerSecond: Double, burst: Double, now: Int64) -> (allowed: Bool, retryAfter: Int) {
+    package func take(_ key: String, ratePerSecond: Double, burst: Double, now: Int64) -> (allowed: Bool, retryAfter: Int) {
         buckets.withLock { buckets in
             var bucket = buckets[key] ?? Bucket(tokens: burst, updatedAt: now)
             let elapsed = Double(max(0, now - bucket.updatedAt)) / 1000
@@ -37,7 +37,7 @@ public final class DeviceRateLimiter: Sendable {
     }
 
     /// The number of devices tracked.
-    public var count: Int { buckets.withLock { $0.count } }
+    package var count: Int { buckets.withLock { $0.count } }
 
     private static func prune(_ buckets: inout [String: Bucket], capacity: Int, ratePerSecond: Double, burst: Double, now: Int64) {
         buckets = buckets.filter { _, bucket in
