@@ -29,121 +29,155 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
-        .target(name: "EntitleCore", dependencies: [
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
+        .target(
+            name: "EntitleCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // QR codes for the terminal (`entitle device`), made by libqrencode.
         .target(name: "TerminalQR", dependencies: ["CQREncode"]),
-        .target(name: "SAML", dependencies: [
-            "CLibXML2", "CZlib", "EntitleCore",
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
-        .target(name: "AccessEnabler", dependencies: [
-            "EntitleCore",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-        ]),
-        .target(name: "MediaTokenVerifier", dependencies: [
-            "EntitleCore",
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "X509", package: "swift-certificates"),
-        ]),
-        .target(name: "MediaTokenReplaySQL", dependencies: [
-            "MediaTokenVerifier",
-            .product(name: "SQLKit", package: "sql-kit"),
-        ]),
-        .target(name: "DemoMVPD", dependencies: [
-            "EntitleCore", "SAML",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Mustache", package: "swift-mustache"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ]),
-        .target(name: "EntitleServer", dependencies: [
-            "EntitleCore", "SAML",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Mustache", package: "swift-mustache"),
-            .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "X509", package: "swift-certificates"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "SQLKit", package: "sql-kit"),
-            .product(name: "SQLiteKit", package: "sqlite-kit"),
-            .product(name: "PostgresKit", package: "postgres-kit"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-        ], resources: [.copy("Resources/openapi.json")]),
-        .target(name: "EntitleHost", dependencies: [
-            "EntitleCore", "EntitleServer", "DemoMVPD", "SAML",
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "SQLKit", package: "sql-kit"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .target(
+            name: "SAML",
+            dependencies: [
+                "CLibXML2", "CZlib", "EntitleCore",
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "AccessEnabler",
+            dependencies: [
+                "EntitleCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "MediaTokenVerifier",
+            dependencies: [
+                "EntitleCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+            ]),
+        .target(
+            name: "MediaTokenReplaySQL",
+            dependencies: [
+                "MediaTokenVerifier",
+                .product(name: "SQLKit", package: "sql-kit"),
+            ]),
+        .target(
+            name: "DemoMVPD",
+            dependencies: [
+                "EntitleCore", "SAML",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+        .target(
+            name: "EntitleServer",
+            dependencies: [
+                "EntitleCore", "SAML",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ], resources: [.copy("Resources/openapi.json")]),
+        .target(
+            name: "EntitleHost",
+            dependencies: [
+                "EntitleCore", "EntitleServer", "DemoMVPD", "SAML",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Plain HTTP clients of the service (REST v2 + DCR, a cookie-keeping browser, the DemoMVPD sign-in), used by
         // `entitle bench` and the tests.
-        .target(name: "EntitleClients", dependencies: [
-            "EntitleCore",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
+        .target(
+            name: "EntitleClients",
+            dependencies: [
+                "EntitleCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
         // Test support (not a product): the in-process service harness, the REST v1 client, log capture, the router harness.
-        .target(name: "EntitleTesting", dependencies: [
-            "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .executableTarget(name: "entitle", dependencies: [
-            "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "DemoMVPD", "AccessEnabler", "MediaTokenVerifier",
-            "TerminalQR",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-        ]),
+        .target(
+            name: "EntitleTesting",
+            dependencies: [
+                "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "entitle",
+            dependencies: [
+                "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "DemoMVPD", "AccessEnabler", "MediaTokenVerifier",
+                "TerminalQR",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]),
         .testTarget(name: "EntitleCoreTests", dependencies: ["EntitleCore"]),
         .testTarget(name: "SAMLTests", dependencies: ["SAML"]),
-        .testTarget(name: "MediaTokenVerifierTests", dependencies: [
-            "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleServer", "EntitleHost",
-            .product(name: "SQLKit", package: "sql-kit"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
-        .testTarget(name: "AccessEnablerTests", dependencies: [
-            "AccessEnabler", "EntitleClients",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "BrowserTests", dependencies: [
-            "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "EntitleClients", "EntitleTesting",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        ]),
-        .testTarget(name: "EndToEndTests", dependencies: [
-            "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
-            "TerminalQR",
-        ]),
+        .testTarget(
+            name: "MediaTokenVerifierTests",
+            dependencies: [
+                "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleServer", "EntitleHost",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "AccessEnablerTests",
+            dependencies: [
+                "AccessEnabler", "EntitleClients",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "BrowserTests",
+            dependencies: [
+                "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "EntitleClients", "EntitleTesting",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
+                "TerminalQR",
+            ]),
         .testTarget(name: "AdobeStyleDelegateTests", dependencies: ["AccessEnabler", "EntitleHost", "EntitleClients", "EntitleTesting"]),
-        .testTarget(name: "DemoMVPDTests", dependencies: [
-            "DemoMVPD", "SAML", "EntitleTesting",
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ]),
-        .testTarget(name: "EntitleServerTests", dependencies: [
-            "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            .product(name: "Crypto", package: "swift-crypto"),
-            .product(name: "_CryptoExtras", package: "swift-crypto"),
-            .product(name: "SQLKit", package: "sql-kit"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-        ]),
+        .testTarget(
+            name: "DemoMVPDTests",
+            dependencies: [
+                "DemoMVPD", "SAML", "EntitleTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
+        .testTarget(
+            name: "EntitleServerTests",
+            dependencies: [
+                "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
     ]
 )

@@ -60,12 +60,14 @@ struct APIClient: Sendable {
                     await credentials.reject(token, clientRevoked: enhanced?.code == .invalidAccessTokenClientApplication)
                     continue
                 }
-                throw AccessEnablerError(code: .accessToken, message: enhanced?.message ?? "The access token was rejected.",
-                                         statusID: AccessEnablerStatus.ID.accessTokenFailed, enhancedError: enhanced, httpStatus: 401)
+                throw AccessEnablerError(
+                    code: .accessToken, message: enhanced?.message ?? "The access token was rejected.",
+                    statusID: AccessEnablerStatus.ID.accessTokenFailed, enhancedError: enhanced, httpStatus: 401)
             }
             if response.status == 429 { throw Self.throttled(response, enhanced: enhanced) }
-            throw AccessEnablerError(code: .server, message: enhanced?.message ?? "The service answered HTTP \(response.status).",
-                                     details: enhanced?.details, enhancedError: enhanced, httpStatus: response.status)
+            throw AccessEnablerError(
+                code: .server, message: enhanced?.message ?? "The service answered HTTP \(response.status).",
+                details: enhanced?.details, enhancedError: enhanced, httpStatus: response.status)
         }
     }
 
@@ -75,15 +77,17 @@ struct APIClient: Sendable {
         do {
             return try JSONDecoder().decode(T.self, from: response.body)
         } catch {
-            throw AccessEnablerError(code: .invalidResponse, message: "The service's answer could not be read: \(error)",
-                                     httpStatus: response.status)
+            throw AccessEnablerError(
+                code: .invalidResponse, message: "The service's answer could not be read: \(error)",
+                httpStatus: response.status)
         }
     }
 
     /// The error of a 429 answer, with its `Retry-After` seconds.
     static func throttled(_ response: HTTPResponse, enhanced: EnhancedError? = nil) -> AccessEnablerError {
         let retryAfter = response.header("Retry-After").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        return AccessEnablerError(code: .throttled, message: enhanced?.message ?? "Too many requests.",
-                                  enhancedError: enhanced, httpStatus: 429, retryAfter: retryAfter ?? 1)
+        return AccessEnablerError(
+            code: .throttled, message: enhanced?.message ?? "Too many requests.",
+            enhancedError: enhanced, httpStatus: 429, retryAfter: retryAfter ?? 1)
     }
 }

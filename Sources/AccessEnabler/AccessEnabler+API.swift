@@ -57,8 +57,10 @@ extension AccessEnabler {
 
     /// `getAuthentication:withData:andFilter:`.
     public func getAuthentication(_ forceAuthn: Bool, withData data: [AnyHashable: Any]!, andFilter filter: [AnyHashable: Any]!) {
-        send(.getAuthentication(force: forceAuthn, data: SendableValues.dictionary(data), filter: SendableValues.dictionary(filter),
-                                reply: nil))
+        send(
+            .getAuthentication(
+                force: forceAuthn, data: SendableValues.dictionary(data), filter: SendableValues.dictionary(filter),
+                reply: nil))
     }
 
     /// `setSelectedProvider:` — the user's MVPD choice: creates the session and sends `navigate(toUrl:)` (or

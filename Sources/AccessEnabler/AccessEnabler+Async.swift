@@ -48,8 +48,10 @@ extension AccessEnabler {
     /// TV-provider account and the requestor SSO MVPDs (`filter`: `TV_PROVIDERS`, `FEATURED_TV_PROVIDERS`); otherwise,
     /// or when it falls back, the call waits for the app's `setSelectedProvider` after `displayProviderDialog`.
     @discardableResult
-    public func authenticate(forceAuthn: Bool = false, withData data: [String: any Sendable]? = nil,
-                             filter: [String: any Sendable]? = nil) async throws(AccessEnablerError) -> String {
+    public func authenticate(
+        forceAuthn: Bool = false, withData data: [String: any Sendable]? = nil,
+        filter: [String: any Sendable]? = nil
+    ) async throws(AccessEnablerError) -> String {
         try await cancellableFlow { .getAuthentication(force: forceAuthn, data: data, filter: filter, reply: $0) }
     }
 
@@ -57,15 +59,19 @@ extension AccessEnabler {
     /// activation page), hands the registration code to `onCode` (it is also sent as the `REGCODE` status), polls
     /// until the login completes or the code expires, and returns the MVPD. Cancelling the task stops the polling.
     @discardableResult
-    public func authenticateWithSecondScreen(mvpd: String? = nil,
-                                             onCode: (@Sendable (RegistrationCode) -> Void)? = nil) async throws(AccessEnablerError) -> String {
+    public func authenticateWithSecondScreen(
+        mvpd: String? = nil,
+        onCode: (@Sendable (RegistrationCode) -> Void)? = nil
+    ) async throws(AccessEnablerError) -> String {
         var token: ObservationToken?
         if let onCode {
             token = observe { event in
                 guard case .status(let status) = event, status.errorID == AccessEnablerStatus.ID.registrationCode else { return }
                 let notAfter = status.extras[STATUS_EXPIRES_KEY].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) }
-                onCode(RegistrationCode(code: status.extras[STATUS_REGISTRATION_CODE_KEY] ?? status.message,
-                                        activationURL: status.extras[STATUS_ACTIVATION_URL_KEY] ?? "", notAfter: notAfter))
+                onCode(
+                    RegistrationCode(
+                        code: status.extras[STATUS_REGISTRATION_CODE_KEY] ?? status.message,
+                        activationURL: status.extras[STATUS_ACTIVATION_URL_KEY] ?? "", notAfter: notAfter))
             }
         }
         defer { token?.cancel() }

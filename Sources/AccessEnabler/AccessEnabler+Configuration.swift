@@ -49,16 +49,18 @@ extension AccessEnabler {
         public var platformChannelIdentifier: String?
 
         /// Creates a configuration; every parameter has a default.
-        public init(transport: any HTTPTransport = URLSessionTransport(), tokenStore: (any TokenStore)? = nil,
-                    clock: any AccessEnablerClock = SystemClock(),
-                    callbackExecutor: any CallbackExecutor = DispatchQueueExecutor.platformDefault(),
-                    storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_ALL, secondScreen: Bool = DeviceEnvironment.isTV,
-                    redirectURL: String? = nil, pollInterval: TimeInterval = 3, activationURL: String? = nil,
-                    deviceInfo: DeviceInfo = DeviceEnvironment.current(), deviceID: String? = nil,
-                    userAgent: String = DeviceEnvironment.userAgent,
-                    platformSSO: (any PlatformSingleSignOn)? = DeviceEnvironment.defaultPlatformSSO(),
-                    platformChannelIdentifier: String? = nil,
-                    safariPresenter: (any SafariViewPresenter)? = DeviceEnvironment.defaultSafariPresenter()) {
+        public init(
+            transport: any HTTPTransport = URLSessionTransport(), tokenStore: (any TokenStore)? = nil,
+            clock: any AccessEnablerClock = SystemClock(),
+            callbackExecutor: any CallbackExecutor = DispatchQueueExecutor.platformDefault(),
+            storageCheck: IntegrityCheckType = .INTEGRITY_CHECK_ALL, secondScreen: Bool = DeviceEnvironment.isTV,
+            redirectURL: String? = nil, pollInterval: TimeInterval = 3, activationURL: String? = nil,
+            deviceInfo: DeviceInfo = DeviceEnvironment.current(), deviceID: String? = nil,
+            userAgent: String = DeviceEnvironment.userAgent,
+            platformSSO: (any PlatformSingleSignOn)? = DeviceEnvironment.defaultPlatformSSO(),
+            platformChannelIdentifier: String? = nil,
+            safariPresenter: (any SafariViewPresenter)? = DeviceEnvironment.defaultSafariPresenter()
+        ) {
             self.transport = transport
             self.tokenStore = tokenStore ?? DeviceEnvironment.defaultTokenStore()
             self.clock = clock
@@ -117,8 +119,9 @@ public enum DeviceEnvironment {
         #else
         let (type, os) = ("Desktop", "Linux")
         #endif
-        return DeviceInfo(primaryHardwareType: type, model: type, version: osVersion, manufacturer: "Unknown", vendor: "Unknown",
-                          osName: os, osVersion: osVersion, connectionType: "LAN", applicationId: applicationID ?? "entitle")
+        return DeviceInfo(
+            primaryHardwareType: type, model: type, version: osVersion, manufacturer: "Unknown", vendor: "Unknown",
+            osName: os, osVersion: osVersion, connectionType: "LAN", applicationId: applicationID ?? "entitle")
     }
 
     /// VideoSubscriberAccount on Apple platforms that have it; none elsewhere.

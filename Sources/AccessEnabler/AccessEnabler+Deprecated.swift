@@ -28,8 +28,10 @@ extension AccessEnabler {
 
     /// tvOS `setRequestor:signedRequestorID:serviceProviders:secret:publicKey:` (v2.0–3.0).
     @available(*, deprecated, renamed: "setRequestor(_:serviceProviders:)")
-    public func setRequestor(_ requestorID: String!, signedRequestorID: String!, serviceProviders urls: [Any]!, secret: String!,
-                             publicKey: String!) {
+    public func setRequestor(
+        _ requestorID: String!, signedRequestorID: String!, serviceProviders urls: [Any]!, secret: String!,
+        publicKey: String!
+    ) {
         setRequestor(requestorID, serviceProviders: urls)
     }
 

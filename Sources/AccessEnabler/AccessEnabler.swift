@@ -19,22 +19,26 @@ public final class AccessEnabler: Sendable {
     /// app's `EntitleServiceURL` Info.plist value) unless `setRequestor(_:serviceProviders:)` names other services.
     /// With no service at all, `setRequestor(_:)` reports `CFG100`. Registration (DCR) happens lazily, on the first
     /// call that needs the network.
-    public init(softwareStatement: String, serviceBaseURL: URL? = AccessEnabler.defaultServiceBaseURL,
-                configuration: Configuration = Configuration()) {
+    public init(
+        softwareStatement: String, serviceBaseURL: URL? = AccessEnabler.defaultServiceBaseURL,
+        configuration: Configuration = Configuration()
+    ) {
         let hub = EventHub(executor: configuration.callbackExecutor)
         let provider = serviceBaseURL.map { Self.normalizedServiceURL($0.absoluteString) ?? $0 } ?? EngineSettings.unconfiguredProvider
-        var settings = EngineSettings(softwareStatement: softwareStatement, defaultProvider: provider,
-                                      deviceMode: configuration.secondScreen, redirectURL: configuration.redirectURL,
-                                      pollInterval: configuration.pollInterval, activationURL: configuration.activationURL,
-                                      deviceInfo: configuration.deviceInfo, deviceID: configuration.deviceID,
-                                      userAgent: configuration.userAgent, platformSSO: configuration.platformSSO,
-                                      platformChannelIdentifier: configuration.platformChannelIdentifier,
-                                      safariPresenter: configuration.safariPresenter)
+        var settings = EngineSettings(
+            softwareStatement: softwareStatement, defaultProvider: provider,
+            deviceMode: configuration.secondScreen, redirectURL: configuration.redirectURL,
+            pollInterval: configuration.pollInterval, activationURL: configuration.activationURL,
+            deviceInfo: configuration.deviceInfo, deviceID: configuration.deviceID,
+            userAgent: configuration.userAgent, platformSSO: configuration.platformSSO,
+            platformChannelIdentifier: configuration.platformChannelIdentifier,
+            safariPresenter: configuration.safariPresenter)
         settings.deviceIDMetadata = configuration.deviceIDMetadata
         settings.configurationTimeout = configuration.configurationTimeout
-        let engine = EntitlementEngine(settings: settings, transport: configuration.transport, clock: configuration.clock,
-                                       storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
-                                       hub: hub)
+        let engine = EntitlementEngine(
+            settings: settings, transport: configuration.transport, clock: configuration.clock,
+            storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
+            hub: hub)
         let (stream, continuation) = AsyncStream<EngineCommand>.makeStream(bufferingPolicy: .unbounded)
         self.hub = hub
         self.engine = engine

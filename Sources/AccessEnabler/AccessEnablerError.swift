@@ -55,8 +55,10 @@ public struct AccessEnablerError: Error, Sendable, Equatable, CustomStringConver
     public var retryAfter: Double?
 
     /// Creates an error.
-    public init(code: Code, message: String, statusID: String? = nil, details: String? = nil,
-                enhancedError: EnhancedError? = nil, httpStatus: Int? = nil, retryAfter: Double? = nil) {
+    public init(
+        code: Code, message: String, statusID: String? = nil, details: String? = nil,
+        enhancedError: EnhancedError? = nil, httpStatus: Int? = nil, retryAfter: Double? = nil
+    ) {
         self.code = code
         self.message = message
         self.statusID = statusID

@@ -105,8 +105,9 @@ public struct AccessEnablerStatus: Sendable, Hashable {
     /// falls back to `navigate(toUrl:)`) and `dismissTvProviderDialog(_:)`.
     static func callbackNotImplemented(_ callback: String) -> AccessEnablerStatus {
         let fallback = callback == "navigate(toUrl:useSVC:)" || callback == "dismissTvProviderDialog(_:)"
-        return AccessEnablerStatus(errorID: ID.callbackNotImplemented, level: fallback ? "warning" : "error",
-                                   message: "The delegate does not implement \(callback) with the SDK's signature.",
-                                   extras: ["callback": callback])
+        return AccessEnablerStatus(
+            errorID: ID.callbackNotImplemented, level: fallback ? "warning" : "error",
+            message: "The delegate does not implement \(callback) with the SDK's signature.",
+            extras: ["callback": callback])
     }
 }

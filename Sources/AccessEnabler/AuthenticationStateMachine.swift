@@ -76,7 +76,7 @@ struct AuthenticationStateMachine: Sendable {
     var selectedMVPD: String? {
         switch state {
         case .creatingSession(let mvpd?, _), .awaitingRedirect(let mvpd, _), .awaitingSecondScreen(let mvpd?, _, _),
-             .fetchingProfile(let mvpd, _):
+            .fetchingProfile(let mvpd, _):
             mvpd
         default:
             nil
@@ -175,8 +175,11 @@ struct AuthenticationStateMachine: Sendable {
         switch result {
         case .success(let mvpd): return [.reportAuthenticated(mvpd: mvpd, cached: false)]
         case .failure(let error):
-            return [.reportFailure(code: GENERIC_AUTHENTICATION_ERROR,
-                                   statusID: error.statusID ?? AccessEnablerStatus.ID.authenticationNotFound)]
+            return [
+                .reportFailure(
+                    code: GENERIC_AUTHENTICATION_ERROR,
+                    statusID: error.statusID ?? AccessEnablerStatus.ID.authenticationNotFound)
+            ]
         }
     }
 
@@ -187,8 +190,11 @@ struct AuthenticationStateMachine: Sendable {
         switch result {
         case .success(let mvpd): return [.reportAuthenticated(mvpd: mvpd, cached: false)]
         case .failure(let error):
-            return [.reportFailure(code: GENERIC_AUTHENTICATION_ERROR,
-                                   statusID: error.statusID ?? AccessEnablerStatus.ID.authenticationNotFound)]
+            return [
+                .reportFailure(
+                    code: GENERIC_AUTHENTICATION_ERROR,
+                    statusID: error.statusID ?? AccessEnablerStatus.ID.authenticationNotFound)
+            ]
         }
     }
 

@@ -58,22 +58,26 @@ struct AuthorizationStateMachine: Sendable {
     /// The outcome of a decision answer for one resource.
     static func outcome(of decision: Decision?) -> Outcome {
         guard let decision else {
-            return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: "The service returned no decision.",
-                           statusID: AccessEnablerStatus.ID.authorizationInternal)
+            return .failed(
+                code: GENERIC_AUTHORIZATION_ERROR, description: "The service returned no decision.",
+                statusID: AccessEnablerStatus.ID.authorizationInternal)
         }
         if decision.authorized {
             guard let token = decision.token else {
-                return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: "The decision carries no media token.",
-                               statusID: AccessEnablerStatus.ID.authorizationInternal)
+                return .failed(
+                    code: GENERIC_AUTHORIZATION_ERROR, description: "The decision carries no media token.",
+                    statusID: AccessEnablerStatus.ID.authorizationInternal)
             }
             let notAfter = (decision.notAfter ?? token.notAfter) as Int64?
-            let statusID: String? = switch decision.source {
-            case .tempPass: AccessEnablerStatus.ID.tempPassAuthorized
-            case .degradation: AccessEnablerStatus.ID.degradedAuthorization
-            default: nil
-            }
-            return .token(token.serializedToken, notAfter: notAfter.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-                          statusID: statusID)
+            let statusID: String? =
+                switch decision.source {
+                case .tempPass: AccessEnablerStatus.ID.tempPassAuthorized
+                case .degradation: AccessEnablerStatus.ID.degradedAuthorization
+                default: nil
+                }
+            return .token(
+                token.serializedToken, notAfter: notAfter.map { Date(timeIntervalSince1970: Double($0) / 1000) },
+                statusID: statusID)
         }
         guard let error = decision.error else {
             return .failed(code: USER_NOT_AUTHORIZED_ERROR, description: "", statusID: AccessEnablerStatus.ID.authorizationDenied)
@@ -86,7 +90,8 @@ struct AuthorizationStateMachine: Sendable {
         let description = error.details ?? error.message
         switch error.action {
         case .authentication:
-            let status = error.code == .temporaryAccessDurationLimitExceeded
+            let status =
+                error.code == .temporaryAccessDurationLimitExceeded
                 ? AccessEnablerStatus.ID.tempPassExpired : AccessEnablerStatus.ID.authenticationNotFound
             return .authenticationLost(description: description, statusID: status)
         case .retry, .retryAfter:
@@ -114,8 +119,9 @@ struct AuthorizationStateMachine: Sendable {
         case .network, .server:
             return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: error.message, statusID: AccessEnablerStatus.ID.mvpdCommunication)
         default:
-            return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: error.message,
-                           statusID: error.statusID ?? AccessEnablerStatus.ID.authorizationInternal)
+            return .failed(
+                code: GENERIC_AUTHORIZATION_ERROR, description: error.message,
+                statusID: error.statusID ?? AccessEnablerStatus.ID.authorizationInternal)
         }
     }
 }
@@ -134,8 +140,11 @@ struct PreauthorizationCache: Sendable {
         var known: [String: Bool] = [:]
         var missing: [String] = []
         for resource in resources {
-            if let entry = entries[Self.key(mvpd, resource)], entry.notAfter > now { known[resource] = entry.authorized }
-            else if !missing.contains(resource) { missing.append(resource) }
+            if let entry = entries[Self.key(mvpd, resource)], entry.notAfter > now {
+                known[resource] = entry.authorized
+            } else if !missing.contains(resource) {
+                missing.append(resource)
+            }
         }
         return (known, missing)
     }
@@ -143,7 +152,8 @@ struct PreauthorizationCache: Sendable {
     /// Keeps `decisions` of `mvpd`.
     mutating func store(_ decisions: [Decision], mvpd: String, now: Date) {
         for decision in decisions {
-            let notAfter = decision.notAfter.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            let notAfter =
+                decision.notAfter.map { Date(timeIntervalSince1970: Double($0) / 1000) }
                 ?? now.addingTimeInterval(Self.defaultLifetime)
             entries[Self.key(mvpd, decision.resource)] = (decision.authorized, notAfter)
         }

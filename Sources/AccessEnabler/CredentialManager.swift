@@ -20,8 +20,10 @@ actor CredentialManager {
     private(set) var registrations = 0
     private(set) var tokenRequests = 0
 
-    init(baseURL: URL, softwareStatement: String, redirectURI: String?, transport: any HTTPTransport,
-         clock: any AccessEnablerClock, storage: SecureStorage) {
+    init(
+        baseURL: URL, softwareStatement: String, redirectURI: String?, transport: any HTTPTransport,
+        clock: any AccessEnablerClock, storage: SecureStorage
+    ) {
         self.baseURL = baseURL
         self.softwareStatement = softwareStatement
         self.redirectURI = redirectURI
@@ -123,8 +125,10 @@ actor CredentialManager {
                     return .failure(error)
                 }
             case .use, .wait:
-                return .failure(AccessEnablerError(code: .accessToken, message: "Unexpected token state.",
-                                                   statusID: AccessEnablerStatus.ID.accessTokenFailed))
+                return .failure(
+                    AccessEnablerError(
+                        code: .accessToken, message: "Unexpected token state.",
+                        statusID: AccessEnablerStatus.ID.accessTokenFailed))
             }
         }
     }
@@ -135,8 +139,9 @@ actor CredentialManager {
         var headers = deviceHeaders
         headers["Content-Type"] = "application/json;charset=utf-8"
         headers["Accept"] = "application/json"
-        let request = HTTPRequest(method: "POST", url: baseURL.appendingPathComponent("o/client/register"), headers: headers,
-                                  body: try? JSONEncoder().encode(body))
+        let request = HTTPRequest(
+            method: "POST", url: baseURL.appendingPathComponent("o/client/register"), headers: headers,
+            body: try? JSONEncoder().encode(body))
         let response: HTTPResponse
         do { response = try await transport.send(request) } catch {
             return .failure(AccessEnablerError(code: .network, message: "Client registration failed: \(error)"))
@@ -145,20 +150,28 @@ actor CredentialManager {
         guard (200..<300).contains(response.status) else {
             let oauth = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body)
             if response.status >= 500 {
-                return .failure(AccessEnablerError(code: .server, message: "Client registration failed with HTTP \(response.status).",
-                                                   httpStatus: response.status))
+                return .failure(
+                    AccessEnablerError(
+                        code: .server, message: "Client registration failed with HTTP \(response.status).",
+                        httpStatus: response.status))
             }
-            return .failure(AccessEnablerError(code: .registration,
-                                               message: oauth?.errorDescription ?? "The software statement was rejected.",
-                                               statusID: AccessEnablerStatus.ID.notRegistered, details: oauth?.error,
-                                               httpStatus: response.status))
+            return .failure(
+                AccessEnablerError(
+                    code: .registration,
+                    message: oauth?.errorDescription ?? "The software statement was rejected.",
+                    statusID: AccessEnablerStatus.ID.notRegistered, details: oauth?.error,
+                    httpStatus: response.status))
         }
         guard let registration = try? JSONDecoder().decode(ClientRegistration.self, from: response.body) else {
-            return .failure(AccessEnablerError(code: .registration, message: "The registration answer could not be read.",
-                                               statusID: AccessEnablerStatus.ID.notRegistered, httpStatus: response.status))
+            return .failure(
+                AccessEnablerError(
+                    code: .registration, message: "The registration answer could not be read.",
+                    statusID: AccessEnablerStatus.ID.notRegistered, httpStatus: response.status))
         }
-        return .success(ClientCredentials(clientID: registration.clientID, clientSecret: registration.clientSecret,
-                                          redirectURIs: registration.redirectURIs))
+        return .success(
+            ClientCredentials(
+                clientID: registration.clientID, clientSecret: registration.clientSecret,
+                redirectURIs: registration.redirectURIs))
     }
 
     private func fetchToken(_ credentials: ClientCredentials) async -> Result<CachedAccessToken, AccessEnablerError> {
@@ -166,10 +179,13 @@ actor CredentialManager {
         var headers = deviceHeaders
         headers["Content-Type"] = "application/x-www-form-urlencoded"
         headers["Accept"] = "application/json"
-        let form = FormURLEncoding.encode([("client_id", credentials.clientID), ("client_secret", credentials.clientSecret),
-                                        ("grant_type", "client_credentials")])
-        let request = HTTPRequest(method: "POST", url: baseURL.appendingPathComponent("o/client/token"), headers: headers,
-                                  body: Data(form.utf8))
+        let form = FormURLEncoding.encode([
+            ("client_id", credentials.clientID), ("client_secret", credentials.clientSecret),
+            ("grant_type", "client_credentials"),
+        ])
+        let request = HTTPRequest(
+            method: "POST", url: baseURL.appendingPathComponent("o/client/token"), headers: headers,
+            body: Data(form.utf8))
         let response: HTTPResponse
         do { response = try await transport.send(request) } catch {
             return .failure(AccessEnablerError(code: .network, message: "Access token request failed: \(error)"))
@@ -178,16 +194,22 @@ actor CredentialManager {
         guard (200..<300).contains(response.status) else {
             let oauth = try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body)
             if response.status >= 500 {
-                return .failure(AccessEnablerError(code: .server, message: "Access token request failed with HTTP \(response.status).",
-                                                   httpStatus: response.status))
+                return .failure(
+                    AccessEnablerError(
+                        code: .server, message: "Access token request failed with HTTP \(response.status).",
+                        httpStatus: response.status))
             }
-            return .failure(AccessEnablerError(code: .accessToken, message: oauth?.errorDescription ?? "No access token was issued.",
-                                               statusID: AccessEnablerStatus.ID.accessTokenFailed, details: oauth?.error,
-                                               httpStatus: response.status))
+            return .failure(
+                AccessEnablerError(
+                    code: .accessToken, message: oauth?.errorDescription ?? "No access token was issued.",
+                    statusID: AccessEnablerStatus.ID.accessTokenFailed, details: oauth?.error,
+                    httpStatus: response.status))
         }
         guard let token = try? JSONDecoder().decode(AccessTokenResponse.self, from: response.body) else {
-            return .failure(AccessEnablerError(code: .accessToken, message: "The token answer could not be read.",
-                                               statusID: AccessEnablerStatus.ID.accessTokenFailed, httpStatus: response.status))
+            return .failure(
+                AccessEnablerError(
+                    code: .accessToken, message: "The token answer could not be read.",
+                    statusID: AccessEnablerStatus.ID.accessTokenFailed, httpStatus: response.status))
         }
         let lifetime = max(0, TimeInterval(token.expiresIn))
         return .success(CachedAccessToken(value: token.accessToken, expiresAt: clock.now().addingTimeInterval(lifetime)))

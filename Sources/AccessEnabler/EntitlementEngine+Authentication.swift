@@ -5,8 +5,10 @@ extension EntitlementEngine {
     /// `checkAuthentication`: local only.
     func checkAuthentication(reply: EngineCommand.Reply<String>?) {
         if let (mvpd, entry) = local.authenticated(now: now()) {
-            emit([.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED),
-                  tracking(authenticationSucceeded: true, mvpd: mvpd, profile: entry.profile, cached: true)])
+            emit([
+                .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED),
+                tracking(authenticationSucceeded: true, mvpd: mvpd, profile: entry.profile, cached: true),
+            ])
             reply?(.success(mvpd))
         } else {
             var events: [AccessEnablerEvent] = [
@@ -14,17 +16,25 @@ extension EntitlementEngine {
                 tracking(authenticationSucceeded: false, mvpd: nil, profile: nil, cached: true),
             ]
             if local.expiredTemporaryProfile(now: now()) != nil {
-                events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassExpired, level: "warning",
-                                                          message: "The TempPass has expired.")))
+                events.append(
+                    .status(
+                        AccessEnablerStatus(
+                            errorID: AccessEnablerStatus.ID.tempPassExpired, level: "warning",
+                            message: "The TempPass has expired.")))
             }
             emit(events)
-            reply?(.failure(AccessEnablerError(code: .notAuthenticated, message: "The user is not authenticated.",
-                                               statusID: AccessEnablerStatus.ID.notAuthenticated)))
+            reply?(
+                .failure(
+                    AccessEnablerError(
+                        code: .notAuthenticated, message: "The user is not authenticated.",
+                        statusID: AccessEnablerStatus.ID.notAuthenticated)))
         }
     }
 
-    func getAuthentication(force: Bool, data: [String: any Sendable]?, filter: [String: any Sendable]?,
-                           reply: EngineCommand.Reply<String>?) {
+    func getAuthentication(
+        force: Bool, data: [String: any Sendable]?, filter: [String: any Sendable]?,
+        reply: EngineCommand.Reply<String>?
+    ) {
         if let reply { authenticationReplies.append(reply) }
         authenticationData = data
         authenticationFilter = filter
@@ -34,8 +44,9 @@ extension EntitlementEngine {
     /// Starts the authentication flow: platform single sign-on when the device has an account and the requestor
     /// SSO MVPDs, else the picker.
     func startAuthentication(force: Bool) {
-        let actions = authentication.getAuthentication(force: force, authenticatedMVPD: local.authenticated(now: now())?.mvpd,
-                                                       hasProviders: !requestor.routes.isEmpty, platformSSO: platformSSOAvailable)
+        let actions = authentication.getAuthentication(
+            force: force, authenticatedMVPD: local.authenticated(now: now())?.mvpd,
+            hasProviders: !requestor.routes.isEmpty, platformSSO: platformSSOAvailable)
         perform(actions)
     }
 
@@ -138,12 +149,18 @@ extension EntitlementEngine {
         let profile = local.profiles[mvpd]?.profile
         var events: [AccessEnablerEvent] = []
         if profile?.type == .temporary && !cached {
-            events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: "info",
-                                                      message: "Authenticated with TempPass.")))
+            events.append(
+                .status(
+                    AccessEnablerStatus(
+                        errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: "info",
+                        message: "Authenticated with TempPass.")))
         }
         if profile?.type == .degraded && !cached {
-            events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.degradedAuthentication, level: "warning",
-                                                      message: "Authenticated under a degradation rule.")))
+            events.append(
+                .status(
+                    AccessEnablerStatus(
+                        errorID: AccessEnablerStatus.ID.degradedAuthentication, level: "warning",
+                        message: "Authenticated under a degradation rule.")))
         }
         events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
         events.append(tracking(authenticationSucceeded: true, mvpd: mvpd, profile: profile, cached: cached))
@@ -168,7 +185,9 @@ extension EntitlementEngine {
         emit(events)
         let replies = authenticationReplies
         authenticationReplies = []
-        let errorCode: AccessEnablerError.Code = code == PROVIDER_NOT_SELECTED_ERROR ? .cancelled
+        let errorCode: AccessEnablerError.Code =
+            code == PROVIDER_NOT_SELECTED_ERROR
+            ? .cancelled
             : statusID == AccessEnablerStatus.ID.authenticationNotFound ? .expired : .notAuthenticated
         let error = AccessEnablerError(code: errorCode, message: code, statusID: statusID)
         if errorCode == .cancelled {
@@ -193,8 +212,10 @@ extension EntitlementEngine {
         Task {
             let result: Result<SessionResponse, AccessEnablerError>
             do throws(AccessEnablerError) {
-                result = .success(try await client.send(APICall(method: "POST", path: path, form: form), headers: headers,
-                                                        as: SessionResponse.self))
+                result = .success(
+                    try await client.send(
+                        APICall(method: "POST", path: path, form: form), headers: headers,
+                        as: SessionResponse.self))
             } catch {
                 result = .failure(error)
             }
@@ -213,14 +234,19 @@ extension EntitlementEngine {
             case .resume where settings.deviceMode && session.code != nil:
                 outcome = .interactive(url: absolute(session.url ?? "", provider: provider), code: session.code, notAfter: notAfter)
             case .authorize:
-                if let resolved = session.mvpd ?? mvpd { outcome = .direct(mvpd: resolved) }
-                else { outcome = .failed(statusID: AccessEnablerStatus.ID.authenticationInternal) }
+                if let resolved = session.mvpd ?? mvpd {
+                    outcome = .direct(mvpd: resolved)
+                } else {
+                    outcome = .failed(statusID: AccessEnablerStatus.ID.authenticationInternal)
+                }
             default:
                 outcome = .failed(statusID: AccessEnablerStatus.ID.authenticationInternal)
             }
         case .failure(let error):
-            outcome = .failed(statusID: settings.deviceMode ? AccessEnablerStatus.ID.registrationCodeFailed
-                              : (error.statusID ?? AccessEnablerStatus.ID.authenticationInternal))
+            outcome = .failed(
+                statusID: settings.deviceMode
+                    ? AccessEnablerStatus.ID.registrationCodeFailed
+                    : (error.statusID ?? AccessEnablerStatus.ID.authenticationInternal))
         }
         perform(authentication.sessionCreated(attempt: attempt, outcome: outcome, deviceMode: settings.deviceMode))
     }
@@ -231,7 +257,8 @@ extension EntitlementEngine {
         let registeredCustom = registeredRedirects.filter { !ExternalURLMatcher(customRedirects: []).matches($0) }
         var custom = registeredCustom.first ?? settings.redirectURL
         if let configured = settings.redirectURL,
-           registeredRedirects.isEmpty || ExternalURLMatcher(customRedirects: registeredRedirects).matches(configured) {
+            registeredRedirects.isEmpty || ExternalURLMatcher(customRedirects: registeredRedirects).matches(configured)
+        {
             custom = configured
         }
         if requiresSVC { return custom ?? ADOBEPASS_REDIRECT_URL }
@@ -263,8 +290,12 @@ extension EntitlementEngine {
                 store(profile: profile, mvpd: key, provider: provider)
                 perform(authentication.profileFetched(attempt: attempt, result: .success(key)))
             } else {
-                perform(authentication.profileFetched(attempt: attempt, result: .failure(
-                    AccessEnablerError(code: .notAuthenticated, message: "No profile.", statusID: AccessEnablerStatus.ID.authenticationNotFound))))
+                perform(
+                    authentication.profileFetched(
+                        attempt: attempt,
+                        result: .failure(
+                            AccessEnablerError(
+                                code: .notAuthenticated, message: "No profile.", statusID: AccessEnablerStatus.ID.authenticationNotFound))))
             }
         case .failure(let error):
             perform(authentication.profileFetched(attempt: attempt, result: .failure(error)))

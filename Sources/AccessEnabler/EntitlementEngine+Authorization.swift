@@ -2,8 +2,10 @@ import EntitleCore
 import Foundation
 
 extension EntitlementEngine {
-    func authorize(_ resource: String, mode: AuthorizationStateMachine.Mode, data: [String: any Sendable]?,
-                   reply: EngineCommand.Reply<String>?) {
+    func authorize(
+        _ resource: String, mode: AuthorizationStateMachine.Mode, data: [String: any Sendable]?,
+        reply: EngineCommand.Reply<String>?
+    ) {
         nextRequestID += 1
         let request = AuthorizationStateMachine.Request(id: nextRequestID, resource: resource, mode: mode)
         if let reply { authorizationReplies[request.id] = reply }
@@ -12,11 +14,15 @@ extension EntitlementEngine {
         if mode == .check && !authentication.isInProgress {
             // The API reference lists checkAuthorization among the triggers of setAuthenticationStatus: it reports
             // the authentication status it found before the authorization result.
-            emit([authenticated ? .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: "")
-                                : .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)])
+            emit([
+                authenticated
+                    ? .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: "")
+                    : .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR)
+            ])
         }
-        let actions = authorization.authorize(request, authenticated: authenticated,
-                                              authenticationInProgress: authentication.isInProgress)
+        let actions = authorization.authorize(
+            request, authenticated: authenticated,
+            authenticationInProgress: authentication.isInProgress)
         // The identity of a Promotional TempPass travels with the login this getAuthorization starts.
         if actions.contains(.startAuthentication), let data, !data.isEmpty { authenticationData = data }
         perform(actions)
@@ -33,8 +39,11 @@ extension EntitlementEngine {
             case .decide(let request):
                 decide(request)
             case .failNotAuthenticated(let request):
-                finish(request, outcome: .failed(code: USER_NOT_AUTHENTICATED_ERROR, description: "",
-                                                 statusID: AccessEnablerStatus.ID.notAuthenticated), mvpd: nil)
+                finish(
+                    request,
+                    outcome: .failed(
+                        code: USER_NOT_AUTHENTICATED_ERROR, description: "",
+                        statusID: AccessEnablerStatus.ID.notAuthenticated), mvpd: nil)
             case .startAuthentication:
                 authenticationFilter = nil
                 startAuthentication(force: false)
@@ -44,8 +53,11 @@ extension EntitlementEngine {
 
     private func decide(_ request: AuthorizationStateMachine.Request) {
         guard let (mvpd, entry) = local.authenticated(now: now()) else {
-            finish(request, outcome: .failed(code: USER_NOT_AUTHENTICATED_ERROR, description: "",
-                                             statusID: AccessEnablerStatus.ID.notAuthenticated), mvpd: nil)
+            finish(
+                request,
+                outcome: .failed(
+                    code: USER_NOT_AUTHENTICATED_ERROR, description: "",
+                    statusID: AccessEnablerStatus.ID.notAuthenticated), mvpd: nil)
             return
         }
         if let notAfter = local.authorizations[request.resource], notAfter > nowMilliseconds { cachedAuthorizations.insert(request.id) }
@@ -58,8 +70,9 @@ extension EntitlementEngine {
         Task {
             let outcome: AuthorizationStateMachine.Outcome
             do throws(AccessEnablerError) {
-                let response = try await client.send(APICall(method: "POST", path: path, json: body), headers: headers,
-                                                      as: DecisionsResponse.self)
+                let response = try await client.send(
+                    APICall(method: "POST", path: path, json: body), headers: headers,
+                    as: DecisionsResponse.self)
                 let decision = response.decisions.first { $0.resource == request.resource } ?? response.decisions.first
                 outcome = AuthorizationStateMachine.outcome(of: decision)
             } catch {
@@ -79,12 +92,18 @@ extension EntitlementEngine {
             if let notAfter { local.authorizations[request.resource] = Int64(notAfter.timeIntervalSince1970 * 1000) }
             var events: [AccessEnablerEvent] = []
             if statusID == AccessEnablerStatus.ID.tempPassAuthorized {
-                events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.tempPassAuthorized, level: "info",
-                                                          message: "Authorized with TempPass.", extras: [STATUS_RESOURCE_KEY: request.resource])))
+                events.append(
+                    .status(
+                        AccessEnablerStatus(
+                            errorID: AccessEnablerStatus.ID.tempPassAuthorized, level: "info",
+                            message: "Authorized with TempPass.", extras: [STATUS_RESOURCE_KEY: request.resource])))
             } else if statusID == AccessEnablerStatus.ID.degradedAuthorization {
-                events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.degradedAuthorization, level: "warning",
-                                                          message: "Authorized under a degradation rule.",
-                                                          extras: [STATUS_RESOURCE_KEY: request.resource])))
+                events.append(
+                    .status(
+                        AccessEnablerStatus(
+                            errorID: AccessEnablerStatus.ID.degradedAuthorization, level: "warning",
+                            message: "Authorized under a degradation rule.",
+                            extras: [STATUS_RESOURCE_KEY: request.resource])))
             }
             events.append(.setToken(token: token, resource: request.resource))
             events.append(tracking(authorizationSucceeded: true, mvpd: mvpd, profile: profile, cached: cached, error: "", details: ""))
@@ -92,29 +111,38 @@ extension EntitlementEngine {
             reply?(.success(token))
             Task { await self.persist() }
         case .failed(let code, let description, let statusID):
-            report(request, code: code, description: description, statusID: statusID, mvpd: mvpd, profile: profile, cached: cached,
-                   reply: reply)
+            report(
+                request, code: code, description: description, statusID: statusID, mvpd: mvpd, profile: profile, cached: cached,
+                reply: reply)
         case .authenticationLost(let description, let statusID):
             if let mvpd { local.profiles.removeValue(forKey: mvpd) }
             if local.selectedMVPD == mvpd { local.selectedMVPD = nil }
             Task { await self.persist() }
-            report(request, code: USER_NOT_AUTHENTICATED_ERROR, description: description, statusID: statusID, mvpd: mvpd,
-                   profile: profile, cached: cached, reply: reply)
+            report(
+                request, code: USER_NOT_AUTHENTICATED_ERROR, description: description, statusID: statusID, mvpd: mvpd,
+                profile: profile, cached: cached, reply: reply)
         }
     }
 
-    private func report(_ request: AuthorizationStateMachine.Request, code: String, description: String, statusID: String,
-                        mvpd: String?, profile: Profile?, cached: Bool = false, reply: EngineCommand.Reply<String>?) {
+    private func report(
+        _ request: AuthorizationStateMachine.Request, code: String, description: String, statusID: String,
+        mvpd: String?, profile: Profile?, cached: Bool = false, reply: EngineCommand.Reply<String>?
+    ) {
         local.authorizations.removeValue(forKey: request.resource)
-        emit([.status(AccessEnablerStatus(errorID: statusID, level: "error", message: description.isEmpty ? code : description,
-                                          extras: [STATUS_RESOURCE_KEY: request.resource])),
-              .tokenRequestFailed(resource: request.resource, errorCode: code, errorDescription: description),
-              tracking(authorizationSucceeded: false, mvpd: mvpd, profile: profile, cached: cached, error: code, details: description)])
-        let errorCode: AccessEnablerError.Code = switch code {
-        case USER_NOT_AUTHORIZED_ERROR: .notAuthorized
-        case USER_NOT_AUTHENTICATED_ERROR: .notAuthenticated
-        default: .server
-        }
+        emit([
+            .status(
+                AccessEnablerStatus(
+                    errorID: statusID, level: "error", message: description.isEmpty ? code : description,
+                    extras: [STATUS_RESOURCE_KEY: request.resource])),
+            .tokenRequestFailed(resource: request.resource, errorCode: code, errorDescription: description),
+            tracking(authorizationSucceeded: false, mvpd: mvpd, profile: profile, cached: cached, error: code, details: description),
+        ])
+        let errorCode: AccessEnablerError.Code =
+            switch code {
+            case USER_NOT_AUTHORIZED_ERROR: .notAuthorized
+            case USER_NOT_AUTHENTICATED_ERROR: .notAuthenticated
+            default: .server
+            }
         reply?(.failure(AccessEnablerError(code: errorCode, message: code, statusID: statusID, details: description)))
     }
 
@@ -140,8 +168,10 @@ extension EntitlementEngine {
         Task {
             let result: Result<DecisionsResponse, AccessEnablerError>
             do throws(AccessEnablerError) {
-                result = .success(try await client.send(APICall(method: "POST", path: path, json: body), headers: headers,
-                                                        as: DecisionsResponse.self))
+                result = .success(
+                    try await client.send(
+                        APICall(method: "POST", path: path, json: body), headers: headers,
+                        as: DecisionsResponse.self))
             } catch {
                 result = .failure(error)
             }
@@ -149,8 +179,10 @@ extension EntitlementEngine {
         }
     }
 
-    private func preauthorizationAnswered(resources: [String], known: [String: Bool], mvpd: String,
-                                          result: Result<DecisionsResponse, AccessEnablerError>, reply: EngineCommand.Reply<[String]>?) {
+    private func preauthorizationAnswered(
+        resources: [String], known: [String: Bool], mvpd: String,
+        result: Result<DecisionsResponse, AccessEnablerError>, reply: EngineCommand.Reply<[String]>?
+    ) {
         switch result {
         case .success(let response):
             preauthorizations.store(response.decisions, mvpd: mvpd, now: now())
@@ -160,8 +192,10 @@ extension EntitlementEngine {
             emit([.preauthorizedResources(resources: authorized)])
             reply?(.success(authorized))
         case .failure(let error):
-            emit([.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.preauthorizationFailed, level: "error", message: error.message)),
-                  .preauthorizedResources(resources: [])])
+            emit([
+                .status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.preauthorizationFailed, level: "error", message: error.message)),
+                .preauthorizedResources(resources: []),
+            ])
             reply?(.failure(error.with(statusID: AccessEnablerStatus.ID.preauthorizationFailed)))
         }
     }

@@ -22,15 +22,18 @@ extension EntitlementEngine {
                 let result = await Self.fetchConfiguration(client: client, requestorID: id, headers: headers)
                 var profiles: ProfilesResponse?
                 if case .success = result {
-                    let confirmed = await Self.retryLogouts(unconfirmed, client: client, requestorID: id, redirect: redirect,
-                                                            headers: headers)
+                    let confirmed = await Self.retryLogouts(
+                        unconfirmed, client: client, requestorID: id, redirect: redirect,
+                        headers: headers)
                     self.logoutsConfirmed(confirmed)
-                    profiles = try? await client.send(APICall(method: "GET", path: ["api", "v2", id, "profiles"]),
-                                                      headers: headers, as: ProfilesResponse.self)
+                    profiles = try? await client.send(
+                        APICall(method: "GET", path: ["api", "v2", id, "profiles"]),
+                        headers: headers, as: ProfilesResponse.self)
                 }
                 let redirects = await client.credentials.registeredRedirectURIs()
-                self.configurationReceived(generation: generation, provider: provider, result: result, profiles: profiles,
-                                                 redirects: redirects)
+                self.configurationReceived(
+                    generation: generation, provider: provider, result: result, profiles: profiles,
+                    redirects: redirects)
             }
         }
     }
@@ -40,36 +43,48 @@ extension EntitlementEngine {
     func configurationTimedOut(generation: Int) {
         let silent = requestor.silentProviders(generation: generation)
         guard !silent.isEmpty else { return }
-        emit(silent.map { provider in
-            .status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.serviceTimeout, level: "warning",
-                                        message: "The service provider did not answer in time; its MVPDs are left out.",
-                                        extras: ["serviceProvider": provider.absoluteString]))
-        })
+        emit(
+            silent.map { provider in
+                .status(
+                    AccessEnablerStatus(
+                        errorID: AccessEnablerStatus.ID.serviceTimeout, level: "warning",
+                        message: "The service provider did not answer in time; its MVPDs are left out.",
+                        extras: ["serviceProvider": provider.absoluteString]))
+            })
         for provider in silent {
-            let error = AccessEnablerError(code: .network, message: "\(provider.absoluteString) did not answer.",
-                                           statusID: AccessEnablerStatus.ID.serviceTimeout)
+            let error = AccessEnablerError(
+                code: .network, message: "\(provider.absoluteString) did not answer.",
+                statusID: AccessEnablerStatus.ID.serviceTimeout)
             configurationReceived(generation: generation, provider: provider, result: .failure(error), profiles: nil)
         }
     }
 
-    static func fetchConfiguration(client: APIClient, requestorID: String,
-                                   headers: [String: String]) async -> Result<ConfigurationResponse, AccessEnablerError> {
+    static func fetchConfiguration(
+        client: APIClient, requestorID: String,
+        headers: [String: String]
+    ) async -> Result<ConfigurationResponse, AccessEnablerError> {
         if client.baseURL == EngineSettings.unconfiguredProvider {
-            return .failure(AccessEnablerError(code: .notConfigured, message: "No Entitle service is named: set the EntitleServiceURL "
-                                                   + "Info.plist key, pass serviceBaseURL, or call setRequestor(_:serviceProviders:).",
-                                               statusID: AccessEnablerStatus.ID.serviceNotNamed))
+            return .failure(
+                AccessEnablerError(
+                    code: .notConfigured,
+                    message: "No Entitle service is named: set the EntitleServiceURL "
+                        + "Info.plist key, pass serviceBaseURL, or call setRequestor(_:serviceProviders:).",
+                    statusID: AccessEnablerStatus.ID.serviceNotNamed))
         }
         do {
-            let configuration = try await client.send(APICall(method: "GET", path: ["api", "v2", requestorID, "configuration"]),
-                                                      headers: headers, as: ConfigurationResponse.self)
+            let configuration = try await client.send(
+                APICall(method: "GET", path: ["api", "v2", requestorID, "configuration"]),
+                headers: headers, as: ConfigurationResponse.self)
             return .success(configuration)
         } catch {
             return .failure(error)
         }
     }
 
-    func configurationReceived(generation: Int, provider: URL, result: Result<ConfigurationResponse, AccessEnablerError>,
-                               profiles: ProfilesResponse?, redirects: [String] = []) {
+    func configurationReceived(
+        generation: Int, provider: URL, result: Result<ConfigurationResponse, AccessEnablerError>,
+        profiles: ProfilesResponse?, redirects: [String] = []
+    ) {
         if generation == requestor.generation, let profiles { syncedProfiles[provider] = profiles }
         for redirect in redirects where !registeredRedirects.contains(redirect) { registeredRedirects.append(redirect) }
         let action = requestor.received(generation: generation, provider: provider, result: result)
@@ -112,8 +127,10 @@ extension EntitlementEngine {
             for (mvpd, entry) in local.profiles where entry.provider == provider.absoluteString && response.profiles[mvpd] == nil {
                 local.profiles.removeValue(forKey: mvpd)
             }
-            for (mvpd, profile) in response.profiles where requestor.route(for: mvpd)?.provider ?? provider == provider
-                && local.pendingLogouts?[mvpd] == nil {
+            for (mvpd, profile) in response.profiles
+            where requestor.route(for: mvpd)?.provider ?? provider == provider
+                && local.pendingLogouts?[mvpd] == nil
+            {
                 local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
             }
         }

@@ -36,13 +36,13 @@ extension EntitlementEngine {
         Task {
             let answer: LogoutStateMachine.Answer
             do throws(AccessEnablerError) {
-                let response = try await client.send(APICall(method: "GET", path: path, query: [("redirectUrl", redirect)]),
-                                                     headers: headers, as: LogoutsResponse.self)
+                let response = try await client.send(
+                    APICall(method: "GET", path: path, query: [("redirectUrl", redirect)]),
+                    headers: headers, as: LogoutsResponse.self)
                 let action = response.logouts[mvpd] ?? response.logouts.first?.value
                 switch action?.actionName {
                 case .logout:
-                    if let url = action?.url { answer = .interactive(url: self.absolute(url, provider: provider)) }
-                    else { answer = .complete }
+                    if let url = action?.url { answer = .interactive(url: self.absolute(url, provider: provider)) } else { answer = .complete }
                 case .partnerLogout: answer = .partner
                 default: answer = .complete
                 }
@@ -51,17 +51,19 @@ extension EntitlementEngine {
                 self.logoutAnswered(attempt: attempt, answer: .complete, page: nil)
                 return
             }
-            self.logoutAnswered(attempt: attempt, answer: answer,
-                                page: self.logoutPage(mvpd: mvpd, provider: provider, redirect: redirect))
+            self.logoutAnswered(
+                attempt: attempt, answer: answer,
+                page: self.logoutPage(mvpd: mvpd, provider: provider, redirect: redirect))
         }
     }
 
     /// The service's logout page for an MVPD without Single Logout: an iOS-style device still drives it through
     /// `navigate(toUrl:)` (the API reference: the logout always goes through the web view on iOS).
     private func logoutPage(mvpd: String, provider: URL, redirect: String) -> String {
-        provider.absoluteString + "/adobe-services/logout?" + FormURLEncoding.encode([
-            ("noflash", "true"), ("mso_id", mvpd), ("requestor_id", requestorID), ("redirect_url", redirect),
-        ])
+        provider.absoluteString + "/adobe-services/logout?"
+            + FormURLEncoding.encode([
+                ("noflash", "true"), ("mso_id", mvpd), ("requestor_id", requestorID), ("redirect_url", redirect),
+            ])
     }
 
     /// The service did not confirm the logout: remember it, so the next `setRequestor` retries it and does not adopt
@@ -71,9 +73,13 @@ extension EntitlementEngine {
         pending[mvpd] = provider.absoluteString
         local.pendingLogouts = pending
         Task { await self.persist() }
-        emit([.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.logoutPending, level: "warning",
-                                          message: "Signed out on this device; the service will be told at the next setRequestor.",
-                                          extras: ["mvpd": mvpd, "details": error.message]))])
+        emit([
+            .status(
+                AccessEnablerStatus(
+                    errorID: AccessEnablerStatus.ID.logoutPending, level: "warning",
+                    message: "Signed out on this device; the service will be told at the next setRequestor.",
+                    extras: ["mvpd": mvpd, "details": error.message]))
+        ])
     }
 
     /// Logouts the service has confirmed on a retry.
@@ -84,8 +90,10 @@ extension EntitlementEngine {
     }
 
     /// Retries the unconfirmed logouts kept for `provider`; returns the MVPDs the service confirmed.
-    static func retryLogouts(_ mvpds: [String], client: APIClient, requestorID: String, redirect: String,
-                             headers: [String: String]) async -> [String] {
+    static func retryLogouts(
+        _ mvpds: [String], client: APIClient, requestorID: String, redirect: String,
+        headers: [String: String]
+    ) async -> [String] {
         var confirmed: [String] = []
         for mvpd in mvpds {
             let call = APICall(method: "GET", path: ["api", "v2", requestorID, "logout", mvpd], query: [("redirectUrl", redirect)])
@@ -115,8 +123,11 @@ extension EntitlementEngine {
                 closeSafariView()
                 var events: [AccessEnablerEvent] = []
                 if partner {
-                    events.append(.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.platformLogout, level: "info",
-                                                              message: "Also sign out of the TV provider in the system settings.")))
+                    events.append(
+                        .status(
+                            AccessEnablerStatus(
+                                errorID: AccessEnablerStatus.ID.platformLogout, level: "info",
+                                message: "Also sign out of the TV provider in the system settings.")))
                 }
                 events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))
                 emit(events)

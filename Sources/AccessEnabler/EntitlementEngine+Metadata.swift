@@ -22,20 +22,23 @@ extension EntitlementEngine {
             if let entry = authenticated?.entry { result.value = .string(String(entry.profile.notAfter)) }
         case METADATA_AUTHORIZATION:
             if authenticated != nil, let resource = keys[METADATA_RESOURCE_ID_KEY].flatMap(Self.string),
-               let notAfter = local.authorizations[resource], notAfter > nowMilliseconds {
+                let notAfter = local.authorizations[resource], notAfter > nowMilliseconds
+            {
                 result.value = .string(String(notAfter))
             }
         case METADATA_DEVICE_ID:
             if settings.deviceIDMetadata { result.value = .string(deviceID) }
         case METADATA_USER_META:
             if let entry = authenticated?.entry, let name = keys[METADATA_USER_META_KEY].flatMap(Self.string),
-               let attribute = entry.profile.attributes[name] {
+                let attribute = entry.profile.attributes[name]
+            {
                 result = MetadataResult(value: attribute.value, encrypted: attribute.state == .encrypted)
             }
         default:
             break
         }
-        let key = [METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID, METADATA_USER_META].contains(opcode)
+        let key =
+            [METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID, METADATA_USER_META].contains(opcode)
             ? opcode : METADATA_INVALID
         emit([.setMetadataStatus(metadata: result.value, encrypted: result.encrypted, key: key, arguments: keys)])
         reply?(.success(result))
@@ -84,16 +87,22 @@ extension EntitlementEngine {
 
     /// `TRACKING_AUTHENTICATION`: success, MVPD id, GUID, cached, device type, client type, OS.
     func tracking(authenticationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool) -> AccessEnablerEvent {
-        let data = [success ? "true" : "false", success ? (mvpd ?? "") : "", success ? hashedGUID(profile) : "",
-                    success && cached ? "true" : "false"] + deviceTrackingFields()
+        let data =
+            [
+                success ? "true" : "false", success ? (mvpd ?? "") : "", success ? hashedGUID(profile) : "",
+                success && cached ? "true" : "false",
+            ] + deviceTrackingFields()
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHENTICATION)
     }
 
     /// `TRACKING_AUTHORIZATION`: success, MVPD id, GUID, token in cache (the resource's decision was still valid on
     /// the device when the request started), error, details, device type, client type, OS.
-    func tracking(authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool, error: String,
-                  details: String) -> AccessEnablerEvent {
-        let data = [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), cached ? "true" : "false", error, details]
+    func tracking(
+        authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool, error: String,
+        details: String
+    ) -> AccessEnablerEvent {
+        let data =
+            [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), cached ? "true" : "false", error, details]
             + deviceTrackingFields()
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHORIZATION)
     }

@@ -57,17 +57,21 @@ extension EntitlementEngine {
         }
     }
 
-    private func platformSignOn(_ platform: any PlatformSingleSignOn, supported: [MVPDConfiguration],
-                                featured: [MVPDConfiguration]) async -> AuthenticationStateMachine.PlatformOutcome {
+    private func platformSignOn(
+        _ platform: any PlatformSingleSignOn, supported: [MVPDConfiguration],
+        featured: [MVPDConfiguration]
+    ) async -> AuthenticationStateMachine.PlatformOutcome {
         guard await platform.accessStatus(prompt: true) == .granted else {
             return platformFailure(PlatformSSOError(.accessDenied, details: "Access to the TV provider account was not granted."))
         }
         let channel = platformChannelIdentifier
-        let request = PlatformProviderRequest(channelIdentifier: channel, supportedProviderIDs: supported.map(Self.platformID),
-                                              featuredProviderIDs: featured.map(Self.platformID))
+        let request = PlatformProviderRequest(
+            channelIdentifier: channel, supportedProviderIDs: supported.map(Self.platformID),
+            featuredProviderIDs: featured.map(Self.platformID))
         let hub = self.hub
-        let presenter = TVProviderDialogPresenter(present: { hub.emit(.presentTvProviderDialog($0)) },
-                                                  dismiss: { hub.emit(.dismissTvProviderDialog($0)) })
+        let presenter = TVProviderDialogPresenter(
+            present: { hub.emit(.presentTvProviderDialog($0)) },
+            dismiss: { hub.emit(.dismissTvProviderDialog($0)) })
         let info: PlatformProviderInfo
         do throws(PlatformSSOError) {
             info = try await platform.selectProvider(request, presenter: presenter)
@@ -85,13 +89,16 @@ extension EntitlementEngine {
     }
 
     /// The partner session, the SAML relay through the platform and the profile.
-    private func exchangePlatformAnswer(_ platform: any PlatformSingleSignOn, mvpd: MVPDConfiguration, info: PlatformProviderInfo,
-                                        channel: String) async -> AuthenticationStateMachine.PlatformOutcome {
+    private func exchangePlatformAnswer(
+        _ platform: any PlatformSingleSignOn, mvpd: MVPDConfiguration, info: PlatformProviderInfo,
+        channel: String
+    ) async -> AuthenticationStateMachine.PlatformOutcome {
         let provider = provider(for: mvpd.id)
         let client = client(for: provider)
         let expiration = info.expirationDate.map { Int64($0.timeIntervalSince1970 * 1000) }
-        let frameworkStatus = PartnerFrameworkStatus(frameworkPermissionInfo: .init(accessStatus: PlatformAccessStatus.granted.rawValue),
-                                                     frameworkProviderInfo: .init(id: info.providerID, expirationDate: expiration))
+        let frameworkStatus = PartnerFrameworkStatus(
+            frameworkPermissionInfo: .init(accessStatus: PlatformAccessStatus.granted.rawValue),
+            frameworkProviderInfo: .init(id: info.providerID, expirationDate: expiration))
         var headers = commonHeaders()
         headers["AP-Partner-Framework-Status"] = frameworkStatus.headerValue()
         var form: [(String, String)] = []
@@ -99,27 +106,32 @@ extension EntitlementEngine {
         if !settings.deviceMode { form.append(("redirectUrl", redirectURL(requiresSVC: false))) }
         let sp = requestorID
         do throws(AccessEnablerError) {
-            let session = try await client.send(APICall(method: "POST", path: ["api", "v2", sp, "sessions", "sso", "Apple"], form: form),
-                                                headers: headers, as: SessionResponse.self)
+            let session = try await client.send(
+                APICall(method: "POST", path: ["api", "v2", sp, "sessions", "sso", "Apple"], form: form),
+                headers: headers, as: SessionResponse.self)
             let profiles: ProfilesResponse
             if session.actionName == .authorize {
-                profiles = try await client.send(APICall(method: "GET", path: ["api", "v2", sp, "profiles", mvpd.id]), headers: headers,
-                                                 as: ProfilesResponse.self)
+                profiles = try await client.send(
+                    APICall(method: "GET", path: ["api", "v2", sp, "profiles", mvpd.id]), headers: headers,
+                    as: ProfilesResponse.self)
             } else {
                 guard let authnRequest = session.authenticationRequest else {
                     return serviceFailure("The service's partner session carries no authentication request.")
                 }
-                let query = PlatformAttributeQuery(providerID: info.providerID, channelIdentifier: channel,
-                                                   verificationToken: authnRequest.request, attributeNames: authnRequest.attributesNames)
+                let query = PlatformAttributeQuery(
+                    providerID: info.providerID, channelIdentifier: channel,
+                    verificationToken: authnRequest.request, attributeNames: authnRequest.attributesNames)
                 let samlResponse: String
                 do throws(PlatformSSOError) {
                     samlResponse = try await platform.attributeQuery(query)
                 } catch {
                     return platformFailure(error)
                 }
-                profiles = try await client.send(APICall(method: "POST", path: ["api", "v2", sp, "profiles", "sso", "Apple"],
-                                                         form: [("SAMLResponse", samlResponse)]),
-                                                 headers: headers, as: ProfilesResponse.self)
+                profiles = try await client.send(
+                    APICall(
+                        method: "POST", path: ["api", "v2", sp, "profiles", "sso", "Apple"],
+                        form: [("SAMLResponse", samlResponse)]),
+                    headers: headers, as: ProfilesResponse.self)
             }
             guard let profile = profiles.profiles[mvpd.id] else { return serviceFailure("The service returned no profile for \(mvpd.id).") }
             store(profile: profile, mvpd: mvpd.id, provider: provider)
@@ -140,14 +152,15 @@ extension EntitlementEngine {
     /// Reports the documented status of a platform error; the user's cancel ends the flow, anything else falls
     /// back to the regular picker.
     private func platformFailure(_ error: PlatformSSOError) -> AuthenticationStateMachine.PlatformOutcome {
-        let (id, message): (String, String) = switch error.code {
-        case .otherProvider: (AccessEnablerStatus.ID.otherProvider, "The user chose another TV provider.")
-        case .unsupportedProvider: (AccessEnablerStatus.ID.unsupportedProvider, "The TV provider is not supported by this app.")
-        case .cancelled: (AccessEnablerStatus.ID.pickerCancelled, "The TV provider picker was cancelled.")
-        case .accessDenied: (AccessEnablerStatus.ID.platformPermission, "Access to the TV provider account was not granted.")
-        case .providerUnavailable: (AccessEnablerStatus.ID.platformUnavailable, "The TV provider did not answer through the platform.")
-        default: (AccessEnablerStatus.ID.platformError, "Platform single sign-on failed.")
-        }
+        let (id, message): (String, String) =
+            switch error.code {
+            case .otherProvider: (AccessEnablerStatus.ID.otherProvider, "The user chose another TV provider.")
+            case .unsupportedProvider: (AccessEnablerStatus.ID.unsupportedProvider, "The TV provider is not supported by this app.")
+            case .cancelled: (AccessEnablerStatus.ID.pickerCancelled, "The TV provider picker was cancelled.")
+            case .accessDenied: (AccessEnablerStatus.ID.platformPermission, "Access to the TV provider account was not granted.")
+            case .providerUnavailable: (AccessEnablerStatus.ID.platformUnavailable, "The TV provider did not answer through the platform.")
+            default: (AccessEnablerStatus.ID.platformError, "Platform single sign-on failed.")
+            }
         let level = id == AccessEnablerStatus.ID.platformError ? "error" : "info"
         let extras = error.details.isEmpty ? [:] : [STATUS_DETAILS_KEY: error.details]
         emit([.status(AccessEnablerStatus(errorID: id, level: level, message: message, extras: extras))])
@@ -159,8 +172,12 @@ extension EntitlementEngine {
 
     /// The service refused the platform's answer: `N500` with the reason, then the regular picker.
     private func serviceFailure(_ details: String) -> AuthenticationStateMachine.PlatformOutcome {
-        emit([.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.authenticationInternal, level: "error",
-                                          message: "The service did not accept the platform sign-on.", extras: [STATUS_DETAILS_KEY: details]))])
+        emit([
+            .status(
+                AccessEnablerStatus(
+                    errorID: AccessEnablerStatus.ID.authenticationInternal, level: "error",
+                    message: "The service did not accept the platform sign-on.", extras: [STATUS_DETAILS_KEY: details]))
+        ])
         return .fallBack
     }
 }

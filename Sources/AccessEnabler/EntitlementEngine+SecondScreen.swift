@@ -9,8 +9,12 @@ extension EntitlementEngine {
         let activation = settings.activationURL ?? absolute("/activate", provider: provider(for: mvpd))
         var extras = [STATUS_REGISTRATION_CODE_KEY: code, STATUS_ACTIVATION_URL_KEY: activation, STATUS_SESSION_URL_KEY: url]
         if let notAfter { extras[STATUS_EXPIRES_KEY] = String(Int64(notAfter.timeIntervalSince1970 * 1000)) }
-        emit([.status(AccessEnablerStatus(errorID: AccessEnablerStatus.ID.registrationCode, level: "success", message: code,
-                                          extras: extras))])
+        emit([
+            .status(
+                AccessEnablerStatus(
+                    errorID: AccessEnablerStatus.ID.registrationCode, level: "success", message: code,
+                    extras: extras))
+        ])
         let action = polling.start(code: code, notAfter: notAfter, now: now())
         performPolling(action, code: code, mvpd: mvpd)
     }
@@ -42,17 +46,23 @@ extension EntitlementEngine {
             perform(authentication.secondScreenFinished(attempt: pollingAttempt, result: .success(resolved)))
         case .expired:
             pollingTask = nil
-            perform(authentication.secondScreenFinished(attempt: pollingAttempt, result: .failure(
-                AccessEnablerError(code: .expired, message: "The registration code expired.",
-                                   statusID: AccessEnablerStatus.ID.authenticationNotFound))))
+            perform(
+                authentication.secondScreenFinished(
+                    attempt: pollingAttempt,
+                    result: .failure(
+                        AccessEnablerError(
+                            code: .expired, message: "The registration code expired.",
+                            statusID: AccessEnablerStatus.ID.authenticationNotFound))))
         case .failed(let error, _):
             pollingTask = nil
             perform(authentication.secondScreenFinished(attempt: pollingAttempt, result: .failure(error)))
         }
     }
 
-    private func pollAnswered(generation: Int, code: String, mvpd: String?, provider: URL,
-                              result: Result<ProfilesResponse, AccessEnablerError>) {
+    private func pollAnswered(
+        generation: Int, code: String, mvpd: String?, provider: URL,
+        result: Result<ProfilesResponse, AccessEnablerError>
+    ) {
         let pollResult: SecondScreenPollingStateMachine.PollResult
         switch result {
         case .success(let response):

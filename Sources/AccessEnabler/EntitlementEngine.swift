@@ -79,8 +79,10 @@ actor EntitlementEngine {
     private var persisting = false
     private var persistPending = false
 
-    init(settings: EngineSettings, transport: any HTTPTransport, clock: any AccessEnablerClock, storage: SecureStorage,
-         hub: EventHub) {
+    init(
+        settings: EngineSettings, transport: any HTTPTransport, clock: any AccessEnablerClock, storage: SecureStorage,
+        hub: EventHub
+    ) {
         self.settings = settings
         self.transport = transport
         self.clock = clock
@@ -130,8 +132,10 @@ actor EntitlementEngine {
         case .getMetadata(let keys, let reply):
             getMetadata(keys, reply: reply)
         case .providers(let reply):
-            reply(requestor.phase == .configured ? .success(currentMVPDs())
-                  : .failure(AccessEnablerError(code: .notConfigured, message: "setRequestor has not succeeded.")))
+            reply(
+                requestor.phase == .configured
+                    ? .success(currentMVPDs())
+                    : .failure(AccessEnablerError(code: .notConfigured, message: "setRequestor has not succeeded.")))
         }
     }
 
@@ -171,8 +175,9 @@ actor EntitlementEngine {
         if let existing = credentialManagers[provider] {
             manager = existing
         } else {
-            manager = CredentialManager(baseURL: provider, softwareStatement: settings.softwareStatement,
-                                        redirectURI: nil, transport: transport, clock: clock, storage: storage)
+            manager = CredentialManager(
+                baseURL: provider, softwareStatement: settings.softwareStatement,
+                redirectURI: nil, transport: transport, clock: clock, storage: storage)
             credentialManagers[provider] = manager
         }
         return APIClient(baseURL: provider, credentials: manager, transport: transport)

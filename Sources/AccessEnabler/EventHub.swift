@@ -119,8 +119,9 @@ final class EventHub: Sendable {
             case .preauthorizedResources(let resources): delegate.preauthorizedResources(resources)
             case .selectedProvider(let mvpd): delegate.selectedProvider(mvpd)
             case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
-                delegate.setMetadataStatus(metadata.map(SendableValues.object), encrypted: encrypted, forKey: key,
-                                           andArguments: SendableValues.objectDictionary(arguments))
+                delegate.setMetadataStatus(
+                    metadata.map(SendableValues.object), encrypted: encrypted, forKey: key,
+                    andArguments: SendableValues.objectDictionary(arguments))
             case .sendTrackingData(let data, let eventType): delegate.sendTrackingData(data, forEventType: eventType)
             case .presentTvProviderDialog(let dialog): delegate.presentTvProviderDialog(dialog)
             case .dismissTvProviderDialog(let dialog): delegate.dismissTvProviderDialog(dialog)

@@ -23,7 +23,10 @@ struct ExternalURLMatcher: Sendable {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
         if let error = components.queryItems?.first(where: { $0.name == "error" })?.value { return error }
         if let fragment = components.fragment, let items = URLComponents(string: "?" + fragment)?.queryItems,
-           let error = items.first(where: { $0.name == "error" })?.value { return error }
+            let error = items.first(where: { $0.name == "error" })?.value
+        {
+            return error
+        }
         return nil
     }
 
@@ -35,7 +38,8 @@ struct ExternalURLMatcher: Sendable {
 
     private static func normalized(_ text: String) -> Parts? {
         guard let components = URLComponents(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let scheme = components.scheme?.lowercased(), !scheme.isEmpty else { return nil }
+            let scheme = components.scheme?.lowercased(), !scheme.isEmpty
+        else { return nil }
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         return Parts(scheme: scheme, host: (components.host ?? "").lowercased(), path: path)

@@ -19,8 +19,9 @@ public struct FileTokenStore: TokenStore {
     /// Creates a store in `directory`, creating it (mode 0700) when needed.
     public init(directory: URL) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         _ = chmod(directory.path, 0o700)
         try removeLeftovers()
     }
@@ -31,7 +32,8 @@ public struct FileTokenStore: TokenStore {
         let base = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask, appropriateFor: nil, create: true)
         #else
         let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
         #endif
         return try FileTokenStore(directory: base.appendingPathComponent(name, isDirectory: true))
@@ -84,7 +86,8 @@ public struct FileTokenStore: TokenStore {
         for byte in key.utf8 {
             let scalar = Unicode.Scalar(byte)
             if (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || scalar == "-" || scalar == "_" || (scalar == "." && !name.isEmpty) {
+                || scalar == "-" || scalar == "_" || (scalar == "." && !name.isEmpty)
+            {
                 name.unicodeScalars.append(scalar)
             } else {
                 name += String(format: "%%%02X", byte)

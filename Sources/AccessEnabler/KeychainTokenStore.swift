@@ -17,8 +17,10 @@ public struct KeychainTokenStore: TokenStore {
     }
 
     private func query(_ key: String) -> [String: Any] {
-        var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
-                                    kSecAttrAccount as String: key]
+        var query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: key,
+        ]
         if let accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
         return query
     }
@@ -37,8 +39,10 @@ public struct KeychainTokenStore: TokenStore {
 
     /// Writes `key`.
     public func save(_ data: Data, for key: String) async throws {
-        let attributes: [String: Any] = [kSecValueData as String: data,
-                                         kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]
+        let attributes: [String: Any] = [
+            kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        ]
         var status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
         if status == errSecItemNotFound {
             var add = query(key)

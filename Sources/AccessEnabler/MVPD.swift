@@ -21,8 +21,10 @@ public struct MVPD: Sendable, Hashable, Codable {
     public var id: String { ID }
 
     /// Creates an MVPD.
-    public init(ID: String, displayName: String, logoURL: String, enablePlatformServices: Bool = false,
-                boardingStatus: String? = nil, isTempPass: Bool = false, requiresSafariViewController: Bool = false) {
+    public init(
+        ID: String, displayName: String, logoURL: String, enablePlatformServices: Bool = false,
+        boardingStatus: String? = nil, isTempPass: Bool = false, requiresSafariViewController: Bool = false
+    ) {
         self.ID = ID
         self.displayName = displayName
         self.logoURL = logoURL
@@ -34,9 +36,10 @@ public struct MVPD: Sendable, Hashable, Codable {
 
     /// Creates an MVPD from its configuration entry.
     public init(configuration: MVPDConfiguration) {
-        self.init(ID: configuration.id, displayName: configuration.displayName, logoURL: configuration.logoUrl,
-                  enablePlatformServices: configuration.enablePlatformServices,
-                  boardingStatus: configuration.boardingStatus, isTempPass: configuration.isTempPass,
-                  requiresSafariViewController: configuration.requiresSafariViewController)
+        self.init(
+            ID: configuration.id, displayName: configuration.displayName, logoURL: configuration.logoUrl,
+            enablePlatformServices: configuration.enablePlatformServices,
+            boardingStatus: configuration.boardingStatus, isTempPass: configuration.isTempPass,
+            requiresSafariViewController: configuration.requiresSafariViewController)
     }
 }

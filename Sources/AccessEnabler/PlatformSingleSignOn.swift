@@ -10,7 +10,8 @@ public protocol PlatformSingleSignOn: Sendable {
     /// Whether the user lets this app use the TV-provider account; `prompt` asks the user when undetermined.
     func accessStatus(prompt: Bool) async -> PlatformAccessStatus
     /// The provider the account is signed in to, showing the platform picker through `presenter` when needed.
-    func selectProvider(_ request: PlatformProviderRequest, presenter: TVProviderDialogPresenter) async throws(PlatformSSOError) -> PlatformProviderInfo
+    func selectProvider(_ request: PlatformProviderRequest, presenter: TVProviderDialogPresenter) async throws(PlatformSSOError)
+        -> PlatformProviderInfo
     /// Relays `query` (the service's Base64 SAML AuthnRequest) to the signed-in provider; returns the provider's
     /// signed SAML Response, Base64 (`samlAttributeQueryResponse`).
     func attributeQuery(_ query: PlatformAttributeQuery) async throws(PlatformSSOError) -> String

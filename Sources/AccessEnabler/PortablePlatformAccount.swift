@@ -34,9 +34,11 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
 
     /// Creates an account that knows `catalog`; `accessStatus` is the app's permission now and `promptAnswer` what
     /// the user answers when asked.
-    public init(catalog: [PlatformAccountProvider], accessStatus: PlatformAccessStatus = .notDetermined,
-                promptAnswer: PlatformAccessStatus = .granted, transport: any HTTPTransport = URLSessionTransport(),
-                signInLifetime: TimeInterval = 30 * 86_400, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        catalog: [PlatformAccountProvider], accessStatus: PlatformAccessStatus = .notDetermined,
+        promptAnswer: PlatformAccessStatus = .granted, transport: any HTTPTransport = URLSessionTransport(),
+        signInLifetime: TimeInterval = 30 * 86_400, now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.catalog = catalog
         self.transport = transport
         self.signInLifetime = signInLifetime
@@ -46,8 +48,9 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
 
     /// Signs the account in to a provider, as in the system settings.
     public func signIn(providerID: String, username: String, password: String) {
-        let signIn = SignIn(providerID: providerID, username: username, password: password,
-                            expirationDate: now().addingTimeInterval(signInLifetime))
+        let signIn = SignIn(
+            providerID: providerID, username: username, password: password,
+            expirationDate: now().addingTimeInterval(signInLifetime))
         state.withLock { $0.signIn = signIn }
     }
 
@@ -70,16 +73,19 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
 
     /// The signed-in provider when the app supports it; otherwise the picker: the user signs in to a provider,
     /// picks "other TV provider" or cancels.
-    public func selectProvider(_ request: PlatformProviderRequest,
-                               presenter: TVProviderDialogPresenter) async throws(PlatformSSOError) -> PlatformProviderInfo {
+    public func selectProvider(
+        _ request: PlatformProviderRequest,
+        presenter: TVProviderDialogPresenter
+    ) async throws(PlatformSSOError) -> PlatformProviderInfo {
         if let signIn = state.withLock({ $0.signIn }), signIn.expirationDate > now() {
             guard request.supportedProviderIDs.contains(signIn.providerID) else {
                 throw PlatformSSOError(.unsupportedProvider, details: "The account is signed in to \(signIn.providerID).")
             }
             return PlatformProviderInfo(providerID: signIn.providerID, expirationDate: signIn.expirationDate)
         }
-        let dialog = PortableTVProviderDialog(providers: catalog, supportedProviderIDs: request.supportedProviderIDs,
-                                              featuredProviderIDs: request.featuredProviderIDs)
+        let dialog = PortableTVProviderDialog(
+            providers: catalog, supportedProviderIDs: request.supportedProviderIDs,
+            featuredProviderIDs: request.featuredProviderIDs)
         presenter.present(dialog)
         let choice = await dialog.choice()
         presenter.dismiss(dialog)
@@ -106,9 +112,10 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
             throw PlatformSSOError(.unsupportedProvider, details: "\(query.providerID) is unknown to the platform.")
         }
         let form = [("verificationToken", query.verificationToken), ("username", signIn.username), ("password", signIn.password)]
-        let request = HTTPRequest(method: "POST", url: provider.signOnURL,
-                                  headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
-                                  body: Data(FormURLEncoding.encode(form).utf8))
+        let request = HTTPRequest(
+            method: "POST", url: provider.signOnURL,
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"],
+            body: Data(FormURLEncoding.encode(form).utf8))
         let response: HTTPResponse
         do {
             response = try await transport.send(request)
@@ -122,7 +129,8 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
         }
         guard response.status == 200, let answer = try? JSONDecoder().decode(Answer.self, from: response.body) else {
             let refusal = try? JSONDecoder().decode(Refusal.self, from: response.body)
-            throw PlatformSSOError(.other, details: refusal.map { "\($0.error): \($0.message)" } ?? "\(provider.displayName) answered HTTP \(response.status).")
+            throw PlatformSSOError(
+                .other, details: refusal.map { "\($0.error): \($0.message)" } ?? "\(provider.displayName) answered HTTP \(response.status).")
         }
         return answer.samlAttributeQueryResponse
     }

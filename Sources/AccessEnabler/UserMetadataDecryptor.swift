@@ -34,8 +34,10 @@ public struct UserMetadataDecryptor: Sendable {
                 throw AccessEnablerError(code: .invalidArgument, message: "The value is not Base64.")
             }
             let plain = try decrypt(ciphertext)
-            if let first = plain.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }), [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first),
-               let json = try? JSONDecoder().decode(JSONValue.self, from: plain) {
+            if let first = plain.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }),
+                [UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\"")].contains(first),
+                let json = try? JSONDecoder().decode(JSONValue.self, from: plain)
+            {
                 return json
             }
             guard let string = String(data: plain, encoding: .utf8) else {

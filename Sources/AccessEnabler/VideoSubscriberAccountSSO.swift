@@ -20,8 +20,10 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
     }
 
     /// A metadata request for the provider id and the sign-in's expiration date.
-    public func selectProvider(_ request: PlatformProviderRequest,
-                               presenter: TVProviderDialogPresenter) async throws(PlatformSSOError) -> PlatformProviderInfo {
+    public func selectProvider(
+        _ request: PlatformProviderRequest,
+        presenter: TVProviderDialogPresenter
+    ) async throws(PlatformSSOError) -> PlatformProviderInfo {
         let result = await Self.metadata(presenter: presenter) { metadataRequest in
             metadataRequest.channelIdentifier = request.channelIdentifier
             metadataRequest.supportedAccountProviderIdentifiers = request.supportedProviderIDs
@@ -72,8 +74,10 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
         return status
     }
 
-    @MainActor private static func metadata(presenter: TVProviderDialogPresenter,
-                                            configure: (VSAccountMetadataRequest) -> Void) async -> Result<Answer, PlatformSSOError> {
+    @MainActor private static func metadata(
+        presenter: TVProviderDialogPresenter,
+        configure: (VSAccountMetadataRequest) -> Void
+    ) async -> Result<Answer, PlatformSSOError> {
         let manager = VSAccountManager()
         let relay = DialogRelay(presenter: presenter)
         manager.delegate = relay
@@ -86,9 +90,12 @@ public final class VideoSubscriberAccountSSO: PlatformSingleSignOn {
                 if let error {
                     continuation.resume(returning: .failure(Self.map(error)))
                 } else {
-                    continuation.resume(returning: .success(Answer(provider: metadata?.accountProviderIdentifier,
-                                                                   expiration: metadata?.authenticationExpirationDate,
-                                                                   saml: metadata?.samlAttributeQueryResponse)))
+                    continuation.resume(
+                        returning: .success(
+                            Answer(
+                                provider: metadata?.accountProviderIdentifier,
+                                expiration: metadata?.authenticationExpirationDate,
+                                saml: metadata?.samlAttributeQueryResponse)))
                 }
             }
         }

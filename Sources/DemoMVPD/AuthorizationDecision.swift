@@ -24,8 +24,9 @@ struct AuthorizationDecision: Sendable, Equatable, Codable {
     /// maximum rating, then the channel against the subscriber's package.
     static func decide(userID: String, resource: ProtectedResource, provider: DemoProvider) -> AuthorizationDecision {
         guard let subscriber = DemoSubscriber.find(userID: userID, providerID: provider.id) else {
-            return AuthorizationDecision(authorized: false, reason: reasonUnknownUser,
-                                         message: "\(provider.displayName) has no subscriber with this user ID.")
+            return AuthorizationDecision(
+                authorized: false, reason: reasonUnknownUser,
+                message: "\(provider.displayName) has no subscriber with this user ID.")
         }
         let channel = DemoChannel.find(resource.channel)
         if let (label, level) = rating(of: resource, channel: channel), level > subscriber.maxRatingLevel {
@@ -35,8 +36,9 @@ struct AuthorizationDecision: Sendable, Equatable, Codable {
         }
         guard let channel, subscriber.channels.contains(channel.id) else {
             let name = channel?.id ?? resource.channel.trimmingCharacters(in: .whitespacesAndNewlines)
-            return AuthorizationDecision(authorized: false, reason: reasonNotEntitled,
-                                         message: "Your \(provider.displayName) package does not include \(name).")
+            return AuthorizationDecision(
+                authorized: false, reason: reasonNotEntitled,
+                message: "Your \(provider.displayName) package does not include \(name).")
         }
         return .permit
     }

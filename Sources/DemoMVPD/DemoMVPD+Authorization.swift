@@ -28,31 +28,40 @@ extension DemoMVPD {
     /// `POST {mvpd}/authorize`: bearer-key protected; decides on `{"userID", "resource"}`.
     func authorize(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID) else {
-            return jsonResponse(AuthorizationAPIError(error: "unknown_mvpd", message: "There is no demo MVPD \"\(providerID)\"."),
-                                status: .notFound)
+            return jsonResponse(
+                AuthorizationAPIError(error: "unknown_mvpd", message: "There is no demo MVPD \"\(providerID)\"."),
+                status: .notFound)
         }
         let presented = request.headers[.authorization] ?? ""
         guard !configuration.authorizationAPIKey.isEmpty,
-              constantTimeEquals(presented, "Bearer \(configuration.authorizationAPIKey)") else {
-            logger.notice("demo MVPD authorization API refused a request without the right key",
-                          metadata: ["mvpd": "\(provider.id)"])
-            return jsonResponse(AuthorizationAPIError(error: "unauthorized",
-                                                      message: "A valid Authorization: Bearer key is required."),
-                                status: .unauthorized, extraHeaders: [.wwwAuthenticate: "Bearer"])
+            constantTimeEquals(presented, "Bearer \(configuration.authorizationAPIKey)")
+        else {
+            logger.notice(
+                "demo MVPD authorization API refused a request without the right key",
+                metadata: ["mvpd": "\(provider.id)"])
+            return jsonResponse(
+                AuthorizationAPIError(
+                    error: "unauthorized",
+                    message: "A valid Authorization: Bearer key is required."),
+                status: .unauthorized, extraHeaders: [.wwwAuthenticate: "Bearer"])
         }
         var request = request
         guard let buffer = try? await request.collectBody(upTo: Self.maximumAuthorizeBodySize) else {
-            return jsonResponse(AuthorizationAPIError(error: "invalid_request",
-                                                      message: "The request body is larger than \(Self.maximumAuthorizeBodySize) bytes."),
-                                status: .contentTooLarge)
+            return jsonResponse(
+                AuthorizationAPIError(
+                    error: "invalid_request",
+                    message: "The request body is larger than \(Self.maximumAuthorizeBodySize) bytes."),
+                status: .contentTooLarge)
         }
         let body: AuthorizeRequestBody
         do {
             body = try JSONDecoder().decode(AuthorizeRequestBody.self, from: Data(buffer.readableBytesView))
         } catch {
-            return jsonResponse(AuthorizationAPIError(error: "invalid_request",
-                                                      message: "The body must be JSON {\"userID\": string, \"resource\": string}."),
-                                status: .badRequest)
+            return jsonResponse(
+                AuthorizationAPIError(
+                    error: "invalid_request",
+                    message: "The body must be JSON {\"userID\": string, \"resource\": string}."),
+                status: .badRequest)
         }
         let resource: ProtectedResource
         do throws(EnhancedError) {
@@ -61,14 +70,19 @@ extension DemoMVPD {
                 throw EnhancedError.invalidResources.with(details: "The MRSS resource is not well-formed XML.")
             }
         } catch {
-            return jsonResponse(AuthorizationAPIError(error: "invalid_resource",
-                                                      message: error.details ?? "The resource is not a channel id or MRSS."),
-                                status: .badRequest)
+            return jsonResponse(
+                AuthorizationAPIError(
+                    error: "invalid_resource",
+                    message: error.details ?? "The resource is not a channel id or MRSS."),
+                status: .badRequest)
         }
         let decision = AuthorizationDecision.decide(userID: body.userID, resource: resource, provider: provider)
-        logger.info("demo MVPD authorization decision",
-                    metadata: ["mvpd": "\(provider.id)", "userID": "\(body.userID.logEscaped)", "channel": "\(resource.channel.logEscaped)",
-                               "authorized": "\(decision.authorized)", "reason": "\((decision.reason ?? "-").logEscaped)"])
+        logger.info(
+            "demo MVPD authorization decision",
+            metadata: [
+                "mvpd": "\(provider.id)", "userID": "\(body.userID.logEscaped)", "channel": "\(resource.channel.logEscaped)",
+                "authorized": "\(decision.authorized)", "reason": "\((decision.reason ?? "-").logEscaped)",
+            ])
         return jsonResponse(decision)
     }
 

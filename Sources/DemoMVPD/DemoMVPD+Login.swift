@@ -11,27 +11,32 @@ extension DemoMVPD {
         let now = configuration.now()
         let accepted: AcceptedAuthnRequest
         do {
-            accepted = try acceptAuthnRequest(query: queryItems(request), rawQuery: request.uri.query,
-                                              provider: provider, checkSignature: true,
-                                              checkFreshness: true, now: now)
+            accepted = try acceptAuthnRequest(
+                query: queryItems(request), rawQuery: request.uri.query,
+                provider: provider, checkSignature: true,
+                checkFreshness: true, now: now)
         } catch {
             return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }
         if !accepted.request.forceAuthn, let (session, subscriber) = currentSession(request, provider: provider, now: now) {
-            logger.info("demo MVPD single sign-on from existing session",
-                        metadata: ["mvpd": "\(provider.id)", "sp": "\(accepted.serviceProvider.entityID.logEscaped)"])
-            return assertionPage(accepted, provider: provider, subscriber: subscriber, session: session, now: now,
-                                 cookies: [])
+            logger.info(
+                "demo MVPD single sign-on from existing session",
+                metadata: ["mvpd": "\(provider.id)", "sp": "\(accepted.serviceProvider.entityID.logEscaped)"])
+            return assertionPage(
+                accepted, provider: provider, subscriber: subscriber, session: session, now: now,
+                cookies: [])
         }
-        return loginPage(request: request, provider: provider, action: "login", samlRequest: accepted.samlRequest,
-                         relayState: accepted.relayState ?? "", username: "", errorMessage: nil, now: now)
+        return loginPage(
+            request: request, provider: provider, action: "login", samlRequest: accepted.samlRequest,
+            relayState: accepted.relayState ?? "", username: "", errorMessage: nil, now: now)
     }
 
     /// `GET {mvpd}/login`: the login page without a SAML request (signs in to the account page).
     func accountLoginPage(request: Request, providerID: String) -> Response {
         guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
-        return loginPage(request: request, provider: provider, action: "saml/login", samlRequest: "", relayState: "",
-                         username: "", errorMessage: nil, now: configuration.now())
+        return loginPage(
+            request: request, provider: provider, action: "saml/login", samlRequest: "", relayState: "",
+            username: "", errorMessage: nil, now: configuration.now())
     }
 
     /// `POST {mvpd}/saml/login`: checks the CSRF token and the credentials; on success sets the session cookie and
@@ -39,18 +44,22 @@ extension DemoMVPD {
     func login(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
         guard let form = await formFields(request) else {
-            return errorPage(provider, status: .contentTooLarge, heading: "Request too large",
-                             message: "The sign-in form is larger than allowed.")
+            return errorPage(
+                provider, status: .contentTooLarge, heading: "Request too large",
+                message: "The sign-in form is larger than allowed.")
         }
         let now = configuration.now()
         let samlRequest = form["SAMLRequest"] ?? ""
         let relayState = form["RelayState"] ?? ""
         guard let csrfCookie = request.cookies[Self.csrfCookieName]?.value,
-              verifyLoginToken(form["csrf"] ?? "", provider: provider, csrfCookie: csrfCookie,
-                               samlRequest: samlRequest, relayState: relayState, now: now) else {
+            verifyLoginToken(
+                form["csrf"] ?? "", provider: provider, csrfCookie: csrfCookie,
+                samlRequest: samlRequest, relayState: relayState, now: now)
+        else {
             logger.notice("demo MVPD refused login form with bad CSRF token", metadata: ["mvpd": "\(provider.id)"])
-            return errorPage(provider, status: .forbidden, heading: "Sign-in page expired",
-                             message: "This sign-in page has expired or was not opened in this browser. Go back to the app or website and start again.")
+            return errorPage(
+                provider, status: .forbidden, heading: "Sign-in page expired",
+                message: "This sign-in page has expired or was not opened in this browser. Go back to the app or website and start again.")
         }
         var accepted: AcceptedAuthnRequest?
         if !samlRequest.isEmpty {
@@ -59,39 +68,49 @@ extension DemoMVPD {
             do {
                 // The signature and age were checked when the login page was shown; the CSRF MAC binds this
                 // SAMLRequest and RelayState to that page.
-                accepted = try acceptAuthnRequest(query: query, provider: provider, checkSignature: false,
-                                                  checkFreshness: false, now: now)
+                accepted = try acceptAuthnRequest(
+                    query: query, provider: provider, checkSignature: false,
+                    checkFreshness: false, now: now)
             } catch {
                 return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
             }
         }
         let username = form["username"] ?? ""
-        guard let subscriber = DemoSubscriber.authenticate(username: username, password: form["password"] ?? "",
-                                                           providerID: provider.id) else {
+        guard
+            let subscriber = DemoSubscriber.authenticate(
+                username: username, password: form["password"] ?? "",
+                providerID: provider.id)
+        else {
             logger.info("demo MVPD login failed", metadata: ["mvpd": "\(provider.id)"])
-            return loginPage(request: request, provider: provider, action: "login", samlRequest: samlRequest,
-                             relayState: relayState, username: username,
-                             errorMessage: "The username or password is incorrect for \(provider.displayName).",
-                             now: now, status: .unauthorized)
+            return loginPage(
+                request: request, provider: provider, action: "login", samlRequest: samlRequest,
+                relayState: relayState, username: username,
+                errorMessage: "The username or password is incorrect for \(provider.displayName).",
+                now: now, status: .unauthorized)
         }
-        let session = SessionClaims(mvpd: provider.id, userID: subscriber.userID, sessionIndex: AuthnRequest.newID(),
-                                    issuedAt: Int64(now.timeIntervalSince1970),
-                                    expiresAt: Int64(now.addingTimeInterval(configuration.sessionLifetime).timeIntervalSince1970))
+        let session = SessionClaims(
+            mvpd: provider.id, userID: subscriber.userID, sessionIndex: AuthnRequest.newID(),
+            issuedAt: Int64(now.timeIntervalSince1970),
+            expiresAt: Int64(now.addingTimeInterval(configuration.sessionLifetime).timeIntervalSince1970))
         let cookie = sessionCookie(session, provider: provider)
         logger.info("demo MVPD login succeeded", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
         guard let accepted else {
             return redirect(to: "\(configuration.baseURL)/\(provider.id)/account", cookies: [cookie])
         }
-        return assertionPage(accepted, provider: provider, subscriber: subscriber, session: session, now: now,
-                             cookies: [cookie])
+        return assertionPage(
+            accepted, provider: provider, subscriber: subscriber, session: session, now: now,
+            cookies: [cookie])
     }
 
     /// The auto-post page carrying the signed SAML Response to the SP's ACS.
-    func assertionPage(_ accepted: AcceptedAuthnRequest, provider: DemoProvider, subscriber: DemoSubscriber,
-                       session: SessionClaims, now: Date, cookies: [Cookie]) -> Response {
+    func assertionPage(
+        _ accepted: AcceptedAuthnRequest, provider: DemoProvider, subscriber: DemoSubscriber,
+        session: SessionClaims, now: Date, cookies: [Cookie]
+    ) -> Response {
         let serviceProvider = accepted.serviceProvider
-        var builder = SAMLResponseBuilder(issuer: provider.entityID(baseURL: configuration.baseURL),
-                                          signer: configuration.identity)
+        var builder = SAMLResponseBuilder(
+            issuer: provider.entityID(baseURL: configuration.baseURL),
+            signer: configuration.identity)
         builder.nameIDFormat = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"  // stable opaque user id
         let samlResponse: String
         do {
@@ -100,57 +119,73 @@ extension DemoMVPD {
                 audience: serviceProvider.entityID, nameID: subscriber.userID, sessionIndex: session.sessionIndex,
                 attributes: subscriber.samlAttributes, now: now, sessionNotOnOrAfter: session.expiryDate)
         } catch {
-            logger.error("demo MVPD could not build SAML response",
-                         metadata: ["mvpd": "\(provider.id)", "error": "\(String(describing: error).logEscaped)"])
-            return errorPage(provider, status: .internalServerError, heading: "Sign-in failed",
-                             message: "\(provider.displayName) could not complete the sign-in. Try again later.")
+            logger.error(
+                "demo MVPD could not build SAML response",
+                metadata: ["mvpd": "\(provider.id)", "error": "\(String(describing: error).logEscaped)"])
+            return errorPage(
+                provider, status: .internalServerError, heading: "Sign-in failed",
+                message: "\(provider.displayName) could not complete the sign-in. Try again later.")
         }
         var fields = [("SAMLResponse", samlResponse)]
         if let relayState = accepted.relayState { fields.append(("RelayState", relayState)) }
-        return htmlResponse(autoPostForm(action: serviceProvider.assertionConsumerServiceURL, fields: fields),
-                            cookies: cookies)
+        return htmlResponse(
+            autoPostForm(action: serviceProvider.assertionConsumerServiceURL, fields: fields),
+            cookies: cookies)
     }
 
     /// The login page with a fresh CSRF token (and the CSRF cookie when the browser has none).
-    func loginPage(request: Request, provider: DemoProvider, action: String, samlRequest: String, relayState: String,
-                   username: String, errorMessage: String?, now: Date, status: HTTPResponse.Status = .ok) -> Response {
+    func loginPage(
+        request: Request, provider: DemoProvider, action: String, samlRequest: String, relayState: String,
+        username: String, errorMessage: String?, now: Date, status: HTTPResponse.Status = .ok
+    ) -> Response {
         var cookies: [Cookie] = []
         let csrfCookie: String
         if let existing = request.cookies[Self.csrfCookieName]?.value, existing.count >= 32,
-           Data(base64URLEncoded: existing) != nil {
+            Data(base64URLEncoded: existing) != nil
+        {
             csrfCookie = existing
         } else {
             csrfCookie = TokenSigner.randomToken()
-            cookies.append(Cookie(name: Self.csrfCookieName, value: csrfCookie, path: basePath.isEmpty ? "/" : basePath,
-                                  secure: configuration.secureCookies, httpOnly: true, sameSite: .lax))
+            cookies.append(
+                Cookie(
+                    name: Self.csrfCookieName, value: csrfCookie, path: basePath.isEmpty ? "/" : basePath,
+                    secure: configuration.secureCookies, httpOnly: true, sameSite: .lax))
         }
-        let token = loginToken(provider: provider, csrfCookie: csrfCookie, samlRequest: samlRequest,
-                               relayState: relayState, now: now)
-        let accounts = configuration.showDemoAccounts
+        let token = loginToken(
+            provider: provider, csrfCookie: csrfCookie, samlRequest: samlRequest,
+            relayState: relayState, now: now)
+        let accounts =
+            configuration.showDemoAccounts
             ? DemoSubscriber.all.filter { $0.providerID == provider.id }
                 .map { DemoPages.DemoAccount(username: $0.username, password: $0.password) }
             : []
-        let html = pages.login(provider: provider, action: action, samlRequest: samlRequest, relayState: relayState,
-                               csrf: token, username: username, errorMessage: errorMessage, demoAccounts: accounts)
+        let html = pages.login(
+            provider: provider, action: action, samlRequest: samlRequest, relayState: relayState,
+            csrf: token, username: username, errorMessage: errorMessage, demoAccounts: accounts)
         return htmlResponse(html, status: status, cookies: cookies)
     }
 
     /// `"<expiry>.<MAC(login, mvpd, csrf cookie, expiry, SAMLRequest, RelayState)>"`.
-    func loginToken(provider: DemoProvider, csrfCookie: String, samlRequest: String, relayState: String,
-                    now: Date) -> String {
+    func loginToken(
+        provider: DemoProvider, csrfCookie: String, samlRequest: String, relayState: String,
+        now: Date
+    ) -> String {
         let expiry = String(Int64(now.addingTimeInterval(configuration.loginFormLifetime).timeIntervalSince1970))
         let mac = tokens.mac(fields: ["login", provider.id, csrfCookie, expiry, samlRequest, relayState])
         return "\(expiry).\(mac)"
     }
 
     /// Whether a login token is unexpired and was issued for this browser, MVPD, SAMLRequest and RelayState.
-    func verifyLoginToken(_ token: String, provider: DemoProvider, csrfCookie: String, samlRequest: String,
-                          relayState: String, now: Date) -> Bool {
+    func verifyLoginToken(
+        _ token: String, provider: DemoProvider, csrfCookie: String, samlRequest: String,
+        relayState: String, now: Date
+    ) -> Bool {
         let parts = token.split(separator: ".", maxSplits: 1)
         guard parts.count == 2, let expiry = Int64(parts[0]), expiry >= Int64(now.timeIntervalSince1970) else {
             return false
         }
-        return tokens.verify(mac: String(parts[1]),
-                             fields: ["login", provider.id, csrfCookie, String(expiry), samlRequest, relayState])
+        return tokens.verify(
+            mac: String(parts[1]),
+            fields: ["login", provider.id, csrfCookie, String(expiry), samlRequest, relayState])
     }
 }

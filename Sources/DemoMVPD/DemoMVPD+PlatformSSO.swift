@@ -22,29 +22,39 @@ extension DemoMVPD {
 
     func platformSingleSignOn(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID), provider.platformSSO else {
-            return jsonResponse(PlatformSSOError(error: "unsupported_provider", message: "\(providerID) does not take part in platform single sign-on."),
-                                status: .notFound)
+            return jsonResponse(
+                PlatformSSOError(error: "unsupported_provider", message: "\(providerID) does not take part in platform single sign-on."),
+                status: .notFound)
         }
         guard let form = await formFields(request) else {
             return jsonResponse(PlatformSSOError(error: "invalid_request", message: "The form is too large."), status: .contentTooLarge)
         }
         guard let token = form["verificationToken"], let xmlData = Data(base64Encoded: token),
-              let request = try? AuthnRequest.parse(xml: String(decoding: xmlData, as: UTF8.self)) else {
-            return jsonResponse(PlatformSSOError(error: "invalid_request", message: "verificationToken must be a Base64 SAML AuthnRequest."),
-                                status: .badRequest)
+            let request = try? AuthnRequest.parse(xml: String(decoding: xmlData, as: UTF8.self))
+        else {
+            return jsonResponse(
+                PlatformSSOError(error: "invalid_request", message: "verificationToken must be a Base64 SAML AuthnRequest."),
+                status: .badRequest)
         }
         let now = configuration.now()
         guard let serviceProvider = serviceProvider(entityID: request.issuer),
-              request.assertionConsumerServiceURL.isEmpty || request.assertionConsumerServiceURL == serviceProvider.assertionConsumerServiceURL,
-              request.destination == provider.singleSignOnURL(baseURL: configuration.baseURL),
-              abs(request.issueInstant.timeIntervalSince(now)) <= configuration.requestMaxAge else {
-            return jsonResponse(PlatformSSOError(error: "invalid_request", message: "The AuthnRequest is not from a trusted service, not for this provider, or stale."),
-                                status: .badRequest)
+            request.assertionConsumerServiceURL.isEmpty || request.assertionConsumerServiceURL == serviceProvider.assertionConsumerServiceURL,
+            request.destination == provider.singleSignOnURL(baseURL: configuration.baseURL),
+            abs(request.issueInstant.timeIntervalSince(now)) <= configuration.requestMaxAge
+        else {
+            return jsonResponse(
+                PlatformSSOError(
+                    error: "invalid_request", message: "The AuthnRequest is not from a trusted service, not for this provider, or stale."),
+                status: .badRequest)
         }
-        guard let subscriber = DemoSubscriber.authenticate(username: form["username"] ?? "", password: form["password"] ?? "",
-                                                           providerID: provider.id) else {
-            return jsonResponse(PlatformSSOError(error: "access_denied", message: "The system account is not signed in to \(provider.displayName)."),
-                                status: .unauthorized)
+        guard
+            let subscriber = DemoSubscriber.authenticate(
+                username: form["username"] ?? "", password: form["password"] ?? "",
+                providerID: provider.id)
+        else {
+            return jsonResponse(
+                PlatformSSOError(error: "access_denied", message: "The system account is not signed in to \(provider.displayName)."),
+                status: .unauthorized)
         }
         var builder = SAMLResponseBuilder(issuer: provider.entityID(baseURL: configuration.baseURL), signer: configuration.identity)
         builder.nameIDFormat = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"
@@ -56,7 +66,8 @@ extension DemoMVPD {
             logger.info("demo MVPD platform sign-on", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
             return jsonResponse(PlatformSSOAnswer(samlAttributeQueryResponse: response))
         } catch {
-            return jsonResponse(PlatformSSOError(error: "server_error", message: "The SAML response could not be built."), status: .internalServerError)
+            return jsonResponse(
+                PlatformSSOError(error: "server_error", message: "The SAML response could not be built."), status: .internalServerError)
         }
     }
 }

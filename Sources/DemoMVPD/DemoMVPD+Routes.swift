@@ -41,15 +41,20 @@ extension DemoMVPD {
 
     func metadataResponse(providerID: String) -> Response {
         guard let metadata = metadata(for: providerID) else { return notFoundPage() }
-        return Response(status: .ok, headers: [.contentType: "application/samlmetadata+xml; charset=utf-8"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: metadata.xml())))
+        return Response(
+            status: .ok, headers: [.contentType: "application/samlmetadata+xml; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: metadata.xml())))
     }
 
     func logoResponse(providerID: String) -> Response {
         guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
-        return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "public, max-age=86400",
-                                               .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(string: provider.logoSVG)))
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "image/svg+xml", .cacheControl: "public, max-age=86400",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: provider.logoSVG)))
     }
 
     // MARK: response helpers
@@ -58,8 +63,10 @@ extension DemoMVPD {
     func htmlResponse(_ html: String, status: HTTPResponse.Status = .ok, cookies: [Cookie] = []) -> Response {
         var response = Response(
             status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                      .xContentTypeOptions: "nosniff"],
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .xContentTypeOptions: "nosniff",
+            ],
             body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
         for cookie in cookies { response.setCookie(cookie) }
         return response
@@ -82,8 +89,10 @@ extension DemoMVPD {
     }
 
     /// A JSON response.
-    func jsonResponse(_ value: some Encodable, status: HTTPResponse.Status = .ok,
-                      extraHeaders: HTTPFields = [:]) -> Response {
+    func jsonResponse(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok,
+        extraHeaders: HTTPFields = [:]
+    ) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)

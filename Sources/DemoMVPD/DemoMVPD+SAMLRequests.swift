@@ -29,11 +29,14 @@ extension DemoMVPD {
     /// Checks an AuthnRequest from the HTTP-Redirect binding: decodable, issued by a trusted SP, signed when that SP
     /// has certificates (`checkSignature`; over the exact bytes of `rawQuery` when given), addressed to this IdP,
     /// ACS URL equal to the SP's, recent (`checkFreshness`).
-    func acceptAuthnRequest(query: [String: String], rawQuery: String? = nil, provider: DemoProvider, checkSignature: Bool,
-                            checkFreshness: Bool, now: Date) throws(DemoRequestError) -> AcceptedAuthnRequest {
+    func acceptAuthnRequest(
+        query: [String: String], rawQuery: String? = nil, provider: DemoProvider, checkSignature: Bool,
+        checkFreshness: Bool, now: Date
+    ) throws(DemoRequestError) -> AcceptedAuthnRequest {
         guard let samlRequest = query["SAMLRequest"], !samlRequest.isEmpty else {
-            throw DemoRequestError(status: .badRequest, heading: "Missing sign-in request",
-                                   message: "This page needs a SAML AuthnRequest (the SAMLRequest parameter).")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Missing sign-in request",
+                message: "This page needs a SAML AuthnRequest (the SAMLRequest parameter).")
         }
         let request: AuthnRequest
         do {
@@ -42,10 +45,12 @@ extension DemoMVPD {
             throw unreadable("sign-in", error)
         }
         guard let serviceProvider = serviceProvider(entityID: request.issuer) else {
-            logger.notice("demo MVPD refused AuthnRequest from untrusted SP",
-                          metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)"])
-            throw DemoRequestError(status: .badRequest, heading: "Unknown service",
-                                   message: "The service \"\(request.issuer)\" is not allowed to sign in with \(provider.displayName).")
+            logger.notice(
+                "demo MVPD refused AuthnRequest from untrusted SP",
+                metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)"])
+            throw DemoRequestError(
+                status: .badRequest, heading: "Unknown service",
+                message: "The service \"\(request.issuer)\" is not allowed to sign in with \(provider.displayName).")
         }
         if checkSignature, !serviceProvider.certificates.isEmpty {
             do {
@@ -55,37 +60,45 @@ extension DemoMVPD {
                     _ = try AuthnRequest.fromRedirect(query: query, verifyWith: serviceProvider.certificates)
                 }
             } catch {
-                throw DemoRequestError(status: .badRequest, heading: "Untrusted sign-in request",
-                                       message: "The sign-in request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).")
+                throw DemoRequestError(
+                    status: .badRequest, heading: "Untrusted sign-in request",
+                    message: "The sign-in request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).")
             }
         }
         let acs = request.assertionConsumerServiceURL
         guard acs.isEmpty || acs == serviceProvider.assertionConsumerServiceURL else {
-            logger.notice("demo MVPD refused AuthnRequest with unregistered ACS URL",
-                          metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)", "acs": "\(acs.logEscaped)"])
-            throw DemoRequestError(status: .badRequest, heading: "Unregistered return address",
-                                   message: "The sign-in request asks to return to \"\(acs)\", which is not the registered address of \"\(request.issuer)\".")
+            logger.notice(
+                "demo MVPD refused AuthnRequest with unregistered ACS URL",
+                metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)", "acs": "\(acs.logEscaped)"])
+            throw DemoRequestError(
+                status: .badRequest, heading: "Unregistered return address",
+                message: "The sign-in request asks to return to \"\(acs)\", which is not the registered address of \"\(request.issuer)\".")
         }
         let ssoURL = provider.singleSignOnURL(baseURL: configuration.baseURL)
         guard request.destination.isEmpty || request.destination == ssoURL else {
-            throw DemoRequestError(status: .badRequest, heading: "Wrong destination",
-                                   message: "The sign-in request is addressed to \"\(request.destination)\", not to \(provider.displayName) (\(ssoURL)).")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Wrong destination",
+                message: "The sign-in request is addressed to \"\(request.destination)\", not to \(provider.displayName) (\(ssoURL)).")
         }
         if checkFreshness, abs(request.issueInstant.timeIntervalSince(now)) > configuration.requestMaxAge {
-            throw DemoRequestError(status: .badRequest, heading: "Sign-in request expired",
-                                   message: "The sign-in request is too old (or its clock is wrong). Go back and start again.")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Sign-in request expired",
+                message: "The sign-in request is too old (or its clock is wrong). Go back and start again.")
         }
-        return AcceptedAuthnRequest(request: request, serviceProvider: serviceProvider, samlRequest: samlRequest,
-                                    relayState: query["RelayState"].flatMap { $0.isEmpty ? nil : $0 })
+        return AcceptedAuthnRequest(
+            request: request, serviceProvider: serviceProvider, samlRequest: samlRequest,
+            relayState: query["RelayState"].flatMap { $0.isEmpty ? nil : $0 })
     }
 
     /// Checks a LogoutRequest from the HTTP-Redirect binding: trusted SP with a Single Logout URL, signed when the
     /// SP has certificates, addressed to this IdP, recent.
     func acceptLogoutRequest(query: [String: String], rawQuery: String?, provider: DemoProvider, now: Date)
-        throws(DemoRequestError) -> (LogoutRequest, TrustedServiceProvider, String) {
+        throws(DemoRequestError) -> (LogoutRequest, TrustedServiceProvider, String)
+    {
         guard let samlRequest = query["SAMLRequest"], !samlRequest.isEmpty else {
-            throw DemoRequestError(status: .badRequest, heading: "Missing sign-out request",
-                                   message: "This page needs a SAML LogoutRequest (the SAMLRequest parameter).")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Missing sign-out request",
+                message: "This page needs a SAML LogoutRequest (the SAMLRequest parameter).")
         }
         let request: LogoutRequest
         do {
@@ -94,12 +107,14 @@ extension DemoMVPD {
             throw unreadable("sign-out", error)
         }
         guard let serviceProvider = serviceProvider(entityID: request.issuer) else {
-            throw DemoRequestError(status: .badRequest, heading: "Unknown service",
-                                   message: "The service \"\(request.issuer)\" is not allowed to sign out of \(provider.displayName).")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Unknown service",
+                message: "The service \"\(request.issuer)\" is not allowed to sign out of \(provider.displayName).")
         }
         guard let singleLogoutURL = serviceProvider.singleLogoutURL else {
-            throw DemoRequestError(status: .badRequest, heading: "Single Logout not configured",
-                                   message: "\(provider.displayName) has no Single Logout address for \"\(request.issuer)\".")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Single Logout not configured",
+                message: "\(provider.displayName) has no Single Logout address for \"\(request.issuer)\".")
         }
         if !serviceProvider.certificates.isEmpty {
             do {
@@ -109,25 +124,29 @@ extension DemoMVPD {
                     _ = try LogoutRequest.fromRedirect(query: query, verifyWith: serviceProvider.certificates)
                 }
             } catch {
-                throw DemoRequestError(status: .badRequest, heading: "Untrusted sign-out request",
-                                       message: "The sign-out request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).")
+                throw DemoRequestError(
+                    status: .badRequest, heading: "Untrusted sign-out request",
+                    message: "The sign-out request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).")
             }
         }
         let sloURL = provider.singleLogoutURL(baseURL: configuration.baseURL) ?? ""
         guard request.destination.isEmpty || request.destination == sloURL else {
-            throw DemoRequestError(status: .badRequest, heading: "Wrong destination",
-                                   message: "The sign-out request is addressed to \"\(request.destination)\", not to \(provider.displayName) (\(sloURL)).")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Wrong destination",
+                message: "The sign-out request is addressed to \"\(request.destination)\", not to \(provider.displayName) (\(sloURL)).")
         }
         if abs(request.issueInstant.timeIntervalSince(now)) > configuration.requestMaxAge {
-            throw DemoRequestError(status: .badRequest, heading: "Sign-out request expired",
-                                   message: "The sign-out request is too old (or its clock is wrong).")
+            throw DemoRequestError(
+                status: .badRequest, heading: "Sign-out request expired",
+                message: "The sign-out request is too old (or its clock is wrong).")
         }
         return (request, serviceProvider, singleLogoutURL)
     }
 
     private func unreadable(_ kind: String, _ error: any Error) -> DemoRequestError {
-        DemoRequestError(status: .badRequest, heading: "Unreadable \(kind) request",
-                         message: "The \(kind) request could not be read (\(describe(error))).")
+        DemoRequestError(
+            status: .badRequest, heading: "Unreadable \(kind) request",
+            message: "The \(kind) request could not be read (\(describe(error))).")
     }
 
     private func describe(_ error: any Error) -> String {

@@ -37,10 +37,11 @@ package struct DemoMVPD: Sendable {
     package func metadata(for providerID: String) -> IdentityProviderMetadata? {
         guard let provider = Self.provider(id: providerID) else { return nil }
         let base = configuration.baseURL
-        return IdentityProviderMetadata(entityID: provider.entityID(baseURL: base),
-                                        singleSignOnRedirectURL: provider.singleSignOnURL(baseURL: base),
-                                        singleLogoutRedirectURL: provider.singleLogoutURL(baseURL: base),
-                                        signingCertificates: [configuration.identity.certificate])
+        return IdentityProviderMetadata(
+            entityID: provider.entityID(baseURL: base),
+            singleSignOnRedirectURL: provider.singleSignOnURL(baseURL: base),
+            singleLogoutRedirectURL: provider.singleLogoutURL(baseURL: base),
+            signingCertificates: [configuration.identity.certificate])
     }
 
     /// The trusted service provider with this entity ID, or nil.

@@ -65,8 +65,10 @@ package struct TrustedServiceProvider: Sendable {
     package var certificates: [Certificate]
 
     /// Creates a trusted service provider.
-    package init(entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String? = nil,
-                certificates: [Certificate] = []) {
+    package init(
+        entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String? = nil,
+        certificates: [Certificate] = []
+    ) {
         self.entityID = entityID
         self.assertionConsumerServiceURL = assertionConsumerServiceURL
         self.singleLogoutURL = singleLogoutURL

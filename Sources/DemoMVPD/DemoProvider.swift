@@ -14,8 +14,10 @@ package struct DemoProvider: Sendable, Equatable, Hashable {
     package let brandColor: String
 
     /// Creates a provider description.
-    package init(id: String, displayName: String, supportsSingleLogout: Bool, requiresSafariViewController: Bool,
-                platformSSO: Bool, brandColor: String) {
+    package init(
+        id: String, displayName: String, supportsSingleLogout: Bool, requiresSafariViewController: Bool,
+        platformSSO: Bool, brandColor: String
+    ) {
         self.id = id
         self.displayName = displayName
         self.supportsSingleLogout = supportsSingleLogout
@@ -53,15 +55,18 @@ package struct DemoProvider: Sendable, Equatable, Hashable {
 
 extension DemoProvider {
     /// Demo Cable: plain SAML 2.0 login, no Single Logout.
-    package static let demoCable = DemoProvider(id: "DemoCable", displayName: "Demo Cable", supportsSingleLogout: false,
-                                               requiresSafariViewController: false, platformSSO: false,
-                                               brandColor: "#1f5fbf")
+    package static let demoCable = DemoProvider(
+        id: "DemoCable", displayName: "Demo Cable", supportsSingleLogout: false,
+        requiresSafariViewController: false, platformSSO: false,
+        brandColor: "#1f5fbf")
     /// Demo Fiber: login in SFSafariViewController, SAML Single Logout.
-    package static let demoFiber = DemoProvider(id: "DemoFiber", displayName: "Demo Fiber", supportsSingleLogout: true,
-                                               requiresSafariViewController: true, platformSSO: false,
-                                               brandColor: "#0a7d4f")
+    package static let demoFiber = DemoProvider(
+        id: "DemoFiber", displayName: "Demo Fiber", supportsSingleLogout: true,
+        requiresSafariViewController: true, platformSSO: false,
+        brandColor: "#0a7d4f")
     /// Demo SSO TV: takes part in Apple platform single sign-on.
-    package static let demoSSO = DemoProvider(id: "DemoSSO", displayName: "Demo SSO TV", supportsSingleLogout: false,
-                                             requiresSafariViewController: false, platformSSO: true,
-                                             brandColor: "#8a2be2")
+    package static let demoSSO = DemoProvider(
+        id: "DemoSSO", displayName: "Demo SSO TV", supportsSingleLogout: false,
+        requiresSafariViewController: false, platformSSO: true,
+        brandColor: "#8a2be2")
 }

@@ -37,14 +37,18 @@ package struct DemoSubscriber: Sendable, Equatable, Hashable {
 
     /// The demo subscribers of every demo MVPD.
     package static let all: [DemoSubscriber] = [
-        DemoSubscriber(username: "alice", password: "alice-pass", providerID: "DemoCable", userID: "dc-alice-7f3a",
-                       householdID: "H-1001", channels: ["news", "sports", "movies"], maxRating: "TV-MA", zip: "10001"),
-        DemoSubscriber(username: "bob", password: "bob-pass", providerID: "DemoCable", userID: "dc-bob-2c9e",
-                       householdID: "H-1001", channels: ["news", "sports"], maxRating: "TV-PG", zip: "10001"),
-        DemoSubscriber(username: "carol", password: "carol-pass", providerID: "DemoFiber", userID: "df-carol-51d8",
-                       householdID: "H-2001", channels: ["news"], maxRating: "TV-14", zip: "94105"),
-        DemoSubscriber(username: "dave", password: "dave-pass", providerID: "DemoSSO", userID: "ds-dave-b604",
-                       householdID: "H-3001", channels: ["news", "movies"], maxRating: "TV-14", zip: "60601"),
+        DemoSubscriber(
+            username: "alice", password: "alice-pass", providerID: "DemoCable", userID: "dc-alice-7f3a",
+            householdID: "H-1001", channels: ["news", "sports", "movies"], maxRating: "TV-MA", zip: "10001"),
+        DemoSubscriber(
+            username: "bob", password: "bob-pass", providerID: "DemoCable", userID: "dc-bob-2c9e",
+            householdID: "H-1001", channels: ["news", "sports"], maxRating: "TV-PG", zip: "10001"),
+        DemoSubscriber(
+            username: "carol", password: "carol-pass", providerID: "DemoFiber", userID: "df-carol-51d8",
+            householdID: "H-2001", channels: ["news"], maxRating: "TV-14", zip: "94105"),
+        DemoSubscriber(
+            username: "dave", password: "dave-pass", providerID: "DemoSSO", userID: "ds-dave-b604",
+            householdID: "H-3001", channels: ["news", "movies"], maxRating: "TV-14", zip: "60601"),
     ]
 
     /// The subscriber of `providerID` whose credentials match, or nil (unknown user, wrong password or wrong MVPD

@@ -10,8 +10,9 @@ struct TokenSigner: Sendable {
     /// Derives the HMAC key from the identity's private key.
     init(identity: SigningIdentity) {
         let material = SymmetricKey(data: Data(identity.privateKeyPEM.utf8))
-        key = HKDF<SHA256>.deriveKey(inputKeyMaterial: material, salt: Data("entitle-demo-mvpd".utf8),
-                                     info: Data("browser-tokens-v1".utf8), outputByteCount: 32)
+        key = HKDF<SHA256>.deriveKey(
+            inputKeyMaterial: material, salt: Data("entitle-demo-mvpd".utf8),
+            info: Data("browser-tokens-v1".utf8), outputByteCount: 32)
     }
 
     /// `base64url(payload) "." base64url(HMAC(payload))`.
@@ -24,8 +25,9 @@ struct TokenSigner: Sendable {
     func open(_ token: String) -> Data? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payload = Data(base64URLEncoded: String(parts[0])),
-              let mac = Data(base64URLEncoded: String(parts[1])),
-              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key) else { return nil }
+            let mac = Data(base64URLEncoded: String(parts[1])),
+            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key)
+        else { return nil }
         return payload
     }
 

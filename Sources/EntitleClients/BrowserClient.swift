@@ -107,7 +107,10 @@ package actor BrowserClient {
     func resolve(_ location: String, against base: String) -> String {
         if location.contains("://") || location.hasPrefix("adobepass:") { return location }
         if let custom = location.split(separator: ":", maxSplits: 1).first, !custom.contains("/"), location.contains(":"),
-           !location.hasPrefix("/") { return location }
+            !location.hasPrefix("/")
+        {
+            return location
+        }
         return URL(string: location, relativeTo: URL(string: base))?.absoluteString ?? location
     }
 

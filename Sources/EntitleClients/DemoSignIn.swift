@@ -3,7 +3,9 @@ import Foundation
 /// Signs a subscriber in through the browser leg: authentication URL → MVPD login form → SAML POST → redirect.
 package enum DemoSignIn {
     /// Completes the login in `browser` and returns where the browser was sent at the end.
-    package static func signIn(browser: BrowserClient, authenticationURL: String, username: String, password: String) async throws -> BrowserClient.Outcome {
+    package static func signIn(browser: BrowserClient, authenticationURL: String, username: String, password: String) async throws
+        -> BrowserClient.Outcome
+    {
         guard case .page(let loginPage) = try await browser.get(authenticationURL) else { throw BrowserError("No login page.") }
         guard var form = loginPage.forms.first(where: { $0["password"] != nil || $0.fields.contains { $0.0 == "password" } }) else {
             throw BrowserError("No login form at \(loginPage.url) (HTTP \(loginPage.status)).")

@@ -44,7 +44,6 @@ package struct HTMLForm: Sendable, Equatable {
         }
     }
 
-
     static func attributes(_ text: String) -> [String: String] {
         let pattern = try! NSRegularExpression(pattern: "([a-zA-Z_:][-a-zA-Z0-9_:.]*)\\s*=\\s*(\"([^\"]*)\"|'([^']*)'|([^\\s>]+))")
         var result: [String: String] = [:]

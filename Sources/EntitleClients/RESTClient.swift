@@ -38,8 +38,9 @@ package struct RESTClient: Sendable {
     /// Access token, once obtained.
     package var accessToken: String?
     /// Client information sent as `X-Device-Info`.
-    package var deviceInfo = DeviceInfo(primaryHardwareType: "SetTopBox", model: "Entitle", version: "1", osName: "Linux", osVersion: "1",
-                                       connectionType: "LAN")
+    package var deviceInfo = DeviceInfo(
+        primaryHardwareType: "SetTopBox", model: "Entitle", version: "1", osName: "Linux", osVersion: "1",
+        connectionType: "LAN")
     let transport: ServiceTransport
 
     /// Creates a client over real HTTP.
@@ -56,8 +57,10 @@ package struct RESTClient: Sendable {
     }
 
     /// Sends a request; `form` becomes an urlencoded body, `json` a JSON body.
-    package func send(_ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, json: Data? = nil,
-                     headers extra: [(String, String)] = [], authorized: Bool = true) async throws -> Answer {
+    package func send(
+        _ method: HTTPMethod, _ path: String, form: [(String, String)]? = nil, json: Data? = nil,
+        headers extra: [(String, String)] = [], authorized: Bool = true
+    ) async throws -> Answer {
         var request = ServiceTransport.Request(method: method, url: path.hasPrefix("http") ? path : baseURL + path, headers: [:])
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "X-Device-Info", value: deviceInfo.headerValue())
@@ -76,13 +79,18 @@ package struct RESTClient: Sendable {
 
     /// Registers with a software statement and fetches an access token.
     package mutating func registerAndAuthorize(softwareStatement: String, redirectURI: String? = nil) async throws -> ClientRegistration {
-        let registration = try await send(.POST, "/o/client/register",
-                                          json: JSONEncoder().encode(ClientRegistrationRequest(softwareStatement: softwareStatement, redirectURI: redirectURI)),
-                                          authorized: false)
+        let registration = try await send(
+            .POST, "/o/client/register",
+            json: JSONEncoder().encode(ClientRegistrationRequest(softwareStatement: softwareStatement, redirectURI: redirectURI)),
+            authorized: false)
         guard registration.status == 201 else { throw BrowserError("Registration failed: HTTP \(registration.status) \(registration.text)") }
         let client = try registration.decode(ClientRegistration.self)
-        let token = try await send(.POST, "/o/client/token", form: [("client_id", client.clientID), ("client_secret", client.clientSecret),
-                                                                  ("grant_type", "client_credentials")], authorized: false)
+        let token = try await send(
+            .POST, "/o/client/token",
+            form: [
+                ("client_id", client.clientID), ("client_secret", client.clientSecret),
+                ("grant_type", "client_credentials"),
+            ], authorized: false)
         guard token.status == 201 || token.status == 200 else { throw BrowserError("Token failed: HTTP \(token.status) \(token.text)") }
         accessToken = try token.decode(AccessTokenResponse.self).accessToken
         return client
@@ -99,6 +107,7 @@ package struct RESTClient: Sendable {
 
     /// `POST /api/v2/{sp}/decisions/authorize|preauthorize/{mvpd}`.
     package func decisions(_ kind: String, mvpd: String, resources: [String]) async throws -> Answer {
-        try await send(.POST, "/api/v2/\(serviceProvider)/decisions/\(kind)/\(mvpd)", json: JSONEncoder().encode(DecisionsRequest(resources: resources)))
+        try await send(
+            .POST, "/api/v2/\(serviceProvider)/decisions/\(kind)/\(mvpd)", json: JSONEncoder().encode(DecisionsRequest(resources: resources)))
     }
 }

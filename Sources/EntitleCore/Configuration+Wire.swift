@@ -81,10 +81,12 @@ public struct MVPDConfiguration: Codable, Sendable, Equatable {
     public var encryptedUserMetadata: [String]
 
     /// Creates an MVPD entry.
-    public init(id: String, displayName: String, logoUrl: String, authPerAggregator: Bool = false, isTempPass: Bool = false,
-                isProxy: Bool = false, enablePlatformServices: Bool = false, boardingStatus: String? = nil,
-                platformMappingId: String? = nil, displayInPlatformPicker: Bool = false,
-                requiresSafariViewController: Bool = false, hasLogout: Bool = false, encryptedUserMetadata: [String] = []) {
+    public init(
+        id: String, displayName: String, logoUrl: String, authPerAggregator: Bool = false, isTempPass: Bool = false,
+        isProxy: Bool = false, enablePlatformServices: Bool = false, boardingStatus: String? = nil,
+        platformMappingId: String? = nil, displayInPlatformPicker: Bool = false,
+        requiresSafariViewController: Bool = false, hasLogout: Bool = false, encryptedUserMetadata: [String] = []
+    ) {
         self.id = id
         self.displayName = displayName
         self.logoUrl = logoUrl

@@ -33,8 +33,10 @@ public struct ClientRegistration: Codable, Sendable, Equatable {
     public var clientIDIssuedAt: Int64
 
     /// Creates a registration answer.
-    public init(clientID: String, clientSecret: String, redirectURIs: [String], grantTypes: [String] = ["client_credentials"],
-                scopes: [String] = ["api:client:v2"], clientIDIssuedAt: Int64) {
+    public init(
+        clientID: String, clientSecret: String, redirectURIs: [String], grantTypes: [String] = ["client_credentials"],
+        scopes: [String] = ["api:client:v2"], clientIDIssuedAt: Int64
+    ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURIs = redirectURIs

@@ -36,8 +36,10 @@ public struct Decision: Codable, Sendable, Equatable {
     public var notAfter: Int64?
 
     /// Creates a decision.
-    public init(resource: String, serviceProvider: String, mvpd: String, source: DecisionSource, authorized: Bool,
-                token: MediaTokenInfo? = nil, error: EnhancedError? = nil, notBefore: Int64? = nil, notAfter: Int64? = nil) {
+    public init(
+        resource: String, serviceProvider: String, mvpd: String, source: DecisionSource, authorized: Bool,
+        token: MediaTokenInfo? = nil, error: EnhancedError? = nil, notBefore: Int64? = nil, notAfter: Int64? = nil
+    ) {
         self.resource = resource
         self.serviceProvider = serviceProvider
         self.mvpd = mvpd

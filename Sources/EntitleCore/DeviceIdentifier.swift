@@ -11,7 +11,8 @@ public struct DeviceIdentifier: Sendable, Equatable, Hashable {
     /// Creates an identifier from a raw device id.
     public init?(rawValue: String) {
         guard !rawValue.isEmpty, rawValue.utf8.count <= Self.maximumLength,
-              rawValue.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) else { return nil }
+            rawValue.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F })
+        else { return nil }
         value = rawValue
     }
 
@@ -20,8 +21,9 @@ public struct DeviceIdentifier: Sendable, Equatable, Hashable {
         guard let header else { throw EnhancedError.invalidDeviceIdentifier }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "fingerprint", parts[1].count <= 1024,
-              let data = Data(base64Lenient: String(parts[1])), let text = String(data: data, encoding: .utf8),
-              let identifier = DeviceIdentifier(rawValue: text) else {
+            let data = Data(base64Lenient: String(parts[1])), let text = String(data: data, encoding: .utf8),
+            let identifier = DeviceIdentifier(rawValue: text)
+        else {
             throw EnhancedError.invalidDeviceIdentifier
         }
         return identifier

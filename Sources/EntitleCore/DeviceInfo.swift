@@ -34,10 +34,12 @@ public struct DeviceInfo: Codable, Sendable, Equatable {
     public var applicationId: String?
 
     /// Creates device information.
-    public init(primaryHardwareType: String? = nil, model: String? = nil, version: String? = nil, manufacturer: String? = nil,
-                vendor: String? = nil, osName: String? = nil, osFamily: String? = nil, osVersion: String? = nil,
-                browserName: String? = nil, browserVersion: String? = nil, userAgent: String? = nil,
-                displayWidth: Int? = nil, displayHeight: Int? = nil, connectionType: String? = nil, applicationId: String? = nil) {
+    public init(
+        primaryHardwareType: String? = nil, model: String? = nil, version: String? = nil, manufacturer: String? = nil,
+        vendor: String? = nil, osName: String? = nil, osFamily: String? = nil, osVersion: String? = nil,
+        browserName: String? = nil, browserVersion: String? = nil, userAgent: String? = nil,
+        displayWidth: Int? = nil, displayHeight: Int? = nil, connectionType: String? = nil, applicationId: String? = nil
+    ) {
         self.primaryHardwareType = primaryHardwareType
         self.model = model
         self.version = version
@@ -123,7 +125,8 @@ public struct DeviceInfo: Codable, Sendable, Equatable {
     /// Decodes a header value (Base64 JSON; URL-safe Base64 and missing padding tolerated); throws ``EnhancedError/invalidDeviceInfo``.
     public static func decode(header: String) throws(EnhancedError) -> DeviceInfo {
         guard header.count <= maximumEncodedLength, let data = Data(base64Lenient: header),
-              let info = try? JSONDecoder().decode(DeviceInfo.self, from: data) else {
+            let info = try? JSONDecoder().decode(DeviceInfo.self, from: data)
+        else {
             throw EnhancedError.invalidDeviceInfo
         }
         return info

@@ -22,8 +22,10 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
         "https://experienceleague.adobe.com/docs/pass/authentication/auth-features/error-reportn/enhanced-error-codes.html"
 
     /// Creates an error body; `trace` defaults to a fresh UUID.
-    public init(action: Action, status: Int, code: Code, message: String, details: String? = nil,
-                helpUrl: String = EnhancedError.defaultHelpURL, trace: String = UUID().uuidString.lowercased()) {
+    public init(
+        action: Action, status: Int, code: Code, message: String, details: String? = nil,
+        helpUrl: String = EnhancedError.defaultHelpURL, trace: String = UUID().uuidString.lowercased()
+    ) {
         self.action = action
         self.status = status
         self.code = code

@@ -21,8 +21,10 @@ public struct ShortMediaToken: Sendable, Equatable, Codable {
     public var proxyMvpdID: String
 
     /// Creates a token from its fields.
-    public init(sessionGUID: String, requestorID: String, resourceID: String, ttl: Int64, issueTime: Int64,
-                mvpdID: String, proxyMvpdID: String) {
+    public init(
+        sessionGUID: String, requestorID: String, resourceID: String, ttl: Int64, issueTime: Int64,
+        mvpdID: String, proxyMvpdID: String
+    ) {
         self.sessionGUID = sessionGUID
         self.requestorID = requestorID
         self.resourceID = resourceID
@@ -38,8 +40,9 @@ public struct ShortMediaToken: Sendable, Equatable, Codable {
     /// `<shortAuthorizationToken>…</shortAuthorizationToken>` with XML-escaped values, fixed element order, one line.
     public func bodyXML() -> String {
         var out = "<shortAuthorizationToken>"
-        out.reserveCapacity(192 + sessionGUID.utf8.count + requestorID.utf8.count + resourceID.utf8.count * 2
-            + mvpdID.utf8.count + proxyMvpdID.utf8.count)
+        out.reserveCapacity(
+            192 + sessionGUID.utf8.count + requestorID.utf8.count + resourceID.utf8.count * 2
+                + mvpdID.utf8.count + proxyMvpdID.utf8.count)
         Self.appendElement("sessionGUID", sessionGUID, to: &out)
         Self.appendElement("requestorID", requestorID, to: &out)
         Self.appendElement("resourceID", resourceID, to: &out)

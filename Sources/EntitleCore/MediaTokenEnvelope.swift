@@ -59,8 +59,8 @@ public struct MediaTokenEnvelope: Sendable {
     private static func split(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (signature: Range<Int>, body: Range<Int>, token: ShortMediaToken) {
         let markerLength = marker.utf8CodeUnitCount
         guard let base = bytes.baseAddress, bytes.count > markerLength * 2,
-              memcmp(base, marker.utf8Start, markerLength) == 0,
-              let second = find(marker, in: bytes, from: markerLength)
+            memcmp(base, marker.utf8Start, markerLength) == 0,
+            let second = find(marker, in: bytes, from: markerLength)
         else {
             throw MediaTokenFormatError(.missingSignatureInfo, "token does not start with <signatureInfo>SIG<signatureInfo>")
         }

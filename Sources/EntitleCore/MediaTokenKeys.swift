@@ -115,7 +115,7 @@ extension Curve25519.Signing.PrivateKey {
     init(pkcs8PEM pem: String) throws {
         let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         guard pem.contains("BEGIN PRIVATE KEY"), let der = Data(base64Encoded: body), der.count == 48,
-              der.prefix(16) == Data([0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20])
+            der.prefix(16) == Data([0x30, 0x2E, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20])
         else { throw MediaTokenFormatError(.invalidValue, "not a PKCS#8 Ed25519 private key") }
         try self.init(rawRepresentation: der.suffix(32))
     }

@@ -61,7 +61,8 @@ struct MediaTokenScanner {
             } else {
                 let start = index
                 while index < bytes.count, Self.isNameByte(bytes[index]) { index += 1 }
-                throw index == start ? MediaTokenFormatError(.malformedBody, "expected an element name")
+                throw index == start
+                    ? MediaTokenFormatError(.malformedBody, "expected an element name")
                     : MediaTokenFormatError(.unknownElement, "unknown element in token body")
             }
             guard seen & (1 << field) == 0 else {
@@ -84,8 +85,9 @@ struct MediaTokenScanner {
         }
         func text(_ field: Int) throws -> String { try Self.decodeText(UnsafeBufferPointer(rebasing: bytes[ranges[field]])) }
         func number(_ field: Int) throws -> Int64 { try Self.number(UnsafeBufferPointer(rebasing: bytes[ranges[field]]), names[field]) }
-        return ShortMediaToken(sessionGUID: try text(0), requestorID: try text(1), resourceID: try text(2),
-                               ttl: try number(3), issueTime: try number(4), mvpdID: try text(5), proxyMvpdID: try text(6))
+        return ShortMediaToken(
+            sessionGUID: try text(0), requestorID: try text(1), resourceID: try text(2),
+            ttl: try number(3), issueTime: try number(4), mvpdID: try text(5), proxyMvpdID: try text(6))
     }
 
     // MARK: - Lexing

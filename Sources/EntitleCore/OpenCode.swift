@@ -8,7 +8,8 @@
 /// service must be read without failing; an unknown word matches none of the constants. Where input must be one of
 /// the known words (an admin command), the type lists them in `known` and the caller refuses the rest.
 public protocol OpenCode: RawRepresentable, Codable, Sendable, Hashable, ExpressibleByStringLiteral,
-    CustomStringConvertible where RawValue == String, StringLiteralType == String {
+    CustomStringConvertible
+where RawValue == String, StringLiteralType == String {
     /// Creates a word from its text; every text is a word.
     init(rawValue: String)
 }

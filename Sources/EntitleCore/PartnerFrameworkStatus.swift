@@ -72,8 +72,9 @@ public struct PartnerFrameworkStatus: Codable, Sendable, Equatable {
     /// Throws the documented `invalid_header_pfs_*` errors.
     public static func validate(header: String?, now: Int64) throws(EnhancedError) -> (status: PartnerFrameworkStatus, providerID: String) {
         guard let header, header.count <= 8192, let data = Data(base64Lenient: header),
-              let status = try? JSONDecoder().decode(PartnerFrameworkStatus.self, from: data),
-              let permission = status.frameworkPermissionInfo else {
+            let status = try? JSONDecoder().decode(PartnerFrameworkStatus.self, from: data),
+            let permission = status.frameworkPermissionInfo
+        else {
             throw EnhancedError.pfsPermissionAccessNotPresent
         }
         switch permission.accessStatus {
@@ -91,17 +92,43 @@ public struct PartnerFrameworkStatus: Codable, Sendable, Equatable {
 
 extension EnhancedError {
     /// The framework status header or its permission information is missing or malformed.
-    public static var pfsPermissionAccessNotPresent: EnhancedError { EnhancedError(action: "none", status: 400, code: "invalid_header_pfs_permission_access_not_present", message: "The partner framework status header is missing or has no permission information.") }
+    public static var pfsPermissionAccessNotPresent: EnhancedError {
+        EnhancedError(
+            action: "none", status: 400, code: "invalid_header_pfs_permission_access_not_present",
+            message: "The partner framework status header is missing or has no permission information.")
+    }
     /// The user has not yet decided whether the app may use the TV provider account.
-    public static var pfsPermissionAccessNotDetermined: EnhancedError { EnhancedError(action: "none", status: 400, code: "invalid_header_pfs_permission_access_not_determined", message: "The user has not decided whether to share the TV provider account.") }
+    public static var pfsPermissionAccessNotDetermined: EnhancedError {
+        EnhancedError(
+            action: "none", status: 400, code: "invalid_header_pfs_permission_access_not_determined",
+            message: "The user has not decided whether to share the TV provider account.")
+    }
     /// The user did not grant access to the TV provider account.
-    public static var pfsPermissionAccessNotGranted: EnhancedError { EnhancedError(action: "none", status: 400, code: "invalid_header_pfs_permission_access_not_granted", message: "The user did not grant access to the TV provider account.") }
+    public static var pfsPermissionAccessNotGranted: EnhancedError {
+        EnhancedError(
+            action: "none", status: 400, code: "invalid_header_pfs_permission_access_not_granted",
+            message: "The user did not grant access to the TV provider account.")
+    }
     /// No provider id in the framework status.
-    public static var pfsProviderIDNotDetermined: EnhancedError { EnhancedError(action: "none", status: 400, code: "invalid_header_pfs_provider_id_not_determined", message: "The partner framework status has no provider id.") }
+    public static var pfsProviderIDNotDetermined: EnhancedError {
+        EnhancedError(
+            action: "none", status: 400, code: "invalid_header_pfs_provider_id_not_determined",
+            message: "The partner framework status has no provider id.")
+    }
     /// The provider id does not match an MVPD boarded for partner single sign-on.
-    public static var pfsProviderIDMismatch: EnhancedError { EnhancedError(action: "none", status: 400, code: "invalid_header_pfs_provider_id_mismatch", message: "The provider id does not match an MVPD enabled for partner single sign-on.") }
+    public static var pfsProviderIDMismatch: EnhancedError {
+        EnhancedError(
+            action: "none", status: 400, code: "invalid_header_pfs_provider_id_mismatch",
+            message: "The provider id does not match an MVPD enabled for partner single sign-on.")
+    }
     /// The platform's provider information has expired.
-    public static var pfsProviderInfoExpired: EnhancedError { EnhancedError(action: "none", status: 400, code: "invalid_header_pfs_provider_info_expired", message: "The partner framework provider information has expired.") }
+    public static var pfsProviderInfoExpired: EnhancedError {
+        EnhancedError(
+            action: "none", status: 400, code: "invalid_header_pfs_provider_info_expired",
+            message: "The partner framework provider information has expired.")
+    }
     /// The partner in the path is not supported.
-    public static var invalidPartner: EnhancedError { EnhancedError(action: "none", status: 400, code: "invalid_parameter_partner", message: "The partner parameter value is missing or invalid.") }
+    public static var invalidPartner: EnhancedError {
+        EnhancedError(action: "none", status: 400, code: "invalid_parameter_partner", message: "The partner parameter value is missing or invalid.")
+    }
 }

@@ -71,10 +71,15 @@ public enum JSONValue: Codable, Sendable, Equatable {
     /// Decodes a string, number, bool or array.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Double.self) { self = .number(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else { self = .array(try container.decode([JSONValue].self)) }
+        if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else {
+            self = .array(try container.decode([JSONValue].self))
+        }
     }
 
     /// Encodes the value.

@@ -60,8 +60,10 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
-        guard parser.parse(), parser.parserError == nil, reader.sawRSS, let channel = reader.channelTitle?.trimmingCharacters(in: .whitespacesAndNewlines),
-              !channel.isEmpty else {
+        guard parser.parse(), parser.parserError == nil, reader.sawRSS,
+            let channel = reader.channelTitle?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !channel.isEmpty
+        else {
             throw EnhancedError.invalidResources.with(details: "The MRSS resource is not well-formed or has no channel title.")
         }
         guard reader.itemCount <= 1 else {
@@ -87,8 +89,10 @@ private final class MRSSReader: NSObject, XMLParserDelegate {
     private var text = ""
     private var ratingScheme = ""
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+    ) {
         path.append(elementName)
         text = ""
         if path.count == 1 { sawRSS = elementName == "rss" }

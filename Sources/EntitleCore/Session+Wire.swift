@@ -28,10 +28,12 @@ public struct SessionResponse: Codable, Sendable, Equatable {
     public var authenticationRequest: PartnerAuthenticationRequest?
 
     /// Creates a session answer.
-    public init(actionName: ActionName, actionType: ActionType, reasonType: ReasonType, url: String? = nil,
-                missingParameters: [String]? = nil, existingParameters: [String: String]? = nil, code: String? = nil,
-                sessionId: String? = nil, mvpd: String? = nil, serviceProvider: String? = nil,
-                notBefore: String? = nil, notAfter: String? = nil, authenticationRequest: PartnerAuthenticationRequest? = nil) {
+    public init(
+        actionName: ActionName, actionType: ActionType, reasonType: ReasonType, url: String? = nil,
+        missingParameters: [String]? = nil, existingParameters: [String: String]? = nil, code: String? = nil,
+        sessionId: String? = nil, mvpd: String? = nil, serviceProvider: String? = nil,
+        notBefore: String? = nil, notAfter: String? = nil, authenticationRequest: PartnerAuthenticationRequest? = nil
+    ) {
         self.actionName = actionName
         self.actionType = actionType
         self.reasonType = reasonType

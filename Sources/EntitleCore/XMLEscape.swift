@@ -33,7 +33,8 @@ public enum XMLEscape {
             out += rest[..<amp]
             let reference = rest[amp...].dropFirst()
             if let semicolon = reference.prefix(12).firstIndex(of: ";"),
-               let decoded = decodeReference(reference[..<semicolon]) {
+                let decoded = decodeReference(reference[..<semicolon])
+            {
                 out.unicodeScalars.append(decoded)
                 rest = reference[reference.index(after: semicolon)...]
             } else {
@@ -122,8 +123,9 @@ public enum XMLEscape {
             digits = digits.dropFirst()
         }
         guard !digits.isEmpty, digits.count <= 8,
-              digits.allSatisfy({ $0.isASCII && (radix == 16 ? $0.isHexDigit : $0.isNumber) }),
-              let value = UInt32(digits, radix: Int(radix)), isXMLCharacter(value) else { return nil }
+            digits.allSatisfy({ $0.isASCII && (radix == 16 ? $0.isHexDigit : $0.isNumber) }),
+            let value = UInt32(digits, radix: Int(radix)), isXMLCharacter(value)
+        else { return nil }
         return Unicode.Scalar(value)
     }
 }

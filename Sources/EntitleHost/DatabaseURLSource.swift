@@ -23,10 +23,13 @@ package struct DatabaseURLSource: Sendable, Equatable {
     }
 
     /// A source reading `ENTITLE_DATABASE_URL` and `PGPASSWORD` from `environment`.
-    package static func from(option: String?, file: String?,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) -> DatabaseURLSource {
-        DatabaseURLSource(option: option, file: file, environmentURL: environment["ENTITLE_DATABASE_URL"],
-                          environmentPassword: environment["PGPASSWORD"])
+    package static func from(
+        option: String?, file: String?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> DatabaseURLSource {
+        DatabaseURLSource(
+            option: option, file: file, environmentURL: environment["ENTITLE_DATABASE_URL"],
+            environmentPassword: environment["PGPASSWORD"])
     }
 
     /// The URL to use (nil for SQLite): the option, else the file, else the environment; `PGPASSWORD` fills in a
@@ -51,7 +54,8 @@ package struct DatabaseURLSource: Sendable, Equatable {
     /// `url` with `password` as its password, unless it already has one.
     static func addingPassword(_ password: String, to url: String) -> String {
         guard var components = URLComponents(string: url), components.password == nil || components.password?.isEmpty == true,
-              components.user != nil else { return url }
+            components.user != nil
+        else { return url }
         components.password = password
         return components.string ?? url
     }

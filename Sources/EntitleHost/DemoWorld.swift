@@ -25,19 +25,23 @@ enum DemoWorld {
     /// one database signs with the same key and accepts the same CSRF and session cookies (derived from that key): a
     /// login started through one instance can finish through another. An older data directory's files are adopted
     /// when the database has none; the files are kept as a copy of what the database holds.
-    static func demoMVPDSecrets(service: EntitleService, dataDirectory: String, now: Date) async throws -> (identity: SigningIdentity, apiKey: String) {
+    static func demoMVPDSecrets(service: EntitleService, dataDirectory: String, now: Date) async throws -> (identity: SigningIdentity, apiKey: String)
+    {
         let folder = dataDirectory + "/demo-mvpd"
         let keyPath = folder + "/idp-key.pem", certPath = folder + "/idp-cert.pem", apiKeyPath = folder + "/api-key"
         let stored = try await service.repository.sharedSecret(name: "demo-mvpd", now: service.clock.nowMilliseconds()) {
             if let key = try? String(contentsOfFile: keyPath, encoding: .utf8), let cert = try? String(contentsOfFile: certPath, encoding: .utf8),
-               let apiKey = try? String(contentsOfFile: apiKeyPath, encoding: .utf8), (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil {
+                let apiKey = try? String(contentsOfFile: apiKeyPath, encoding: .utf8),
+                (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil
+            {
                 return encodeFields(["key": key, "cert": cert, "apiKey": apiKey.trimmingCharacters(in: .whitespacesAndNewlines)])
             }
             let identity = try SigningIdentity.generate(commonName: "Entitle DemoMVPD", now: now)
             return encodeFields(["key": identity.privateKeyPEM, "cert": identity.certificatePEM, "apiKey": UUID().uuidString + UUID().uuidString])
         }
         guard let fields = try? JSONDecoder().decode([String: String].self, from: Data(stored.utf8)),
-              let key = fields["key"], let cert = fields["cert"], let apiKey = fields["apiKey"] else {
+            let key = fields["key"], let cert = fields["cert"], let apiKey = fields["apiKey"]
+        else {
             throw ConfigurationError("The stored DemoMVPD secrets are unreadable.")
         }
         let identity = try SigningIdentity(privateKeyPEM: key, certificatePEM: cert)
@@ -58,14 +62,16 @@ enum DemoWorld {
     static func programmerIdentity(service: EntitleService, keyPath: String, certPath: String) async throws -> SigningIdentity {
         let stored = try await service.repository.sharedSecret(name: "demo-programmer", now: service.clock.nowMilliseconds()) {
             if let key = try? String(contentsOfFile: keyPath, encoding: .utf8), let cert = try? String(contentsOfFile: certPath, encoding: .utf8),
-               (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil {
+                (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil
+            {
                 return encodeFields(["key": key, "cert": cert])
             }
             let identity = try SigningIdentity.generate(commonName: "Reference Network user metadata", now: service.clock.now())
             return encodeFields(["key": identity.privateKeyPEM, "cert": identity.certificatePEM])
         }
         guard let fields = try? JSONDecoder().decode([String: String].self, from: Data(stored.utf8)),
-              let key = fields["key"], let cert = fields["cert"] else {
+            let key = fields["key"], let cert = fields["cert"]
+        else {
             throw ConfigurationError("The stored demo programmer key is unreadable.")
         }
         try PrivateFile.mirror(key, to: keyPath)
@@ -80,16 +86,19 @@ enum DemoWorld {
         let programmerCertPath = demoFolder + "/programmer-cert.pem"
         let programmer = try await programmerIdentity(service: service, keyPath: programmerKeyPath, certPath: programmerCertPath)
         if let seeded = try await service.repository.mvpd(id: "DemoCable")?.ssoUrl, !seeded.hasPrefix(demoBaseURL + "/") {
-            service.logger.warning("demo world re-pointed to this instance's public URL: instances sharing a database need the same --public-url",
-                                   metadata: ["previous": "\(seeded.logEscaped)", "now": "\(demoBaseURL.logEscaped)"])
+            service.logger.warning(
+                "demo world re-pointed to this instance's public URL: instances sharing a database need the same --public-url",
+                metadata: ["previous": "\(seeded.logEscaped)", "now": "\(demoBaseURL.logEscaped)"])
         }
-        try await service.saveRequestor(id: requestorID, name: "Reference Network", domains: ["ios.app", "localhost", "127.0.0.1"],
-                                        maxResources: 10, metadataCertificatePEM: programmer.certificatePEM)
+        try await service.saveRequestor(
+            id: requestorID, name: "Reference Network", domains: ["ios.app", "localhost", "127.0.0.1"],
+            maxResources: 10, metadataCertificatePEM: programmer.certificatePEM)
         for provider in DemoMVPD.providers {
             guard let metadata = demo.metadata(for: provider.id) else { continue }
-            var options = EntitleService.MVPDOptions(displayName: provider.displayName, logoURL: provider.logoURL(baseURL: demoBaseURL),
-                                                     authorizationURL: "\(demoBaseURL)/\(provider.id)/authorize",
-                                                     authorizationKey: demo.configuration.authorizationAPIKey)
+            var options = EntitleService.MVPDOptions(
+                displayName: provider.displayName, logoURL: provider.logoURL(baseURL: demoBaseURL),
+                authorizationURL: "\(demoBaseURL)/\(provider.id)/authorize",
+                authorizationKey: demo.configuration.authorizationAPIKey)
             options.requiresSafariViewController = provider.requiresSafariViewController
             options.enablePlatformServices = provider.platformSSO
             options.boardingStatus = provider.platformSSO ? "SUPPORTED" : nil
@@ -97,19 +106,22 @@ enum DemoWorld {
             options.encryptedAttributes = ["zip"]
             try await service.importSAMLMVPD(id: provider.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
         }
-        try await service.saveTempPassMVPD(id: "TempPass", displayName: "Try it free", logoURL: service.configuration.publicBaseURL + "/logos/TempPass.svg",
-                                           minutes: 10, requestors: [requestorID])
-        try await service.saveTempPassMVPD(id: "TempPassPromo", displayName: "Free preview: 3 videos",
-                                           logoURL: service.configuration.publicBaseURL + "/logos/TempPassPromo.svg",
-                                           minutes: 24 * 60, resourceLimit: 3, requestors: [requestorID])
+        try await service.saveTempPassMVPD(
+            id: "TempPass", displayName: "Try it free", logoURL: service.configuration.publicBaseURL + "/logos/TempPass.svg",
+            minutes: 10, requestors: [requestorID])
+        try await service.saveTempPassMVPD(
+            id: "TempPassPromo", displayName: "Free preview: 3 videos",
+            logoURL: service.configuration.publicBaseURL + "/logos/TempPassPromo.svg",
+            minutes: 24 * 60, resourceLimit: 3, requestors: [requestorID])
         let statementPath = demoFolder + "/software-statement.jwt"
         var statement = (try? String(contentsOfFile: statementPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if !(await service.isApproved(softwareStatement: statement)) {
             statement = try await service.issueSoftwareStatement(requestor: requestorID, name: "Reference TV", redirectURIs: redirectURIs).jwt
             try PrivateFile.write(statement, to: statementPath)
         }
-        return DemoWorldInfo(requestorID: requestorID, softwareStatementPath: statementPath, softwareStatement: statement,
-                             programmerKeyPath: programmerKeyPath)
+        return DemoWorldInfo(
+            requestorID: requestorID, softwareStatementPath: statementPath, softwareStatement: statement,
+            programmerKeyPath: programmerKeyPath)
     }
 }
 

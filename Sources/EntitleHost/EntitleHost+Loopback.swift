@@ -14,8 +14,10 @@ extension EntitleHost {
     /// the port is chosen before the service binds it (its URLs are part of the seeded world), so when another process
     /// takes it meanwhile the whole start is retried on a new port with fresh storage.
     /// `entitle bench` runs its in-process service this way, and the test harness (`EntitleTesting.LocalService`) too.
-    package static func runOnLoopback(configuration: HostConfiguration, temporaryDataDirectory: Bool = true, logger: Logger,
-                                     clock: any ServiceClock, _ body: (EntitleHost) async throws -> Void) async throws {
+    package static func runOnLoopback(
+        configuration: HostConfiguration, temporaryDataDirectory: Bool = true, logger: Logger,
+        clock: any ServiceClock, _ body: (EntitleHost) async throws -> Void
+    ) async throws {
         for attempt in 1...5 {
             var configuration = configuration
             if temporaryDataDirectory { configuration.dataDirectory = NSTemporaryDirectory() + "entitle-test-" + UUID().uuidString }
@@ -39,8 +41,10 @@ extension EntitleHost {
     /// The server could not bind its port (another process took it after ``freePort()``).
     struct PortTaken: Error {}
 
-    static func serveOnce(configuration: HostConfiguration, logger: Logger, clock: any ServiceClock,
-                          _ body: (EntitleHost) async throws -> Void) async throws {
+    static func serveOnce(
+        configuration: HostConfiguration, logger: Logger, clock: any ServiceClock,
+        _ body: (EntitleHost) async throws -> Void
+    ) async throws {
         let host = try await EntitleHost.prepare(configuration: configuration, logger: logger, clock: clock)
         let (listening, listeningSignal) = AsyncStream<Void>.makeStream()
         let app = host.makeApplication { _ in

@@ -22,30 +22,38 @@ package struct EntitleHost: Sendable {
     package let demoInfo: DemoWorldInfo?
 
     /// Opens storage, migrates, ensures keys and (when enabled) seeds the demo world.
-    package static func prepare(configuration: HostConfiguration, logger: Logger,
-                               clock: any ServiceClock = SystemClock()) async throws -> EntitleHost {
+    package static func prepare(
+        configuration: HostConfiguration, logger: Logger,
+        clock: any ServiceClock = SystemClock()
+    ) async throws -> EntitleHost {
         let databaseURL = try configuration.databaseURL ?? configuration.databaseURLSource?.resolve()
         let engine = try await DatabaseEngine.open(databaseURL: databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
-        let service = EntitleService(configuration: serviceConfiguration, repository: Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh),
-                                    clock: clock, logger: logger)
+        let service = EntitleService(
+            configuration: serviceConfiguration, repository: Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh),
+            clock: clock, logger: logger)
         do {
             try await service.prepare()
-            guard configuration.demo else { return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil) }
+            guard configuration.demo else {
+                return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil)
+            }
             let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
             let secrets = try await DemoWorld.demoMVPDSecrets(service: service, dataDirectory: configuration.dataDirectory, now: clock.now())
             let spIdentity = try await service.keys.signingIdentity(purpose: KeyPurpose.samlSP)
-            let trusted = TrustedServiceProvider(entityID: serviceConfiguration.spEntityID,
-                                                 assertionConsumerServiceURL: serviceConfiguration.assertionConsumerServiceURL,
-                                                 singleLogoutURL: serviceConfiguration.singleLogoutURL,
-                                                 certificates: [spIdentity.certificate])
-            let demo = DemoMVPD(configuration: DemoMVPDConfiguration(baseURL: demoBaseURL, identity: secrets.identity,
-                                                                     trustedServiceProviders: [trusted],
-                                                                     authorizationAPIKey: secrets.apiKey,
-                                                                     now: { clock.now() }),
-                                logger: logger)
+            let trusted = TrustedServiceProvider(
+                entityID: serviceConfiguration.spEntityID,
+                assertionConsumerServiceURL: serviceConfiguration.assertionConsumerServiceURL,
+                singleLogoutURL: serviceConfiguration.singleLogoutURL,
+                certificates: [spIdentity.certificate])
+            let demo = DemoMVPD(
+                configuration: DemoMVPDConfiguration(
+                    baseURL: demoBaseURL, identity: secrets.identity,
+                    trustedServiceProviders: [trusted],
+                    authorizationAPIKey: secrets.apiKey,
+                    now: { clock.now() }),
+                logger: logger)
             let info = try await DemoWorld.seed(service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory)
             return EntitleHost(configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info)
         } catch {
@@ -61,12 +69,14 @@ package struct EntitleHost: Sendable {
                 demo.addRoutes(to: router.group("demo-mvpd"))
             }
             router.get("/logos/TempPass.svg") { _, _ in
-                Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
-                         body: .init(byteBuffer: ByteBuffer(string: TempPassLogo.svg)))
+                Response(
+                    status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
+                    body: .init(byteBuffer: ByteBuffer(string: TempPassLogo.svg)))
             }
             router.get("/logos/TempPassPromo.svg") { _, _ in
-                Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
-                         body: .init(byteBuffer: ByteBuffer(string: TempPassLogo.promoSVG)))
+                Response(
+                    status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "max-age=86400"],
+                    body: .init(byteBuffer: ByteBuffer(string: TempPassLogo.promoSVG)))
             }
         }
     }
@@ -74,12 +84,14 @@ package struct EntitleHost: Sendable {
     /// The HTTP application (Hummingbird), with graceful shutdown on SIGINT/SIGTERM when run with `runService()`.
     package func makeApplication(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
         let limits = configuration.connectionLimits
-        return Application(router: buildRouter(),
-                    server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },
-                    configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Entitle",
-                                         availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
-                    onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
-                    logger: service.logger)
+        return Application(
+            router: buildRouter(),
+            server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },
+            configuration: .init(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "Entitle",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
+            logger: service.logger)
     }
 
     /// Closes storage.

@@ -17,9 +17,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     init(responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits) {
         self.limits = limits
         let requestTimeout = TimeAmount.fromSeconds(limits.requestTimeout)
-        base = HTTP1Channel(responder: responder, configuration: .init(
-            additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: requestTimeout)],
-            idleTimeout: .fromSeconds(limits.idleTimeout)))
+        base = HTTP1Channel(
+            responder: responder,
+            configuration: .init(
+                additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: requestTimeout)],
+                idleTimeout: .fromSeconds(limits.idleTimeout)))
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -103,7 +105,7 @@ final class LingeringCloseHandler: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !lingering else { return } // the server has answered: what the client still sends is discarded
+        guard !lingering else { return }  // the server has answered: what the client still sends is discarded
         context.fireChannelRead(data)
     }
 

@@ -13,8 +13,10 @@ extension EntitleService {
 
     /// Creates or updates a requestor.
     package func saveRequestor(id: String, name: String, domains: [String], maxResources: Int = 5, metadataCertificatePEM: String?) async throws {
-        try await repository.upsertRequestor(RequestorRecord(id: id, name: name, domains: domains, maxResources: Int64(maxResources),
-                                                             metadataCertificatePem: metadataCertificatePEM))
+        try await repository.upsertRequestor(
+            RequestorRecord(
+                id: id, name: name, domains: domains, maxResources: Int64(maxResources),
+                metadataCertificatePem: metadataCertificatePEM))
     }
 
     /// Options of an MVPD integration beyond its SAML metadata.
@@ -57,29 +59,33 @@ extension EntitleService {
 
     /// Adds or updates a SAML MVPD from an identity provider's metadata XML and integrates it with `requestors`.
     @discardableResult
-    package func importSAMLMVPD(id: String, metadataXML: String, options: MVPDOptions, requestors: [String]) async throws -> IdentityProviderMetadata {
+    package func importSAMLMVPD(id: String, metadataXML: String, options: MVPDOptions, requestors: [String]) async throws -> IdentityProviderMetadata
+    {
         if options.authorizeAllAuthenticated && options.authorizationURL != nil {
             throw ConfigurationError("An MVPD with an authorization URL cannot also authorize every authenticated subscriber.")
         }
         let metadata = try IdentityProviderMetadata.parse(xml: metadataXML)
         guard !metadata.signingCertificates.isEmpty else { throw ConfigurationError("The IdP metadata has no signing certificate.") }
         let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
-        try await repository.upsertMVPD(MVPDRecord(
-            id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .saml, entityId: metadata.entityID,
-            ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: pems,
-            authorizationUrl: options.authorizationURL, authorizationKey: options.authorizationKey,
-            requiresSafariViewController: options.requiresSafariViewController, enablePlatformServices: options.enablePlatformServices,
-            boardingStatus: options.boardingStatus, platformMappingId: options.enablePlatformServices ? id : nil,
-            displayInPlatformPicker: options.displayInPlatformPicker, temppassMinutes: nil,
-            profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: options.encryptedAttributes,
-            temppassResourceLimit: nil))
+        try await repository.upsertMVPD(
+            MVPDRecord(
+                id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .saml, entityId: metadata.entityID,
+                ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: pems,
+                authorizationUrl: options.authorizationURL, authorizationKey: options.authorizationKey,
+                requiresSafariViewController: options.requiresSafariViewController, enablePlatformServices: options.enablePlatformServices,
+                boardingStatus: options.boardingStatus, platformMappingId: options.enablePlatformServices ? id : nil,
+                displayInPlatformPicker: options.displayInPlatformPicker, temppassMinutes: nil,
+                profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: options.encryptedAttributes,
+                temppassResourceLimit: nil))
         try await recordSSOPostBinding(mvpd: id, metadataXML: metadataXML)
-        try await repository.upsertSAMLOptions(MVPDSAMLOptionsRecord(
-            mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: options.allowRSASHA1,
-            authorizeAll: options.authorizeAllAuthenticated))
+        try await repository.upsertSAMLOptions(
+            MVPDSAMLOptionsRecord(
+                mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: options.allowRSASHA1,
+                authorizeAll: options.authorizeAllAuthenticated))
         if options.allowRSASHA1 {
-            logger.warning("RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",
-                           metadata: ["mvpd": "\(id.logEscaped)"])
+            logger.warning(
+                "RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",
+                metadata: ["mvpd": "\(id.logEscaped)"])
         }
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
         return metadata
@@ -87,13 +93,16 @@ extension EntitleService {
 
     /// Adds or updates a TempPass pseudo-MVPD and integrates it with `requestors`.
     /// A `resourceLimit` makes it a Promotional TempPass: that many distinct resources per identity (`AP-TempPass-Identity`).
-    package func saveTempPassMVPD(id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
-                                 requestors: [String]) async throws {
-        try await repository.upsertMVPD(MVPDRecord(
-            id: id, displayName: displayName, logoUrl: logoURL, kind: .tempPass, entityId: nil, ssoUrl: nil, sloUrl: nil,
-            certificates: [], authorizationUrl: nil, authorizationKey: nil, requiresSafariViewController: false, enablePlatformServices: false,
-            boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: false, temppassMinutes: Int64(minutes),
-            profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: [], temppassResourceLimit: resourceLimit.map(Int64.init)))
+    package func saveTempPassMVPD(
+        id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
+        requestors: [String]
+    ) async throws {
+        try await repository.upsertMVPD(
+            MVPDRecord(
+                id: id, displayName: displayName, logoUrl: logoURL, kind: .tempPass, entityId: nil, ssoUrl: nil, sloUrl: nil,
+                certificates: [], authorizationUrl: nil, authorizationKey: nil, requiresSafariViewController: false, enablePlatformServices: false,
+                boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: false, temppassMinutes: Int64(minutes),
+                profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: [], temppassResourceLimit: resourceLimit.map(Int64.init)))
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
 
@@ -101,8 +110,10 @@ extension EntitleService {
     package func issueLegacyKeyPair(requestor: String) async throws -> (publicKey: String, privateKey: String) {
         guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         let publicKey = Secrets.randomToken(bytes: 24), privateKey = Secrets.randomToken(bytes: 32)
-        try await repository.insertLegacyAppKey(LegacyAppKeyRecord(publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
-                                                                   createdAt: now, revoked: false))
+        try await repository.insertLegacyAppKey(
+            LegacyAppKeyRecord(
+                publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
+                createdAt: now, revoked: false))
         return (publicKey, privateKey)
     }
 }

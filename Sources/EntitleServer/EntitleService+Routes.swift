@@ -12,8 +12,9 @@ extension EntitleService {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
-        let throttle = ThrottleMiddleware(limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
-                                          burst: configuration.rateLimitBurst, clock: clock)
+        let throttle = ThrottleMiddleware(
+            limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
+            burst: configuration.rateLimitBurst, clock: clock)
 
         OperationsController(metrics: metrics, keys: keys, configuration: configuration).addRoutes(to: router)
         DCRController(repository: repository, tokens: tokens, clock: clock)
@@ -25,28 +26,35 @@ extension EntitleService {
         SessionsController(sessions: sessions, repository: repository).addRoutes(to: api)
         ProfilesController(repository: repository, sessions: sessions, profiles: profiles, clock: clock).addRoutes(to: api)
         DecisionsController(repository: repository, decisions: decisions, clock: clock).addRoutes(to: api)
-        LogoutController(repository: repository, authorizations: caches.authorizations, sessions: sessions, configuration: configuration,
-                         clock: clock).addRoutes(to: api)
+        LogoutController(
+            repository: repository, authorizations: caches.authorizations, sessions: sessions, configuration: configuration,
+            clock: clock
+        ).addRoutes(to: api)
         PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
 
         let signedIn = SignedInResponder(repository: repository, configuration: configuration)
         AuthenticateController(repository: repository, configuration: configuration, sessions: sessions, signedIn: signedIn, clock: clock)
             .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
-        SAMLServiceProviderController(repository: repository, configuration: configuration, keys: keys, sessions: sessions, tempPass: tempPass,
-                                      degradation: degradation, assertions: assertions, signedIn: signedIn, clock: clock)
-            .addRoutes(to: router)
+        SAMLServiceProviderController(
+            repository: repository, configuration: configuration, keys: keys, sessions: sessions, tempPass: tempPass,
+            degradation: degradation, assertions: assertions, signedIn: signedIn, clock: clock
+        )
+        .addRoutes(to: router)
         ActivationController(repository: repository, sessions: sessions, configuration: configuration, clock: clock).addRoutes(to: router)
 
-        let legacy = LegacyV1Controller(repository: repository, configuration: configuration, tokens: tokens, sessions: sessions,
-                                        tempPass: tempPass, decisions: decisions, mediaTokens: mediaTokens, profiles: profiles,
-                                        partnerSSO: partnerSSO, clock: clock)
+        let legacy = LegacyV1Controller(
+            repository: repository, configuration: configuration, tokens: tokens, sessions: sessions,
+            tempPass: tempPass, decisions: decisions, mediaTokens: mediaTokens, profiles: profiles,
+            partnerSSO: partnerSSO, clock: clock)
         legacy.addRoutes(api: router.group("/api/v1").add(middleware: throttle), reggie: router.group("/reggie/v1").add(middleware: throttle))
         AdobeServicesController(legacy: legacy, repository: repository, keys: keys, sessions: sessions, mediaTokens: mediaTokens, clock: clock)
             .addRoutes(to: router, throttled: router.group().add(middleware: throttle))
 
         extraRoutes(router)
-        LandingController(publicBaseURL: configuration.publicBaseURL,
-                          demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }).addRoutes(to: router)
+        LandingController(
+            publicBaseURL: configuration.publicBaseURL,
+            demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }
+        ).addRoutes(to: router)
         routeTable.load(router.routes.map { $0.path.description })
         return router
     }

@@ -16,7 +16,9 @@ extension EntitleService {
     static func ssoPostLocation(inMetadata xml: String) -> String? {
         var rest = xml[...]
         while let start = rest.range(of: "SingleSignOnService") {
-            guard let open = rest[..<start.lowerBound].lastIndex(of: "<"), let close = rest[start.upperBound...].firstIndex(of: ">") else { return nil }
+            guard let open = rest[..<start.lowerBound].lastIndex(of: "<"), let close = rest[start.upperBound...].firstIndex(of: ">") else {
+                return nil
+            }
             let tag = String(rest[open...close])
             rest = rest[rest.index(after: close)...]
             guard !tag.hasPrefix("</"), tag.contains("\"\(SAMLBinding.httpPOST)\""), let location = attribute("Location", in: tag) else { continue }
@@ -30,7 +32,8 @@ extension EntitleService {
     static func attribute(_ name: String, in tag: String) -> String? {
         for quote in ["\"", "'"] {
             if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\n\(name)=\(quote)"),
-               let end = tag[start.upperBound...].firstIndex(of: Character(quote)) {
+                let end = tag[start.upperBound...].firstIndex(of: Character(quote))
+            {
                 return String(tag[start.upperBound..<end])
             }
         }

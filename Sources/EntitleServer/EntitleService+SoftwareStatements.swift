@@ -11,19 +11,21 @@ extension EntitleService {
         }
         let id = UUID().uuidString.lowercased()
         let issuedAt = Int64(clock.now().timeIntervalSince1970)
-        let claims = SoftwareStatementClaims(iss: TokenIssuer.issuer, softwareID: id, requestorID: requestor, clientName: name,
-                                             redirectURIs: redirectURIs, iat: issuedAt)
+        let claims = SoftwareStatementClaims(
+            iss: TokenIssuer.issuer, softwareID: id, requestorID: requestor, clientName: name,
+            redirectURIs: redirectURIs, iat: issuedAt)
         let jwt = try await tokens.sign(statement: claims)
-        try await repository.insertSoftwareStatement(SoftwareStatementRecord(
-            softwareId: id, requestorId: requestor, name: name, redirectURIs: redirectURIs, issuedAt: issuedAt, revoked: false))
+        try await repository.insertSoftwareStatement(
+            SoftwareStatementRecord(
+                softwareId: id, requestorId: requestor, name: name, redirectURIs: redirectURIs, issuedAt: issuedAt, revoked: false))
         return (id, jwt)
     }
 
     /// Whether a software statement is signed by this service, known and not revoked.
     package func isApproved(softwareStatement: String) async -> Bool {
         guard !softwareStatement.isEmpty, let claims = await tokens.verify(statement: softwareStatement),
-              let record = try? await repository.softwareStatement(id: claims.softwareID) else { return false }
+            let record = try? await repository.softwareStatement(id: claims.softwareID)
+        else { return false }
         return !record.revoked
     }
 }
-

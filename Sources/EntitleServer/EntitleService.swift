@@ -38,8 +38,10 @@ package struct EntitleService: Sendable {
     let partnerSSO: PartnerSingleSignOn
 
     /// Creates the service.
-    package init(configuration: ServiceConfiguration, repository: Repository, clock: any ServiceClock = SystemClock(),
-                httpClient: HTTPClient = .shared, metrics: ServiceMetrics = ServiceMetrics(), logger: Logger) {
+    package init(
+        configuration: ServiceConfiguration, repository: Repository, clock: any ServiceClock = SystemClock(),
+        httpClient: HTTPClient = .shared, metrics: ServiceMetrics = ServiceMetrics(), logger: Logger
+    ) {
         self.configuration = configuration
         self.repository = repository
         self.clock = clock
@@ -55,8 +57,9 @@ package struct EntitleService: Sendable {
         tempPass = TempPassService(repository: repository, metrics: metrics, clock: clock)
         degradation = DegradationService(repository: repository, metrics: metrics, clock: clock)
         mediaTokens = MediaTokenService(repository: repository, keys: keys, ttl: configuration.mediaTokenTTL)
-        sessions = AuthenticationSessions(repository: repository, tempPass: tempPass, degradation: degradation, clock: clock,
-                                          sessionLifetime: configuration.sessionLifetime)
+        sessions = AuthenticationSessions(
+            repository: repository, tempPass: tempPass, degradation: degradation, clock: clock,
+            sessionLifetime: configuration.sessionLifetime)
         profiles = ProfileAnswers(repository: repository, tempPass: tempPass, clock: clock)
         decisions = DecisionService(
             repository: repository, authorizations: caches.authorizations,
@@ -64,10 +67,12 @@ package struct EntitleService: Sendable {
             degradation: degradation, mediaTokens: mediaTokens, metrics: metrics, clock: clock,
             defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
         callers = CallerAuthenticator(tokens: tokens, repository: repository, caches: caches)
-        assertions = AssertionConsumer(repository: repository, configuration: configuration, authorizations: caches.authorizations,
-                                       metrics: metrics, clock: clock, logger: logger)
-        partnerSSO = PartnerSingleSignOn(repository: repository, configuration: configuration, assertions: assertions, profiles: profiles,
-                                         clock: clock)
+        assertions = AssertionConsumer(
+            repository: repository, configuration: configuration, authorizations: caches.authorizations,
+            metrics: metrics, clock: clock, logger: logger)
+        partnerSSO = PartnerSingleSignOn(
+            repository: repository, configuration: configuration, assertions: assertions, profiles: profiles,
+            clock: clock)
     }
 
     /// The current time in ms.

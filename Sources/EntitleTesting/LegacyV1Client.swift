@@ -40,9 +40,11 @@ package struct LegacyV1Client: Sendable {
     }
 
     /// Sends a v1 call; `params` go to the query (GET/DELETE) or the form body (POST).
-    package func call(_ method: HTTPMethod, _ path: String, _ params: [(String, String)] = [], format: String? = "json",
-              headers: [(String, String)] = [], requestTime: Int64? = nil, nonce: String? = nil,
-              signWith privateKey: String? = nil, requestURI: String? = nil) async throws -> V1Answer {
+    package func call(
+        _ method: HTTPMethod, _ path: String, _ params: [(String, String)] = [], format: String? = "json",
+        headers: [(String, String)] = [], requestTime: Int64? = nil, nonce: String? = nil,
+        signWith privateKey: String? = nil, requestURI: String? = nil
+    ) async throws -> V1Answer {
         var fields = params
         if let format { fields.append(("format", format)) }
         var url = host.baseURL + path
@@ -60,7 +62,8 @@ package struct LegacyV1Client: Sendable {
         case .hmac(let publicKey, let key):
             let uri = requestURI ?? (shortRequestURI ? Self.shortURI(path) : path)
             let time = requestTime ?? host.clock.nowMilliseconds()
-            let text = "\(method.rawValue) requestor_id=\(requestor), nonce=\(nonce ?? UUID().uuidString), signature_method=HMAC-SHA1, request_time=\(time), request_uri=\(uri)"
+            let text =
+                "\(method.rawValue) requestor_id=\(requestor), nonce=\(nonce ?? UUID().uuidString), signature_method=HMAC-SHA1, request_time=\(time), request_uri=\(uri)"
             let code = HMAC<Insecure.SHA1>.authenticationCode(for: Data(text.utf8), using: SymmetricKey(data: Data((privateKey ?? key).utf8)))
             request.headers.add(name: "Authorization", value: text + ", public_key=\(publicKey), signature=\(Data(code).base64EncodedString())")
         case .none: break
@@ -94,10 +97,12 @@ package struct LegacyV1Client: Sendable {
 
     /// The second-screen login of `user` at `mvpd` for `code`, through `/api/v1/authenticate` and the DemoMVPD.
     package func login(code: String, mvpd: String = "DemoCable", user: String, redirect: String? = nil) async throws -> BrowserClient.Outcome {
-        let url = host.baseURL + "/api/v1/authenticate?" + FormURLEncoding.encode([
-            ("reg_code", code), ("requestor_id", requestor), ("domain_name", "127.0.0.1"), ("mso_id", mvpd), ("noflash", "true"),
-            ("no_iframe", "true"), ("redirect_url", redirect ?? host.baseURL + "/authenticated"),
-        ])
+        let url =
+            host.baseURL + "/api/v1/authenticate?"
+            + FormURLEncoding.encode([
+                ("reg_code", code), ("requestor_id", requestor), ("domain_name", "127.0.0.1"), ("mso_id", mvpd), ("noflash", "true"),
+                ("no_iframe", "true"), ("redirect_url", redirect ?? host.baseURL + "/authenticated"),
+            ])
         return try await DemoSignIn.signIn(browser: host.browser(), authenticationURL: url, username: user, password: user + "-pass")
     }
 }
@@ -126,7 +131,9 @@ extension V1Answer {
     package var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
     /// The text of the first `<name>` element.
     package func xml(_ name: String) -> String? {
-        guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) else { return nil }
+        guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex) else {
+            return nil
+        }
         return String(text[start.upperBound..<end.lowerBound])
     }
     /// The Enhanced Error Code of a JSON error body.

@@ -28,9 +28,11 @@ package struct LocalService: ServiceHarness {
     /// Runs `body` with a started host; stops everything afterwards.
     /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
     /// another process then see the change at once).
-    package static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
-                    databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
-                    _ body: (LocalService) async throws -> Void) async throws {
+    package static func run(
+        rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
+        databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
+        _ body: (LocalService) async throws -> Void
+    ) async throws {
         var configuration = HostConfiguration()
         configuration.databaseURL = databaseURL
         configuration.rateLimitPerSecond = rateLimit
@@ -41,10 +43,13 @@ package struct LocalService: ServiceHarness {
         logger.logLevel = .warning
         let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
         do {
-            try await EntitleHost.runOnLoopback(configuration: configuration, temporaryDataDirectory: dataDirectory == nil,
-                                                logger: logger, clock: clock) { host in
-                let local = LocalService(host: host, baseURL: host.configuration.baseURL, dataDirectory: host.configuration.dataDirectory,
-                                         httpClient: httpClient, clock: clock)
+            try await EntitleHost.runOnLoopback(
+                configuration: configuration, temporaryDataDirectory: dataDirectory == nil,
+                logger: logger, clock: clock
+            ) { host in
+                let local = LocalService(
+                    host: host, baseURL: host.configuration.baseURL, dataDirectory: host.configuration.dataDirectory,
+                    httpClient: httpClient, clock: clock)
                 try await local.waitUntilHealthy()
                 try await body(local)
             }
@@ -58,8 +63,10 @@ package struct LocalService: ServiceHarness {
     /// Two instances on one database (a throwaway PostgreSQL database when `ENTITLE_TEST_DATABASE_URL` is set, else
     /// one SQLite file in a shared data directory) and one clock; the database and the folder are removed whatever
     /// `body` does.
-    package static func runTwoInstances(clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
-                                       _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void) async throws {
+    package static func runTwoInstances(
+        clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
+        _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void
+    ) async throws {
         let database = try await ScratchDatabase.create()
         let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -80,7 +87,10 @@ package struct LocalService: ServiceHarness {
     package func waitUntilHealthy() async throws {
         for _ in 0..<100 {
             if let response = try? await httpClient.execute(HTTPClientRequest(url: baseURL + "/healthz"), timeout: .seconds(2)),
-               response.status == .ok { return }
+                response.status == .ok
+            {
+                return
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
         throw BrowserError("Service did not become healthy.")

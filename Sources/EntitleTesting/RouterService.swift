@@ -26,8 +26,10 @@ package struct RouterService: ServiceHarness {
     package var baseURL: String { host.configuration.baseURL }
 
     /// Runs `body` against a prepared host behind the router test client; removes the storage afterwards.
-    package static func run(rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(), logger: Logger? = nil,
-                           _ body: @escaping @Sendable (RouterService) async throws -> Void) async throws {
+    package static func run(
+        rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(), logger: Logger? = nil,
+        _ body: @escaping @Sendable (RouterService) async throws -> Void
+    ) async throws {
         var configuration = HostConfiguration()
         configuration.dataDirectory = NSTemporaryDirectory() + "entitle-router-" + UUID().uuidString
         configuration.rateLimitPerSecond = rateLimit
@@ -76,8 +78,9 @@ extension ServiceTransport {
                 guard let fieldName = HTTPField.Name(name) else { throw BrowserError("Invalid header name \(name)") }
                 fields.append(HTTPField(name: fieldName, value: value))
             }
-            let response = try await client.executeRequest(uri: uri, method: HTTPRequest.Method(request.method.rawValue)!, headers: fields,
-                                                           body: request.body.map { ByteBuffer(data: $0) })
+            let response = try await client.executeRequest(
+                uri: uri, method: HTTPRequest.Method(request.method.rawValue)!, headers: fields,
+                body: request.body.map { ByteBuffer(data: $0) })
             var headers = HTTPHeaders()
             for field in response.headers { headers.add(name: field.name.rawName, value: field.value) }
             return RESTClient.Answer(status: response.status.code, headers: headers, body: Data(buffer: response.body))

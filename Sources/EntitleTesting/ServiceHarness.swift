@@ -34,13 +34,16 @@ extension ServiceHarness {
     package func browser() -> BrowserClient { BrowserClient(transport: transport) }
 
     /// Creates a session for `mvpd` and signs `user` in through the browser leg; returns the code and where the browser ended.
-    package func signIn(_ client: RESTClient, mvpd: String = "DemoCable", user: String, password: String? = nil,
-                       redirectURL: String? = "adobepass://ios.app") async throws -> (code: String, outcome: BrowserClient.Outcome) {
+    package func signIn(
+        _ client: RESTClient, mvpd: String = "DemoCable", user: String, password: String? = nil,
+        redirectURL: String? = "adobepass://ios.app"
+    ) async throws -> (code: String, outcome: BrowserClient.Outcome) {
         let answer = try await client.createSession(mvpd: mvpd, redirectURL: redirectURL)
         let session = try answer.decode(SessionResponse.self)
         guard let url = session.url, let code = session.code else { throw BrowserError("Session has no url: \(answer.text)") }
-        let outcome = try await DemoSignIn.signIn(browser: browser(), authenticationURL: baseURL + url, username: user,
-                                                  password: password ?? user + "-pass")
+        let outcome = try await DemoSignIn.signIn(
+            browser: browser(), authenticationURL: baseURL + url, username: user,
+            password: password ?? user + "-pass")
         return (code, outcome)
     }
 }

@@ -26,9 +26,11 @@ public final class SQLReplayGuard: ReplayGuard {
 
     /// Creates the table and its expiry index when missing.
     public func prepare() async throws {
-        try await database.raw("""
+        try await database.raw(
+            """
             CREATE TABLE IF NOT EXISTS \(ident: table) (replay_key VARCHAR(64) PRIMARY KEY NOT NULL, expires_at BIGINT NOT NULL)
-            """).run()
+            """
+        ).run()
         try await database.raw("CREATE INDEX IF NOT EXISTS \(ident: table + "_expiry") ON \(ident: table) (expires_at)").run()
     }
 
@@ -36,10 +38,12 @@ public final class SQLReplayGuard: ReplayGuard {
     public func claimFirstUse(of key: ReplayKey, until expiry: Date, now: Date) async throws -> Bool {
         let nowMs = Self.milliseconds(now)
         try await database.raw("DELETE FROM \(ident: table) WHERE replay_key = \(bind: key.hex) AND expires_at <= \(bind: nowMs)").run()
-        let inserted = try await database.raw("""
+        let inserted = try await database.raw(
+            """
             INSERT INTO \(ident: table) (replay_key, expires_at) VALUES (\(bind: key.hex), \(bind: Self.milliseconds(expiry)))
             ON CONFLICT (replay_key) DO NOTHING RETURNING replay_key
-            """).all()
+            """
+        ).all()
         let due = claims.withLock { count in
             count += 1
             return count % sweepInterval == 0

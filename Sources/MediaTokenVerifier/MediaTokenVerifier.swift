@@ -28,9 +28,11 @@ public struct MediaTokenVerifier: Sendable {
     ///   - clockSkew: tolerance applied to both ends of the lifetime, clamped to `0...maximumClockSkew`.
     ///   - replayGuard: when set, a token is accepted only once within its lifetime.
     ///   - maximumTokenLength: serialized tokens longer than this are `invalidFormat` without further work.
-    public init(keys: some VerificationKeyProvider, clockSkew: Duration = MediaTokenVerifier.defaultClockSkew,
-                replayGuard: (any ReplayGuard)? = nil,
-                maximumTokenLength: Int = MediaTokenEnvelope.defaultMaximumLength) {
+    public init(
+        keys: some VerificationKeyProvider, clockSkew: Duration = MediaTokenVerifier.defaultClockSkew,
+        replayGuard: (any ReplayGuard)? = nil,
+        maximumTokenLength: Int = MediaTokenEnvelope.defaultMaximumLength
+    ) {
         self.keys = keys
         let clamped = min(max(clockSkew, .zero), Self.maximumClockSkew)
         let parts = clamped.components
@@ -54,13 +56,15 @@ public struct MediaTokenVerifier: Sendable {
         let expiry = Date(timeIntervalSince1970: Double(envelope.token.expiryTime + skewMilliseconds) / 1000)
         do {
             guard try await replayGuard.claimFirstUse(of: key, until: expiry, now: now) else {
-                return VerificationResult(status: .replayed, detail: "token was already used", token: envelope.token,
-                                          signatureVerified: true)
+                return VerificationResult(
+                    status: .replayed, detail: "token was already used", token: envelope.token,
+                    signatureVerified: true)
             }
             return result
         } catch {
-            return VerificationResult(status: .unknownError, detail: "replay store failed", token: envelope.token,
-                                      signatureVerified: true)
+            return VerificationResult(
+                status: .unknownError, detail: "replay store failed", token: envelope.token,
+                signatureVerified: true)
         }
     }
 
@@ -71,7 +75,8 @@ public struct MediaTokenVerifier: Sendable {
     }
 
     private func evaluate(_ serialized: String, requestor: String?, resource: String?, now: Date)
-        -> (result: VerificationResult, envelope: MediaTokenEnvelope?) {
+        -> (result: VerificationResult, envelope: MediaTokenEnvelope?)
+    {
         let envelope: MediaTokenEnvelope
         do {
             envelope = try MediaTokenEnvelope(serialized: serialized, maximumLength: maximumTokenLength)
@@ -82,8 +87,11 @@ public struct MediaTokenVerifier: Sendable {
         }
         let token = envelope.token
         guard envelope.isSigned(byAnyOf: keys.currentKeys.allKeys) else {
-            return (VerificationResult(status: .invalidSignature, detail: "no trusted key verifies the signature", token: token,
-                                       signatureVerified: false), nil)
+            return (
+                VerificationResult(
+                    status: .invalidSignature, detail: "no trusted key verifies the signature", token: token,
+                    signatureVerified: false), nil
+            )
         }
         func refuse(_ status: VerificationStatus, _ detail: String) -> (VerificationResult, MediaTokenEnvelope?) {
             (VerificationResult(status: status, detail: detail, token: token, signatureVerified: true), nil)

@@ -55,8 +55,9 @@ enum PEMKeyReader {
             throw VerificationKeyError(.unsupportedKey, "PEM block \(number) has unsupported type \(block.label)")
         }
         guard key.keySizeInBits >= VerificationKeySet.minimumKeySize else {
-            throw VerificationKeyError(.unsupportedKey,
-                                       "PEM block \(number) is a \(key.keySizeInBits)-bit RSA key; at least \(VerificationKeySet.minimumKeySize) required")
+            throw VerificationKeyError(
+                .unsupportedKey,
+                "PEM block \(number) is a \(key.keySizeInBits)-bit RSA key; at least \(VerificationKeySet.minimumKeySize) required")
         }
         return .rsa(key)
     }
@@ -65,7 +66,8 @@ enum PEMKeyReader {
     private static func ed25519(spkiPEM pem: String) -> Curve25519.Signing.PublicKey? {
         let body = pem.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
         guard let der = Data(base64Encoded: body), der.count == 44,
-              der.prefix(12) == Data([0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00]) else { return nil }
+            der.prefix(12) == Data([0x30, 0x2A, 0x30, 0x05, 0x06, 0x03, 0x2B, 0x65, 0x70, 0x03, 0x21, 0x00])
+        else { return nil }
         return try? Curve25519.Signing.PublicKey(rawRepresentation: der.suffix(12 + 32).suffix(32))
     }
 

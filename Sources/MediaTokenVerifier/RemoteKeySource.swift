@@ -78,8 +78,10 @@ public final class RemoteKeySource: VerificationKeyProvider, Sendable {
     }
 
     /// Refreshes every `interval` (after a failure, every `retryAfter`) until the task is cancelled.
-    public func run(every interval: Duration = .seconds(300), retryAfter: Duration = .seconds(30),
-                    clock: some Clock<Duration> = ContinuousClock()) async {
+    public func run(
+        every interval: Duration = .seconds(300), retryAfter: Duration = .seconds(30),
+        clock: some Clock<Duration> = ContinuousClock()
+    ) async {
         var delay = interval
         while !Task.isCancelled {
             do {

@@ -19,7 +19,7 @@ enum ResourceMatcher {
         let request = requestResource.trimmingCharacters(in: .whitespacesAndNewlines)
         if token == request { return true }
         guard let authorized = try? ProtectedResource(parsing: token),
-              let wanted = try? ProtectedResource(parsing: request)
+            let wanted = try? ProtectedResource(parsing: request)
         else { return false }
         return covers(authorized, wanted)
     }

@@ -17,11 +17,15 @@ public enum SignatureRateBenchmark {
 
     /// Signs and verifies the same token body with RSA-2048, ECDSA P-256 and Ed25519, about `seconds` each way.
     public static func run(seconds: Double) -> [Rates] {
-        let body = Data(ShortMediaToken(
-            sessionGUID: "4c2a9e0c6d7b4f3e9a1b2c3d4e5f6a7b", requestorID: "REF", resourceID: "news", ttl: 420_000,
-            issueTime: 1_800_000_000_000, mvpdID: "DemoCable", proxyMvpdID: "").bodyXML().utf8)
-        let keys: [MediaTokenPrivateKey] = [.rsa(try! _RSA.Signing.PrivateKey(keySize: .bits2048)),
-                                            .p256(P256.Signing.PrivateKey()), .ed25519(Curve25519.Signing.PrivateKey())]
+        let body = Data(
+            ShortMediaToken(
+                sessionGUID: "4c2a9e0c6d7b4f3e9a1b2c3d4e5f6a7b", requestorID: "REF", resourceID: "news", ttl: 420_000,
+                issueTime: 1_800_000_000_000, mvpdID: "DemoCable", proxyMvpdID: ""
+            ).bodyXML().utf8)
+        let keys: [MediaTokenPrivateKey] = [
+            .rsa(try! _RSA.Signing.PrivateKey(keySize: .bits2048)),
+            .p256(P256.Signing.PrivateKey()), .ed25519(Curve25519.Signing.PrivateKey()),
+        ]
         let each = max(seconds, 0.05) / 2
         return keys.map { key in
             let signature = try! key.signature(for: body)

@@ -18,8 +18,10 @@ package struct AuthnRequest: Sendable, Equatable {
     package var forceAuthn: Bool
 
     /// Creates a request.
-    package init(id: String, issueInstant: Date, issuer: String, destination: String,
-                assertionConsumerServiceURL: String, forceAuthn: Bool) {
+    package init(
+        id: String, issueInstant: Date, issuer: String, destination: String,
+        assertionConsumerServiceURL: String, forceAuthn: Bool
+    ) {
         self.id = id
         self.issueInstant = issueInstant
         self.issuer = issuer
@@ -46,8 +48,9 @@ package struct AuthnRequest: Sendable, Equatable {
 
     /// Full URL: destination + ?SAMLRequest=…&RelayState=…[&SigAlg=…&Signature=…] (signed when `signer` non-nil).
     package func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
-        try RedirectBinding.url(destination: destination, parameter: "SAMLRequest", xml: xml(),
-                                relayState: relayState, signer: signer)
+        try RedirectBinding.url(
+            destination: destination, parameter: "SAMLRequest", xml: xml(),
+            relayState: relayState, signer: signer)
     }
 
     /// IdP side: decode from the (URL-decoded) query items of the redirect; verifies the redirect signature if
@@ -78,10 +81,11 @@ package struct AuthnRequest: Sendable, Equatable {
             throw SAMLError.missing("AuthnRequest has no Issuer")
         }
         let force = root.attribute("ForceAuthn")
-        return AuthnRequest(id: id, issueInstant: instant, issuer: issuer,
-                            destination: root.attribute("Destination") ?? "",
-                            assertionConsumerServiceURL: root.attribute("AssertionConsumerServiceURL") ?? "",
-                            forceAuthn: force == "true" || force == "1")
+        return AuthnRequest(
+            id: id, issueInstant: instant, issuer: issuer,
+            destination: root.attribute("Destination") ?? "",
+            assertionConsumerServiceURL: root.attribute("AssertionConsumerServiceURL") ?? "",
+            forceAuthn: force == "true" || force == "1")
     }
 }
 

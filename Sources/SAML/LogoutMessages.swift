@@ -39,8 +39,9 @@ package struct LogoutRequest: Sendable, Equatable {
 
     /// Full redirect URL with `SAMLRequest` (signed when `signer` is non-nil).
     package func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
-        try RedirectBinding.url(destination: destination, parameter: "SAMLRequest", xml: xml(),
-                                relayState: relayState, signer: signer)
+        try RedirectBinding.url(
+            destination: destination, parameter: "SAMLRequest", xml: xml(),
+            relayState: relayState, signer: signer)
     }
 
     /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty.
@@ -60,9 +61,10 @@ package struct LogoutRequest: Sendable, Equatable {
         guard let nameID = root.child(NS.assertion, "NameID")?.trimmedText, !nameID.isEmpty else {
             throw SAMLError.missing("LogoutRequest has no NameID")
         }
-        return LogoutRequest(id: common.id, issueInstant: common.issueInstant, issuer: common.issuer,
-                             destination: common.destination, nameID: nameID,
-                             sessionIndex: root.child(NS.protocol_, "SessionIndex")?.trimmedText)
+        return LogoutRequest(
+            id: common.id, issueInstant: common.issueInstant, issuer: common.issuer,
+            destination: common.destination, nameID: nameID,
+            sessionIndex: root.child(NS.protocol_, "SessionIndex")?.trimmedText)
     }
 }
 
@@ -102,8 +104,9 @@ package struct LogoutResponse: Sendable, Equatable {
 
     /// Full redirect URL with `SAMLResponse` (signed when `signer` is non-nil).
     package func redirectURL(relayState: String?, signer: SigningIdentity?) throws -> String {
-        try RedirectBinding.url(destination: destination, parameter: "SAMLResponse", xml: xml(),
-                                relayState: relayState, signer: signer)
+        try RedirectBinding.url(
+            destination: destination, parameter: "SAMLResponse", xml: xml(),
+            relayState: relayState, signer: signer)
     }
 
     /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty.
@@ -125,9 +128,10 @@ package struct LogoutResponse: Sendable, Equatable {
         }
         let status = root.child(NS.protocol_, "Status")?.child(NS.protocol_, "StatusCode")?.attribute("Value")
         guard let status else { throw SAMLError.missing("LogoutResponse has no Status") }
-        return LogoutResponse(id: common.id, issueInstant: common.issueInstant, issuer: common.issuer,
-                              destination: common.destination, inResponseTo: inResponseTo,
-                              success: status == SAMLStatus.success)
+        return LogoutResponse(
+            id: common.id, issueInstant: common.issueInstant, issuer: common.issuer,
+            destination: common.destination, inResponseTo: inResponseTo,
+            success: status == SAMLStatus.success)
     }
 }
 

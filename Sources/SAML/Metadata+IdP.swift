@@ -25,8 +25,10 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
     package var wantAuthnRequestsSigned: Bool
 
     /// Creates metadata.
-    package init(entityID: String, singleSignOnRedirectURL: String, singleLogoutRedirectURL: String?,
-                signingCertificates: [Certificate], wantAuthnRequestsSigned: Bool = false) {
+    package init(
+        entityID: String, singleSignOnRedirectURL: String, singleLogoutRedirectURL: String?,
+        signingCertificates: [Certificate], wantAuthnRequestsSigned: Bool = false
+    ) {
         self.entityID = entityID
         self.singleSignOnRedirectURL = singleSignOnRedirectURL
         self.singleLogoutRedirectURL = singleLogoutRedirectURL
@@ -44,7 +46,8 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
         }
         let candidates = root.descendants(NS.metadata, "EntityDescriptor")
         guard let entity = candidates.first(where: { idpDescriptor(of: $0) != nil }),
-              let descriptor = idpDescriptor(of: entity) else {
+            let descriptor = idpDescriptor(of: entity)
+        else {
             throw SAMLError.missing("metadata has no SAML 2.0 IDPSSODescriptor")
         }
         guard let entityID = entity.attribute("entityID"), !entityID.isEmpty else {
@@ -56,15 +59,17 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
         let certificates = try metadataSigningCertificates(descriptor)
         guard !certificates.isEmpty else { throw SAMLError.missing("IdP metadata has no signing certificate") }
         let want = descriptor.attribute("WantAuthnRequestsSigned")
-        return IdentityProviderMetadata(entityID: entityID, singleSignOnRedirectURL: sso,
-                                        singleLogoutRedirectURL: redirectLocation(descriptor, "SingleLogoutService"),
-                                        signingCertificates: certificates,
-                                        wantAuthnRequestsSigned: want == "true" || want == "1")
+        return IdentityProviderMetadata(
+            entityID: entityID, singleSignOnRedirectURL: sso,
+            singleLogoutRedirectURL: redirectLocation(descriptor, "SingleLogoutService"),
+            signingCertificates: certificates,
+            wantAuthnRequestsSigned: want == "true" || want == "1")
     }
 
     /// The metadata as an `md:EntityDescriptor` document.
     package func xml() -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        var out =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.attribute(entityID))\">"
             + "<md:IDPSSODescriptor WantAuthnRequestsSigned=\"\(wantAuthnRequestsSigned)\""
             + " protocolSupportEnumeration=\"\(NS.protocol_)\">"
@@ -74,7 +79,8 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
         if let slo = singleLogoutRedirectURL {
             out += "<md:SingleLogoutService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(slo))\"/>"
         }
-        out += "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>"
+        out +=
+            "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>"
             + "<md:SingleSignOnService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(singleSignOnRedirectURL))\"/>"
             + "</md:IDPSSODescriptor></md:EntityDescriptor>\n"
         return out

@@ -15,8 +15,10 @@ package struct ServiceProviderMetadata: Sendable, Equatable {
     package var signingCertificate: Certificate?
 
     /// Creates metadata.
-    package init(entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String?,
-                signingCertificate: Certificate?) {
+    package init(
+        entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String?,
+        signingCertificate: Certificate?
+    ) {
         self.entityID = entityID
         self.assertionConsumerServiceURL = assertionConsumerServiceURL
         self.singleLogoutURL = singleLogoutURL
@@ -25,7 +27,8 @@ package struct ServiceProviderMetadata: Sendable, Equatable {
 
     /// The metadata as an `md:EntityDescriptor` document.
     package func xml() -> String {
-        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        var out =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             + "<md:EntityDescriptor xmlns:md=\"\(NS.metadata)\" xmlns:ds=\"\(NS.dsig)\" entityID=\"\(XMLEscape.attribute(entityID))\">"
             + "<md:SPSSODescriptor AuthnRequestsSigned=\"\(signingCertificate != nil)\" WantAssertionsSigned=\"true\""
             + " protocolSupportEnumeration=\"\(NS.protocol_)\">"
@@ -33,7 +36,8 @@ package struct ServiceProviderMetadata: Sendable, Equatable {
         if let slo = singleLogoutURL {
             out += "<md:SingleLogoutService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(slo))\"/>"
         }
-        out += "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>"
+        out +=
+            "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>"
             + "<md:AssertionConsumerService Binding=\"\(SAMLBinding.httpPOST)\""
             + " Location=\"\(XMLEscape.attribute(assertionConsumerServiceURL))\" index=\"0\" isDefault=\"true\"/>"
             + "</md:SPSSODescriptor></md:EntityDescriptor>\n"
@@ -50,7 +54,8 @@ package struct ServiceProviderMetadata: Sendable, Equatable {
         }
         func descriptor(_ entity: xmlNodePtr) -> xmlNodePtr? { entity.child(NS.metadata, "SPSSODescriptor") }
         guard let entity = root.descendants(NS.metadata, "EntityDescriptor").first(where: { descriptor($0) != nil }),
-              let sp = descriptor(entity) else {
+            let sp = descriptor(entity)
+        else {
             throw SAMLError.missing("metadata has no SPSSODescriptor")
         }
         guard let entityID = entity.attribute("entityID"), !entityID.isEmpty else {
@@ -59,8 +64,9 @@ package struct ServiceProviderMetadata: Sendable, Equatable {
         guard let acs = endpointLocation(sp, "AssertionConsumerService", binding: SAMLBinding.httpPOST) else {
             throw SAMLError.missing("SP has no HTTP-POST AssertionConsumerService")
         }
-        return ServiceProviderMetadata(entityID: entityID, assertionConsumerServiceURL: acs,
-                                       singleLogoutURL: redirectLocation(sp, "SingleLogoutService"),
-                                       signingCertificate: try metadataSigningCertificates(sp).first)
+        return ServiceProviderMetadata(
+            entityID: entityID, assertionConsumerServiceURL: acs,
+            singleLogoutURL: redirectLocation(sp, "SingleLogoutService"),
+            signingCertificate: try metadataSigningCertificates(sp).first)
     }
 }

@@ -13,8 +13,10 @@ enum RedirectBinding {
     static let maxInflatedSize = 256 * 1024
 
     /// `destination?SAMLRequest=…&RelayState=…&SigAlg=…&Signature=…` (SigAlg/Signature only with a signer).
-    static func url(destination: String, parameter: String, xml: String, relayState: String?,
-                    signer: SigningIdentity?) throws -> String {
+    static func url(
+        destination: String, parameter: String, xml: String, relayState: String?,
+        signer: SigningIdentity?
+    ) throws -> String {
         let encoded = Data(try deflate(Array(xml.utf8))).base64EncodedString()
         var query = "\(parameter)=\(FormURLEncoding.escape(encoded))"
         if let relayState { query += "&RelayState=\(FormURLEncoding.escape(relayState))" }
@@ -61,7 +63,8 @@ enum RedirectBinding {
         }
         if !verifyWith.isEmpty {
             guard let rawSigAlg = raw["SigAlg"], let sigAlg = FormURLEncoding.decode(rawSigAlg),
-                  let rawSignature = raw["Signature"], let signature = FormURLEncoding.decode(rawSignature) else {
+                let rawSignature = raw["Signature"], let signature = FormURLEncoding.decode(rawSignature)
+            else {
                 throw SAMLError(.unsigned, "redirect binding message is not signed")
             }
             var signed = "\(parameter)=\(rawMessage)"
@@ -81,13 +84,16 @@ enum RedirectBinding {
         return nil
     }
 
-    private static func verify(signedStrings: [String], sigAlg: String, signature: String,
-                               certificates: [Certificate]) throws {
+    private static func verify(
+        signedStrings: [String], sigAlg: String, signature: String,
+        certificates: [Certificate]
+    ) throws {
         guard sigAlg == DSAlgorithm.rsaSHA256 else {
             throw SAMLError(.unsupportedAlgorithm, "unsupported SigAlg \(sigAlg)")
         }
         guard let signatureBytes = Data(base64IgnoringWhitespace: signature.replacingOccurrences(of: " ", with: "+")),
-              !signatureBytes.isEmpty else {
+            !signatureBytes.isEmpty
+        else {
             throw SAMLError(.badEncoding, "Signature is not base64")
         }
         let value = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
@@ -114,8 +120,11 @@ enum RedirectBinding {
 
     static func deflate(_ input: [UInt8]) throws -> [UInt8] {
         var stream = z_stream()
-        guard deflateInit2_(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
-                            zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+        guard
+            deflateInit2_(
+                &stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else {
             throw SAMLError(.badEncoding, "deflate init failed")
         }
         defer { deflateEnd(&stream) }

@@ -55,25 +55,33 @@ package struct SAMLResponseBuilder: Sendable {
 
     /// A successful, signed Response (base64) with one signed bearer Assertion for `audience`, valid
     /// `[now, now + assertionLifetime)`, whose SubjectConfirmationData Recipient is `destination`.
-    package func success(inResponseTo: String?, destination: String, audience: String, nameID: String,
-                        sessionIndex: String, attributes: [String: [String]], now: Date,
-                        assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
-        try Data(successXML(
-            inResponseTo: inResponseTo, destination: destination, audience: audience, nameID: nameID,
-            sessionIndex: sessionIndex, attributes: attributes, now: now, assertionLifetime: assertionLifetime,
-            sessionNotOnOrAfter: sessionNotOnOrAfter).utf8).base64EncodedString()
+    package func success(
+        inResponseTo: String?, destination: String, audience: String, nameID: String,
+        sessionIndex: String, attributes: [String: [String]], now: Date,
+        assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?
+    ) throws -> String {
+        try Data(
+            successXML(
+                inResponseTo: inResponseTo, destination: destination, audience: audience, nameID: nameID,
+                sessionIndex: sessionIndex, attributes: attributes, now: now, assertionLifetime: assertionLifetime,
+                sessionNotOnOrAfter: sessionNotOnOrAfter
+            ).utf8
+        ).base64EncodedString()
     }
 
     /// Same as `success` but returns the signed XML text (for tests and tools).
-    package func successXML(inResponseTo: String?, destination: String, audience: String, nameID: String,
-                           sessionIndex: String, attributes: [String: [String]], now: Date,
-                           assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?) throws -> String {
+    package func successXML(
+        inResponseTo: String?, destination: String, audience: String, nameID: String,
+        sessionIndex: String, attributes: [String: [String]], now: Date,
+        assertionLifetime: TimeInterval = 300, sessionNotOnOrAfter: Date?
+    ) throws -> String {
         let responseID = samlNewID()
         let assertionID = samlNewID()
         let instant = SAMLTime.format(now)
         let end = SAMLTime.format(now.addingTimeInterval(assertionLifetime))
         let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.attribute($0))\"" } ?? ""
-        var assertion = "<saml:Assertion xmlns:saml=\"\(NS.assertion)\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\""
+        var assertion =
+            "<saml:Assertion xmlns:saml=\"\(NS.assertion)\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema\""
             + " xmlns:xsi=\"\(NS.xsi)\" ID=\"\(assertionID)\" Version=\"2.0\" IssueInstant=\"\(instant)\">"
             + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
             + XMLSigner.template(referenceID: assertionID, certificateBase64: signer.certificateBase64DER)
@@ -90,7 +98,8 @@ package struct SAMLResponseBuilder: Sendable {
         if !attributes.isEmpty {
             assertion += "<saml:AttributeStatement>"
             for name in attributes.keys.sorted() {
-                assertion += "<saml:Attribute Name=\"\(XMLEscape.attribute(name))\""
+                assertion +=
+                    "<saml:Attribute Name=\"\(XMLEscape.attribute(name))\""
                     + " NameFormat=\"urn:oasis:names:tc:SAML:2.0:attrname-format:basic\">"
                 for value in attributes[name] ?? [] {
                     assertion += "<saml:AttributeValue xsi:type=\"xs:string\">\(XMLEscape.attribute(value))</saml:AttributeValue>"
@@ -100,7 +109,8 @@ package struct SAMLResponseBuilder: Sendable {
             assertion += "</saml:AttributeStatement>"
         }
         assertion += "</saml:Assertion>"
-        let xml = responseOpen(id: responseID, instant: instant, destination: destination, inResponse: inResponse)
+        let xml =
+            responseOpen(id: responseID, instant: instant, destination: destination, inResponse: inResponse)
             + XMLSigner.template(referenceID: responseID, certificateBase64: signer.certificateBase64DER)
             + SAMLStatus.xml(code: SAMLStatus.success, message: nil) + assertion + "</samlp:Response>"
         return try XMLSigner.signAll(xml: xml, key: signer.privateKey)
@@ -108,11 +118,14 @@ package struct SAMLResponseBuilder: Sendable {
 
     /// A signed Response without assertion carrying `statusCode` (top-level code, or a second-level code that is
     /// nested under Responder) and an optional StatusMessage, base64-encoded.
-    package func failure(inResponseTo: String?, destination: String, statusCode: String, message: String?,
-                        now: Date) throws -> String {
+    package func failure(
+        inResponseTo: String?, destination: String, statusCode: String, message: String?,
+        now: Date
+    ) throws -> String {
         let responseID = samlNewID()
         let inResponse = inResponseTo.map { " InResponseTo=\"\(XMLEscape.attribute($0))\"" } ?? ""
-        let xml = responseOpen(id: responseID, instant: SAMLTime.format(now), destination: destination, inResponse: inResponse)
+        let xml =
+            responseOpen(id: responseID, instant: SAMLTime.format(now), destination: destination, inResponse: inResponse)
             + XMLSigner.template(referenceID: responseID, certificateBase64: signer.certificateBase64DER)
             + SAMLStatus.xml(code: statusCode, message: message) + "</samlp:Response>"
         return Data(try XMLSigner.signAll(xml: xml, key: signer.privateKey).utf8).base64EncodedString()

@@ -26,8 +26,10 @@ package struct ValidatedAssertion: Sendable, Equatable {
     package internal(set) var signedWithSHA1 = false
 
     /// Creates a value (for tests and stores).
-    package init(assertionID: String, issuer: String, nameID: String, sessionIndex: String?, inResponseTo: String?,
-                notOnOrAfter: Date, sessionNotOnOrAfter: Date?, attributes: [String: [String]]) {
+    package init(
+        assertionID: String, issuer: String, nameID: String, sessionIndex: String?, inResponseTo: String?,
+        notOnOrAfter: Date, sessionNotOnOrAfter: Date?, attributes: [String: [String]]
+    ) {
         self.assertionID = assertionID
         self.issuer = issuer
         self.nameID = nameID
@@ -60,8 +62,10 @@ package struct SAMLResponseValidator: Sendable {
     package var allowRSASHA1 = false
 
     /// Creates a validator for one IdP/SP pair.
-    package init(idpEntityID: String, idpCertificates: [Certificate], spEntityID: String,
-                assertionConsumerServiceURL: String, clockSkew: TimeInterval = 120, allowUnsolicited: Bool = false) {
+    package init(
+        idpEntityID: String, idpCertificates: [Certificate], spEntityID: String,
+        assertionConsumerServiceURL: String, clockSkew: TimeInterval = 120, allowUnsolicited: Bool = false
+    ) {
         self.idpEntityID = idpEntityID
         self.idpCertificates = idpCertificates
         self.spEntityID = spEntityID
@@ -71,11 +75,14 @@ package struct SAMLResponseValidator: Sendable {
     }
 
     /// Creates a validator for an IdP imported from metadata (its entityID and signing certificates).
-    package init(identityProvider: IdentityProviderMetadata, spEntityID: String, assertionConsumerServiceURL: String,
-                clockSkew: TimeInterval = 120, allowUnsolicited: Bool = false) {
-        self.init(idpEntityID: identityProvider.entityID, idpCertificates: identityProvider.signingCertificates,
-                  spEntityID: spEntityID, assertionConsumerServiceURL: assertionConsumerServiceURL,
-                  clockSkew: clockSkew, allowUnsolicited: allowUnsolicited)
+    package init(
+        identityProvider: IdentityProviderMetadata, spEntityID: String, assertionConsumerServiceURL: String,
+        clockSkew: TimeInterval = 120, allowUnsolicited: Bool = false
+    ) {
+        self.init(
+            idpEntityID: identityProvider.entityID, idpCertificates: identityProvider.signingCertificates,
+            spEntityID: spEntityID, assertionConsumerServiceURL: assertionConsumerServiceURL,
+            clockSkew: clockSkew, allowUnsolicited: allowUnsolicited)
     }
 
     /// Verifies signature (Response and/or Assertion; the assertion must be covered by a valid signature from one
@@ -171,9 +178,11 @@ package struct SAMLResponseValidator: Sendable {
             throw SAMLError(.expired, "Assertion expired at \(SAMLTime.format(end))")
         }
         let restrictions = conditions.children(NS.assertion, "AudienceRestriction")
-        guard !restrictions.isEmpty, restrictions.allSatisfy({ restriction in
-            restriction.children(NS.assertion, "Audience").contains { $0.trimmedText == spEntityID }
-        }) else {
+        guard !restrictions.isEmpty,
+            restrictions.allSatisfy({ restriction in
+                restriction.children(NS.assertion, "Audience").contains { $0.trimmedText == spEntityID }
+            })
+        else {
             throw SAMLError(.wrongAudience, "Assertion is not addressed to \(spEntityID)")
         }
 
@@ -251,7 +260,8 @@ package struct SAMLResponseValidator: Sendable {
     /// Throws `statusNotSuccess` (message: status code(s) and StatusMessage) unless the status is Success.
     static func checkStatus(_ root: xmlNodePtr) throws {
         guard let status = root.child(NS.protocol_, "Status"), let code = status.child(NS.protocol_, "StatusCode"),
-              let value = code.attribute("Value") else { throw SAMLError.missing("Response has no Status") }
+            let value = code.attribute("Value")
+        else { throw SAMLError.missing("Response has no Status") }
         guard value == SAMLStatus.success else {
             var message = value
             if let second = code.child(NS.protocol_, "StatusCode")?.attribute("Value") { message += " / " + second }
@@ -277,7 +287,8 @@ package func peekResponse(base64Response: String) throws -> (issuer: String?, in
     let doc = try XMLDoc(bytes: try decodeResponseBase64(base64Response))
     let root = doc.root
     guard root.isElement(NS.protocol_, "Response") else { throw SAMLError.malformed("root is not samlp:Response") }
-    let issuer = root.child(NS.assertion, "Issuer")?.trimmedText
+    let issuer =
+        root.child(NS.assertion, "Issuer")?.trimmedText
         ?? root.child(NS.assertion, "Assertion")?.child(NS.assertion, "Issuer")?.trimmedText
     return (issuer, root.attribute("InResponseTo"))
 }

@@ -37,7 +37,7 @@ enum SAMLTime {
             return true
         }
         guard let y = number(4), expect(45), let mo = number(2), expect(45), let d = number(2),
-              expect(84), let h = number(2), expect(58), let mi = number(2), expect(58), let se = number(2)
+            expect(84), let h = number(2), expect(58), let mi = number(2), expect(58), let se = number(2)
         else { return nil }
         guard (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, se < 61 else { return nil }
         var fraction = 0.0
@@ -54,12 +54,16 @@ enum SAMLTime {
         }
         var offset: Int64 = 0
         if i < s.count {
-            if s[i] == 90 { i += 1 } else if s[i] == 43 || s[i] == 45 {
+            if s[i] == 90 {
+                i += 1
+            } else if s[i] == 43 || s[i] == 45 {
                 let sign: Int64 = s[i] == 43 ? 1 : -1
                 i += 1
                 guard let oh = number(2), expect(58), let om = number(2) else { return nil }
                 offset = sign * (oh * 3600 + om * 60)
-            } else { return nil }
+            } else {
+                return nil
+            }
         }
         guard i == s.count else { return nil }
         let days = daysFromCivil(y, mo, d)

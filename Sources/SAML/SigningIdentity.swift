@@ -35,17 +35,20 @@ package struct SigningIdentity: Sendable {
     }
 
     /// Generates a fresh RSA-2048 key and a self-signed SHA-256 certificate valid from `now - 5 min` for `validFor`.
-    package static func generate(commonName: String, now: Date,
-                                validFor: TimeInterval = 10 * 365 * 86400) throws -> SigningIdentity {
+    package static func generate(
+        commonName: String, now: Date,
+        validFor: TimeInterval = 10 * 365 * 86400
+    ) throws -> SigningIdentity {
         do {
             let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
             let name = try DistinguishedName { CommonName(commonName) }
             var serial = SystemRandomNumberGenerator()
             let certificate = try Certificate(
                 version: .v3,
-                serialNumber: Certificate.SerialNumber(bytes: (0..<16).map { i in
-                    i == 0 ? UInt8.random(in: 1...0x7F, using: &serial) : UInt8.random(in: 0...255, using: &serial)
-                }),
+                serialNumber: Certificate.SerialNumber(
+                    bytes: (0..<16).map { i in
+                        i == 0 ? UInt8.random(in: 1...0x7F, using: &serial) : UInt8.random(in: 0...255, using: &serial)
+                    }),
                 publicKey: Certificate.PublicKey(key.publicKey),
                 notValidBefore: now.addingTimeInterval(-300),
                 notValidAfter: now.addingTimeInterval(validFor),

@@ -27,27 +27,31 @@ enum XMLCanonicalizer {
     }
 
     /// Canonical bytes of `apex`'s subtree without `excluding`'s subtree.
-    static func canonicalize(_ doc: XMLDoc, apex: xmlNodePtr, excluding: xmlNodePtr? = nil,
-                             inclusivePrefixes: [String] = [], withComments: Bool = false) throws -> [UInt8] {
+    static func canonicalize(
+        _ doc: XMLDoc, apex: xmlNodePtr, excluding: xmlNodePtr? = nil,
+        inclusivePrefixes: [String] = [], withComments: Bool = false
+    ) throws -> [UInt8] {
         _ = LibXML.initialized
         guard let output = xmlAllocOutputBuffer(nil) else {
             throw SAMLError.malformed("cannot allocate canonicalization buffer")
         }
         var context = Context(apex: apex, excluded: excluding)
-        let prefixStorage: [UnsafeMutablePointer<xmlChar>?] = inclusivePrefixes.map { prefix in
-            let bytes = Array(prefix.utf8) + [0]
-            let p = UnsafeMutablePointer<xmlChar>.allocate(capacity: bytes.count)
-            p.initialize(from: bytes, count: bytes.count)
-            return p
-        } + [nil]
+        let prefixStorage: [UnsafeMutablePointer<xmlChar>?] =
+            inclusivePrefixes.map { prefix in
+                let bytes = Array(prefix.utf8) + [0]
+                let p = UnsafeMutablePointer<xmlChar>.allocate(capacity: bytes.count)
+                p.initialize(from: bytes, count: bytes.count)
+                return p
+            } + [nil]
         defer { for p in prefixStorage { p?.deallocate() } }
         var prefixes = prefixStorage
         let status: Int32 = withUnsafeMutablePointer(to: &context) { ctx in
             prefixes.withUnsafeMutableBufferPointer { list in
-                xmlC14NExecute(doc.doc, isVisible, ctx,
-                               Int32(XML_C14N_EXCLUSIVE_1_0.rawValue),
-                               inclusivePrefixes.isEmpty ? nil : list.baseAddress,
-                               withComments ? 1 : 0, output)
+                xmlC14NExecute(
+                    doc.doc, isVisible, ctx,
+                    Int32(XML_C14N_EXCLUSIVE_1_0.rawValue),
+                    inclusivePrefixes.isEmpty ? nil : list.baseAddress,
+                    withComments ? 1 : 0, output)
             }
         }
         defer { xmlOutputBufferClose(output) }

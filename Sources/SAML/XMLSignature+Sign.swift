@@ -33,14 +33,16 @@ enum XMLSigner {
         return doc.serialize()
     }
 
-    private static func sign(signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
-                             key: _RSA.Signing.PrivateKey) throws {
+    private static func sign(
+        signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
+        key: _RSA.Signing.PrivateKey
+    ) throws {
         guard let signedInfo = signature.child(NS.dsig, "SignedInfo"),
-              let reference = signedInfo.child(NS.dsig, "Reference"),
-              let uri = reference.attribute("URI"), uri.hasPrefix("#"),
-              let target = ids[String(uri.dropFirst())],
-              let digestValue = reference.child(NS.dsig, "DigestValue"),
-              let signatureValue = signature.child(NS.dsig, "SignatureValue")
+            let reference = signedInfo.child(NS.dsig, "Reference"),
+            let uri = reference.attribute("URI"), uri.hasPrefix("#"),
+            let target = ids[String(uri.dropFirst())],
+            let digestValue = reference.child(NS.dsig, "DigestValue"),
+            let signatureValue = signature.child(NS.dsig, "SignatureValue")
         else { throw SAMLError.malformed("signature template is incomplete") }
         let canonical = try XMLCanonicalizer.canonicalize(doc, apex: target, excluding: signature)
         digestValue.setText(Data(SHA256.hash(data: canonical)).base64EncodedString())

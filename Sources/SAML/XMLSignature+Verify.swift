@@ -16,8 +16,10 @@ enum XMLSignatureVerifier {
 
     /// Verifies `signature` and returns the element it covers (always its parent). The element is looked up in
     /// `ids` (built with duplicate-ID rejection). Throws `unsupportedAlgorithm`, `badDigest` or `badSignature`.
-    static func verify(signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
-                       keys: [_RSA.Signing.PublicKey], allowSHA1: Bool = false) throws -> Verified {
+    static func verify(
+        signature: xmlNodePtr, doc: XMLDoc, ids: [String: xmlNodePtr],
+        keys: [_RSA.Signing.PublicKey], allowSHA1: Bool = false
+    ) throws -> Verified {
         func bad(_ message: String) -> SAMLError { SAMLError(.badSignature, message) }
         func unsupported(_ what: String, _ algorithm: String) -> SAMLError {
             SAMLError(.unsupportedAlgorithm, "unsupported \(what) algorithm \(algorithm)")
@@ -28,8 +30,8 @@ enum XMLSignatureVerifier {
         let signedInfo = parts[0]
         let infoParts = signedInfo.childElements
         guard infoParts.count >= 3,
-              infoParts[0].isElement(NS.dsig, "CanonicalizationMethod"),
-              infoParts[1].isElement(NS.dsig, "SignatureMethod")
+            infoParts[0].isElement(NS.dsig, "CanonicalizationMethod"),
+            infoParts[1].isElement(NS.dsig, "SignatureMethod")
         else { throw bad("SignedInfo lacks CanonicalizationMethod or SignatureMethod") }
         let references = infoParts.dropFirst(2)
         guard references.count == 1, let reference = references.first, reference.isElement(NS.dsig, "Reference")
@@ -54,13 +56,13 @@ enum XMLSignatureVerifier {
         }
         let refParts = reference.childElements
         guard refParts.count == 3, refParts[0].isElement(NS.dsig, "Transforms"),
-              refParts[1].isElement(NS.dsig, "DigestMethod"), refParts[2].isElement(NS.dsig, "DigestValue")
+            refParts[1].isElement(NS.dsig, "DigestMethod"), refParts[2].isElement(NS.dsig, "DigestValue")
         else { throw bad("Reference must contain Transforms, DigestMethod and DigestValue") }
         let transforms = refParts[0].childElements
         guard transforms.allSatisfy({ $0.isElement(NS.dsig, "Transform") }) else { throw bad("unexpected element in Transforms") }
         let transformAlgorithms = transforms.map { $0.attribute("Algorithm") ?? "" }
         guard transformAlgorithms.count == 2, transformAlgorithms[0] == DSAlgorithm.enveloped,
-              transformAlgorithms[1] == DSAlgorithm.excC14N || transformAlgorithms[1] == DSAlgorithm.excC14NWithComments
+            transformAlgorithms[1] == DSAlgorithm.excC14N || transformAlgorithms[1] == DSAlgorithm.excC14NWithComments
         else {
             throw unsupported("transform", transformAlgorithms.joined(separator: ", "))
         }
@@ -90,7 +92,8 @@ enum XMLSignatureVerifier {
         let value = _RSA.Signing.RSASignature(rawRepresentation: signatureBytes)
         let sha1Signature = signatureAlgorithm == DSAlgorithm.rsaSHA1
         let valid = keys.contains { key in
-            sha1Signature ? key.isValidSignature(value, for: Insecure.SHA1.hash(data: signedInfoBytes), padding: .insecurePKCS1v1_5)
+            sha1Signature
+                ? key.isValidSignature(value, for: Insecure.SHA1.hash(data: signedInfoBytes), padding: .insecurePKCS1v1_5)
                 : key.isValidSignature(value, for: signedInfoBytes, padding: .insecurePKCS1v1_5)
         }
         guard valid else { throw bad("signature value does not verify with any trusted certificate") }

@@ -24,8 +24,9 @@ extension Admin {
 
     /// `entitle admin authz-ttl set|list`: how long MVPD authorization answers are kept, per MVPD or per requestor.
     struct AuthorizationTTL: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "authz-ttl", abstract: "MVPD authorization TTLs.",
-                                                        subcommands: [Set.self, List.self])
+        static let configuration = CommandConfiguration(
+            commandName: "authz-ttl", abstract: "MVPD authorization TTLs.",
+            subcommands: [Set.self, List.self])
 
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Keep an MVPD's authorization answers for SECONDS (0: never).")
@@ -39,7 +40,8 @@ extension Admin {
                 let requestor = self.requestor ?? AuthorizationTTLRecord.anyRequestor
                 try await Admin.withService(storage) { service in
                     guard try await service.repository.mvpd(id: mvpd) != nil else { throw ValidationError("Unknown MVPD \(mvpd).") }
-                    try await service.repository.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: requestor, mvpdId: mvpd, ttlSeconds: seconds))
+                    try await service.repository.setAuthorizationTTL(
+                        AuthorizationTTLRecord(requestorId: requestor, mvpdId: mvpd, ttlSeconds: seconds))
                 }
                 print("authorization TTL of \(requestor)/\(mvpd): \(seconds) s")
             }

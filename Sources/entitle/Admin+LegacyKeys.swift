@@ -5,9 +5,10 @@ import Foundation
 extension Admin {
     /// `entitle admin legacy-key`: requestor key pairs for the REST API v1 HMAC `Authorization` header.
     struct LegacyKey: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "legacy-key",
-                                                        abstract: "Issue, list or revoke requestor key pairs for the REST API v1 HMAC header.",
-                                                        subcommands: [Create.self, List.self, Revoke.self])
+        static let configuration = CommandConfiguration(
+            commandName: "legacy-key",
+            abstract: "Issue, list or revoke requestor key pairs for the REST API v1 HMAC header.",
+            subcommands: [Create.self, List.self, Revoke.self])
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(

@@ -13,8 +13,11 @@ extension Admin.SoftwareStatement {
         func run() async throws {
             let statements = try await Admin.withService(storage) { try await $0.repository.softwareStatementsForAdmin(requestor: requestor) }
             for s in statements {
-                print([s.softwareId, s.requestorId, s.revoked ? "revoked" : "active", Admin.date(seconds: s.issuedAt), s.name,
-                       s.redirectURIs.joined(separator: ",")].joined(separator: "\t"))
+                print(
+                    [
+                        s.softwareId, s.requestorId, s.revoked ? "revoked" : "active", Admin.date(seconds: s.issuedAt), s.name,
+                        s.redirectURIs.joined(separator: ","),
+                    ].joined(separator: "\t"))
             }
         }
     }
@@ -36,8 +39,9 @@ extension Admin.Client {
         func run() async throws {
             let clients = try await Admin.withService(storage) { try await $0.repository.clientsForAdmin(softwareID: softwareID, limit: limit) }
             for c in clients {
-                print([c.clientId, c.softwareId, c.requestorId, c.revoked ? "revoked" : "active", Admin.date(seconds: c.issuedAt)]
-                    .joined(separator: "\t"))
+                print(
+                    [c.clientId, c.softwareId, c.requestorId, c.revoked ? "revoked" : "active", Admin.date(seconds: c.issuedAt)]
+                        .joined(separator: "\t"))
             }
         }
     }
@@ -63,7 +67,8 @@ enum AdminFailure {
         let database = (storage.dataDir as NSString).appendingPathComponent("entitle.sqlite")
         guard FileManager.default.fileExists(atPath: database) else {
             let path = URL(fileURLWithPath: storage.dataDir).standardizedFileURL.path
-            throw exit("""
+            throw exit(
+                """
                 no Entitle service data in \(path) (no entitle.sqlite there).
                 Point at the service's data directory with --data-dir DIR or ENTITLE_DATA_DIR=DIR (`entitle serve` prints it), \
                 or at its database with --database-url; or start one with `entitle serve --data-dir DIR`.

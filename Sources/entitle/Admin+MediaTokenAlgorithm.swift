@@ -6,14 +6,17 @@ import Foundation
 extension Admin {
     /// `entitle admin requestor set-media-token-algorithm|media-token-algorithms`: per-requestor media-token signatures.
     struct Requestor: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Per-requestor settings.",
-                                                        subcommands: [SetMediaTokenAlgorithm.self, MediaTokenAlgorithms.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Per-requestor settings.",
+            subcommands: [SetMediaTokenAlgorithm.self, MediaTokenAlgorithms.self])
 
         struct SetMediaTokenAlgorithm: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "set-media-token-algorithm",
                 abstract: "Sign a requestor's media tokens with rsa-sha256 (default), ecdsa-p256-sha256 or ed25519.",
-                discussion: "A key of the algorithm is created if there is none: published at /keys/media-token at once, signing after --promote-after (RSA signs the requestor's tokens until then). Update the video servers' verifiers first: verifiers older than this feature refuse a bundle with a non-RSA certificate.")
+                discussion:
+                    "A key of the algorithm is created if there is none: published at /keys/media-token at once, signing after --promote-after (RSA signs the requestor's tokens until then). Update the video servers' verifiers first: verifiers older than this feature refuse a bundle with a non-RSA certificate."
+            )
             @OptionGroup var storage: StorageOptions
             @Option(help: "Requestor id, such as REF.") var requestor: String
             @Option(help: "rsa-sha256, ecdsa-p256-sha256 (or ecdsa-p256) or ed25519.") var algorithm: String
@@ -25,8 +28,12 @@ extension Admin {
                 }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 let key = try await Admin.withService(storage) { service in
-                    guard try await service.repository.requestor(id: requestor) != nil else { throw ValidationError("Unknown requestor \(requestor).") }
-                    let key = algorithm == .rsaSHA256 ? nil
+                    guard try await service.repository.requestor(id: requestor) != nil else {
+                        throw ValidationError("Unknown requestor \(requestor).")
+                    }
+                    let key =
+                        algorithm == .rsaSHA256
+                        ? nil
                         : try await service.keys.ensureMediaTokenKey(algorithm, promoteAfter: promoteAfter.map { $0 * 1000 })
                     try await service.repository.setMediaTokenAlgorithm(requestor: requestor, algorithm)
                     return key
@@ -40,8 +47,9 @@ extension Admin {
         }
 
         struct MediaTokenAlgorithms: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "media-token-algorithms",
-                                                            abstract: "Print requestors with a non-default media-token algorithm.")
+            static let configuration = CommandConfiguration(
+                commandName: "media-token-algorithms",
+                abstract: "Print requestors with a non-default media-token algorithm.")
             @OptionGroup var storage: StorageOptions
 
             func run() async throws {

@@ -9,8 +9,10 @@ import Logging
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
-        subcommands: [SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
-                      Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self]
+        subcommands: [
+            SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
+            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self,
+        ]
     )
 
     /// Opens the service's storage without seeding anything. A data directory that holds no service, and any failure
@@ -39,8 +41,9 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct SoftwareStatement: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "software-statement", abstract: "Issue, list or revoke software statements.",
-                                                        subcommands: [Create.self, List.self, Revoke.self])
+        static let configuration = CommandConfiguration(
+            commandName: "software-statement", abstract: "Issue, list or revoke software statements.",
+            subcommands: [Create.self, List.self, Revoke.self])
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Issue a signed software statement; prints the JWT.")
@@ -97,8 +100,10 @@ struct Admin: AsyncParsableCommand {
             @OptionGroup var storage: StorageOptions
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
-            @Option(help: ArgumentHelp("IdP SAML metadata XML file, from the MVPD (its entity descriptor).",
-                                       discussion: "For the DemoMVPD: curl -o idp-metadata.xml $ENTITLE_URL/demo-mvpd/DemoCable/saml/metadata"))
+            @Option(
+                help: ArgumentHelp(
+                    "IdP SAML metadata XML file, from the MVPD (its entity descriptor).",
+                    discussion: "For the DemoMVPD: curl -o idp-metadata.xml $ENTITLE_URL/demo-mvpd/DemoCable/saml/metadata"))
             var samlMetadata: String
             @Option(help: "Logo URL.") var logoURL = ""
             @Option(help: "Authorization API URL.") var authorizationURL: String?
@@ -106,22 +111,28 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "File holding the authorization API bearer key.") var authorizationKeyFile: String?
             @Option(help: "Requestor to integrate with (repeat for several).") var requestor: [String] = []
             @Option(help: "User-metadata attribute to deliver encrypted (repeat).") var encrypt: [String] = []
-            @Option(name: .customLong("attribute"),
-                    help: "KEY=SAML-ATTRIBUTE-NAME: read user metadata KEY from that attribute (or KEY=NameID); repeat. Common names are mapped by default.")
+            @Option(
+                name: .customLong("attribute"),
+                help:
+                    "KEY=SAML-ATTRIBUTE-NAME: read user metadata KEY from that attribute (or KEY=NameID); repeat. Common names are mapped by default."
+            )
             var attributes: [String] = []
             @Flag(help: "Accept RSA-SHA1 signatures from this legacy IdP (insecure; logged as a warning).") var allowRsaSha1 = false
             @Flag(help: "Without --authorization-url: authorize every authenticated subscriber of this MVPD.") var authorizeAll = false
 
             func validate() throws {
                 _ = try SAMLAttributeMapping.parse(attributes)
-                if authorizationKey != nil && authorizationKeyFile != nil { throw ValidationError("Give --authorization-key or --authorization-key-file, not both.") }
+                if authorizationKey != nil && authorizationKeyFile != nil {
+                    throw ValidationError("Give --authorization-key or --authorization-key-file, not both.")
+                }
                 if authorizeAll && authorizationURL != nil { throw ValidationError("--authorize-all and --authorization-url exclude each other.") }
             }
 
             func run() async throws {
                 let xml: String
                 do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
-                    throw AdminFailure.exit("""
+                    throw AdminFailure.exit(
+                        """
                         cannot read \(samlMetadata). It is the MVPD's SAML IdP metadata (XML); for the DemoMVPD download it with
                           curl -o \(samlMetadata) \(EnvironmentDefaults.serviceURL)/demo-mvpd/DemoCable/saml/metadata
                         """)
@@ -133,19 +144,23 @@ struct Admin: AsyncParsableCommand {
                     }
                     key = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 }
-                var options = EntitleService.MVPDOptions(displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
-                                                         authorizationKey: key)
+                var options = EntitleService.MVPDOptions(
+                    displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
+                    authorizationKey: key)
                 options.encryptedAttributes = encrypt
                 options.attributeMapping = try SAMLAttributeMapping.parse(attributes)
                 options.allowRSASHA1 = allowRsaSha1
                 options.authorizeAllAuthenticated = authorizeAll
                 if allowRsaSha1 {
-                    FileHandle.standardError.write(Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
                 }
                 let metadata = try await Admin.withService(storage) {
                     try await $0.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
                 }
-                print("MVPD \(id): entity \(metadata.entityID), SSO \(metadata.singleSignOnRedirectURL), \(metadata.signingCertificates.count) certificate(s)")
+                print(
+                    "MVPD \(id): entity \(metadata.entityID), SSO \(metadata.singleSignOnRedirectURL), \(metadata.signingCertificates.count) certificate(s)"
+                )
             }
         }
 
@@ -172,8 +187,10 @@ struct Admin: AsyncParsableCommand {
         }
 
         struct Rotate: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.",
-                                                            discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
+            static let configuration = CommandConfiguration(
+                abstract:
+                    "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.",
+                discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
             @OptionGroup var storage: StorageOptions
             @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt or saml-sp.") var purpose = "media-token"
             @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
@@ -195,8 +212,9 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct Degradation: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Degraded access rules per (requestor, MVPD).",
-                                                        subcommands: [Set.self, List.self, Remove.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Degraded access rules per (requestor, MVPD).",
+            subcommands: [Set.self, List.self, Remove.self])
 
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Apply authn-all, authz-all or authz-none for a time window.")
@@ -241,7 +259,11 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
 
             func run() async throws {
-                guard try await Admin.withService(storage, { try await $0.repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule)) }) else {
+                guard
+                    try await Admin.withService(
+                        storage,
+                        { try await $0.repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule)) })
+                else {
                     throw AdminFailure.exit("no \(rule) rule for \(requestor)/\(mvpd) (list them with `entitle admin degradation list`)")
                 }
                 print("removed \(rule) for \(requestor)/\(mvpd)")
@@ -250,8 +272,9 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct TempPass: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "temppass", abstract: "TempPass administration.",
-                                                        subcommands: [Add.self, Reset.self])
+        static let configuration = CommandConfiguration(
+            commandName: "temppass", abstract: "TempPass administration.",
+            subcommands: [Add.self, Reset.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -275,8 +298,9 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 try await Admin.withService(storage) {
-                    try await $0.saveTempPassMVPD(id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources,
-                                                  requestors: requestor)
+                    try await $0.saveTempPassMVPD(
+                        id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources,
+                        requestors: requestor)
                 }
                 let limit = resources.map { ", \($0) resources per identity" } ?? ""
                 print("TempPass \(id): \(minutes) min\(limit), for \(requestor.joined(separator: ", "))")
@@ -288,8 +312,10 @@ struct Admin: AsyncParsableCommand {
             @OptionGroup var storage: StorageOptions
             @Option(help: "Requestor id.") var requestor = "REF"
             @Option(help: "TempPass MVPD id.") var mvpd = "TempPass"
-            @Option(help: ArgumentHelp("Device id: `entitle device status` prints it; an app reads it with getMetadata(METADATA_DEVICE_ID).",
-                                       discussion: "On the wire it is the Base64 after `fingerprint` in the AP-Device-Identifier header, decoded."))
+            @Option(
+                help: ArgumentHelp(
+                    "Device id: `entitle device status` prints it; an app reads it with getMetadata(METADATA_DEVICE_ID).",
+                    discussion: "On the wire it is the Base64 after `fingerprint` in the AP-Device-Identifier header, decoded."))
             var device: String?
             @Option(help: "Identity JSON as the app sends it, e.g. {\"email\":\"<sha-256>\"} (Promotional TempPass).") var identity: String?
             @Flag(help: "Reset every pass of the MVPD.") var all = false

@@ -80,13 +80,17 @@ struct BenchDecisions: AsyncParsableCommand {
                 let path = softwareStatement ?? ".entitle/demo/software-statement.jwt"
                 let statement = try readStatement(path)
                 let base = server.hasSuffix("/") ? String(server.dropLast()) : server
-                report = try await DecisionBenchmark(httpClient: httpClient, baseURL: base, softwareStatement: statement,
-                                                     options: options, logger: logger).run()
+                report = try await DecisionBenchmark(
+                    httpClient: httpClient, baseURL: base, softwareStatement: statement,
+                    options: options, logger: logger
+                ).run()
             } else {
                 let statementOverride = try softwareStatement.map(readStatement)
                 report = try await DecisionBenchmark.withInProcessHost { base, demoStatement in
-                    try await DecisionBenchmark(httpClient: httpClient, baseURL: base, softwareStatement: statementOverride ?? demoStatement,
-                                                options: options, logger: logger).run()
+                    try await DecisionBenchmark(
+                        httpClient: httpClient, baseURL: base, softwareStatement: statementOverride ?? demoStatement,
+                        options: options, logger: logger
+                    ).run()
                 }
             }
         } catch {
@@ -127,9 +131,10 @@ struct BenchDecisions: AsyncParsableCommand {
             line("decisions/authorize ", report.decisions),
             line("healthz             ", report.healthz),
             String(format: "ratio decisions/healthz throughput: %.3f", report.ratio),
-        ].joined(separator: "\n") + (report.decisions.firstError?.hasPrefix("HTTP 429") == true
-            ? "\nnote: 429 answers: run `entitle serve --rate-limit 0` for a benchmark (the default is 1 request/s per device)."
-            : "")
+        ].joined(separator: "\n")
+            + (report.decisions.firstError?.hasPrefix("HTTP 429") == true
+                ? "\nnote: 429 answers: run `entitle serve --rate-limit 0` for a benchmark (the default is 1 request/s per device)."
+                : "")
     }
 
     static func jsonText(_ report: DecisionBenchmark.Report, inProcess: Bool) -> String {

@@ -39,9 +39,11 @@ struct BenchPrepare: AsyncParsableCommand {
         let base = server.hasSuffix("/") ? String(server.dropLast()) : server
         let headers: DecisionBenchmark.DeviceHeaders
         do {
-            headers = try await DecisionBenchmark(httpClient: httpClient, baseURL: base,
-                                                  softwareStatement: text.trimmingCharacters(in: .whitespacesAndNewlines),
-                                                  options: options, logger: Logger(label: "entitle.bench")).signedInDeviceHeaders()
+            headers = try await DecisionBenchmark(
+                httpClient: httpClient, baseURL: base,
+                softwareStatement: text.trimmingCharacters(in: .whitespacesAndNewlines),
+                options: options, logger: Logger(label: "entitle.bench")
+            ).signedInDeviceHeaders()
         } catch {
             try? await httpClient.shutdown()
             throw error

@@ -24,8 +24,12 @@ struct BenchVerifier: AsyncParsableCommand {
         let ratio = result.tokensPerSecond / result.rawRSAVerifiesPerSecond
         let rates = rateSeconds > 0 ? SignatureRateBenchmark.run(seconds: rateSeconds) : []
         if json {
-            let algorithms = rates.map { #""\#($0.algorithm.rawValue)":{"signsPerSecond":\#(Int($0.signsPerSecond)),"verifiesPerSecond":\#(Int($0.verifiesPerSecond))}"# }
-            print(#"{"tokensPerSecond":\#(Int(result.tokensPerSecond)),"rawRSAVerifiesPerSecond":\#(Int(result.rawRSAVerifiesPerSecond)),"ratio":\#(String(format: "%.3f", ratio)),"algorithms":{\#(algorithms.joined(separator: ","))}}"#)
+            let algorithms = rates.map {
+                #""\#($0.algorithm.rawValue)":{"signsPerSecond":\#(Int($0.signsPerSecond)),"verifiesPerSecond":\#(Int($0.verifiesPerSecond))}"#
+            }
+            print(
+                #"{"tokensPerSecond":\#(Int(result.tokensPerSecond)),"rawRSAVerifiesPerSecond":\#(Int(result.rawRSAVerifiesPerSecond)),"ratio":\#(String(format: "%.3f", ratio)),"algorithms":{\#(algorithms.joined(separator: ","))}}"#
+            )
         } else {
             print("media tokens verified/s:   \(Int(result.tokensPerSecond))")
             print("raw RSA-2048 verifies/s:   \(Int(result.rawRSAVerifiesPerSecond))")

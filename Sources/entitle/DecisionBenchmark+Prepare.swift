@@ -15,10 +15,12 @@ extension DecisionBenchmark {
     /// Registers a client, signs the subscriber in on one device and checks one decision (see `signedInWorkers`).
     func signedInDeviceHeaders() async throws -> DeviceHeaders {
         guard let client = try await signedInWorkers().first, let token = client.accessToken,
-              let identifier = DeviceIdentifier(rawValue: client.deviceID) else {
+            let identifier = DeviceIdentifier(rawValue: client.deviceID)
+        else {
             throw BenchmarkError(.session, "No signed-in device.")
         }
-        return DeviceHeaders(authorization: "Bearer " + token, deviceIdentifier: identifier.headerValue,
-                             deviceInfo: client.deviceInfo.headerValue())
+        return DeviceHeaders(
+            authorization: "Bearer " + token, deviceIdentifier: identifier.headerValue,
+            deviceInfo: client.deviceInfo.headerValue())
     }
 }

@@ -109,7 +109,8 @@ struct DecisionBenchmark: Sendable {
             do {
                 let answer = try await client.decisions("authorize", mvpd: mvpd, resources: [resource])
                 guard answer.status == 200, let items = try? answer.decode(DecisionsResponse.self).decisions,
-                      items.count == 1, items[0].authorized, items[0].token != nil else {
+                    items.count == 1, items[0].authorized, items[0].token != nil
+                else {
                     return "HTTP \(answer.status): \(answer.text.prefix(300))"
                 }
                 return nil
@@ -125,16 +126,18 @@ struct DecisionBenchmark: Sendable {
                 return "\(error)"
             }
         }
-        return Report(target: baseURL, concurrency: options.concurrency, durationSeconds: Self.seconds(options.duration),
-                      resource: options.resource, decisions: decisions, healthz: healthz,
-                      ratio: healthz.requestsPerSecond > 0 ? decisions.requestsPerSecond / healthz.requestsPerSecond : 0)
+        return Report(
+            target: baseURL, concurrency: options.concurrency, durationSeconds: Self.seconds(options.duration),
+            resource: options.resource, decisions: decisions, healthz: healthz,
+            ratio: healthz.requestsPerSecond > 0 ? decisions.requestsPerSecond / healthz.requestsPerSecond : 0)
     }
 
     /// Registers once, then signs the subscriber in on one device per worker and checks one decision on each.
     func signedInWorkers() async throws -> [RESTClient] {
         let runID = UUID().uuidString.prefix(8).lowercased()
-        var registered = RESTClient(httpClient: httpClient, baseURL: baseURL, serviceProvider: options.serviceProvider,
-                                    deviceID: "bench-\(runID)-setup")
+        var registered = RESTClient(
+            httpClient: httpClient, baseURL: baseURL, serviceProvider: options.serviceProvider,
+            deviceID: "bench-\(runID)-setup")
         _ = try await registered.registerAndAuthorize(softwareStatement: softwareStatement, redirectURI: options.redirectURL)
         var workers: [RESTClient] = []
         for index in 0..<max(1, options.concurrency) {
@@ -145,15 +148,17 @@ struct DecisionBenchmark: Sendable {
                 throw BenchmarkError(.session, "Could not create a session: HTTP \(session.status) \(session.text.prefix(300))")
             }
             if answer.actionName != "authorize" {
-                let outcome = try await DemoSignIn.signIn(browser: BrowserClient(httpClient: httpClient), authenticationURL: baseURL + url,
-                                                          username: options.username, password: options.password)
+                let outcome = try await DemoSignIn.signIn(
+                    browser: BrowserClient(httpClient: httpClient), authenticationURL: baseURL + url,
+                    username: options.username, password: options.password)
                 guard case .external(let redirect) = outcome, redirect.hasPrefix(options.redirectURL) else {
                     throw BenchmarkError(.signIn, "Sign-in of \(options.username) at \(options.mvpd) did not reach the redirect URL: \(outcome)")
                 }
             }
             let check = try await client.decisions("authorize", mvpd: options.mvpd, resources: [options.resource])
             guard check.status == 200, let decision = try? check.decode(DecisionsResponse.self).decisions.first, decision.authorized else {
-                throw BenchmarkError(.notAuthorized, "\(options.username) is not authorized for \(options.resource): HTTP \(check.status) \(check.text.prefix(300))")
+                throw BenchmarkError(
+                    .notAuthorized, "\(options.username) is not authorized for \(options.resource): HTTP \(check.status) \(check.text.prefix(300))")
             }
             workers.append(client)
         }
@@ -171,8 +176,10 @@ struct DecisionBenchmark: Sendable {
 
     /// Runs `request` back to back on every worker for warm-up plus duration; only requests started in the measured
     /// window count. `request` answers nil on success, else a description of the failure.
-    func measure<C: Clock>(_ name: String, workers: [RESTClient], clock: C,
-                           request: @escaping @Sendable (RESTClient) async -> String?) async -> Measurement where C.Duration == Duration {
+    func measure<C: Clock>(
+        _ name: String, workers: [RESTClient], clock: C,
+        request: @escaping @Sendable (RESTClient) async -> String?
+    ) async -> Measurement where C.Duration == Duration {
         let measureFrom = clock.now.advanced(by: options.warmup)
         let measureUntil = measureFrom.advanced(by: options.duration)
         let results = await withTaskGroup(of: WorkerResult<C.Instant>.self) { group in
@@ -203,12 +210,17 @@ struct DecisionBenchmark: Sendable {
         let latencies = results.flatMap(\.latencies).sorted()
         let lastFinish = results.map(\.finishedAt).max() ?? measureUntil
         let seconds = max(Self.seconds(measureFrom.duration(to: max(lastFinish, measureUntil))), 1e-9)
-        let measurement = Measurement(name: name, successes: latencies.count, errors: results.reduce(0) { $0 + $1.errors },
-                                      seconds: seconds, requestsPerSecond: Double(latencies.count) / seconds,
-                                      p50Milliseconds: Self.percentile(latencies, 0.50), p99Milliseconds: Self.percentile(latencies, 0.99),
-                                      firstError: results.compactMap(\.firstError).first)
-        logger.info("benchmark phase done", metadata: ["phase": "\(name)", "successes": "\(measurement.successes)",
-                                                        "errors": "\(measurement.errors)"])
+        let measurement = Measurement(
+            name: name, successes: latencies.count, errors: results.reduce(0) { $0 + $1.errors },
+            seconds: seconds, requestsPerSecond: Double(latencies.count) / seconds,
+            p50Milliseconds: Self.percentile(latencies, 0.50), p99Milliseconds: Self.percentile(latencies, 0.99),
+            firstError: results.compactMap(\.firstError).first)
+        logger.info(
+            "benchmark phase done",
+            metadata: [
+                "phase": "\(name)", "successes": "\(measurement.successes)",
+                "errors": "\(measurement.errors)",
+            ])
         return measurement
     }
 
@@ -267,7 +279,9 @@ extension DecisionBenchmark {
         logger.logLevel = .warning
         var result: T?
         try await EntitleHost.runOnLoopback(configuration: configuration, logger: logger, clock: ManualClock()) { host in
-            guard let statement = host.demoInfo?.softwareStatement else { throw BenchmarkError(.noResult, "The in-process service has no demo world.") }
+            guard let statement = host.demoInfo?.softwareStatement else {
+                throw BenchmarkError(.noResult, "The in-process service has no demo world.")
+            }
             result = try await body(host.configuration.baseURL, statement)
         }
         guard let result else { throw BenchmarkError(.noResult, "The in-process service stopped without a result.") }

@@ -28,8 +28,10 @@ extension Device {
                     throw DeviceFailure(message: "authorized, but the keys at \(keysURL) could not be loaded: \(error)")
                 }
                 let formatter = ISO8601DateFormatter()
-                var verification: [String: Any] = ["status": result.status.rawValue, "valid": result.isValid,
-                                                   "signatureVerified": result.signatureVerified, "detail": result.detail]
+                var verification: [String: Any] = [
+                    "status": result.status.rawValue, "valid": result.isValid,
+                    "signatureVerified": result.signatureVerified, "detail": result.detail,
+                ]
                 verification["requestorID"] = result.requestorID
                 verification["resourceID"] = result.resourceID
                 verification["mvpdID"] = result.mvpdID
@@ -43,8 +45,11 @@ extension Device {
                     """
                 guard result.isValid else {
                     if options.json {
-                        output.write(DeviceOutput.jsonLine(["ok": false, "error": "verification", "resource": resource,
-                                                             "mediaToken": token, "verification": verification]), to: .standardOutput)
+                        output.write(
+                            DeviceOutput.jsonLine([
+                                "ok": false, "error": "verification", "resource": resource,
+                                "mediaToken": token, "verification": verification,
+                            ]), to: .standardOutput)
                     } else {
                         output.write(text + "\nThe media token did not verify.\n", to: .standardError)
                     }

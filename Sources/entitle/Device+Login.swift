@@ -28,14 +28,16 @@ extension Device {
             try await DeviceRunner(options: options, command: "login").run { enabler, output in
                 if let current = await enabler.authenticatedMVPD() {
                     let name = await Device.displayName(of: current, enabler)
-                    output.success(["mvpd": current, "displayName": name, "alreadySignedIn": true],
-                                   text: "Already signed in with \(name). Run `entitle device logout` to switch.")
+                    output.success(
+                        ["mvpd": current, "displayName": name, "alreadySignedIn": true],
+                        text: "Already signed in with \(name). Run `entitle device logout` to switch.")
                     return
                 }
                 // With --json the code and countdown go to standard error, so standard output holds one JSON object.
                 let screen = options.json ? FileHandle.standardError : FileHandle.standardOutput
-                let terminal = DeviceTerminal(handle: screen, isTTY: isatty(options.json ? 2 : 1) != 0, drawQR: !noQR,
-                                              lightOnDark: !lightTerminal)
+                let terminal = DeviceTerminal(
+                    handle: screen, isTTY: isatty(options.json ? 2 : 1) != 0, drawQR: !noQR,
+                    lightOnDark: !lightTerminal)
                 let fallback = options.serverBase + "/activate"
                 let shown = AsyncStream<RegistrationCode>.makeStream()
                 let login = Task { [mvpd] () async throws -> String in

@@ -27,10 +27,12 @@ struct Device: AsyncParsableCommand {
                     throw AccessEnablerError(code: .notAuthenticated, message: "not signed in")
                 }
                 let name = await Device.displayName(of: id, enabler)
-                let deviceID = (try? await enabler.metadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]).value).flatMap { $0 }
+                let deviceID =
+                    (try? await enabler.metadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]).value).flatMap { $0 }
                     .map(DeviceOutput.text) ?? ""
-                output.success(["signedIn": true, "mvpd": id, "displayName": name, "deviceID": deviceID],
-                               text: "Signed in with \(name) (\(id)).\nDevice id: \(deviceID)")
+                output.success(
+                    ["signedIn": true, "mvpd": id, "displayName": name, "deviceID": deviceID],
+                    text: "Signed in with \(name) (\(id)).\nDevice id: \(deviceID)")
             }
         }
     }
@@ -51,7 +53,9 @@ struct Device: AsyncParsableCommand {
                     return mvpd.ID.padding(toLength: width + 2, withPad: " ", startingAt: 0)
                         + mvpd.displayName.padding(toLength: nameWidth + 2, withPad: " ", startingAt: 0) + flags.joined(separator: ", ")
                 }.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
-                let objects: [[String: Any]] = mvpds.map { ["id": $0.ID, "displayName": $0.displayName, "logoURL": $0.logoURL, "flags": Device.flags(of: $0)] }
+                let objects: [[String: Any]] = mvpds.map {
+                    ["id": $0.ID, "displayName": $0.displayName, "logoURL": $0.logoURL, "flags": Device.flags(of: $0)]
+                }
                 output.success(["providers": objects], text: lines.joined(separator: "\n"))
             }
         }
@@ -76,7 +80,8 @@ struct Device: AsyncParsableCommand {
                 let denied = resources.filter { !authorized.contains($0) }
                 let width = resources.map(\.count).max() ?? 0
                 let lines = resources.map { resource in
-                    resource.padding(toLength: width + 2, withPad: " ", startingAt: 0) + (authorized.contains(resource) ? "authorized" : "not authorized")
+                    resource.padding(toLength: width + 2, withPad: " ", startingAt: 0)
+                        + (authorized.contains(resource) ? "authorized" : "not authorized")
                 }
                 output.success(["authorized": authorized, "denied": denied], text: lines.joined(separator: "\n"))
             }

@@ -13,7 +13,8 @@ struct DeviceOptions: ParsableArguments {
     @Option(help: "Software statement (JWT) of the app; `entitle serve` writes the demo one here (in $ENTITLE_DATA_DIR when set).")
     var softwareStatement = EnvironmentDefaults.dataDirectory + "/demo/software-statement.jwt"
 
-    @Option(help: "Where the device keeps its credentials, device id and sign-in (default: $XDG_CONFIG_HOME/entitle/device or ~/.config/entitle/device).")
+    @Option(
+        help: "Where the device keeps its credentials, device id and sign-in (default: $XDG_CONFIG_HOME/entitle/device or ~/.config/entitle/device).")
     var stateDir: String?
 
     @Flag(help: "Print one JSON object per command.")
@@ -29,7 +30,8 @@ struct DeviceOptions: ParsableArguments {
     /// The state directory: the option, or the user's configuration directory.
     func stateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let stateDir { return URL(fileURLWithPath: stateDir, isDirectory: true) }
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config", isDirectory: true)
         return base.appendingPathComponent("entitle/device", isDirectory: true)
     }
@@ -43,7 +45,8 @@ struct DeviceOptions: ParsableArguments {
         do {
             statement = try String(contentsOfFile: softwareStatement, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         } catch {
-            throw DeviceFailure(message: "cannot read the software statement at \(softwareStatement) (start `entitle serve` first or pass --software-statement)")
+            throw DeviceFailure(
+                message: "cannot read the software statement at \(softwareStatement) (start `entitle serve` first or pass --software-statement)")
         }
         let store: FileTokenStore
         do {

@@ -61,13 +61,18 @@ struct DeviceOutput: Sendable {
     /// The error kind, exit status, message, details and SDK status id of `error`.
     static func classify(_ error: any Error, server: String = "") -> (String, Int32, String, String?, String?) {
         if let error = error as? AccessEnablerError, error.code == .network {
-            return (error.code.rawValue, 1, "cannot reach the Entitle service at \(server) — is `entitle serve` running? "
-                        + "(set ENTITLE_URL or pass --server)", nil, error.statusID)
+            return (
+                error.code.rawValue, 1,
+                "cannot reach the Entitle service at \(server) — is `entitle serve` running? "
+                    + "(set ENTITLE_URL or pass --server)", nil, error.statusID
+            )
         }
         if let error = error as? AccessEnablerError, DeviceRunner.isThrottled(error) {
             let wait = Int(DeviceRunner.wait(error))
-            return (AccessEnablerError.Code.throttled.rawValue, 1, "the service is throttling this device (too many requests); try again in \(wait) s",
-                    nil, error.statusID)
+            return (
+                AccessEnablerError.Code.throttled.rawValue, 1, "the service is throttling this device (too many requests); try again in \(wait) s",
+                nil, error.statusID
+            )
         }
         if let error = error as? AccessEnablerError {
             let status: Int32

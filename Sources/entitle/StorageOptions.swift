@@ -6,7 +6,10 @@ struct StorageOptions: ParsableArguments {
     @Option(help: "Data directory for the embedded SQLite database, demo files and DemoMVPD keys (env: ENTITLE_DATA_DIR).")
     var dataDir = EnvironmentDefaults.dataDirectory
 
-    @Option(help: "PostgreSQL URL (postgres://user:password@host:port/database) to use instead of SQLite; visible in ps, prefer the environment variable ENTITLE_DATABASE_URL, --database-url-file or PGPASSWORD.")
+    @Option(
+        help:
+            "PostgreSQL URL (postgres://user:password@host:port/database) to use instead of SQLite; visible in ps, prefer the environment variable ENTITLE_DATABASE_URL, --database-url-file or PGPASSWORD."
+    )
     var databaseURL: String?
 
     @Option(help: "File holding the PostgreSQL URL (keep it owner-only).")

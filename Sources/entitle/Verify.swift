@@ -24,7 +24,8 @@ struct Verify: AsyncParsableCommand {
     @Option(help: "The requestor id the token must be issued to, such as REF; omitted: not checked.")
     var requestor: String?
 
-    @Option(help: "PEM file (certificates or public keys) or http(s) URL of the service's published key bundle (default: $ENTITLE_URL/keys/media-token).")
+    @Option(
+        help: "PEM file (certificates or public keys) or http(s) URL of the service's published key bundle (default: $ENTITLE_URL/keys/media-token).")
     var keys: String = EnvironmentDefaults.mediaTokenKeysURL
 
     @Option(help: "Clock-skew tolerance in seconds (0...600).")

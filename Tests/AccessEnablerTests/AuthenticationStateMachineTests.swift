@@ -5,7 +5,8 @@ import Testing
 @Suite struct AuthenticationStateMachineTests {
     @Test func validProfileAnswersWithoutPicker() {
         var machine = AuthenticationStateMachine()
-        #expect(machine.getAuthentication(force: false, authenticatedMVPD: "DemoCable", hasProviders: true)
+        #expect(
+            machine.getAuthentication(force: false, authenticatedMVPD: "DemoCable", hasProviders: true)
                 == [.reportAuthenticated(mvpd: "DemoCable", cached: true)])
         #expect(machine.state == .idle)
     }
@@ -18,7 +19,8 @@ import Testing
 
     @Test func noProvidersIsReported() {
         var machine = AuthenticationStateMachine()
-        #expect(machine.getAuthentication(force: false, authenticatedMVPD: nil, hasProviders: false)
+        #expect(
+            machine.getAuthentication(force: false, authenticatedMVPD: nil, hasProviders: false)
                 == [.reportFailure(code: PROVIDER_NOT_AVAILABLE_ERROR, statusID: nil)])
     }
 
@@ -26,7 +28,8 @@ import Testing
         var machine = AuthenticationStateMachine()
         _ = machine.getAuthentication(force: false, authenticatedMVPD: nil, hasProviders: true)
         #expect(machine.selectProvider("DemoCable", known: true) == [.createSession(mvpd: "DemoCable", attempt: 1)])
-        #expect(machine.sessionCreated(attempt: 1, outcome: .interactive(url: "http://s/login", code: "ABC", notAfter: nil), deviceMode: false)
+        #expect(
+            machine.sessionCreated(attempt: 1, outcome: .interactive(url: "http://s/login", code: "ABC", notAfter: nil), deviceMode: false)
                 == [.navigate(url: "http://s/login", mvpd: "DemoCable")])
         #expect(machine.externalURL(error: nil) == [.fetchProfile(mvpd: "DemoCable", attempt: 1)])
         #expect(machine.externalURL(error: nil) == [])
@@ -45,14 +48,16 @@ import Testing
 
     @Test func unknownProviderFails() {
         var machine = AuthenticationStateMachine()
-        #expect(machine.selectProvider("Nope", known: false)
+        #expect(
+            machine.selectProvider("Nope", known: false)
                 == [.reportFailure(code: GENERIC_AUTHENTICATION_ERROR, statusID: AccessEnablerStatus.ID.authenticationInternal)])
     }
 
     @Test func tempPassGoesStraightToTheProfile() {
         var machine = AuthenticationStateMachine()
         _ = machine.selectProvider("TempPass", known: true)
-        #expect(machine.sessionCreated(attempt: 1, outcome: .direct(mvpd: "TempPass"), deviceMode: false)
+        #expect(
+            machine.sessionCreated(attempt: 1, outcome: .direct(mvpd: "TempPass"), deviceMode: false)
                 == [.fetchProfile(mvpd: "TempPass", attempt: 1)])
     }
 
@@ -68,7 +73,8 @@ import Testing
         var machine = AuthenticationStateMachine()
         _ = machine.selectProvider("DemoCable", known: true)
         let expiry = Date(timeIntervalSince1970: 100)
-        #expect(machine.sessionCreated(attempt: 1, outcome: .interactive(url: "http://s/a/CODE1", code: "CODE1", notAfter: expiry), deviceMode: true)
+        #expect(
+            machine.sessionCreated(attempt: 1, outcome: .interactive(url: "http://s/a/CODE1", code: "CODE1", notAfter: expiry), deviceMode: true)
                 == [.startPolling(code: "CODE1", url: "http://s/a/CODE1", notAfter: expiry, mvpd: "DemoCable", attempt: 1)])
         #expect(machine.startSecondScreen() == [.stopPolling, .createSession(mvpd: nil, attempt: 2)])
         #expect(machine.secondScreenFinished(attempt: 1, result: .success("DemoCable")) == [])
@@ -77,7 +83,8 @@ import Testing
     @Test func secondScreenWithoutCodeFails() {
         var machine = AuthenticationStateMachine()
         _ = machine.startSecondScreen()
-        #expect(machine.sessionCreated(attempt: 1, outcome: .interactive(url: "u", code: nil, notAfter: nil), deviceMode: true)
+        #expect(
+            machine.sessionCreated(attempt: 1, outcome: .interactive(url: "u", code: nil, notAfter: nil), deviceMode: true)
                 == [.reportFailure(code: GENERIC_AUTHENTICATION_ERROR, statusID: AccessEnablerStatus.ID.registrationCodeFailed)])
     }
 
@@ -85,14 +92,16 @@ import Testing
         var machine = AuthenticationStateMachine()
         _ = machine.selectProvider("A", known: true)
         _ = machine.sessionCreated(attempt: 1, outcome: .interactive(url: "u", code: nil, notAfter: nil), deviceMode: false)
-        #expect(machine.externalURL(error: "access_denied")
+        #expect(
+            machine.externalURL(error: "access_denied")
                 == [.reportFailure(code: GENERIC_AUTHENTICATION_ERROR, statusID: AccessEnablerStatus.ID.authenticationNotFound)])
     }
 
     @Test func sessionFailureIsReported() {
         var machine = AuthenticationStateMachine()
         _ = machine.selectProvider("A", known: true)
-        #expect(machine.sessionCreated(attempt: 1, outcome: .failed(statusID: "R401"), deviceMode: false)
+        #expect(
+            machine.sessionCreated(attempt: 1, outcome: .failed(statusID: "R401"), deviceMode: false)
                 == [.reportFailure(code: GENERIC_AUTHENTICATION_ERROR, statusID: "R401")])
     }
 }

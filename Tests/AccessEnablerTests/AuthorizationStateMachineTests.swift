@@ -37,49 +37,64 @@ import Testing
     }
 
     @Test func grantedDecisionGivesTheToken() {
-        let decision = Decision(resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: true,
-                                token: MediaTokenInfo(notBefore: 1, notAfter: 2, serializedToken: "TOKEN"), notAfter: 5_000)
+        let decision = Decision(
+            resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: true,
+            token: MediaTokenInfo(notBefore: 1, notAfter: 2, serializedToken: "TOKEN"), notAfter: 5_000)
         #expect(Machine.outcome(of: decision) == .token("TOKEN", notAfter: Date(timeIntervalSince1970: 5), statusID: nil))
     }
 
     @Test func denialCarriesTheMVPDMessage() {
         let error = EnhancedError.authorizationDeniedByMVPD.with(details: "Your Demo Cable package does not include movies.")
         let decision = Decision(resource: "movies", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: false, error: error)
-        #expect(Machine.outcome(of: decision) == .failed(code: USER_NOT_AUTHORIZED_ERROR,
-                                                         description: "Your Demo Cable package does not include movies.",
-                                                         statusID: "Z100"))
+        #expect(
+            Machine.outcome(of: decision)
+                == .failed(
+                    code: USER_NOT_AUTHORIZED_ERROR,
+                    description: "Your Demo Cable package does not include movies.",
+                    statusID: "Z100"))
     }
 
     @Test func parentalControlIsADenial() {
-        #expect(Machine.outcome(of: EnhancedError.authorizationDeniedByParentalControls)
-                == .failed(code: USER_NOT_AUTHORIZED_ERROR, description: EnhancedError.authorizationDeniedByParentalControls.message,
-                           statusID: "Z100"))
+        #expect(
+            Machine.outcome(of: EnhancedError.authorizationDeniedByParentalControls)
+                == .failed(
+                    code: USER_NOT_AUTHORIZED_ERROR, description: EnhancedError.authorizationDeniedByParentalControls.message,
+                    statusID: "Z100"))
     }
 
     @Test func expiredProfileLosesAuthentication() {
-        #expect(Machine.outcome(of: EnhancedError.authenticatedProfileExpired)
+        #expect(
+            Machine.outcome(of: EnhancedError.authenticatedProfileExpired)
                 == .authenticationLost(description: EnhancedError.authenticatedProfileExpired.message, statusID: "N130"))
-        #expect(Machine.outcome(of: EnhancedError.temporaryAccessDurationLimitExceeded)
+        #expect(
+            Machine.outcome(of: EnhancedError.temporaryAccessDurationLimitExceeded)
                 == .authenticationLost(description: EnhancedError.temporaryAccessDurationLimitExceeded.message, statusID: "N111"))
     }
 
     @Test func failuresMapToGenericAuthorizationError() {
-        #expect(Machine.outcome(of: AccessEnablerError(code: .network, message: "down"))
+        #expect(
+            Machine.outcome(of: AccessEnablerError(code: .network, message: "down"))
                 == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: "down", statusID: "Z120"))
-        #expect(Machine.outcome(of: AccessEnablerError(code: .throttled, message: "slow down"))
+        #expect(
+            Machine.outcome(of: AccessEnablerError(code: .throttled, message: "slow down"))
                 == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: "slow down", statusID: "Z100"))
-        #expect(Machine.outcome(of: EnhancedError.invalidResources)
+        #expect(
+            Machine.outcome(of: EnhancedError.invalidResources)
                 == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: EnhancedError.invalidResources.message, statusID: "Z130"))
-        #expect(Machine.outcome(of: nil as Decision?)
+        #expect(
+            Machine.outcome(of: nil as Decision?)
                 == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: "The service returned no decision.", statusID: "Z500"))
     }
 
     @Test func preauthorizationCacheHonoursExpiry() {
         var cache = PreauthorizationCache()
         let now = Date(timeIntervalSince1970: 1_000)
-        cache.store([Decision(resource: "news", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: true, notAfter: 1_060_000),
-                     Decision(resource: "movies", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: false, notAfter: 1_060_000)],
-                    mvpd: "M", now: now)
+        cache.store(
+            [
+                Decision(resource: "news", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: true, notAfter: 1_060_000),
+                Decision(resource: "movies", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: false, notAfter: 1_060_000),
+            ],
+            mvpd: "M", now: now)
         let hit = cache.lookup(["news", "movies", "sports"], mvpd: "M", now: now)
         #expect(hit.known == ["news": true, "movies": false])
         #expect(hit.missing == ["sports"])

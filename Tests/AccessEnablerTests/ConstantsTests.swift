@@ -36,8 +36,10 @@ import Testing
     }
 
     @Test func mvpdModelComesFromConfiguration() {
-        let mvpd = MVPD(configuration: .init(id: "DemoSSO", displayName: "Demo SSO TV", logoUrl: "http://l", enablePlatformServices: true,
-                                             boardingStatus: "SUPPORTED"))
+        let mvpd = MVPD(
+            configuration: .init(
+                id: "DemoSSO", displayName: "Demo SSO TV", logoUrl: "http://l", enablePlatformServices: true,
+                boardingStatus: "SUPPORTED"))
         #expect(mvpd.ID == "DemoSSO" && mvpd.id == "DemoSSO")
         #expect(mvpd.displayName == "Demo SSO TV" && mvpd.logoURL == "http://l")
         #expect(mvpd.enablePlatformServices && mvpd.boardingStatus == "SUPPORTED")

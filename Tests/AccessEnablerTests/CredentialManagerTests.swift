@@ -5,8 +5,9 @@ import Testing
 
 @Suite struct CredentialManagerTests {
     func manager(_ service: FakeService, store: InMemoryTokenStore = InMemoryTokenStore()) -> CredentialManager {
-        CredentialManager(baseURL: URL(string: "http://fake")!, softwareStatement: "statement", redirectURI: "entitle-demo://callback",
-                          transport: service, clock: service.clock, storage: SecureStorage(store: store, check: .INTEGRITY_CHECK_ALL))
+        CredentialManager(
+            baseURL: URL(string: "http://fake")!, softwareStatement: "statement", redirectURI: "entitle-demo://callback",
+            transport: service, clock: service.clock, storage: SecureStorage(store: store, check: .INTEGRITY_CHECK_ALL))
     }
 
     @Test func concurrentCallersShareOneRegistrationAndOneToken() async throws {

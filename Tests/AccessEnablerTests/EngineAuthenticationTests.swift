@@ -145,8 +145,9 @@ import Testing
         let harness = Harness()
         harness.service.update { $0.redirectURIs = ["other-app://done"] }
         await harness.configure()
-        let registration = try JSONDecoder().decode(ClientRegistrationRequest.self,
-                                                    from: try #require(harness.service.requests(matching: "/o/client/register").first?.body))
+        let registration = try JSONDecoder().decode(
+            ClientRegistrationRequest.self,
+            from: try #require(harness.service.requests(matching: "/o/client/register").first?.body))
         #expect(registration.redirectURI == nil)
         harness.enabler.setSelectedProvider("DemoCable")
         await harness.recorder.waitFor("navigate") { $0.contains { $0.hasPrefix("navigate(") } }

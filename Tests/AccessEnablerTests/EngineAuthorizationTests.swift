@@ -22,7 +22,8 @@ import Testing
         let second = try await harness.enabler.authorize("news")
         #expect(first.hasPrefix("media-news-") && second.hasPrefix("media-news-") && first != second)
         #expect(harness.service.requests(matching: "/decisions/authorize/DemoCable").count == 2)
-        let body = try JSONDecoder().decode(DecisionsRequest.self, from: try #require(harness.service.requests(matching: "/decisions/authorize/DemoCable").first?.body))
+        let body = try JSONDecoder().decode(
+            DecisionsRequest.self, from: try #require(harness.service.requests(matching: "/decisions/authorize/DemoCable").first?.body))
         #expect(body.resources == ["news"])
         harness.enabler.checkAuthorization("sports")
         await harness.recorder.waitFor("setToken(sports)")
@@ -102,9 +103,11 @@ import Testing
         _ = try await harness.enabler.authorize("news")
         let nowMs = Int64(harness.clock.now().timeIntervalSince1970 * 1000)
         #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: METADATA_AUTHENTICATION]).value == .string(String(nowMs + 86_400_000)))
-        #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: "news"]).value
+        #expect(
+            try await harness.enabler.metadata([METADATA_OPCODE_KEY: METADATA_AUTHORIZATION, METADATA_RESOURCE_ID_KEY: "news"]).value
                 == .string(String(nowMs + 3_600_000)))
-        #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: Int(METADATA_AUTHORIZATION), METADATA_RESOURCE_ID_KEY: "movies"]).value == nil)
+        #expect(
+            try await harness.enabler.metadata([METADATA_OPCODE_KEY: Int(METADATA_AUTHORIZATION), METADATA_RESOURCE_ID_KEY: "movies"]).value == nil)
         #expect(try await harness.enabler.metadata([METADATA_OPCODE_KEY: METADATA_DEVICE_ID]).value == nil)  // not enabled
         #expect(try await harness.enabler.userMetadata("householdID") == MetadataResult(value: .string("H-1001"), encrypted: false))
         #expect(try await harness.enabler.userMetadata("zip") == MetadataResult(value: .string("Q0lQSEVSVEVYVA=="), encrypted: true))

@@ -9,7 +9,9 @@ final class PickingPlatform: PlatformSingleSignOn {
     let attributeQueries = Locked(0)
     init(providerID: String) { self.providerID = providerID }
     func accessStatus(prompt: Bool) async -> PlatformAccessStatus { .granted }
-    func selectProvider(_ request: PlatformProviderRequest, presenter: TVProviderDialogPresenter) async throws(PlatformSSOError) -> PlatformProviderInfo {
+    func selectProvider(_ request: PlatformProviderRequest, presenter: TVProviderDialogPresenter) async throws(PlatformSSOError)
+        -> PlatformProviderInfo
+    {
         PlatformProviderInfo(providerID: providerID, expirationDate: nil)
     }
     func attributeQuery(_ query: PlatformAttributeQuery) async throws(PlatformSSOError) -> String {

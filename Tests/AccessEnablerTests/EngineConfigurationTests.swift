@@ -26,8 +26,11 @@ import Testing
         harness.enabler.checkAuthentication()
         await harness.recorder.waitFor("two answers") { $0.filter { $0.hasPrefix("setAuthenticationStatus") }.count == 2 }
         let log = harness.recorder.entries.filter { !$0.hasPrefix("sendTrackingData") }
-        #expect(log == ["setRequestorComplete(1)", "setAuthenticationStatus(0,User Not Authenticated Error)",
-                        "selectedProvider(nil)", "setAuthenticationStatus(0,User Not Authenticated Error)"])
+        #expect(
+            log == [
+                "setRequestorComplete(1)", "setAuthenticationStatus(0,User Not Authenticated Error)",
+                "selectedProvider(nil)", "setAuthenticationStatus(0,User Not Authenticated Error)",
+            ])
     }
 
     @Test func failedConfigurationReportsCFGStatus() async throws {
@@ -68,7 +71,8 @@ import Testing
     @Test func persistent401ReportsR401() async throws {
         let harness = Harness()
         try await harness.enabler.configure(requestorID: "REF")
-        let unauthorized = Scripted.status(401, body: String(decoding: try JSONEncoder().encode(EnhancedError.invalidAccessTokenServiceProvider), as: UTF8.self))
+        let unauthorized = Scripted.status(
+            401, body: String(decoding: try JSONEncoder().encode(EnhancedError.invalidAccessTokenServiceProvider), as: UTF8.self))
         harness.service.script("GET /api/v2/REF/configuration", [unauthorized, unauthorized])
         do { try await harness.enabler.configure(requestorID: "REF"); Issue.record("expected failure") } catch {
             #expect(error.statusID == "R401")
@@ -82,7 +86,9 @@ import Testing
         let slow = FakeService(clock: clock)
         let other = FakeService(clock: clock)
         slow.update { $0.configurationDelay = 2 }
-        other.update { $0.configurationDelay = 0.1; $0.mvpds = [MVPDConfiguration(id: "OtherTV", displayName: "Other", logoUrl: "")] }
+        other.update {
+            $0.configurationDelay = 0.1; $0.mvpds = [MVPDConfiguration(id: "OtherTV", displayName: "Other", logoUrl: "")]
+        }
         fast.update { $0.mvpds = Array(FakeService.demoMVPDs.prefix(1)) }
         let harness = Harness(clock: clock, transport: RoutingTransport(services: ["fast": fast, "slow": slow, "other": other]))
         let mvpds = try await harness.enabler.configure(requestorID: "REF", serviceProviders: ["http://slow", "http://fast", "http://other"])

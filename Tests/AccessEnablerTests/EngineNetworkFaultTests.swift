@@ -48,7 +48,9 @@ import Testing
         let harness = Harness()
         await harness.configure()
         await harness.authenticate()
-        harness.service.script("POST /api/v2/REF/decisions/preauthorize/DemoCable", [.status(403, body: String(decoding: try JSONEncoder().encode(EnhancedError.tooManyResources), as: UTF8.self))])
+        harness.service.script(
+            "POST /api/v2/REF/decisions/preauthorize/DemoCable",
+            [.status(403, body: String(decoding: try JSONEncoder().encode(EnhancedError.tooManyResources), as: UTF8.self))])
         harness.enabler.checkPreauthorizedResources(["news"], cache: false)
         await harness.recorder.waitFor("preauthorizedResources()")
         #expect(harness.recorder.entries.contains("status(P100)"))

@@ -15,7 +15,9 @@ final class ScriptedPlatform: PlatformSingleSignOn {
     }
 
     func accessStatus(prompt: Bool) async -> PlatformAccessStatus { access }
-    func selectProvider(_ request: PlatformProviderRequest, presenter: TVProviderDialogPresenter) async throws(PlatformSSOError) -> PlatformProviderInfo {
+    func selectProvider(_ request: PlatformProviderRequest, presenter: TVProviderDialogPresenter) async throws(PlatformSSOError)
+        -> PlatformProviderInfo
+    {
         requests.withLock { $0.append(request) }
         throw failure
     }
@@ -24,18 +26,22 @@ final class ScriptedPlatform: PlatformSingleSignOn {
 
 /// The engine's platform single sign-on decisions with a fake service and a scripted platform account.
 @Suite struct EnginePlatformSSOTests {
-    static let twoSSOMVPDs = FakeService.demoMVPDs + [
-        MVPDConfiguration(id: "SecondSSO", displayName: "Second SSO", logoUrl: "http://fake/logo/2.png", enablePlatformServices: true,
-                          boardingStatus: "PICKER", platformMappingId: "second-sso-platform-id", displayInPlatformPicker: true),
-    ]
+    static let twoSSOMVPDs =
+        FakeService.demoMVPDs + [
+            MVPDConfiguration(
+                id: "SecondSSO", displayName: "Second SSO", logoUrl: "http://fake/logo/2.png", enablePlatformServices: true,
+                boardingStatus: "PICKER", platformMappingId: "second-sso-platform-id", displayInPlatformPicker: true)
+        ]
 
     @Test func tvProvidersOrderIsKeptNonSSOIdsAreDroppedAndPlatformIdsAreUsed() async {
         let platform = ScriptedPlatform()
         let harness = Harness(platformSSO: platform)
         harness.service.update { $0.mvpds = Self.twoSSOMVPDs }
         await harness.configure()
-        harness.enabler.getAuthentication([TV_PROVIDERS: ["SecondSSO", "DemoCable", "DemoSSO"],
-                                                   FEATURED_TV_PROVIDERS: ["DemoSSO", "TempPass"]])
+        harness.enabler.getAuthentication([
+            TV_PROVIDERS: ["SecondSSO", "DemoCable", "DemoSSO"],
+            FEATURED_TV_PROVIDERS: ["DemoSSO", "TempPass"],
+        ])
         await harness.recorder.waitFor("status(N005)")
         let request = platform.requests.value.first
         #expect(request?.supportedProviderIDs == ["second-sso-platform-id", "DemoSSO"])
@@ -105,9 +111,11 @@ final class ScriptedPlatform: PlatformSingleSignOn {
     @Test func thePortableDialogFeaturesProvidersAndTakesOneAnswer() async {
         let url = URL(string: "http://127.0.0.1:1/sso")!
         let dialog = PortableTVProviderDialog(
-            providers: [PlatformAccountProvider(id: "b", displayName: "Beta", signOnURL: url),
-                        PlatformAccountProvider(id: "a", displayName: "Alpha", signOnURL: url),
-                        PlatformAccountProvider(id: "z", displayName: "Zulu", signOnURL: url)],
+            providers: [
+                PlatformAccountProvider(id: "b", displayName: "Beta", signOnURL: url),
+                PlatformAccountProvider(id: "a", displayName: "Alpha", signOnURL: url),
+                PlatformAccountProvider(id: "z", displayName: "Zulu", signOnURL: url),
+            ],
             supportedProviderIDs: ["a", "z"], featuredProviderIDs: ["z"])
         #expect(dialog.providers.map(\.id) == ["z", "a", "b"])
         dialog.chooseOtherProvider()

@@ -9,7 +9,9 @@ final class TestClock: AccessEnablerClock {
     func now() -> Date { state.withLock { $0.now } }
     func sleep(seconds: Double) async throws {
         try Task.checkCancellation()
-        state.withLock { $0.now = $0.now.addingTimeInterval(seconds); $0.sleeps.append(seconds) }
+        state.withLock {
+            $0.now = $0.now.addingTimeInterval(seconds); $0.sleeps.append(seconds)
+        }
         await Task.yield()
         try Task.checkCancellation()
     }
@@ -39,7 +41,9 @@ final class FakeService: HTTPTransport {
         var sessions: [String: String?] = [:]
         var completedCodes: [String: String] = [:]
         var sessionLifetime: Double = 600
-        var entitlements: [String: Set<String>] = ["DemoCable": ["news", "sports"], "DemoFiber": ["news"], "TempPass": ["news", "sports", "movies"]]
+        var entitlements: [String: Set<String>] = [
+            "DemoCable": ["news", "sports"], "DemoFiber": ["news"], "TempPass": ["news", "sports", "movies"],
+        ]
         var scripted: [String: [Scripted]] = [:]
         var counter = 0
         var lastCode: String?
@@ -49,12 +53,15 @@ final class FakeService: HTTPTransport {
     }
 
     static let demoMVPDs: [MVPDConfiguration] = [
-        MVPDConfiguration(id: "DemoCable", displayName: "Demo Cable", logoUrl: "http://fake/logo/cable.png", hasLogout: false,
-                          encryptedUserMetadata: ["zip"]),
-        MVPDConfiguration(id: "DemoFiber", displayName: "Demo Fiber", logoUrl: "http://fake/logo/fiber.png",
-                          requiresSafariViewController: true, hasLogout: true),
-        MVPDConfiguration(id: "DemoSSO", displayName: "Demo SSO TV", logoUrl: "http://fake/logo/sso.png", enablePlatformServices: true,
-                          boardingStatus: "SUPPORTED"),
+        MVPDConfiguration(
+            id: "DemoCable", displayName: "Demo Cable", logoUrl: "http://fake/logo/cable.png", hasLogout: false,
+            encryptedUserMetadata: ["zip"]),
+        MVPDConfiguration(
+            id: "DemoFiber", displayName: "Demo Fiber", logoUrl: "http://fake/logo/fiber.png",
+            requiresSafariViewController: true, hasLogout: true),
+        MVPDConfiguration(
+            id: "DemoSSO", displayName: "Demo SSO TV", logoUrl: "http://fake/logo/sso.png", enablePlatformServices: true,
+            boardingStatus: "SUPPORTED"),
         MVPDConfiguration(id: "TempPass", displayName: "Try it free", logoUrl: "http://fake/logo/tp.png", authPerAggregator: true, isTempPass: true),
     ]
 
@@ -79,12 +86,15 @@ final class FakeService: HTTPTransport {
 
     static func profile(mvpd: String, now: Date, temporary: Bool = false) -> Profile {
         let ms = Int64(now.timeIntervalSince1970 * 1000)
-        return Profile(notBefore: ms, notAfter: ms + (temporary ? 600_000 : 86_400_000), issuer: temporary ? "Entitle" : mvpd,
-                       type: temporary ? "temporary" : "regular",
-                       attributes: ["userID": ProfileAttribute(value: .string("alice")), "householdID": ProfileAttribute(value: .string("H-1001")),
-                                    "zip": ProfileAttribute(value: .string("Q0lQSEVSVEVYVA=="), state: "enc"),
-                                    "channelID": ProfileAttribute(value: .array([.string("news"), .string("sports")])),
-                                    "maxRating": ProfileAttribute(value: .string("TV-MA"))])
+        return Profile(
+            notBefore: ms, notAfter: ms + (temporary ? 600_000 : 86_400_000), issuer: temporary ? "Entitle" : mvpd,
+            type: temporary ? "temporary" : "regular",
+            attributes: [
+                "userID": ProfileAttribute(value: .string("alice")), "householdID": ProfileAttribute(value: .string("H-1001")),
+                "zip": ProfileAttribute(value: .string("Q0lQSEVSVEVYVA=="), state: "enc"),
+                "channelID": ProfileAttribute(value: .array([.string("news"), .string("sports")])),
+                "maxRating": ProfileAttribute(value: .string("TV-MA")),
+            ])
     }
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -125,8 +135,11 @@ final class FakeService: HTTPTransport {
         if path == ["o", "client", "register"] {
             state.registrations += 1
             if state.rejectRegistration { return json(400, OAuthErrorBody(error: "invalid_software_statement")) }
-            return json(201, ClientRegistration(clientID: "client-\(state.registrations)", clientSecret: "secret",
-                                                redirectURIs: state.redirectURIs, clientIDIssuedAt: 1))
+            return json(
+                201,
+                ClientRegistration(
+                    clientID: "client-\(state.registrations)", clientSecret: "secret",
+                    redirectURIs: state.redirectURIs, clientIDIssuedAt: 1))
         }
         if path == ["o", "client", "token"] {
             state.tokenRequests += 1
@@ -146,9 +159,13 @@ final class FakeService: HTTPTransport {
         }
         switch (request.method, Array(path.dropFirst(3))) {
         case ("GET", ["configuration"]):
-            return json(200, ConfigurationResponse(device: "desktop", clientType: "ios", os: "Linux",
-                                                   requestor: RequestorConfiguration(id: "REF", name: "Reference Network",
-                                                                                     domains: [.init(name: "ref.example")], mvpds: state.mvpds)))
+            return json(
+                200,
+                ConfigurationResponse(
+                    device: "desktop", clientType: "ios", os: "Linux",
+                    requestor: RequestorConfiguration(
+                        id: "REF", name: "Reference Network",
+                        domains: [.init(name: "ref.example")], mvpds: state.mvpds)))
         case ("GET", ["profiles"]):
             return json(200, ProfilesResponse(profiles: state.profiles))
         case ("GET", let rest) where rest.count == 3 && rest[0] == "profiles" && rest[1] == "code":
@@ -164,16 +181,22 @@ final class FakeService: HTTPTransport {
             if let mvpd, !state.mvpds.contains(where: { $0.id == mvpd }) { return json(400, EnhancedError.invalidMVPD) }
             if mvpd == "TempPass" {
                 state.profiles["TempPass"] = Self.profile(mvpd: "TempPass", now: now, temporary: true)
-                return json(201, SessionResponse(actionName: "authorize", actionType: "direct", reasonType: "temporary",
-                                                 url: "/api/v2/REF/decisions/authorize/TempPass", mvpd: "TempPass", serviceProvider: "REF"))
+                return json(
+                    201,
+                    SessionResponse(
+                        actionName: "authorize", actionType: "direct", reasonType: "temporary",
+                        url: "/api/v2/REF/decisions/authorize/TempPass", mvpd: "TempPass", serviceProvider: "REF"))
             }
             let code = "CODE\(state.counter)"
             state.sessions[code] = mvpd
             state.lastCode = code
-            return json(201, SessionResponse(actionName: "authenticate", actionType: "interactive", reasonType: "none",
-                                             url: "/api/v2/authenticate/REF/\(code)", code: code, sessionId: UUID().uuidString, mvpd: mvpd,
-                                             serviceProvider: "REF", notBefore: String(nowMs),
-                                             notAfter: String(nowMs + Int64(state.sessionLifetime * 1000))))
+            return json(
+                201,
+                SessionResponse(
+                    actionName: "authenticate", actionType: "interactive", reasonType: "none",
+                    url: "/api/v2/authenticate/REF/\(code)", code: code, sessionId: UUID().uuidString, mvpd: mvpd,
+                    serviceProvider: "REF", notBefore: String(nowMs),
+                    notAfter: String(nowMs + Int64(state.sessionLifetime * 1000))))
         case ("POST", let rest) where rest.count == 3 && rest[0] == "decisions":
             let mvpd = rest[2]
             guard state.profiles[mvpd] != nil else {
@@ -185,23 +208,28 @@ final class FakeService: HTTPTransport {
             let allowed = state.entitlements[mvpd] ?? []
             let decisions = body.resources.map { resource -> Decision in
                 if allowed.contains(resource) {
-                    let token = rest[1] == "authorize"
+                    let token =
+                        rest[1] == "authorize"
                         ? MediaTokenInfo(notBefore: nowMs, notAfter: nowMs + 420_000, serializedToken: "media-\(resource)-\(state.counter)") : nil
-                    return Decision(resource: resource, serviceProvider: "REF", mvpd: mvpd, source: mvpd == "TempPass" ? "temppass" : "mvpd",
-                                    authorized: true, token: token, notBefore: nowMs, notAfter: nowMs + 3_600_000)
+                    return Decision(
+                        resource: resource, serviceProvider: "REF", mvpd: mvpd, source: mvpd == "TempPass" ? "temppass" : "mvpd",
+                        authorized: true, token: token, notBefore: nowMs, notAfter: nowMs + 3_600_000)
                 }
-                return Decision(resource: resource, serviceProvider: "REF", mvpd: mvpd, source: "mvpd", authorized: false,
-                                error: EnhancedError.authorizationDeniedByMVPD.with(details: "Your Demo Cable package does not include \(resource)."))
+                return Decision(
+                    resource: resource, serviceProvider: "REF", mvpd: mvpd, source: "mvpd", authorized: false,
+                    error: EnhancedError.authorizationDeniedByMVPD.with(details: "Your Demo Cable package does not include \(resource)."))
             }
             return json(200, DecisionsResponse(decisions: decisions))
         case ("GET", let rest) where rest.count == 2 && rest[0] == "logout":
             let mvpd = rest[1]
             state.profiles.removeValue(forKey: mvpd)
-            let action: LogoutAction = switch mvpd {
-            case "DemoFiber": LogoutAction(actionName: "logout", actionType: "interactive", mvpd: mvpd, url: "/adobe-services/logout?mso_id=DemoFiber")
-            case "DemoSSO": LogoutAction(actionName: "partner_logout", actionType: "partner_interactive", mvpd: mvpd)
-            default: LogoutAction(actionName: "complete", actionType: "none", mvpd: mvpd)
-            }
+            let action: LogoutAction =
+                switch mvpd {
+                case "DemoFiber":
+                    LogoutAction(actionName: "logout", actionType: "interactive", mvpd: mvpd, url: "/adobe-services/logout?mso_id=DemoFiber")
+                case "DemoSSO": LogoutAction(actionName: "partner_logout", actionType: "partner_interactive", mvpd: mvpd)
+                default: LogoutAction(actionName: "complete", actionType: "none", mvpd: mvpd)
+                }
             return json(200, LogoutsResponse(logouts: [mvpd: action]))
         default:
             return json(404, EnhancedError.notFound)

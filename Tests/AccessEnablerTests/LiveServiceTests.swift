@@ -15,8 +15,9 @@ import Testing
         let base = try #require(URL(string: environment["ENTITLE_LIVE_URL"] ?? ""))
         let statement = try String(contentsOfFile: try #require(environment["ENTITLE_LIVE_STATEMENT"]), encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
-        let configuration = AccessEnabler.Configuration(transport: URLSessionTransport(timeout: 10), tokenStore: InMemoryTokenStore(),
-                                                        secondScreen: secondScreen, deviceID: "live-\(UUID().uuidString)")
+        let configuration = AccessEnabler.Configuration(
+            transport: URLSessionTransport(timeout: 10), tokenStore: InMemoryTokenStore(),
+            secondScreen: secondScreen, deviceID: "live-\(UUID().uuidString)")
         let enabler = AccessEnabler(softwareStatement: statement, serviceBaseURL: base, configuration: configuration)
         let recorder = Recorder()
         enabler.delegate = recorder
@@ -113,7 +114,9 @@ import Testing
         // bob's package has no movies: the MVPD's own message comes back.
         try await login(enabler, recorder, mvpd: "DemoCable", username: "bob")
         enabler.checkAuthorization("movies")
-        await recorder.waitFor("denial") { $0.contains { $0.hasPrefix("tokenRequestFailed(movies,User not Authorized Error,") && !$0.hasSuffix(",)") } }
+        await recorder.waitFor("denial") {
+            $0.contains { $0.hasPrefix("tokenRequestFailed(movies,User not Authorized Error,") && !$0.hasSuffix(",)") }
+        }
         #expect(recorder.entries.contains("status(Z100)"))
         try await enabler.signOut()
 

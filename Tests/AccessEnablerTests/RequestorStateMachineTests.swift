@@ -8,9 +8,11 @@ import Testing
     let slow = URL(string: "http://slow.test")!
 
     func configuration(_ ids: [String]) -> ConfigurationResponse {
-        ConfigurationResponse(device: "desktop", clientType: "ios", os: "Linux",
-                              requestor: RequestorConfiguration(id: "REF", name: "Ref", domains: [],
-                                                                mvpds: ids.map { MVPDConfiguration(id: $0, displayName: $0, logoUrl: "") }))
+        ConfigurationResponse(
+            device: "desktop", clientType: "ios", os: "Linux",
+            requestor: RequestorConfiguration(
+                id: "REF", name: "Ref", domains: [],
+                mvpds: ids.map { MVPDConfiguration(id: $0, displayName: $0, logoUrl: "") }))
     }
 
     @Test func holdsCallsUntilConfiguredThenRunsThemInOrder() {
@@ -20,8 +22,11 @@ import Testing
         #expect(providers == [fast])
         guard case .none = machine.submit("second") else { Issue.record("not held"); return }
         #expect(machine.heldCount == 2)
-        guard case .complete(let success, _, let run) = machine.received(generation: generation, provider: fast,
-                                                                          result: .success(configuration(["A"]))) else {
+        guard
+            case .complete(let success, _, let run) = machine.received(
+                generation: generation, provider: fast,
+                result: .success(configuration(["A"])))
+        else {
             Issue.record("not complete"); return
         }
         #expect(success)
@@ -43,8 +48,11 @@ import Testing
         var machine = RequestorStateMachine<String>()
         guard case .fetch(let generation, _) = machine.setRequestor("REF", providers: [slow, fast]) else { return }
         _ = machine.received(generation: generation, provider: slow, result: .failure(AccessEnablerError(code: .network, message: "down")))
-        guard case .complete(true, nil, _) = machine.received(generation: generation, provider: fast,
-                                                              result: .success(configuration(["A"]))) else {
+        guard
+            case .complete(true, nil, _) = machine.received(
+                generation: generation, provider: fast,
+                result: .success(configuration(["A"])))
+        else {
             Issue.record("expected success"); return
         }
         #expect(machine.phase == .configured)
@@ -54,8 +62,10 @@ import Testing
         var machine = RequestorStateMachine<String>()
         guard case .fetch(let generation, _) = machine.setRequestor("REF", providers: [fast]) else { return }
         _ = machine.submit("held")
-        guard case .complete(false, let error?, let run) = machine.received(
-            generation: generation, provider: fast, result: .failure(AccessEnablerError(code: .network, message: "down"))) else {
+        guard
+            case .complete(false, let error?, let run) = machine.received(
+                generation: generation, provider: fast, result: .failure(AccessEnablerError(code: .network, message: "down")))
+        else {
             Issue.record("expected failure"); return
         }
         #expect(error.code == .network)

@@ -9,7 +9,7 @@ import Testing
 
     func configurationTime(providers: [String], services: [String: FakeService]) async throws -> Double {
         let harness = Harness(transport: RoutingTransport(services: services))
-        _ = try await harness.enabler.configure(requestorID: "REF", serviceProviders: providers) // registration + first token
+        _ = try await harness.enabler.configure(requestorID: "REF", serviceProviders: providers)  // registration + first token
         var best = Double.infinity
         for _ in 0..<5 {
             let start = Date()
@@ -25,7 +25,9 @@ import Testing
         services["slow"]!.update { $0.configurationDelay = Self.slowDelay }
         let alone = try await configurationTime(providers: ["http://slow"], services: services)
         let three = try await configurationTime(providers: ["http://a", "http://b", "http://slow"], services: services)
-        print("BENCH setRequestor→setRequestorComplete: slow alone \(String(format: "%.1f", alone * 1000)) ms, three providers \(String(format: "%.1f", three * 1000)) ms, ratio \(String(format: "%.2f", three / alone)) (serial would be ≥ 1 + fast/slow)")
+        print(
+            "BENCH setRequestor→setRequestorComplete: slow alone \(String(format: "%.1f", alone * 1000)) ms, three providers \(String(format: "%.1f", three * 1000)) ms, ratio \(String(format: "%.2f", three / alone)) (serial would be ≥ 1 + fast/slow)"
+        )
     }
 
     @Test func checkAuthenticationCallsPerSecondFromTheLocalCache() async throws {
@@ -50,6 +52,8 @@ import Testing
         while delivered.value < count { try await Task.sleep(nanoseconds: 1_000_000) }
         let callbackRate = Double(count) / Date().timeIntervalSince(start)
         token.cancel()
-        print("BENCH checkAuthentication from cache: \(Int(callbackRate))/s with callbacks, \(Int(asyncRate))/s async; empty-command baseline \(Int(baselineRate))/s; ratio \(String(format: "%.2f", asyncRate / baselineRate))")
+        print(
+            "BENCH checkAuthentication from cache: \(Int(callbackRate))/s with callbacks, \(Int(asyncRate))/s async; empty-command baseline \(Int(baselineRate))/s; ratio \(String(format: "%.2f", asyncRate / baselineRate))"
+        )
     }
 }

@@ -15,8 +15,11 @@ import Testing
         var machine = SecondScreenPollingStateMachine()
         #expect(machine.start(code: "C", notAfter: start.addingTimeInterval(60), now: start) == .pollAfter(seconds: 3, generation: 1))
         #expect(machine.pollCompleted(generation: 1, result: .pending, now: start.addingTimeInterval(3)) == .pollAfter(seconds: 3, generation: 1))
-        #expect(machine.pollCompleted(generation: 1, result: .transientFailure, now: start.addingTimeInterval(6)) == .pollAfter(seconds: 3, generation: 1))
-        #expect(machine.pollCompleted(generation: 1, result: .authenticated(mvpd: "DemoCable"), now: start.addingTimeInterval(9))
+        #expect(
+            machine.pollCompleted(generation: 1, result: .transientFailure, now: start.addingTimeInterval(6)) == .pollAfter(seconds: 3, generation: 1)
+        )
+        #expect(
+            machine.pollCompleted(generation: 1, result: .authenticated(mvpd: "DemoCable"), now: start.addingTimeInterval(9))
                 == .succeeded(mvpd: "DemoCable", generation: 1))
         #expect(machine.state == .idle)
     }

@@ -15,8 +15,9 @@ final class CountingTransport: HTTPTransport {
 @Suite struct ServiceURLTests {
     @Test func noNamedServiceIsCFG100WithoutAnyConnection() async throws {
         let transport = CountingTransport()
-        let enabler = AccessEnabler(softwareStatement: "statement",
-                                    configuration: AccessEnabler.Configuration(transport: transport, tokenStore: InMemoryTokenStore()))
+        let enabler = AccessEnabler(
+            softwareStatement: "statement",
+            configuration: AccessEnabler.Configuration(transport: transport, tokenStore: InMemoryTokenStore()))
         #expect(AccessEnabler.defaultServiceBaseURL == nil)  // the test bundle has no EntitleServiceURL key
         do throws(AccessEnablerError) {
             _ = try await enabler.configure(requestorID: "REF")

@@ -27,20 +27,23 @@ final class Recorder: EntitlementDelegate, EntitlementStatus {
     }
     func selectedProvider(_ mvpd: MVPD!) { add("selectedProvider(\(mvpd?.ID ?? "nil"))") }
     func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
-        let value: String = switch metadata {
-        case let text as String: text
-        case let values as [Any]: values.compactMap { $0 as? String }.joined(separator: "|")
-        case nil: "nil"
-        default: "other"
-        }
+        let value: String =
+            switch metadata {
+            case let text as String: text
+            case let values as [Any]: values.compactMap { $0 as? String }.joined(separator: "|")
+            case nil: "nil"
+            default: "other"
+            }
         add("setMetadataStatus(\(value),\(encrypted),\(key))")
     }
     func sendTrackingData(_ data: [Any]!, forEventType event: Int32) { add("sendTrackingData(\(event),\(data?.count ?? 0))") }
     func status(_ statusDictionary: [AnyHashable: Any]!) { add("status(\(statusDictionary?["errorId"] as? String ?? "?"))") }
 
     /// Waits (up to 5 s of real time) until `condition` holds for the log.
-    func waitFor(_ description: String = "", _ condition: @escaping @Sendable ([String]) -> Bool,
-                 sourceLocation: SourceLocation = #_sourceLocation) async {
+    func waitFor(
+        _ description: String = "", _ condition: @escaping @Sendable ([String]) -> Bool,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         for _ in 0..<1000 {
             if condition(entries) { return }
             try? await Task.sleep(nanoseconds: 5_000_000)
@@ -63,15 +66,18 @@ struct Harness {
     let recorder = Recorder()
     let enabler: AccessEnabler
 
-    init(secondScreen: Bool = false, store: InMemoryTokenStore = InMemoryTokenStore(), clock: TestClock = TestClock(),
-         service: FakeService? = nil, transport: (any HTTPTransport)? = nil, platformSSO: (any PlatformSingleSignOn)? = nil) {
+    init(
+        secondScreen: Bool = false, store: InMemoryTokenStore = InMemoryTokenStore(), clock: TestClock = TestClock(),
+        service: FakeService? = nil, transport: (any HTTPTransport)? = nil, platformSSO: (any PlatformSingleSignOn)? = nil
+    ) {
         self.clock = clock
         self.store = store
         let service = service ?? FakeService(clock: clock)
         self.service = service
-        let configuration = AccessEnabler.Configuration(transport: transport ?? service, tokenStore: store, clock: clock,
-                                                        secondScreen: secondScreen, redirectURL: "entitle-demo://callback",
-                                                        deviceID: "device-1", platformSSO: platformSSO)
+        let configuration = AccessEnabler.Configuration(
+            transport: transport ?? service, tokenStore: store, clock: clock,
+            secondScreen: secondScreen, redirectURL: "entitle-demo://callback",
+            deviceID: "device-1", platformSSO: platformSSO)
         enabler = AccessEnabler(softwareStatement: "statement", serviceBaseURL: URL(string: "http://fake")!, configuration: configuration)
         enabler.delegate = recorder
         enabler.statusDelegate = recorder

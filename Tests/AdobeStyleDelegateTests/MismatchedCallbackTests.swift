@@ -24,7 +24,9 @@ final class NearMissDelegate: NSObject, EntitlementDelegate, EntitlementStatus {
     func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {}
     func sendTrackingData(_ data: [Any]!, forEventType event: Int32) {}
     func status(_ statusDictionary: [AnyHashable: Any]!) {
-        add("status(\(statusDictionary["errorId"] as? String ?? "?"),\(statusDictionary["callback"] as? String ?? ""),\(statusDictionary["level"] as? String ?? ""))")
+        add(
+            "status(\(statusDictionary["errorId"] as? String ?? "?"),\(statusDictionary["callback"] as? String ?? ""),\(statusDictionary["level"] as? String ?? ""))"
+        )
     }
 }
 
@@ -32,8 +34,9 @@ final class NearMissDelegate: NSObject, EntitlementDelegate, EntitlementStatus {
     @Test func aNearMissOptionalCallbackIsReportedAsCB404() async throws {
         try await LocalService.run { service in
             let delegate = NearMissDelegate()
-            let enabler = AccessEnabler(softwareStatement: service.softwareStatement,
-                                        configuration: AccessEnabler.Configuration(tokenStore: InMemoryTokenStore()))
+            let enabler = AccessEnabler(
+                softwareStatement: service.softwareStatement,
+                configuration: AccessEnabler.Configuration(tokenStore: InMemoryTokenStore()))
             enabler.delegate = delegate
             enabler.statusDelegate = delegate
             let reports = Task { () -> AccessEnablerStatus? in

@@ -15,10 +15,12 @@ struct BrowserFlowTests {
     func withBrowser(secondScreen: Bool = false, _ body: (LocalService, WebDriver, AccessEnabler) async throws -> Void) async throws {
         try await LocalService.run { service in
             let driver = try await WebDriver.start(http: service.httpClient)
-            let enabler = AccessEnabler(softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
-                                        configuration: .init(tokenStore: InMemoryTokenStore(), secondScreen: secondScreen,
-                                                             redirectURL: "adobepass://ios.app", pollInterval: 0.3,
-                                                             deviceID: "chromium-" + UUID().uuidString))
+            let enabler = AccessEnabler(
+                softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
+                configuration: .init(
+                    tokenStore: InMemoryTokenStore(), secondScreen: secondScreen,
+                    redirectURL: "adobepass://ios.app", pollInterval: 0.3,
+                    deviceID: "chromium-" + UUID().uuidString))
             do {
                 try await body(service, driver, enabler)
                 await driver.quit()
@@ -31,7 +33,9 @@ struct BrowserFlowTests {
     }
 
     /// Starts `flow`, waits for the SDK's `navigate(toUrl:)` and returns the URL and the running flow.
-    func navigation<T: Sendable>(_ enabler: AccessEnabler, _ flow: @escaping @Sendable () async throws -> T) async throws -> (String, Task<T, any Error>) {
+    func navigation<T: Sendable>(_ enabler: AccessEnabler, _ flow: @escaping @Sendable () async throws -> T) async throws -> (
+        String, Task<T, any Error>
+    ) {
         let events = enabler.events
         let task = Task { try await flow() }
         let watchdog = Task {

@@ -29,8 +29,9 @@ struct PageDetailsBrowserTests {
     @Test func activationPagesHaveTitlesAWrongCodeKeepsTheFormAndProvidersOutweighSearch() async throws {
         try await withDriver { service, driver in
             // A TempPass MVPD added without a logo.
-            try await service.service.saveTempPassMVPD(id: "NoLogoTV", displayName: "Nordic Light TV", logoURL: "", minutes: 10,
-                                                       requestors: ["REF"])
+            try await service.service.saveTempPassMVPD(
+                id: "NoLogoTV", displayName: "Nordic Light TV", logoURL: "", minutes: 10,
+                requestors: ["REF"])
             try await driver.open(service.baseURL + "/activate")
             try await driver.waitForText("Activation code")
             #expect(try await driver.title() == "Activate your device – Entitle")
@@ -39,8 +40,11 @@ struct PageDetailsBrowserTests {
             try await driver.click("button[type=submit]")
             try await driver.waitForText("That code is not valid")
             await driver.screenshot("wrong-code-keeps-form")
-            #expect(try await driver.script("return document.querySelector('#code') ? document.querySelector('#code').value : null") as? String == "BBBBBBBB")
-            #expect(try await driver.script("return document.querySelector('[role=alert]').textContent") as? String
+            #expect(
+                try await driver.script("return document.querySelector('#code') ? document.querySelector('#code').value : null") as? String
+                    == "BBBBBBBB")
+            #expect(
+                try await driver.script("return document.querySelector('[role=alert]').textContent") as? String
                     == "That code is not valid. Check the code on your TV and enter it again.")
             #expect(try await driver.title() == "That code is not valid – Entitle")
 
@@ -56,24 +60,29 @@ struct PageDetailsBrowserTests {
             let search = try await driver.rect("#search")
             let provider = try await driver.rect("button[aria-label=\"Sign in with Demo Cable\"]")
             #expect(search.width * 3 < provider.width, "search \(search), provider \(provider)")
-            #expect(try await driver.script("return getComputedStyle(document.querySelector('#search')).backgroundColor") as? String
+            #expect(
+                try await driver.script("return getComputedStyle(document.querySelector('#search')).backgroundColor") as? String
                     == "rgb(255, 255, 255)")
 
             // "Free preview" and "Try it free" have logos of their own, and both load.
-            let logos = try await driver.script("""
-                return ['TempPass','TempPassPromo'].map(function(id){
-                  var img=document.querySelector('input[value="'+id+'"]').parentNode.querySelector('img');
-                  return img.getAttribute('src')+' '+(img.complete&&img.naturalWidth>0);});
-                """) as? [String] ?? []
+            let logos =
+                try await driver.script(
+                    """
+                    return ['TempPass','TempPassPromo'].map(function(id){
+                      var img=document.querySelector('input[value="'+id+'"]').parentNode.querySelector('img');
+                      return img.getAttribute('src')+' '+(img.complete&&img.naturalWidth>0);});
+                    """) as? [String] ?? []
             #expect(logos.count == 2 && logos[0] != logos[1], "\(logos)")
             #expect(logos.allSatisfy { $0.hasSuffix(" true") }, "\(logos)")
 
             // A provider without a logo shows its initials, not a broken image.
-            let fallback = try await driver.script("""
-                var b=document.querySelector('button[aria-label="Sign in with Nordic Light TV"]');
-                var i=b.querySelector('.initials');
-                return [b.querySelectorAll('img').length, i.textContent, i.getBoundingClientRect().width > 0];
-                """) as? [Any] ?? []
+            let fallback =
+                try await driver.script(
+                    """
+                    var b=document.querySelector('button[aria-label="Sign in with Nordic Light TV"]');
+                    var i=b.querySelector('.initials');
+                    return [b.querySelectorAll('img').length, i.textContent, i.getBoundingClientRect().width > 0];
+                    """) as? [Any] ?? []
             #expect(fallback.count == 3)
             #expect(fallback.first as? Int == 0)
             #expect(fallback.dropFirst().first as? String == "NL")
@@ -104,7 +113,8 @@ struct PageDetailsBrowserTests {
             try await driver.waitForText("Signed in with Demo Cable — return to your app")
             let redirect = try await driver.waitForRequest(prefix: "adobepass://ios.app")
             #expect(redirect.hasPrefix("adobepass://ios.app"))
-            #expect(try await driver.script("return document.querySelector('#return-to-app').getAttribute('href')") as? String == "adobepass://ios.app")
+            #expect(
+                try await driver.script("return document.querySelector('#return-to-app').getAttribute('href')") as? String == "adobepass://ios.app")
             await driver.screenshot("custom-scheme-return-to-app")
         }
     }
@@ -114,7 +124,8 @@ struct PageDetailsBrowserTests {
             try await driver.open(service.baseURL + "/")
             try await driver.waitForText("Entitle is running here")
             #expect(try await driver.title() == "Entitle service")
-            let links = try await driver.script("return Array.from(document.querySelectorAll('#links a')).map(function(a){return a.getAttribute('href')})")
+            let links =
+                try await driver.script("return Array.from(document.querySelectorAll('#links a')).map(function(a){return a.getAttribute('href')})")
                 as? [String] ?? []
             #expect(links.contains("/activate") && links.contains("/openapi.json") && links.contains("/demo-mvpd/DemoCable/saml/metadata"))
             await driver.screenshot("landing-page")

@@ -45,15 +45,23 @@ final class WebDriver: Sendable {
                 if attempt == 99 { throw BrowserError("chromedriver does not answer at \(base)") }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let capabilities: [String: Any] = ["capabilities": ["alwaysMatch": [
-                "browserName": "chrome",
-                // Navigations to custom schemes never finish in Chromium: never wait for page loads, poll instead.
-                "pageLoadStrategy": "none",
-                "goog:chromeOptions": ["binary": chromium,
-                                       "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                                "--window-size=430,900", "--no-first-run", "--disable-extensions"]],
-                "goog:loggingPrefs": ["performance": "ALL"],
-            ]]]
+            let capabilities: [String: Any] = [
+                "capabilities": [
+                    "alwaysMatch": [
+                        "browserName": "chrome",
+                        // Navigations to custom schemes never finish in Chromium: never wait for page loads, poll instead.
+                        "pageLoadStrategy": "none",
+                        "goog:chromeOptions": [
+                            "binary": chromium,
+                            "args": [
+                                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                "--window-size=430,900", "--no-first-run", "--disable-extensions",
+                            ],
+                        ],
+                        "goog:loggingPrefs": ["performance": "ALL"],
+                    ]
+                ]
+            ]
             let created = try await call(http, .POST, base + "/session", capabilities)
             guard let value = created["value"] as? [String: Any], let session = value["sessionId"] as? String else {
                 throw BrowserError("no WebDriver session: \(created)")
@@ -131,10 +139,11 @@ final class WebDriver: Sendable {
             let entries = try await command(.POST, "/se/log", ["type": "performance"]) as? [[String: Any]] ?? []
             for entry in entries {
                 guard let message = entry["message"] as? String, message.contains("Network.requestWillBeSent"),
-                      let json = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any],
-                      let inner = json["message"] as? [String: Any], let params = inner["params"] as? [String: Any],
-                      let request = params["request"] as? [String: Any], let url = request["url"] as? String,
-                      url.hasPrefix(prefix) else { continue }
+                    let json = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any],
+                    let inner = json["message"] as? [String: Any], let params = inner["params"] as? [String: Any],
+                    let request = params["request"] as? [String: Any], let url = request["url"] as? String,
+                    url.hasPrefix(prefix)
+                else { continue }
                 return url
             }
             try await Task.sleep(for: .milliseconds(100))

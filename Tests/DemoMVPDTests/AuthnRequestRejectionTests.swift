@@ -24,31 +24,37 @@ struct AuthnRequestRejectionTests {
     @Test("an SP that is not trusted")
     func untrustedServiceProvider() async throws {
         let request = Fixture.authnRequest(issuer: "https://evil.example/saml")
-        try await Self.expectRefused(try request.redirectURL(relayState: nil, signer: Fixture.spIdentity),
-                                     containing: "is not allowed to sign in with Demo Cable")
+        try await Self.expectRefused(
+            try request.redirectURL(relayState: nil, signer: Fixture.spIdentity),
+            containing: "is not allowed to sign in with Demo Cable")
     }
 
     @Test("an ACS URL that is not the SP's registered one")
     func wrongAssertionConsumerService() async throws {
         let request = Fixture.authnRequest(acs: "https://evil.example/steal")
-        try await Self.expectRefused(try request.redirectURL(relayState: nil, signer: Fixture.spIdentity),
-                                     containing: "which is not the registered address")
+        try await Self.expectRefused(
+            try request.redirectURL(relayState: nil, signer: Fixture.spIdentity),
+            containing: "which is not the registered address")
         let lookalike = Fixture.authnRequest(acs: Fixture.acsURL + "/")
-        try await Self.expectRefused(try lookalike.redirectURL(relayState: nil, signer: Fixture.spIdentity),
-                                     containing: "which is not the registered address")
+        try await Self.expectRefused(
+            try lookalike.redirectURL(relayState: nil, signer: Fixture.spIdentity),
+            containing: "which is not the registered address")
     }
 
     @Test("an unsigned request when the SP has a certificate, or one signed by another key")
     func badSignatures() async throws {
         let request = Fixture.authnRequest()
-        try await Self.expectRefused(try request.redirectURL(relayState: "x", signer: nil),
-                                     containing: "is not correctly signed")
-        try await Self.expectRefused(try request.redirectURL(relayState: "x", signer: Fixture.otherIdentity),
-                                     containing: "is not correctly signed")
+        try await Self.expectRefused(
+            try request.redirectURL(relayState: "x", signer: nil),
+            containing: "is not correctly signed")
+        try await Self.expectRefused(
+            try request.redirectURL(relayState: "x", signer: Fixture.otherIdentity),
+            containing: "is not correctly signed")
         // Tampered RelayState after signing.
         let signed = try request.redirectURL(relayState: "x", signer: Fixture.spIdentity)
-        try await Self.expectRefused(signed.replacingOccurrences(of: "RelayState=x", with: "RelayState=y"),
-                                     containing: "is not correctly signed")
+        try await Self.expectRefused(
+            signed.replacingOccurrences(of: "RelayState=x", with: "RelayState=y"),
+            containing: "is not correctly signed")
     }
 
     @Test("an unsigned request is accepted when the SP has no certificates")
@@ -67,11 +73,13 @@ struct AuthnRequestRejectionTests {
         let sso = "\(Fixture.baseURL)/DemoCable/saml/sso"
         try await Self.expectRefused(sso, containing: "needs a SAML AuthnRequest")
         try await Self.expectRefused(sso + "?SAMLRequest=not-base64!!", containing: "could not be read")
-        try await Self.expectRefused(sso + "?SAMLRequest=" + FormURLEncoding.escape(Data("<xml/>".utf8).base64EncodedString()),
-                                     containing: "could not be read")
+        try await Self.expectRefused(
+            sso + "?SAMLRequest=" + FormURLEncoding.escape(Data("<xml/>".utf8).base64EncodedString()),
+            containing: "could not be read")
         let stale = Fixture.authnRequest(at: Fixture.now.addingTimeInterval(-3600))
-        try await Self.expectRefused(try stale.redirectURL(relayState: nil, signer: Fixture.spIdentity),
-                                     containing: "too old")
+        try await Self.expectRefused(
+            try stale.redirectURL(relayState: nil, signer: Fixture.spIdentity),
+            containing: "too old")
     }
 
     @Test("a request addressed to another MVPD")

@@ -9,20 +9,25 @@ import Testing
 @Suite("DemoMVPD SAML login")
 struct LoginFlowTests {
     /// Opens the SSO URL of a fresh signed AuthnRequest and returns the request and the login page.
-    static func openLogin(_ browser: inout TestBrowser, providerID: String = "DemoCable", relayState: String? = "relay-123",
-                          forceAuthn: Bool = false) async throws -> (AuthnRequest, TestResponse) {
+    static func openLogin(
+        _ browser: inout TestBrowser, providerID: String = "DemoCable", relayState: String? = "relay-123",
+        forceAuthn: Bool = false
+    ) async throws -> (AuthnRequest, TestResponse) {
         let request = Fixture.authnRequest(providerID: providerID, forceAuthn: forceAuthn)
         let url = try request.redirectURL(relayState: relayState, signer: Fixture.spIdentity)
         return (request, try await browser.get(url))
     }
 
     /// Submits the login form of `page` with the given credentials.
-    static func submit(_ browser: inout TestBrowser, page: TestResponse, providerID: String = "DemoCable",
-                       username: String, password: String) async throws -> TestResponse {
+    static func submit(
+        _ browser: inout TestBrowser, page: TestResponse, providerID: String = "DemoCable",
+        username: String, password: String
+    ) async throws -> TestResponse {
         let html = page.text
         let fields = ["SAMLRequest", "RelayState", "csrf"].map { ($0, inputValue($0, in: html) ?? "") }
-        return try await browser.postForm("\(Fixture.baseURL)/\(providerID)/saml/login",
-                                          [("username", username), ("password", password)] + fields)
+        return try await browser.postForm(
+            "\(Fixture.baseURL)/\(providerID)/saml/login",
+            [("username", username), ("password", password)] + fields)
     }
 
     @Test("login page, login, signed assertion with the subscriber's attributes")
@@ -113,8 +118,9 @@ struct LoginFlowTests {
         }
     }
 
-    @Test("wrong password, unknown user and another MVPD's subscriber get the login page again with 401",
-          arguments: [("alice", "wrong"), ("mallory", "alice-pass"), ("carol", "carol-pass"), ("ALICE ", "alice-pass ")])
+    @Test(
+        "wrong password, unknown user and another MVPD's subscriber get the login page again with 401",
+        arguments: [("alice", "wrong"), ("mallory", "alice-pass"), ("carol", "carol-pass"), ("ALICE ", "alice-pass ")])
     func wrongCredentials(username: String, password: String) async throws {
         try await Fixture.application().test(.router) { client in
             var browser = TestBrowser(client)
@@ -136,11 +142,13 @@ struct LoginFlowTests {
         try await Fixture.application().test(.router) { client in
             var browser = TestBrowser(client)
             let (authn, page) = try await Self.openLogin(&browser, providerID: "DemoFiber")
-            let alice = try await Self.submit(&browser, page: page, providerID: "DemoFiber", username: "alice",
-                                              password: "alice-pass")
+            let alice = try await Self.submit(
+                &browser, page: page, providerID: "DemoFiber", username: "alice",
+                password: "alice-pass")
             #expect(alice.status == .unauthorized)
-            let carol = try await Self.submit(&browser, page: alice, providerID: "DemoFiber", username: "carol",
-                                              password: "carol-pass")
+            let carol = try await Self.submit(
+                &browser, page: alice, providerID: "DemoFiber", username: "carol",
+                password: "carol-pass")
             let samlResponse = try #require(inputValue("SAMLResponse", in: carol.text))
             let assertion = try Fixture.validator(providerID: "DemoFiber")
                 .validate(base64Response: samlResponse, expectedInResponseTo: authn.id, now: Fixture.now)
@@ -201,8 +209,9 @@ struct LoginFlowTests {
 
             let loginPage = try await browser.get("\(Fixture.baseURL)/DemoSSO/login")
             #expect(formAction(in: loginPage.text) == "saml/login")
-            let signedIn = try await Self.submit(&browser, page: loginPage, providerID: "DemoSSO", username: "dave",
-                                                 password: "dave-pass")
+            let signedIn = try await Self.submit(
+                &browser, page: loginPage, providerID: "DemoSSO", username: "dave",
+                password: "dave-pass")
             #expect(signedIn.status == .seeOther)
             #expect(signedIn.headers[.location] == "\(Fixture.baseURL)/DemoSSO/account")
 
@@ -228,8 +237,9 @@ struct LoginFlowTests {
             // Swap bob's user id for alice's inside the payload, keeping bob's MAC.
             let parts = cookie.split(separator: ".")
             let payload = String(decoding: try #require(Data(base64URLEncoded: String(parts[0]))), as: UTF8.self)
-            let forgedPayload = payload.replacingOccurrences(of: Fixture.subscriber("bob").userID,
-                                                             with: Fixture.subscriber("alice").userID)
+            let forgedPayload = payload.replacingOccurrences(
+                of: Fixture.subscriber("bob").userID,
+                with: Fixture.subscriber("alice").userID)
             #expect(forgedPayload != payload)
             let forged = Data(forgedPayload.utf8).base64URLEncodedString()
             browser.cookies["demo_mvpd_session_DemoCable"] = "\(forged).\(parts[1])"

@@ -11,8 +11,9 @@ struct MetadataTests {
     @Test("served metadata parses and names the IdP endpoints and certificate", arguments: DemoMVPD.providers)
     func metadata(provider: DemoProvider) async throws {
         try await Fixture.application().test(.router) { client in
-            let response = try await client.executeRequest(uri: "/demo-mvpd/\(provider.id)/saml/metadata", method: .get,
-                                                           headers: [:], body: nil)
+            let response = try await client.executeRequest(
+                uri: "/demo-mvpd/\(provider.id)/saml/metadata", method: .get,
+                headers: [:], body: nil)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType]?.contains("xml") == true)
             let metadata = try IdentityProviderMetadata.parse(xml: response.text)
@@ -29,8 +30,9 @@ struct MetadataTests {
 
     @Test("metadata(for:) matches the demo world; unknown ids give nil")
     func metadataForProvider() {
-        let configuration = DemoMVPDConfiguration(baseURL: "https://tv.example/demo-mvpd/", identity: Fixture.idpIdentity,
-                                                  trustedServiceProviders: [], authorizationAPIKey: "k")
+        let configuration = DemoMVPDConfiguration(
+            baseURL: "https://tv.example/demo-mvpd/", identity: Fixture.idpIdentity,
+            trustedServiceProviders: [], authorizationAPIKey: "k")
         let mvpd = DemoMVPD(configuration: configuration, logger: Logger(label: "test"))
         #expect(mvpd.metadata(for: "DemoCable")?.entityID == "https://tv.example/demo-mvpd/DemoCable")
         #expect(mvpd.metadata(for: "DemoFiber")?.singleLogoutRedirectURL == "https://tv.example/demo-mvpd/DemoFiber/saml/slo")
@@ -50,8 +52,9 @@ struct MetadataTests {
     @Test("logos are self-contained SVG")
     func logo() async throws {
         try await Fixture.application().test(.router) { client in
-            let response = try await client.executeRequest(uri: "/demo-mvpd/DemoFiber/logo.svg", method: .get,
-                                                           headers: [:], body: nil)
+            let response = try await client.executeRequest(
+                uri: "/demo-mvpd/DemoFiber/logo.svg", method: .get,
+                headers: [:], body: nil)
             #expect(response.status == .ok)
             #expect(response.headers[.contentType] == "image/svg+xml")
             #expect(response.text.hasPrefix("<svg"))

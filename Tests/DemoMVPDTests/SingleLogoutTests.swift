@@ -7,11 +7,14 @@ import Testing
 
 @Suite("DemoMVPD Single Logout")
 struct SingleLogoutTests {
-    static func logoutURL(providerID: String = "DemoFiber", nameID: String, signer: SigningIdentity? = Fixture.spIdentity,
-                          issuer: String = Fixture.spEntityID, relayState: String? = "after-logout") throws -> (LogoutRequest, String) {
-        let request = LogoutRequest(id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: issuer,
-                                    destination: "\(Fixture.baseURL)/\(providerID)/saml/slo", nameID: nameID,
-                                    sessionIndex: nil)
+    static func logoutURL(
+        providerID: String = "DemoFiber", nameID: String, signer: SigningIdentity? = Fixture.spIdentity,
+        issuer: String = Fixture.spEntityID, relayState: String? = "after-logout"
+    ) throws -> (LogoutRequest, String) {
+        let request = LogoutRequest(
+            id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: issuer,
+            destination: "\(Fixture.baseURL)/\(providerID)/saml/slo", nameID: nameID,
+            sessionIndex: nil)
         return (request, try request.redirectURL(relayState: relayState, signer: signer))
     }
 
@@ -20,8 +23,9 @@ struct SingleLogoutTests {
         try await Fixture.application().test(.router) { client in
             var browser = TestBrowser(client)
             let (_, page) = try await LoginFlowTests.openLogin(&browser, providerID: "DemoFiber")
-            _ = try await LoginFlowTests.submit(&browser, page: page, providerID: "DemoFiber", username: "carol",
-                                                password: "carol-pass")
+            _ = try await LoginFlowTests.submit(
+                &browser, page: page, providerID: "DemoFiber", username: "carol",
+                password: "carol-pass")
             #expect(browser.cookies["demo_mvpd_session_DemoFiber"] != nil)
             #expect(try await browser.get("\(Fixture.baseURL)/DemoFiber/account").text.contains("H-2001"))
 

@@ -24,8 +24,9 @@ enum Fixture {
 
     /// The trusted SP; signed requests required unless `signed` is false.
     static func serviceProvider(signed: Bool = true) -> TrustedServiceProvider {
-        TrustedServiceProvider(entityID: spEntityID, assertionConsumerServiceURL: acsURL, singleLogoutURL: sloURL,
-                               certificates: signed ? [spIdentity.certificate] : [])
+        TrustedServiceProvider(
+            entityID: spEntityID, assertionConsumerServiceURL: acsURL, singleLogoutURL: sloURL,
+            certificates: signed ? [spIdentity.certificate] : [])
     }
 
     /// An application serving the demo MVPD under `/demo-mvpd`, with the clock `clock`.
@@ -40,17 +41,21 @@ enum Fixture {
     }
 
     /// An AuthnRequest as the Entitle service would send it to `providerID`.
-    static func authnRequest(providerID: String = "DemoCable", issuer: String = spEntityID, acs: String = acsURL,
-                             forceAuthn: Bool = false, at date: Date = now) -> AuthnRequest {
-        AuthnRequest(id: AuthnRequest.newID(), issueInstant: date, issuer: issuer,
-                     destination: "\(baseURL)/\(providerID)/saml/sso", assertionConsumerServiceURL: acs,
-                     forceAuthn: forceAuthn)
+    static func authnRequest(
+        providerID: String = "DemoCable", issuer: String = spEntityID, acs: String = acsURL,
+        forceAuthn: Bool = false, at date: Date = now
+    ) -> AuthnRequest {
+        AuthnRequest(
+            id: AuthnRequest.newID(), issueInstant: date, issuer: issuer,
+            destination: "\(baseURL)/\(providerID)/saml/sso", assertionConsumerServiceURL: acs,
+            forceAuthn: forceAuthn)
     }
 
     /// The validator the Entitle service would use for `providerID`.
     static func validator(providerID: String) -> SAMLResponseValidator {
-        SAMLResponseValidator(idpEntityID: "\(baseURL)/\(providerID)", idpCertificates: [idpIdentity.certificate],
-                              spEntityID: spEntityID, assertionConsumerServiceURL: acsURL)
+        SAMLResponseValidator(
+            idpEntityID: "\(baseURL)/\(providerID)", idpCertificates: [idpIdentity.certificate],
+            spEntityID: spEntityID, assertionConsumerServiceURL: acsURL)
     }
 
     static func subscriber(_ username: String) -> DemoSubscriber {
@@ -81,8 +86,9 @@ struct TestBrowser {
 
     mutating func postForm(_ url: String, _ fields: [(String, String)]) async throws -> TestResponse {
         let body = FormURLEncoding.encode(fields)
-        return try await send(url, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                              body: ByteBuffer(string: body))
+        return try await send(
+            url, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+            body: ByteBuffer(string: body))
     }
 
     mutating func send(_ url: String, method: HTTPRequest.Method, headers: HTTPFields, body: ByteBuffer?) async throws -> TestResponse {

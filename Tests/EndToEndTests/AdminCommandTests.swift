@@ -15,8 +15,9 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-admin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let process = try DeviceProcess(binary: try DeviceCommandTests.binary(),
-                                        arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory], directory: directory)
+        let process = try DeviceProcess(
+            binary: try DeviceCommandTests.binary(),
+            arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory], directory: directory)
         defer { process.stop() }
         return try await process.finish(timeout: 60)
     }
@@ -46,8 +47,12 @@ import Testing
 
     @Test func marketingRunsAPromotionalFreePreviewAndResetsAnIdentity() async throws {
         try await LocalService.run { service in
-            let add = try await Self.admin(service, ["temppass", "add", "--id", "SpringPromo", "--name", "Spring preview",
-                                                     "--minutes", "120", "--resources", "2"])
+            let add = try await Self.admin(
+                service,
+                [
+                    "temppass", "add", "--id", "SpringPromo", "--name", "Spring preview",
+                    "--minutes", "120", "--resources", "2",
+                ])
             #expect(add.status == 0, "\(add.stderr)")
             #expect(try await Self.admin(service, ["temppass", "add", "--id", "bad id", "--name", "x"]).status != 0)
 

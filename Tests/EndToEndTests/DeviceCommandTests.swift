@@ -22,8 +22,9 @@ import EntitleTesting
         if let path = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
         if let executable = Bundle.main.executableURL {
             candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("entitle"))
-            candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("entitle"))
+            candidates.append(
+                executable.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+                    .appendingPathComponent("entitle"))
         }
         candidates.append(packageRoot.appendingPathComponent(".build/debug/entitle"))
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
@@ -42,14 +43,17 @@ import EntitleTesting
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let statement = directory.appendingPathComponent("software-statement.jwt")
             try service.softwareStatement.write(to: statement, atomically: true, encoding: .utf8)
-            arguments = ["--server", service.baseURL, "--software-statement", statement.path,
-                         "--state-dir", directory.appendingPathComponent("state").path]
+            arguments = [
+                "--server", service.baseURL, "--software-statement", statement.path,
+                "--state-dir", directory.appendingPathComponent("state").path,
+            ]
         }
 
         /// Starts `entitle device <command> …`; options in `command` come last, so they override the defaults.
         func start(_ command: [String]) throws -> DeviceProcess {
-            try DeviceProcess(binary: try DeviceCommandTests.binary(),
-                              arguments: ["device", command[0]] + arguments + command.dropFirst(), directory: directory)
+            try DeviceProcess(
+                binary: try DeviceCommandTests.binary(),
+                arguments: ["device", command[0]] + arguments + command.dropFirst(), directory: directory)
         }
 
         /// Runs a command to completion.

@@ -146,10 +146,12 @@ import EntitleTesting
         defer { try? FileManager.default.removeItem(at: directory) }
         let statement = directory.appendingPathComponent("statement.jwt")
         try "eyJhbGciOiJub25lIn0.e30.".write(to: statement, atomically: true, encoding: .utf8)
-        let result = try await Self.entitle(["device", "status", "--software-statement", statement.path, "--state-dir", directory.appendingPathComponent("s").path],
-                                            environment: ["ENTITLE_URL": "http://127.0.0.1:\(port)"], directory: directory)
+        let result = try await Self.entitle(
+            ["device", "status", "--software-statement", statement.path, "--state-dir", directory.appendingPathComponent("s").path],
+            environment: ["ENTITLE_URL": "http://127.0.0.1:\(port)"], directory: directory)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("cannot reach the Entitle service at http://127.0.0.1:\(port) — is `entitle serve` running?"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("cannot reach the Entitle service at http://127.0.0.1:\(port) — is `entitle serve` running?"), "\(result.stderr)")
         #expect(!result.stderr.contains("NSURLErrorDomain"))
         let verify = try await Self.entitle(["verify", "--resource", "news", "token"], environment: ["ENTITLE_URL": "http://127.0.0.1:\(port)"])
         #expect(verify.status == 2)
@@ -164,8 +166,9 @@ import EntitleTesting
             #expect(try await Self.loginSkippingThePicker(device, service: service).status == 0)
             // No --server: ENTITLE_URL names the service.
             let withoutServer = Array(device.arguments.dropFirst(2))
-            let process = try DeviceProcess(binary: try DeviceCommandTests.binary(), arguments: ["device", "authorize", "news", "--json"] + withoutServer,
-                                            directory: device.directory, environment: ["ENTITLE_URL": service.baseURL])
+            let process = try DeviceProcess(
+                binary: try DeviceCommandTests.binary(), arguments: ["device", "authorize", "news", "--json"] + withoutServer,
+                directory: device.directory, environment: ["ENTITLE_URL": service.baseURL])
             defer { process.stop() }
             let authorized = try await process.finish(timeout: 60)
             #expect(authorized.status == 0, "\(authorized.stderr)")
@@ -200,14 +203,17 @@ import EntitleTesting
             #expect(clients.status == 0 && clients.stdout.contains("\tREF\tactive\t"), "\(clients.stdout) \(clients.stderr)")
 
             // Not found: a plain message and exit 1, not a usage block and 64.
-            for arguments in [["admin", "client", "revoke", "nope"], ["admin", "software-statement", "revoke", "nope"],
-                              ["admin", "degradation", "remove", "--mvpd", "DemoCable", "--rule", "authn-all"]] {
+            for arguments in [
+                ["admin", "client", "revoke", "nope"], ["admin", "software-statement", "revoke", "nope"],
+                ["admin", "degradation", "remove", "--mvpd", "DemoCable", "--rule", "authn-all"],
+            ] {
                 let missing = try await Self.entitle(arguments, environment: data)
                 #expect(missing.status == 1, "\(arguments): \(missing.status)")
                 #expect(missing.stderr.hasPrefix("entitle admin: no "), "\(missing.stderr)")
                 #expect(!missing.stderr.contains("USAGE"))
             }
-            let noFile = try await Self.entitle(["admin", "mvpd", "add", "--id", "X", "--name", "X", "--saml-metadata", "idp-metadata.xml"], environment: data)
+            let noFile = try await Self.entitle(
+                ["admin", "mvpd", "add", "--id", "X", "--name", "X", "--saml-metadata", "idp-metadata.xml"], environment: data)
             #expect(noFile.status == 1)
             #expect(noFile.stderr.contains("/demo-mvpd/DemoCable/saml/metadata"))
 
@@ -231,8 +237,9 @@ import EntitleTesting
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let data = directory.appendingPathComponent("data").path
-        let serve = try DeviceProcess(binary: try DeviceCommandTests.binary(), arguments: ["serve", "--port", String(port), "--log-level", "warning"],
-                                      directory: directory, environment: ["ENTITLE_DATA_DIR": data])
+        let serve = try DeviceProcess(
+            binary: try DeviceCommandTests.binary(), arguments: ["serve", "--port", String(port), "--log-level", "warning"],
+            directory: directory, environment: ["ENTITLE_DATA_DIR": data])
         defer { serve.stop() }
         _ = try await serve.waitForOutput(containing: "Press Ctrl-C to stop.", timeout: 120)
         let base = "http://127.0.0.1:\(port)"

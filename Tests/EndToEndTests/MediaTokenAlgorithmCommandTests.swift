@@ -33,16 +33,18 @@ import Testing
             let device = try DeviceBox(service: service)
             defer { device.remove() }
             #expect(try await FirstHourCommandTests.loginSkippingThePicker(device, service: service).status == 0)
-            let process = try DeviceProcess(binary: try DeviceCommandTests.binary(), arguments: ["device", "authorize", "news", "--json"] + Array(device.arguments.dropFirst(2)),
-                                            directory: device.directory, environment: ["ENTITLE_URL": service.baseURL])
+            let process = try DeviceProcess(
+                binary: try DeviceCommandTests.binary(), arguments: ["device", "authorize", "news", "--json"] + Array(device.arguments.dropFirst(2)),
+                directory: device.directory, environment: ["ENTITLE_URL": service.baseURL])
             defer { process.stop() }
             let authorized = try await process.finish(timeout: 60)
             #expect(authorized.status == 0, "\(authorized.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(authorized.stdout.utf8)) as? [String: Any])
             let token = try #require(object["mediaToken"] as? String)
             #expect(try MediaTokenEnvelope(serialized: token).signature.count == 64)
-            let verified = try await FirstHourCommandTests.entitle(["verify", "--resource", "news", "--requestor", "REF", token],
-                                                                   environment: ["ENTITLE_URL": service.baseURL])
+            let verified = try await FirstHourCommandTests.entitle(
+                ["verify", "--resource", "news", "--requestor", "REF", token],
+                environment: ["ENTITLE_URL": service.baseURL])
             #expect(verified.status == 0, "\(verified.stdout) \(verified.stderr)")
             // A changed body is refused.
             let decoded = String(decoding: try #require(Data(base64Encoded: token)), as: UTF8.self)

@@ -69,12 +69,13 @@ import Testing
             for (row, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 #expect(line.count == side)
                 for (column, glyph) in line.enumerated() {
-                    let (upper, lower): (Bool, Bool) = switch glyph {
-                    case "\u{2588}": (true, true)
-                    case "\u{2580}": (true, false)
-                    case "\u{2584}": (false, true)
-                    default: (false, false)
-                    }
+                    let (upper, lower): (Bool, Bool) =
+                        switch glyph {
+                        case "\u{2588}": (true, true)
+                        case "\u{2580}": (true, false)
+                        case "\u{2584}": (false, true)
+                        default: (false, false)
+                        }
                     dark[row * 2][column] = upper != lightOnDark
                     dark[row * 2 + 1][column] = lower != lightOnDark
                 }
@@ -85,10 +86,11 @@ import Testing
             // And the screen image decodes.
             var pbm = "P1\n\((side + 4) * 4) \((side + 4) * 4)\n"
             for y in 0..<((side + 4) * 4) {
-                pbm += (0..<((side + 4) * 4)).map { x in
-                    let (mx, my) = (x / 4 - 2, y / 4 - 2)
-                    return mx >= 0 && my >= 0 && mx < side && my < side && dark[my][mx] ? "1" : "0"
-                }.joined(separator: " ") + "\n"
+                pbm +=
+                    (0..<((side + 4) * 4)).map { x in
+                        let (mx, my) = (x / 4 - 2, y / 4 - 2)
+                        return mx >= 0 && my >= 0 && mx < side && my < side && dark[my][mx] ? "1" : "0"
+                    }.joined(separator: " ") + "\n"
             }
             #expect(try decode(pbm) == url)
         }

@@ -14,8 +14,9 @@ import Testing
     @Test func authnAllSignsInWithoutTheMVPDAndReportsN010ThenZ010() async throws {
         try await LocalService.run { service in
             let now = service.clock.now()
-            try await service.service.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "authn-all",
-                                                     start: now.addingTimeInterval(-1), end: now.addingTimeInterval(3600))
+            try await service.service.setDegradation(
+                requestor: "REF", mvpd: "DemoCable", rule: "authn-all",
+                start: now.addingTimeInterval(-1), end: now.addingTimeInterval(3600))
             let app = TestApp(service: service)
             try await app.enabler.configure(requestorID: "REF")
             app.enabler.getAuthentication()
@@ -42,8 +43,9 @@ import Testing
             try await app.enabler.authenticate(mvpd: "DemoCable")
             await #expect(throws: AccessEnablerError.self) { try await app.enabler.authorize("movies") }
             let now = service.clock.now()
-            try await service.service.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "authz-all", start: now,
-                                                     end: now.addingTimeInterval(600))
+            try await service.service.setDegradation(
+                requestor: "REF", mvpd: "DemoCable", rule: "authz-all", start: now,
+                end: now.addingTimeInterval(600))
             #expect(try await app.enabler.authorize("movies").isEmpty == false)
             _ = try await app.waitFor("status(Z010)")
         }
@@ -55,8 +57,9 @@ import Testing
             try await app.enabler.configure(requestorID: "REF")
             try await app.enabler.authenticate(mvpd: "DemoCable")
             let now = service.clock.now()
-            try await service.service.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now,
-                                                     end: now.addingTimeInterval(600))
+            try await service.service.setDegradation(
+                requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now,
+                end: now.addingTimeInterval(600))
             app.enabler.getAuthorization("news")
             let failure = try await app.waitFor("tokenRequestFailed(news")
             #expect(failure.hasPrefix("tokenRequestFailed(news,\(USER_NOT_AUTHORIZED_ERROR),"))
@@ -123,10 +126,14 @@ import Testing
             // The pass belongs to SHA-256("viewer@example.com"): another client with that digest sees one resource used.
             let other = try await service.client()
             let identity = Data(#"{"email":"\#(Self.viewerDigest)"}"#.utf8).base64EncodedString()
-            #expect(try await other.send(.POST, "/api/v2/REF/sessions", form: [("mvpd", "TempPassPromo")],
-                                         headers: [("AP-TempPass-Identity", identity)]).status == 200)
-            let profile = try #require(try await other.send(.GET, "/api/v2/REF/profiles/TempPassPromo").decode(ProfilesResponse.self)
-                .profiles["TempPassPromo"])
+            #expect(
+                try await other.send(
+                    .POST, "/api/v2/REF/sessions", form: [("mvpd", "TempPassPromo")],
+                    headers: [("AP-TempPass-Identity", identity)]
+                ).status == 200)
+            let profile = try #require(
+                try await other.send(.GET, "/api/v2/REF/profiles/TempPassPromo").decode(ProfilesResponse.self)
+                    .profiles["TempPassPromo"])
             #expect(profile.attributes["remaining_resources"]?.value == .string("2"))
         }
     }

@@ -26,13 +26,17 @@ import Testing
             _ = try await app.waitFor("setToken(news)")
             let token = try #require(app.tokens.withLock { $0["news"] })
             let pem = try await service.client().send(.GET, "/keys/media-token", authorized: false).text
-            let verdict = await MediaTokenVerifier(keys: try VerificationKeySet(pem: pem)).verify(token, requestor: "REF", resource: "news", now: Date())
+            let verdict = await MediaTokenVerifier(keys: try VerificationKeySet(pem: pem)).verify(
+                token, requestor: "REF", resource: "news", now: Date())
             #expect(verdict.status == .valid)
 
             // The order of the cookbook: configuration, picker, navigation, authenticated, token.
             let order = app.log.filter { !$0.hasPrefix("status") && !$0.hasPrefix("sendTracking") && !$0.hasPrefix("selectedProvider") }
-            #expect(Array(order.prefix(5)) == ["setRequestorComplete(1)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
-                                               dialog, "navigate", "setAuthenticationStatus(1,)"])
+            #expect(
+                Array(order.prefix(5)) == [
+                    "setRequestorComplete(1)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
+                    dialog, "navigate", "setAuthenticationStatus(1,)",
+                ])
 
             // Authenticated now: getAuthentication answers without a picker.
             app.enabler.getAuthentication()
@@ -96,9 +100,10 @@ import Testing
             var iterator = codes.stream.makeAsyncIterator()
             let code = try #require(await iterator.next())
             // A person on a phone: activation page, provider, login.
-            let outcome = try await DemoSignIn.signIn(browser: service.browser(),
-                                                      authenticationURL: service.baseURL + "/api/v2/authenticate/REF/\(code)?mvpd=DemoCable",
-                                                      username: "alice", password: "alice-pass")
+            let outcome = try await DemoSignIn.signIn(
+                browser: service.browser(),
+                authenticationURL: service.baseURL + "/api/v2/authenticate/REF/\(code)?mvpd=DemoCable",
+                username: "alice", password: "alice-pass")
             guard case .page = outcome else { Issue.record("browser leg did not end on the success page"); return }
             #expect(try await login.value == "DemoCable")
             #expect(try await app.enabler.authorize("movies").isEmpty == false)

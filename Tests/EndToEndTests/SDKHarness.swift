@@ -26,8 +26,9 @@ final class TestApp: EntitlementDelegate, EntitlementStatus, Sendable {
             tokenStore: InMemoryTokenStore(), callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "test-app")),
             secondScreen: secondScreen, redirectURL: "adobepass://ios.app", pollInterval: 0.2,
             deviceID: "e2e-" + UUID().uuidString, platformSSO: platformSSO)
-        enabler = AccessEnabler(softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
-                                configuration: configuration)
+        enabler = AccessEnabler(
+            softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
+            configuration: configuration)
         enabler.delegate = self
         enabler.statusDelegate = self
     }

@@ -12,7 +12,9 @@ import Testing
 @Suite struct SDKLogoutAndEventTests {
     /// The profiles the service holds for the app's registration and device, asked with the SDK's own credentials.
     static func serviceProfiles(_ app: SDKProbe) async throws -> ProfilesResponse {
-        let headers = try app.lastAPIHeaders().filter { ["authorization", "ap-device-identifier", "x-device-info", "user-agent"].contains($0.key.lowercased()) }
+        let headers = try app.lastAPIHeaders().filter {
+            ["authorization", "ap-device-identifier", "x-device-info", "user-agent"].contains($0.key.lowercased())
+        }
         let request = HTTPRequest(method: "GET", url: URL(string: app.service.baseURL + "/api/v2/REF/profiles")!, headers: headers)
         return try JSONDecoder().decode(ProfilesResponse.self, from: try await URLSessionTransport().send(request).body)
     }
@@ -102,8 +104,11 @@ import Testing
             try await app.waitFor("sendTrackingData(\(TRACKING_AUTHORIZATION)")
             try await app.settle(200)
             let delegate = app.log.map(Self.eventName)
-            #expect(delegate == ["setRequestorComplete", "sendTrackingData", "navigate", "setAuthenticationStatus", "sendTrackingData",
-                                 "setToken", "sendTrackingData"])
+            #expect(
+                delegate == [
+                    "setRequestorComplete", "sendTrackingData", "navigate", "setAuthenticationStatus", "sendTrackingData",
+                    "setToken", "sendTrackingData",
+                ])
             #expect(observed.withLock { $0 } == delegate)
             let streamed = await collector.value
             #expect(streamed == Array(delegate.prefix(streamed.count)))

@@ -14,7 +14,8 @@ import Testing
         try await LocalService.run { service in
             let plain = SDKProbe(service: service)
             try await plain.configure()
-            #expect(plain.wire.all.allSatisfy { $0.request.header("AP-Application-Profile") == nil && $0.request.header("AP-Visitor-Identifier") == nil })
+            #expect(
+                plain.wire.all.allSatisfy { $0.request.header("AP-Application-Profile") == nil && $0.request.header("AP-Visitor-Identifier") == nil })
 
             let app = SDKProbe(service: service)
             app.enabler.setOptions([OPTION_APPLICATION_PROFILE: "kids-app", OPTION_VISITOR_ID: "ECID-0001"])
@@ -65,8 +66,10 @@ import Testing
             let computed = try #require(app.wire.all.first?.request.header("X-Device-Info"))
             #expect(try DeviceInfo.decode(header: computed).applicationId == "tv.reference.app")
 
-            let custom = DeviceInfo(primaryHardwareType: "SetTopBox", model: "AppleTV6,2", osName: "tvOS", osVersion: "17.0",
-                                    applicationId: "tv.reference.app").headerValue()
+            let custom = DeviceInfo(
+                primaryHardwareType: "SetTopBox", model: "AppleTV6,2", osName: "tvOS", osVersion: "17.0",
+                applicationId: "tv.reference.app"
+            ).headerValue()
             let mark = app.wire.all.count
             app.enabler.setOptions([OPTION_DEVICE_INFO: custom])
             app.enabler.setRequestor("REF")
@@ -222,8 +225,9 @@ import Testing
             app.enabler.getSelectedProvider()
             #expect(try await app.waitFor("selectedProvider", count: 2) == "selectedProvider(DemoFiber)")
             let mvpd = try #require(app.selections.withLock { $0.last } ?? nil)
-            let configured = try #require(try app.wire.lastBody("/configuration", as: ConfigurationResponse.self)
-                .requestor.mvpds.first { $0.id == "DemoFiber" })
+            let configured = try #require(
+                try app.wire.lastBody("/configuration", as: ConfigurationResponse.self)
+                    .requestor.mvpds.first { $0.id == "DemoFiber" })
             #expect(mvpd == MVPD(configuration: configured))
             #expect(mvpd.displayName == "Demo Fiber" && mvpd.requiresSafariViewController && !mvpd.isTempPass)
             #expect(try await app.enabler.selectedMVPD()?.ID == "DemoFiber")

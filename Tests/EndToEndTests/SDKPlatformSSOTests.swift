@@ -9,14 +9,19 @@ import Testing
 /// plays the system's TV-provider account (picker, permission, SAML relayed to the DemoMVPD's platform endpoint).
 @Suite(.timeLimit(.minutes(10))) struct SDKPlatformSSOTests {
     /// The platform's provider catalog: Demo SSO TV (boarded for SSO) and a provider REF does not offer.
-    static func account(_ service: LocalService, access: PlatformAccessStatus = .notDetermined, answer: PlatformAccessStatus = .granted,
-                        ssoEndpoint: String? = nil) -> PortablePlatformAccount {
-        PortablePlatformAccount(catalog: [
-            PlatformAccountProvider(id: "DemoSSO", displayName: "Demo SSO TV",
-                                    signOnURL: URL(string: ssoEndpoint ?? service.baseURL + "/demo-mvpd/DemoSSO/platform/sso")!),
-            PlatformAccountProvider(id: "ElsewhereTV", displayName: "Elsewhere TV",
-                                    signOnURL: URL(string: service.baseURL + "/demo-mvpd/ElsewhereTV/platform/sso")!),
-        ], accessStatus: access, promptAnswer: answer, transport: URLSessionTransport(timeout: 5))
+    static func account(
+        _ service: LocalService, access: PlatformAccessStatus = .notDetermined, answer: PlatformAccessStatus = .granted,
+        ssoEndpoint: String? = nil
+    ) -> PortablePlatformAccount {
+        PortablePlatformAccount(
+            catalog: [
+                PlatformAccountProvider(
+                    id: "DemoSSO", displayName: "Demo SSO TV",
+                    signOnURL: URL(string: ssoEndpoint ?? service.baseURL + "/demo-mvpd/DemoSSO/platform/sso")!),
+                PlatformAccountProvider(
+                    id: "ElsewhereTV", displayName: "Elsewhere TV",
+                    signOnURL: URL(string: service.baseURL + "/demo-mvpd/ElsewhereTV/platform/sso")!),
+            ], accessStatus: access, promptAnswer: answer, transport: URLSessionTransport(timeout: 5))
     }
 
     @Test func daveSignsInThroughThePlatformPickerAndTheSecondAppNeedsNoPicker() async throws {
@@ -30,8 +35,8 @@ import Testing
             #expect(dialog.providers.map(\.id).contains("DemoSSO"))
             dialog.signIn(providerID: "DemoSSO", username: "dave", password: "dave-pass")
             #expect(try await app.waitFor("setAuthenticationStatus") == "setAuthenticationStatus(1,)")
-            #expect(app.flow.filter { !$0.hasPrefix("status") } ==
-                    ["presentTvProviderDialog", "dismissTvProviderDialog", "setAuthenticationStatus(1,)"])
+            #expect(
+                app.flow.filter { !$0.hasPrefix("status") } == ["presentTvProviderDialog", "dismissTvProviderDialog", "setAuthenticationStatus(1,)"])
             #expect(account.signedInProviderID == "DemoSSO")
             #expect(await app.enabler.authenticatedMVPD() == "DemoSSO")
             #expect("\(try await app.enabler.userMetadata("tokenSource").value as Any)".contains("Apple"))
@@ -60,8 +65,11 @@ import Testing
             app.enabler.getAuthentication()
             try await app.waitForDialog().chooseOtherProvider()
             _ = try await app.waitFor("displayProviderDialog")
-            #expect(app.flow == ["presentTvProviderDialog", "dismissTvProviderDialog", "status(N003)",
-                                 try await app.waitFor("displayProviderDialog")])
+            #expect(
+                app.flow == [
+                    "presentTvProviderDialog", "dismissTvProviderDialog", "status(N003)",
+                    try await app.waitFor("displayProviderDialog"),
+                ])
             app.enabler.setSelectedProvider("DemoCable")
             #expect(try await app.waitFor("setAuthenticationStatus") == "setAuthenticationStatus(1,)")
             #expect(await app.enabler.authenticatedMVPD() == "DemoCable")
@@ -113,8 +121,11 @@ import Testing
             try await app.waitForDialog().cancel()
             await #expect(throws: AccessEnablerError.self) { try await flow.value }
             _ = try await app.waitFor("setAuthenticationStatus")  // the reply can come before the callbacks are delivered
-            #expect(app.flow == ["presentTvProviderDialog", "dismissTvProviderDialog", "status(N005)",
-                                 "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))"])
+            #expect(
+                app.flow == [
+                    "presentTvProviderDialog", "dismissTvProviderDialog", "status(N005)",
+                    "setAuthenticationStatus(0,\(PROVIDER_NOT_SELECTED_ERROR))",
+                ])
         }
     }
 

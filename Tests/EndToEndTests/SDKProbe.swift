@@ -91,9 +91,11 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
     /// The custom-scheme URLs the browser ended on (and that were handed to `handleExternalURL`).
     let browserEndings = Mutex<[String]>([])
 
-    init(service: LocalService, redirectURL: String? = "adobepass://ios.app", serviceBaseURL: String? = nil,
-         deviceInfo: DeviceInfo = DeviceEnvironment.current(applicationID: "tv.reference.app"),
-         softwareStatement: String? = nil, deviceIDMetadata: Bool = false) {
+    init(
+        service: LocalService, redirectURL: String? = "adobepass://ios.app", serviceBaseURL: String? = nil,
+        deviceInfo: DeviceInfo = DeviceEnvironment.current(applicationID: "tv.reference.app"),
+        softwareStatement: String? = nil, deviceIDMetadata: Bool = false
+    ) {
         self.service = service
         self.browser = service.browser()
         self.deviceID = "e2e-" + UUID().uuidString
@@ -103,8 +105,9 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
             secondScreen: false, redirectURL: redirectURL, deviceInfo: deviceInfo, deviceID: deviceID)
         var configured = configuration
         configured.deviceIDMetadata = deviceIDMetadata
-        enabler = AccessEnabler(softwareStatement: softwareStatement ?? service.softwareStatement,
-                                serviceBaseURL: URL(string: serviceBaseURL ?? service.baseURL)!, configuration: configured)
+        enabler = AccessEnabler(
+            softwareStatement: softwareStatement ?? service.softwareStatement,
+            serviceBaseURL: URL(string: serviceBaseURL ?? service.baseURL)!, configuration: configured)
         enabler.delegate = self
         enabler.statusDelegate = self
     }
@@ -224,8 +227,9 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
         record("selectedProvider(\(mvpd?.ID ?? "nil"))")
     }
     func setMetadataStatus(_ metadata: Any!, encrypted: Bool, forKey key: Int32, andArguments arguments: [AnyHashable: Any]!) {
-        let callback = MetadataCallback(value: metadata.flatMap(Self.json), encrypted: encrypted, key: key,
-                                        arguments: Self.sendable(arguments ?? [:]))
+        let callback = MetadataCallback(
+            value: metadata.flatMap(Self.json), encrypted: encrypted, key: key,
+            arguments: Self.sendable(arguments ?? [:]))
         self.metadata.withLock { $0.append(callback) }
         record("setMetadataStatus(\(key),\(encrypted))")
     }
@@ -252,13 +256,14 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
     static func sendable(_ dictionary: [AnyHashable: Any]) -> [String: any Sendable] {
         var result: [String: any Sendable] = [:]
         for (key, value) in dictionary {
-            let converted: any Sendable = switch value {
-            case let text as String: text
-            case let number as Int32: number
-            case let number as Int: number
-            case let flag as Bool: flag
-            default: "\(value)"
-            }
+            let converted: any Sendable =
+                switch value {
+                case let text as String: text
+                case let number as Int32: number
+                case let number as Int: number
+                case let flag as Bool: flag
+                default: "\(value)"
+                }
             result["\(key.base)"] = converted
         }
         return result

@@ -42,7 +42,9 @@ import Testing
             app.enabler.getAuthorization("news")
             try await app.waitFor("setToken(news)")
             // Every entitlement call went to the service that listed the MVPD.
-            let entitlement = app.wire.all.filter { $0.path.contains("/sessions") || $0.path.contains("/profiles/") || $0.path.contains("/decisions/") }
+            let entitlement = app.wire.all.filter {
+                $0.path.contains("/sessions") || $0.path.contains("/profiles/") || $0.path.contains("/decisions/")
+            }
             #expect(!entitlement.isEmpty && entitlement.allSatisfy { $0.port == realPort })
         }
     }
@@ -73,8 +75,9 @@ import Testing
         try FileManager.default.copyItem(atPath: first, toPath: second)
         try await LocalService.run(dataDirectory: first) { a in
             try await LocalService.run(dataDirectory: second) { b in
-                try await b.service.saveTempPassMVPD(id: "TempPassB", displayName: "Only at B", logoURL: b.baseURL + "/logos/TempPass.svg",
-                                                     minutes: 10, requestors: ["REF"])
+                try await b.service.saveTempPassMVPD(
+                    id: "TempPassB", displayName: "Only at B", logoURL: b.baseURL + "/logos/TempPass.svg",
+                    minutes: 10, requestors: ["REF"])
                 let app = SDKProbe(service: a)
                 app.enabler.setRequestor("REF", serviceProviders: [a.baseURL, b.baseURL + "/adobe-services/"])
                 #expect(try await app.waitFor("setRequestorComplete") == "setRequestorComplete(1)")
@@ -102,7 +105,9 @@ import Testing
             try await app.configure()
             try await app.signIn()
             // Another part of the app (same registration, same device) signs out at the service.
-            let headers = try app.lastAPIHeaders().filter { ["authorization", "ap-device-identifier", "x-device-info", "user-agent"].contains($0.key.lowercased()) }
+            let headers = try app.lastAPIHeaders().filter {
+                ["authorization", "ap-device-identifier", "x-device-info", "user-agent"].contains($0.key.lowercased())
+            }
             let logout = HTTPRequest(method: "GET", url: URL(string: service.baseURL + "/api/v2/REF/logout/DemoCable")!, headers: headers)
             #expect(try await URLSessionTransport().send(logout).status == 200)
             // checkAuthentication is local: still authenticated until the resynchronisation.
@@ -124,10 +129,13 @@ import Testing
             app.enabler.checkAuthentication()
             try await app.waitFor("setAuthenticationStatus(0,")
             // Another part of the app (same registration, same device) starts a TempPass at the service.
-            var headers = try app.lastAPIHeaders().filter { ["authorization", "ap-device-identifier", "x-device-info", "user-agent"].contains($0.key.lowercased()) }
+            var headers = try app.lastAPIHeaders().filter {
+                ["authorization", "ap-device-identifier", "x-device-info", "user-agent"].contains($0.key.lowercased())
+            }
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            let session = HTTPRequest(method: "POST", url: URL(string: service.baseURL + "/api/v2/REF/sessions")!, headers: headers,
-                                      body: Data("mvpd=TempPass&redirectUrl=adobepass%3A%2F%2Fios.app".utf8))
+            let session = HTTPRequest(
+                method: "POST", url: URL(string: service.baseURL + "/api/v2/REF/sessions")!, headers: headers,
+                body: Data("mvpd=TempPass&redirectUrl=adobepass%3A%2F%2Fios.app".utf8))
             let answer = try await URLSessionTransport().send(session)
             #expect(try JSONDecoder().decode(SessionResponse.self, from: answer.body).actionName == "authorize")
             app.enabler.setRequestor("REF")
@@ -150,10 +158,13 @@ import Testing
             app.enabler.checkAuthorization("news")
             try await app.waitFor("tokenRequestFailed")
             let order = app.log.filter { !$0.hasPrefix("status") && !$0.hasPrefix("sendTracking") }
-            #expect(order == ["setRequestorComplete(1)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
-                              "setMetadataStatus(\(METADATA_DEVICE_ID),false)", "selectedProvider(nil)", "preauthorizedResources()",
-                              "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
-                              "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),)"])
+            #expect(
+                order == [
+                    "setRequestorComplete(1)", "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
+                    "setMetadataStatus(\(METADATA_DEVICE_ID),false)", "selectedProvider(nil)", "preauthorizedResources()",
+                    "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))",
+                    "tokenRequestFailed(news,\(USER_NOT_AUTHENTICATED_ERROR),)",
+                ])
         }
     }
 
@@ -164,8 +175,11 @@ import Testing
                 { $0.enabler.setRequestor("REF", signedRequestorID: signature) },
                 { $0.enabler.setRequestor("REF", signedRequestorID: signature, serviceProviders: [service.baseURL]) },
                 { $0.enabler.setRequestor("REF", signedRequestorID: signature, secret: "tv-secret", publicKey: "tv-public-key") },
-                { $0.enabler.setRequestor("REF", signedRequestorID: signature, serviceProviders: [service.baseURL],
-                                          secret: "tv-secret", publicKey: "tv-public-key") },
+                {
+                    $0.enabler.setRequestor(
+                        "REF", signedRequestorID: signature, serviceProviders: [service.baseURL],
+                        secret: "tv-secret", publicKey: "tv-public-key")
+                },
             ]
             for call in calls {
                 let app = SDKProbe(service: service)
@@ -174,7 +188,8 @@ import Testing
                 app.enabler.getAuthentication()
                 try await app.waitFor("displayProviderDialog(")
                 let wire = app.wire.all.map { exchange in
-                    exchange.request.url.absoluteString + "\(exchange.request.headers)" + String(decoding: exchange.request.body ?? Data(), as: UTF8.self)
+                    exchange.request.url.absoluteString + "\(exchange.request.headers)"
+                        + String(decoding: exchange.request.body ?? Data(), as: UTF8.self)
                 }.joined()
                 #expect(!wire.isEmpty)
                 for secret in [signature, "tv-secret", "tv-public-key"] { #expect(!wire.contains(secret)) }

@@ -19,9 +19,12 @@ final class SigningInSafariView: SafariViewPresenter {
 
     func open(_ url: URL) async {
         opened.withLock { $0.append(url.absoluteString) }
-        guard let outcome = try? await DemoSignIn.signIn(browser: service.browser(), authenticationURL: url.absoluteString,
-                                                         username: "carol", password: "carol-pass"),
-              case .external(let redirect) = outcome else { return }
+        guard
+            let outcome = try? await DemoSignIn.signIn(
+                browser: service.browser(), authenticationURL: url.absoluteString,
+                username: "carol", password: "carol-pass"),
+            case .external(let redirect) = outcome
+        else { return }
         handler.withLock { $0 }?(redirect)
     }
 
@@ -36,8 +39,9 @@ final class SigningInSafariView: SafariViewPresenter {
             tokenStore: InMemoryTokenStore(), callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "svc-app")),
             secondScreen: false, redirectURL: "adobepass://ios.app", deviceID: "svc-" + UUID().uuidString,
             platformSSO: nil, safariPresenter: presenter)
-        let enabler = AccessEnabler(softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
-                                    configuration: configuration)
+        let enabler = AccessEnabler(
+            softwareStatement: service.softwareStatement, serviceBaseURL: URL(string: service.baseURL)!,
+            configuration: configuration)
         presenter.handler.withLock { $0 = { [weak enabler] url in enabler?.handleExternalURL(url) } }
         return enabler
     }

@@ -46,15 +46,17 @@ import Testing
             try await app.waitFor("sendTrackingData(\(TRACKING_AUTHENTICATION)", count: 4)
 
             let events = app.tracking.withLock { $0 }.filter { $0.event == TRACKING_AUTHENTICATION }.map(\.data)
-            #expect(events == [
-                ["false", "", "", "false"] + device,  // not authenticated
-                ["true", "DemoCable", Self.aliceGUID, "false"] + device,  // fresh login through handleExternalURL
-                ["true", "DemoCable", Self.aliceGUID, "true"] + device,  // checkAuthentication: token in cache
-                ["true", "DemoCable", Self.aliceGUID, "true"] + device,  // getAuthentication while authenticated
-            ])
+            #expect(
+                events == [
+                    ["false", "", "", "false"] + device,  // not authenticated
+                    ["true", "DemoCable", Self.aliceGUID, "false"] + device,  // fresh login through handleExternalURL
+                    ["true", "DemoCable", Self.aliceGUID, "true"] + device,  // checkAuthentication: token in cache
+                    ["true", "DemoCable", Self.aliceGUID, "true"] + device,  // getAuthentication while authenticated
+                ])
             // Each authentication callback is followed by its tracking event.
             let order = app.log.filter { $0.hasPrefix("setAuthenticationStatus") || $0.hasPrefix("sendTrackingData(0") }
-            #expect(order.map { $0.hasPrefix("setAuthenticationStatus") ? "status" : "tracking" }
+            #expect(
+                order.map { $0.hasPrefix("setAuthenticationStatus") ? "status" : "tracking" }
                     == Array(repeating: ["status", "tracking"], count: 4).flatMap { $0 })
         }
     }
@@ -80,11 +82,12 @@ import Testing
             #expect(denied[STATUS_RESOURCE_KEY] == "movies" && denied[STATUS_LEVEL_KEY] == "error")
             #expect(denied[STATUS_MESSAGE_KEY] == details)
             let events = app.tracking.withLock { $0 }.filter { $0.event == TRACKING_AUTHORIZATION }.map(\.data)
-            #expect(events == [
-                ["false", "", "", "false", USER_NOT_AUTHENTICATED_ERROR, ""] + device,
-                ["true", "DemoCable", Self.bobGUID, "false", "", ""] + device,
-                ["false", "DemoCable", Self.bobGUID, "false", USER_NOT_AUTHORIZED_ERROR, details] + device,
-            ])
+            #expect(
+                events == [
+                    ["false", "", "", "false", USER_NOT_AUTHENTICATED_ERROR, ""] + device,
+                    ["true", "DemoCable", Self.bobGUID, "false", "", ""] + device,
+                    ["false", "DemoCable", Self.bobGUID, "false", USER_NOT_AUTHORIZED_ERROR, details] + device,
+                ])
         }
     }
 
@@ -116,14 +119,16 @@ import Testing
     @Test func deviceInfoOptionChangesTheTrackedDevice() async throws {
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
-            let info = DeviceInfo(primaryHardwareType: "Tablet", model: "iPad", osName: "iPadOS", osVersion: "17.2",
-                                  applicationId: "tv.reference.app")
+            let info = DeviceInfo(
+                primaryHardwareType: "Tablet", model: "iPad", osName: "iPadOS", osVersion: "17.2",
+                applicationId: "tv.reference.app")
             app.enabler.setOptions([OPTION_DEVICE_INFO: info.headerValue()])
             try await app.configure()
             #expect(try Self.deviceFields(app) == ["Tablet", "native", "iPadOS"])
             app.enabler.setSelectedProvider("TempPass")
             try await app.waitFor("setAuthenticationStatus(1,)")
-            #expect(app.tracking.withLock { $0 }.first { $0.event == TRACKING_GET_SELECTED_PROVIDER }?.data
+            #expect(
+                app.tracking.withLock { $0 }.first { $0.event == TRACKING_GET_SELECTED_PROVIDER }?.data
                     == ["TempPass", "tablet", "ios", "iPadOS"])
         }
     }

@@ -5,13 +5,15 @@ import Testing
 
 @Suite struct MediaTokenFormatTests {
     static let key = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
-    let token = ShortMediaToken(sessionGUID: "4c2a9e0c", requestorID: "REF", resourceID: "news", ttl: 420_000,
-                                issueTime: 1_894_694_400_000, mvpdID: "DemoCable", proxyMvpdID: "")
+    let token = ShortMediaToken(
+        sessionGUID: "4c2a9e0c", requestorID: "REF", resourceID: "news", ttl: 420_000,
+        issueTime: 1_894_694_400_000, mvpdID: "DemoCable", proxyMvpdID: "")
 
     @Test func bodyHasTheFixedOrderOnOneLine() {
-        #expect(token.bodyXML() == "<shortAuthorizationToken><sessionGUID>4c2a9e0c</sessionGUID><requestorID>REF</requestorID>"
-            + "<resourceID>news</resourceID><ttl>420000</ttl><issueTime>1894694400000</issueTime><mvpdId>DemoCable</mvpdId>"
-            + "<proxyMvpdId></proxyMvpdId></shortAuthorizationToken>")
+        #expect(
+            token.bodyXML() == "<shortAuthorizationToken><sessionGUID>4c2a9e0c</sessionGUID><requestorID>REF</requestorID>"
+                + "<resourceID>news</resourceID><ttl>420000</ttl><issueTime>1894694400000</issueTime><mvpdId>DemoCable</mvpdId>"
+                + "<proxyMvpdId></proxyMvpdId></shortAuthorizationToken>")
     }
 
     @Test func valuesAreEscapedAndRoundTrip() throws {
@@ -27,15 +29,17 @@ import Testing
 
     @Test func signedTokenHasTheDocumentedLayout() throws {
         let serialized = try MediaTokenSigner(privateKey: Self.key).serialize(token)
-        #expect(serialized.hasPrefix("PHNpZ25hdHVyZUluZm8+"))   // Base64 of "<signatureInfo>"
+        #expect(serialized.hasPrefix("PHNpZ25hdHVyZUluZm8+"))  // Base64 of "<signatureInfo>"
         let decoded = String(decoding: Data(base64Encoded: serialized)!, as: UTF8.self)
         let parts = decoded.components(separatedBy: "<signatureInfo>")
         #expect(parts.count == 3 && parts[0].isEmpty)
         #expect(parts[2] == token.bodyXML())
         let signature = try #require(Data(base64Encoded: parts[1]))
         #expect(signature.count == 256)
-        #expect(Self.key.publicKey.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature),
-                                                    for: Data(parts[2].utf8), padding: .insecurePKCS1v1_5))
+        #expect(
+            Self.key.publicKey.isValidSignature(
+                _RSA.Signing.RSASignature(rawRepresentation: signature),
+                for: Data(parts[2].utf8), padding: .insecurePKCS1v1_5))
         let envelope = try MediaTokenEnvelope(serialized: serialized)
         #expect(envelope.token == token)
         #expect(envelope.signature == signature)
@@ -57,12 +61,16 @@ import Testing
             </shortAuthorizationToken>
             """
         let parsed = try MediaTokenScanner.parse(Array(body.utf8))
-        #expect(parsed == ShortMediaToken(sessionGUID: "g", requestorID: "R", resourceID: "r", ttl: 1, issueTime: 2,
-                                          mvpdID: "m", proxyMvpdID: "p"))
+        #expect(
+            parsed
+                == ShortMediaToken(
+                    sessionGUID: "g", requestorID: "R", resourceID: "r", ttl: 1, issueTime: 2,
+                    mvpdID: "m", proxyMvpdID: "p"))
     }
 
     static let badBodies: [(String, MediaTokenFormatError.Code)] = {
-        let good = "<sessionGUID>g</sessionGUID><requestorID>R</requestorID><resourceID>r</resourceID><ttl>1</ttl>"
+        let good =
+            "<sessionGUID>g</sessionGUID><requestorID>R</requestorID><resourceID>r</resourceID><ttl>1</ttl>"
             + "<issueTime>2</issueTime><mvpdId>m</mvpdId><proxyMvpdId>p</proxyMvpdId>"
         func wrap(_ inner: String) -> String { "<shortAuthorizationToken>\(inner)</shortAuthorizationToken>" }
         return [
@@ -97,7 +105,7 @@ import Testing
     @Test func invalidUTF8IsRefused() {
         var bytes = Array(token.bodyXML().utf8)
         let index = bytes.firstIndex(of: UInt8(ascii: "4"))!
-        bytes[index] = 0xC3   // lone lead byte
+        bytes[index] = 0xC3  // lone lead byte
         let error = #expect(throws: MediaTokenFormatError.self) { try MediaTokenScanner.parse(bytes) }
         #expect(error?.code == .invalidText)
     }

@@ -12,8 +12,10 @@ import Testing
 
     /// Checks that every constant is written as its expected text and read back as itself, and that `unknown` (a word
     /// no constant names) comes back unchanged and equal to none of them.
-    static func checkWords<T: OpenCode>(_ words: [(T, String)], unknown: String,
-                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func checkWords<T: OpenCode>(
+        _ words: [(T, String)], unknown: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         for (word, text) in words {
             #expect(word.rawValue == text, sourceLocation: sourceLocation)
             #expect(try json(word) == "\"\(text)\"", sourceLocation: sourceLocation)
@@ -28,41 +30,53 @@ import Testing
     }
 
     @Test func decisionSources() throws {
-        try Self.checkWords([(DecisionSource.mvpd, "mvpd"), (.degradation, "degradation"), (.tempPass, "temppass")],
-                            unknown: "partner")
+        try Self.checkWords(
+            [(DecisionSource.mvpd, "mvpd"), (.degradation, "degradation"), (.tempPass, "temppass")],
+            unknown: "partner")
     }
 
     @Test func profileTypes() throws {
-        try Self.checkWords([(ProfileType.regular, "regular"), (.temporary, "temporary"), (.degraded, "degraded"),
-                             (.platformSSO, "platformSSO"), (.serviceTokenSSO, "serviceTokenSSO"), (.appleSSO, "appleSSO")],
-                            unknown: "futureSSO")
+        try Self.checkWords(
+            [
+                (ProfileType.regular, "regular"), (.temporary, "temporary"), (.degraded, "degraded"),
+                (.platformSSO, "platformSSO"), (.serviceTokenSSO, "serviceTokenSSO"), (.appleSSO, "appleSSO"),
+            ],
+            unknown: "futureSSO")
     }
 
     @Test func sessionStatuses() throws {
-        try Self.checkWords([(AuthenticationSessionStatus.pending, "pending"), (.authenticating, "authenticating"),
-                             (.authenticated, "authenticated"), (.failed, "failed"), (.cancelled, "cancelled")],
-                            unknown: "expired")
+        try Self.checkWords(
+            [
+                (AuthenticationSessionStatus.pending, "pending"), (.authenticating, "authenticating"),
+                (.authenticated, "authenticated"), (.failed, "failed"), (.cancelled, "cancelled"),
+            ],
+            unknown: "expired")
     }
 
     @Test func attributeStates() throws {
         try Self.checkWords([(ProfileAttribute.State.plain, "plain"), (.encrypted, "enc")], unknown: "signed")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        #expect(String(decoding: try encoder.encode(ProfileAttribute(value: .string("x"))), as: UTF8.self)
-            == #"{"state":"plain","value":"x"}"#)
+        #expect(
+            String(decoding: try encoder.encode(ProfileAttribute(value: .string("x"))), as: UTF8.self)
+                == #"{"state":"plain","value":"x"}"#)
     }
 
     @Test func degradationRules() throws {
-        try Self.checkWords([(DegradationRule.authnAll, "authn-all"), (.authzAll, "authz-all"), (.authzNone, "authz-none")],
-                            unknown: "authn-none")
+        try Self.checkWords(
+            [(DegradationRule.authnAll, "authn-all"), (.authzAll, "authz-all"), (.authzNone, "authz-none")],
+            unknown: "authn-none")
         #expect(DegradationRule.known == [.authnAll, .authzAll, .authzNone])
         #expect(!DegradationRule.known.contains(DegradationRule(rawValue: "authn-none")))
     }
 
     @Test func keyPurposes() throws {
-        try Self.checkWords([(KeyPurpose.mediaToken, "media-token"), (.mediaTokenECDSAP256, "media-token-ecdsa-p256"),
-                             (.mediaTokenEd25519, "media-token-ed25519"), (.jwt, "jwt"), (.samlSP, "saml-sp")],
-                            unknown: "oidc")
+        try Self.checkWords(
+            [
+                (KeyPurpose.mediaToken, "media-token"), (.mediaTokenECDSAP256, "media-token-ecdsa-p256"),
+                (.mediaTokenEd25519, "media-token-ed25519"), (.jwt, "jwt"), (.samlSP, "saml-sp"),
+            ],
+            unknown: "oidc")
         #expect(KeyPurpose.known.filter(\.isMediaToken) == [.mediaToken, .mediaTokenECDSAP256, .mediaTokenEd25519])
         #expect(!KeyPurpose(rawValue: "oidc").isMediaToken)
     }
@@ -72,16 +86,25 @@ import Testing
     }
 
     @Test func sessionAndLogoutActions() throws {
-        try Self.checkWords([(ActionName.authenticate, "authenticate"), (.resume, "resume"), (.authorize, "authorize"),
-                             (.retry, "retry"), (.partnerProfile, "partner_profile"), (.logout, "logout"),
-                             (.complete, "complete"), (.partnerLogout, "partner_logout")],
-                            unknown: "partner_resume")
-        try Self.checkWords([(ActionType.interactive, "interactive"), (.direct, "direct"), (.none, "none"),
-                             (.partnerInteractive, "partner_interactive")],
-                            unknown: "deferred")
-        try Self.checkWords([(ReasonType.none, "none"), (.authenticated, "authenticated"), (.temporary, "temporary"),
-                             (.degraded, "degraded"), (.authenticatedSSO, "authenticatedSSO")],
-                            unknown: "authenticatedPartner")
+        try Self.checkWords(
+            [
+                (ActionName.authenticate, "authenticate"), (.resume, "resume"), (.authorize, "authorize"),
+                (.retry, "retry"), (.partnerProfile, "partner_profile"), (.logout, "logout"),
+                (.complete, "complete"), (.partnerLogout, "partner_logout"),
+            ],
+            unknown: "partner_resume")
+        try Self.checkWords(
+            [
+                (ActionType.interactive, "interactive"), (.direct, "direct"), (.none, "none"),
+                (.partnerInteractive, "partner_interactive"),
+            ],
+            unknown: "deferred")
+        try Self.checkWords(
+            [
+                (ReasonType.none, "none"), (.authenticated, "authenticated"), (.temporary, "temporary"),
+                (.degraded, "degraded"), (.authenticatedSSO, "authenticatedSSO"),
+            ],
+            unknown: "authenticatedPartner")
         let text = #"{"actionName":"authorize","actionType":"direct","reasonType":"temporary"}"#
         let session = try JSONDecoder().decode(SessionResponse.self, from: Data(text.utf8))
         #expect(session.actionName == .authorize && session.actionType == .direct && session.reasonType == .temporary)
@@ -91,17 +114,23 @@ import Testing
     }
 
     @Test func enhancedErrorCodesAndActions() throws {
-        try Self.checkWords([(EnhancedError.Code.invalidAccessTokenClientApplication, "invalid_access_token_client_application"),
-                             (.invalidParameterCode, "invalid_parameter_code"),
-                             (.temporaryAccessDurationLimitExceeded, "temporary_access_duration_limit_exceeded"),
-                             (.authorizationDeniedByDegradationRule, "authorization_denied_by_degradation_rule"),
-                             (.invalidParameterResources, "invalid_parameter_resources")],
-                            unknown: "invalid_header_pfs_provider_info_expired")
-        try Self.checkWords([(EnhancedError.Action.none, "none"), (.configuration, "configuration"),
-                             (.applicationRegistration, "application-registration"), (.authentication, "authentication"),
-                             (.authorization, "authorization"), (.degradation, "degradation"), (.retry, "retry"),
-                             (.retryAfter, "retry-after")],
-                            unknown: "upgrade")
+        try Self.checkWords(
+            [
+                (EnhancedError.Code.invalidAccessTokenClientApplication, "invalid_access_token_client_application"),
+                (.invalidParameterCode, "invalid_parameter_code"),
+                (.temporaryAccessDurationLimitExceeded, "temporary_access_duration_limit_exceeded"),
+                (.authorizationDeniedByDegradationRule, "authorization_denied_by_degradation_rule"),
+                (.invalidParameterResources, "invalid_parameter_resources"),
+            ],
+            unknown: "invalid_header_pfs_provider_info_expired")
+        try Self.checkWords(
+            [
+                (EnhancedError.Action.none, "none"), (.configuration, "configuration"),
+                (.applicationRegistration, "application-registration"), (.authentication, "authentication"),
+                (.authorization, "authorization"), (.degradation, "degradation"), (.retry, "retry"),
+                (.retryAfter, "retry-after"),
+            ],
+            unknown: "upgrade")
     }
 
     /// Each catalog error carries the constant of its own name, so the SDK's checks against the constants match
@@ -132,7 +161,8 @@ import Testing
         #expect(try JSONDecoder().decode(Decision.self, from: Data(decisionText.utf8)) == decision)
 
         let profile = Profile(notBefore: 1, notAfter: 2, issuer: "Entitle", type: .degraded, attributes: [:])
-        #expect(String(decoding: try encoder.encode(profile), as: UTF8.self)
-            == #"{"attributes":{},"issuer":"Entitle","notAfter":2,"notBefore":1,"type":"degraded"}"#)
+        #expect(
+            String(decoding: try encoder.encode(profile), as: UTF8.self)
+                == #"{"attributes":{},"issuer":"Entitle","notAfter":2,"notBefore":1,"type":"degraded"}"#)
     }
 }

@@ -53,12 +53,17 @@ import Testing
             #expect(early.status == 401)
             #expect(early.text.contains("<error>"))
 
-            let url = host.baseURL + "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
-                ("noflash", "true"), ("mso_id", "DemoCable"), ("requestor_id", "REF"), ("no_iframe", "false"), ("domain_name", "adobe.com"),
-                ("redirect_url", "https://example.com/watch"), ("reg_code", code),
-            ])
-            guard case .page(let landed) = try await DemoSignIn.signIn(browser: host.browser(), authenticationURL: url, username: "alice",
-                                                                       password: "alice-pass") else { Issue.record("no page"); return }
+            let url =
+                host.baseURL + "/adobe-services/authenticate/saml?"
+                + FormURLEncoding.encode([
+                    ("noflash", "true"), ("mso_id", "DemoCable"), ("requestor_id", "REF"), ("no_iframe", "false"), ("domain_name", "adobe.com"),
+                    ("redirect_url", "https://example.com/watch"), ("reg_code", code),
+                ])
+            guard
+                case .page(let landed) = try await DemoSignIn.signIn(
+                    browser: host.browser(), authenticationURL: url, username: "alice",
+                    password: "alice-pass")
+            else { Issue.record("no page"); return }
             #expect(landed.url == host.baseURL + "/authenticated?mvpd=DemoCable")
 
             let session = try await Self.post(host, "session", [("_method", "GET"), ("requestor_id", "REF"), ("reg_code", code)], bearer: rest)
@@ -75,8 +80,12 @@ import Testing
 
             let decisions = ["entitle_decisions_total", "mvpd=\"DemoCable\"", "kind=\"authorize\"", "outcome=\"authorized\""]
             let before = try await host.counter(decisions[0], labels: Array(decisions.dropFirst()))
-            let authorize = try await Self.post(host, "authorize", [("resource_id", "news"), ("requestor_id", "REF"), ("authentication_token", authn),
-                                                                    ("mso_id", "DemoCable"), ("userMeta", "1")], bearer: rest)
+            let authorize = try await Self.post(
+                host, "authorize",
+                [
+                    ("resource_id", "news"), ("requestor_id", "REF"), ("authentication_token", authn),
+                    ("mso_id", "DemoCable"), ("userMeta", "1"),
+                ], bearer: rest)
             #expect(authorize.status == 200)
             let authz = try #require(Self.unescaped(authorize, "authzToken"))
             #expect(authz.contains("<simpleTokenResourceID>news</simpleTokenResourceID>") && authz.contains("<simpleTokenTTL>"))
@@ -85,26 +94,41 @@ import Testing
             let pem = try await rest.send(.GET, "/keys/media-token", authorized: false).text
             let verifier = MediaTokenVerifier(keys: try VerificationKeySet(pem: pem))
             for _ in 0..<2 {
-                let short = try await Self.post(host, "shortAuthorize", [("authz_token", authz), ("requestor_id", "REF"), ("session_guid", guid),
-                                                                         ("hashed_guid", "false")], bearer: rest)
+                let short = try await Self.post(
+                    host, "shortAuthorize",
+                    [
+                        ("authz_token", authz), ("requestor_id", "REF"), ("session_guid", guid),
+                        ("hashed_guid", "false"),
+                    ], bearer: rest)
                 #expect(short.status == 200)
                 #expect(await verifier.verify(short.text, requestor: "REF", resource: "news", now: host.clock.now()).status == .valid)
             }
             #expect(try await host.counter(decisions[0], labels: Array(decisions.dropFirst())) - before == 1)
 
-            let pre = try await Self.post(host, "preauthorize", [("authentication_token", authn), ("requestor_id", "REF"), ("resource_id", "news"),
-                                                                 ("resource_id", "sports"), ("noflash", "true")], bearer: rest)
-            #expect(pre.text.contains("<resources><resource><id>news</id><authorized>true</authorized></resource><resource><id>sports</id><authorized>true</authorized></resource></resources>"))
+            let pre = try await Self.post(
+                host, "preauthorize",
+                [
+                    ("authentication_token", authn), ("requestor_id", "REF"), ("resource_id", "news"),
+                    ("resource_id", "sports"), ("noflash", "true"),
+                ], bearer: rest)
+            #expect(
+                pre.text.contains(
+                    "<resources><resource><id>news</id><authorized>true</authorized></resource><resource><id>sports</id><authorized>true</authorized></resource></resources>"
+                ))
             let metadata = try await Self.post(host, "getMetadata", [("requestor_id", "REF"), ("device_id", deviceID)], bearer: rest)
             #expect(metadata.status == 200 && metadata.text.count == 64)
 
             // Logout in the hidden web view: the sign-in ends, the app's redirect URL is reached, old tokens get pendingLogout.
-            let logout = host.baseURL + "/adobe-services/logout?" + FormURLEncoding.encode([
-                ("noflash", "true"), ("mso_id", "DemoCable"), ("requestor_id", "REF"), ("authentication_token", authn), ("redirect_url", "adobepass://ios.app"),
-            ])
+            let logout =
+                host.baseURL + "/adobe-services/logout?"
+                + FormURLEncoding.encode([
+                    ("noflash", "true"), ("mso_id", "DemoCable"), ("requestor_id", "REF"), ("authentication_token", authn),
+                    ("redirect_url", "adobepass://ios.app"),
+                ])
             guard case .external(let redirect) = try await host.browser().get(logout) else { Issue.record("logout did not redirect"); return }
             #expect(redirect == "adobepass://ios.app")
-            let stale = try await Self.post(host, "authorize", [("resource_id", "news"), ("requestor_id", "REF"), ("authentication_token", authn)], bearer: rest)
+            let stale = try await Self.post(
+                host, "authorize", [("resource_id", "news"), ("requestor_id", "REF"), ("authentication_token", authn)], bearer: rest)
             #expect(stale.text == "<pendingLogout reason=\"34764\">true</pendingLogout>")
             let staleShort = try await Self.post(host, "shortAuthorize", [("authz_token", authz), ("requestor_id", "REF")], bearer: rest)
             #expect(staleShort.text == "<pendingLogout reason=\"58772\">true</pendingLogout>")
@@ -116,45 +140,63 @@ import Testing
         try await LocalService.run { host in
             let rest = try await host.client(device: "apple-tv")
             _ = try await host.signIn(rest, user: "bob")
-            let session = try await Self.post(host, "sessionDevice", [("_method", "GET"), ("requestor_id", "REF"), ("device_id", "apple-tv")], bearer: rest)
+            let session = try await Self.post(
+                host, "sessionDevice", [("_method", "GET"), ("requestor_id", "REF"), ("device_id", "apple-tv")], bearer: rest)
             #expect(session.status == 200)
             let authn = try #require(Self.unescaped(session, "authnToken"))
-            let allowed = try await Self.post(host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("mso_id", "DemoCable"),
-                                                                        ("authentication_token", authn), ("device_id", "apple-tv")], bearer: rest)
+            let allowed = try await Self.post(
+                host, "authorizeDevice",
+                [
+                    ("resource_id", "sports"), ("requestor_id", "REF"), ("mso_id", "DemoCable"),
+                    ("authentication_token", authn), ("device_id", "apple-tv"),
+                ], bearer: rest)
             let authz = try #require(Self.unescaped(allowed, "authzToken"))
-            let short = try await Self.post(host, "deviceShortAuthorize", [("authz_token", authz), ("requestor_id", "REF"), ("device_id", "apple-tv")],
-                                            bearer: rest)
+            let short = try await Self.post(
+                host, "deviceShortAuthorize", [("authz_token", authz), ("requestor_id", "REF"), ("device_id", "apple-tv")],
+                bearer: rest)
             #expect(short.status == 200)
             #expect(Data(base64Encoded: short.text).map { String(decoding: $0, as: UTF8.self).hasPrefix("<signatureInfo>") } == true)
 
-            let denied = try await Self.post(host, "authorizeDevice", [("resource_id", "movies"), ("requestor_id", "REF"), ("authentication_token", authn),
-                                                                       ("device_id", "apple-tv")], bearer: rest)
+            let denied = try await Self.post(
+                host, "authorizeDevice",
+                [
+                    ("resource_id", "movies"), ("requestor_id", "REF"), ("authentication_token", authn),
+                    ("device_id", "apple-tv"),
+                ], bearer: rest)
             #expect(denied.status == 403)
             #expect(denied.xml("code") == "authorization_denied_by_parental_controls")
             #expect(denied.xml("details")?.contains("TV-MA") == true)
-            let otherDevice = try await Self.post(host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"),
-                                                                            ("authentication_token", authn), ("device_id", "stolen")], bearer: rest)
+            let otherDevice = try await Self.post(
+                host, "authorizeDevice",
+                [
+                    ("resource_id", "sports"), ("requestor_id", "REF"),
+                    ("authentication_token", authn), ("device_id", "stolen"),
+                ], bearer: rest)
             #expect(otherDevice.text == "<pendingLogout reason=\"34764\">true</pendingLogout>")
 
             // Failures: no app identity, a token not issued here, no resource, an unknown requestor.
-            let anonymous = try await Self.post(host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("authentication_token", authn)],
-                                                bearer: nil)
+            let anonymous = try await Self.post(
+                host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("authentication_token", authn)],
+                bearer: nil)
             #expect(anonymous.status == 401)
             #expect(anonymous.xml("code") == "missing_authentication_header")
             let forged = authn.replacingOccurrences(of: "<simpleTokenAuthenticationGuid>", with: "<simpleTokenAuthenticationGuid>0")
-            let forgedAnswer = try await Self.post(host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("authentication_token", forged)],
-                                                   bearer: rest)
+            let forgedAnswer = try await Self.post(
+                host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("authentication_token", forged)],
+                bearer: rest)
             #expect(forgedAnswer.status == 400)
             #expect(forgedAnswer.xml("code") == "invalid_authentication_token")
-            let garbage = try await Self.post(host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("authentication_token", "%%%")],
-                                              bearer: rest)
+            let garbage = try await Self.post(
+                host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("authentication_token", "%%%")],
+                bearer: rest)
             #expect(garbage.status == 400)
             let noResource = try await Self.post(host, "authorizeDevice", [("requestor_id", "REF"), ("authentication_token", authn)], bearer: rest)
             #expect(noResource.status == 400)
             #expect(noResource.xml("code") == "missing_resource")
             let badShort = try await Self.post(host, "deviceShortAuthorize", [("authz_token", "nonsense"), ("requestor_id", "REF")], bearer: rest)
             #expect(badShort.status == 400)
-            let unknownConfig = try await host.httpClient.execute(HTTPClientRequest(url: host.baseURL + "/adobe-services/config/NOPE"), timeout: .seconds(10))
+            let unknownConfig = try await host.httpClient.execute(
+                HTTPClientRequest(url: host.baseURL + "/adobe-services/config/NOPE"), timeout: .seconds(10))
             #expect(unknownConfig.status.code == 400)
             var badIndiv = HTTPClientRequest(url: host.baseURL + "/indiv/devices")
             badIndiv.method = .POST
@@ -172,23 +214,29 @@ import Testing
     @Test func anMVPDWithHTTPPOSTSingleSignOnGetsTheAutoPostingForm() async throws {
         try await LocalService.run { host in
             // DemoCable's metadata plus an HTTP-POST SingleSignOnService, imported as another MVPD.
-            let metadataAnswer = try await host.httpClient.execute(HTTPClientRequest(url: host.baseURL + "/demo-mvpd/DemoCable/saml/metadata"),
-                                                                   timeout: .seconds(10))
+            let metadataAnswer = try await host.httpClient.execute(
+                HTTPClientRequest(url: host.baseURL + "/demo-mvpd/DemoCable/saml/metadata"),
+                timeout: .seconds(10))
             var metadata = String(buffer: try await metadataAnswer.body.collect(upTo: 1024 * 1024))
             let sso = try #require(metadata.range(of: "SingleSignOnService"))
             let open = try #require(metadata[..<sso.lowerBound].lastIndex(of: "<"))
             let prefix = String(metadata[metadata.index(after: open)..<sso.lowerBound])
-            metadata.insert(contentsOf: "<\(prefix)SingleSignOnService Binding=\"urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST\" Location=\"https://idp.example/sso?x=1&amp;y=2\"/>",
-                            at: open)
+            metadata.insert(
+                contentsOf:
+                    "<\(prefix)SingleSignOnService Binding=\"urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST\" Location=\"https://idp.example/sso?x=1&amp;y=2\"/>",
+                at: open)
             metadata = metadata.replacingOccurrences(of: "entityID=\"", with: "entityID=\"post-")
-            try await host.service.importSAMLMVPD(id: "PostIdP", metadataXML: metadata,
-                                                  options: .init(displayName: "Post IdP", logoURL: "/logo.svg"), requestors: ["REF"])
+            try await host.service.importSAMLMVPD(
+                id: "PostIdP", metadataXML: metadata,
+                options: .init(displayName: "Post IdP", logoURL: "/logo.svg"), requestors: ["REF"])
 
             let rest = try await host.client(device: "web-1")
             let code = try await LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "web-1").registrationCode()
-            let url = host.baseURL + "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
-                ("noflash", "true"), ("mso_id", "PostIdP"), ("requestor_id", "REF"), ("domain_name", "127.0.0.1"), ("reg_code", code),
-            ])
+            let url =
+                host.baseURL + "/adobe-services/authenticate/saml?"
+                + FormURLEncoding.encode([
+                    ("noflash", "true"), ("mso_id", "PostIdP"), ("requestor_id", "REF"), ("domain_name", "127.0.0.1"), ("reg_code", code),
+                ])
             guard case .page(let page) = try await host.browser().get(url) else { Issue.record("no page"); return }
             #expect(page.status == 200)
             #expect(page.body.contains("document.forms[0].submit()"))

@@ -65,7 +65,8 @@ import Testing
             #expect(await verifier.verify(token, requestor: "REF", resource: "sports", now: host.clock.now()).status == .invalidResource)
             #expect(items[0].token!.notAfter - items[0].token!.notBefore == 7 * 60_000)
 
-            let mrss = "<rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><title>sports</title><item><title>Final</title><guid>g-1</guid><media:rating scheme=\"urn:v-chip\">TV-PG</media:rating></item></channel></rss>"
+            let mrss =
+                "<rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><title>sports</title><item><title>Final</title><guid>g-1</guid><media:rating scheme=\"urn:v-chip\">TV-PG</media:rating></item></channel></rss>"
             let pre = try await tv.decisions("preauthorize", mvpd: "DemoCable", resources: ["news", "sports", "movies", mrss, "<rss><channel>"])
             let preItems = try pre.decode(DecisionsResponse.self).decisions
             #expect(preItems.map(\.authorized) == [true, true, true, true, false])
@@ -85,7 +86,8 @@ import Testing
         try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
-            let items = try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["sports", "movies"]).decode(DecisionsResponse.self).decisions
+            let items = try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["sports", "movies"]).decode(DecisionsResponse.self)
+                .decisions
             #expect(items[0].authorized)
             #expect(!items[1].authorized)
             #expect(items[1].token == nil)
@@ -123,8 +125,9 @@ import Testing
 
             // The person picks Demo Cable on the activation link and signs in on a second screen.
             let browser = host.browser()
-            let outcome = try await DemoSignIn.signIn(browser: browser, authenticationURL: host.baseURL + "/api/v2/authenticate/REF/\(code)?mvpd=DemoCable",
-                                                      username: "alice", password: "alice-pass")
+            let outcome = try await DemoSignIn.signIn(
+                browser: browser, authenticationURL: host.baseURL + "/api/v2/authenticate/REF/\(code)?mvpd=DemoCable",
+                username: "alice", password: "alice-pass")
             guard case .page(let page) = outcome else { Issue.record("expected the success page"); return }
             #expect(page.url.hasSuffix("/authenticated?mvpd=DemoCable"))
             let done = try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)")
@@ -160,7 +163,8 @@ import Testing
             let tv = try await host.client(redirectURI: "entitle-demo://callback")
             let browser = host.browser()
             let session = try await tv.createSession(mvpd: "DemoFiber", redirectURL: "entitle-demo://callback").decode(SessionResponse.self)
-            _ = try await DemoSignIn.signIn(browser: browser, authenticationURL: host.baseURL + session.url!, username: "carol", password: "carol-pass")
+            _ = try await DemoSignIn.signIn(
+                browser: browser, authenticationURL: host.baseURL + session.url!, username: "carol", password: "carol-pass")
             let logout = try await tv.send(.GET, "/api/v2/REF/logout/DemoFiber?redirectUrl=entitle-demo%3A%2F%2Fcallback")
             let action = try #require(try logout.decode(LogoutsResponse.self).logouts["DemoFiber"])
             #expect(action.actionName == "logout")

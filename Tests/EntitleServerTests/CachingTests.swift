@@ -65,7 +65,8 @@ import Testing
             #expect(cache.mvpdCalls == afterFirst + 1)
             // A degradation rule applies at once, and when it goes the MVPD is asked again.
             let now = host.clock.now()
-            try await host.service.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now, end: now.addingTimeInterval(600))
+            try await host.service.setDegradation(
+                requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now, end: now.addingTimeInterval(600))
             #expect(try await !Self.authorized(tv))
             #expect(try await host.service.repository.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-none"))
             #expect(try await Self.authorized(tv))

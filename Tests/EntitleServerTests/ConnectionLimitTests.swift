@@ -155,15 +155,17 @@ import Testing
             // More than the server's receive window: the client's FIN queues behind bytes the server must read.
             talker.fillSendBuffer()
             talker.close()
-            #expect(try await Self.eventually(within: 15) { !RawConnection.serverHoldsSocket(serverPort: port, clientPort: talker.localPort) },
-                    "the server still holds the socket of a connection it answered with 400")
+            #expect(
+                try await Self.eventually(within: 15) { !RawConnection.serverHoldsSocket(serverPort: port, clientPort: talker.localPort) },
+                "the server still holds the socket of a connection it answered with 400")
             // The client neither sends nor closes: the connection is closed once the linger time is up.
             let mute = try RawConnection(port: port)
             defer { mute.close() }
             mute.sendAll(oversized)
             #expect(await mute.readUntilClosed(timeout: 20).closed)
-            #expect(try await Self.eventually(within: 15) { !RawConnection.serverHoldsSocket(serverPort: port, clientPort: mute.localPort) },
-                    "the server still holds the socket of a silent client it answered with 400")
+            #expect(
+                try await Self.eventually(within: 15) { !RawConnection.serverHoldsSocket(serverPort: port, clientPort: mute.localPort) },
+                "the server still holds the socket of a silent client it answered with 400")
         }
     }
 }

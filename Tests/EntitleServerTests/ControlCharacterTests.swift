@@ -14,14 +14,17 @@ import Testing
         try await LocalService.run { host in
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "alice")
-            let bad = ["news\u{1B}[2J", "ne\u{0}ws", "news\u{7F}", "news\u{85}", "news\u{202E}", "news\u{2028}",
-                       "<rss><channel><title>news\u{1B}[31m</title></channel></rss>", "news\n", "\tnews"]
+            let bad = [
+                "news\u{1B}[2J", "ne\u{0}ws", "news\u{7F}", "news\u{85}", "news\u{202E}", "news\u{2028}",
+                "<rss><channel><title>news\u{1B}[31m</title></channel></rss>", "news\n", "\tnews",
+            ]
             for kind in ["authorize", "preauthorize"] {
                 let items = try await tv.decisions(kind, mvpd: "DemoCable", resources: bad + ["news"])
                     .decode(DecisionsResponse.self).decisions
                 #expect(items.count == bad.count + 1)
                 for (item, resource) in zip(items, bad) {
-                    #expect(item.error?.code == "invalid_parameter_resources", "\(kind) \(resource.debugDescription): \(String(describing: item.error))")
+                    #expect(
+                        item.error?.code == "invalid_parameter_resources", "\(kind) \(resource.debugDescription): \(String(describing: item.error))")
                     #expect(!item.authorized)
                     #expect(item.token == nil)
                 }
@@ -49,8 +52,12 @@ import Testing
         }
         var withContext = logger
         withContext[metadataKey: "ctx"] = "x\u{1B}y"
-        withContext.info("line\u{1B}]0;title\u{7}", metadata: ["resource": "news\u{1B}[2J", "list": ["a\u{0}"],
-                                                               "nested": ["k": "\r\n"]])
+        withContext.info(
+            "line\u{1B}]0;title\u{7}",
+            metadata: [
+                "resource": "news\u{1B}[2J", "list": ["a\u{0}"],
+                "nested": ["k": "\r\n"],
+            ])
         let lines = capture.all
         #expect(lines.count == 1)
         for line in lines {

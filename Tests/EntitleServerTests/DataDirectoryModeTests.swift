@@ -15,20 +15,24 @@ import Testing
         let directory = NSTemporaryDirectory() + "entitle-modes-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         // An existing, world-readable directory, and a world-readable file left from an earlier version.
-        try FileManager.default.createDirectory(atPath: directory + "/demo", withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(
+            atPath: directory + "/demo", withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o755])
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory)
-        _ = FileManager.default.createFile(atPath: directory + "/demo/old-note.txt", contents: Data("x".utf8),
-                                       attributes: [.posixPermissions: 0o644])
+        _ = FileManager.default.createFile(
+            atPath: directory + "/demo/old-note.txt", contents: Data("x".utf8),
+            attributes: [.posixPermissions: 0o644])
         let capture = LogCapture()
         var configuration = HostConfiguration()
         configuration.dataDirectory = directory
-        configuration.databaseURL = nil // SQLite, whatever the test environment says
+        configuration.databaseURL = nil  // SQLite, whatever the test environment says
         let host = try await EntitleHost.prepare(configuration: configuration, logger: capture.logger())
         await host.shutdown()
 
-        let files = ["entitle.sqlite", "demo/software-statement.jwt", "demo/programmer-key.pem", "demo-mvpd/idp-key.pem",
-                     "demo-mvpd/api-key", "demo/old-note.txt"]
+        let files = [
+            "entitle.sqlite", "demo/software-statement.jwt", "demo/programmer-key.pem", "demo-mvpd/idp-key.pem",
+            "demo-mvpd/api-key", "demo/old-note.txt",
+        ]
         for file in files { #expect(try mode(directory + "/" + file) == 0o600, "\(file)") }
         for folder in ["", "/demo", "/demo-mvpd"] { #expect(try mode(directory + folder) == 0o700, "\(folder)") }
         // Whatever else SQLite or the demo created (-wal, -shm) is owner-only too.

@@ -29,8 +29,12 @@ import Testing
 
     @Test func pgPasswordFillsInAMissingPassword() throws {
         let password = "p@ss:w/rd%1"
-        let source = DatabaseURLSource.from(option: nil, file: nil, environment: ["ENTITLE_DATABASE_URL": "postgres://entitle@db:5432/tve",
-                                                                                  "PGPASSWORD": password])
+        let source = DatabaseURLSource.from(
+            option: nil, file: nil,
+            environment: [
+                "ENTITLE_DATABASE_URL": "postgres://entitle@db:5432/tve",
+                "PGPASSWORD": password,
+            ])
         let url = try #require(try source.resolve())
         // PostgresKit reads user and password through URLComponents, percent-decoded.
         #expect(URLComponents(string: url)?.password == password)
@@ -42,7 +46,7 @@ import Testing
     }
 
     @Test func theServiceOpensPostgreSQLFromAURLFile() async throws {
-        guard let database = try await ScratchDatabase.create() else { return } // needs ENTITLE_TEST_DATABASE_URL
+        guard let database = try await ScratchDatabase.create() else { return }  // needs ENTITLE_TEST_DATABASE_URL
         let file = try temporaryFile(database.url)
         let directory = NSTemporaryDirectory() + "entitle-dburl-" + UUID().uuidString
         defer {

@@ -13,8 +13,10 @@ import Testing
 /// the other. Runs when `ENTITLE_TEST_DATABASE_URL` names a PostgreSQL server (scripts/with-postgres.sh).
 @Suite struct DemoWorldInstancesTests {
     /// Runs an instance with the demo world on `port`, its own data directory, the shared database and public URL.
-    static func withInstance(port: Int, publicURL: String, databaseURL: String,
-                             _ body: @Sendable (EntitleHost) async throws -> Void) async throws {
+    static func withInstance(
+        port: Int, publicURL: String, databaseURL: String,
+        _ body: @Sendable (EntitleHost) async throws -> Void
+    ) async throws {
         let directory = NSTemporaryDirectory() + "entitle-instance-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var configuration = HostConfiguration()
@@ -96,7 +98,8 @@ import Testing
         let session = try await viaB.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
         let browser = BrowserClient(httpClient: httpClient)
         guard case .page(let login) = try await browser.get(addressB + (try #require(session.url))),
-              var form = login.forms.first(where: { $0["password"] != nil }) else { throw BrowserError("no login form") }
+            var form = login.forms.first(where: { $0["password"] != nil })
+        else { throw BrowserError("no login form") }
         #expect(login.url.hasPrefix(publicURL))
         // The login form, served by A, is posted to B.
         form.set("username", "alice")

@@ -16,11 +16,13 @@ import Testing
         let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
         let browser = host.browser()
         guard case .page(let login) = try await browser.get(host.baseURL + session.url!),
-              var form = login.forms.first(where: { $0["password"] != nil }) else { throw BrowserError("no login form") }
+            var form = login.forms.first(where: { $0["password"] != nil })
+        else { throw BrowserError("no login form") }
         form.set("username", "alice")
         form.set("password", "alice-pass")
         guard case .page(let post) = try await browser.submit(form, from: login),
-              let samlForm = post.forms.first(where: { $0["SAMLResponse"] != nil }) else { throw BrowserError("no SAML form") }
+            let samlForm = post.forms.first(where: { $0["SAMLResponse"] != nil })
+        else { throw BrowserError("no SAML form") }
         let original = try #require(samlForm["SAMLResponse"])
         let requestID = try #require(try peekResponse(base64Response: original).inResponseTo)
         return (browser, post, samlForm, requestID)
@@ -30,7 +32,8 @@ import Testing
     func idpBuilder(_ host: LocalService) throws -> SAMLResponseBuilder {
         let key = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-key.pem", encoding: .utf8)
         let cert = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-cert.pem", encoding: .utf8)
-        return SAMLResponseBuilder(issuer: host.baseURL + "/demo-mvpd/DemoCable", signer: try SigningIdentity(privateKeyPEM: key, certificatePEM: cert))
+        return SAMLResponseBuilder(
+            issuer: host.baseURL + "/demo-mvpd/DemoCable", signer: try SigningIdentity(privateKeyPEM: key, certificatePEM: cert))
     }
 
     /// Re-imports DemoCable as a foreign MVPD: no authorization endpoint, the given mapping and authorize-all setting.
@@ -48,8 +51,10 @@ import Testing
         let answer = try idpBuilder(host).success(
             inResponseTo: requestID, destination: config.assertionConsumerServiceURL, audience: config.spEntityID,
             nameID: "_transient_8f3a", sessionIndex: "S-9",
-            attributes: ["urn:mace:dir:attribute-def:userid": ["pysaml-user-7"], "urn:example:household": ["HH-7"],
-                         "urn:oid:0.9.2342.19200300.100.1.3": ["u7@example.net"], "urn:example:other": ["kept"]],
+            attributes: [
+                "urn:mace:dir:attribute-def:userid": ["pysaml-user-7"], "urn:example:household": ["HH-7"],
+                "urn:oid:0.9.2342.19200300.100.1.3": ["u7@example.net"], "urn:example:other": ["kept"],
+            ],
             now: host.clock.now(), sessionNotOnOrAfter: host.clock.now().addingTimeInterval(3600))
         var posted = form
         posted.set("SAMLResponse", answer)
@@ -63,10 +68,10 @@ import Testing
             try await configureForeign(host, mapping: ["householdID": ["urn:example:household"]], authorizeAll: true)
             let tv = try await host.client()
             let profile = try await signInWithForeignAttributes(host, tv)
-            #expect(profile.attributes["userID"]?.value == .string("pysaml-user-7"))   // default name
-            #expect(profile.attributes["householdID"]?.value == .string("HH-7"))       // operator's mapping
-            #expect(profile.attributes["mail"]?.value == .string("u7@example.net"))    // default name
-            #expect(profile.attributes["urn:example:other"]?.value == .string("kept")) // unmapped: kept as sent
+            #expect(profile.attributes["userID"]?.value == .string("pysaml-user-7"))  // default name
+            #expect(profile.attributes["householdID"]?.value == .string("HH-7"))  // operator's mapping
+            #expect(profile.attributes["mail"]?.value == .string("u7@example.net"))  // default name
+            #expect(profile.attributes["urn:example:other"]?.value == .string("kept"))  // unmapped: kept as sent
             #expect(profile.attributes["urn:mace:dir:attribute-def:userid"] == nil)
 
             let items = try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["news", "anything"])
@@ -93,7 +98,8 @@ import Testing
     }
 
     @Test func attributeOptionsAreParsed() throws {
-        #expect(try SAMLAttributeMapping.parse(["userID=urn:a", "userID=NameID", "zip=urn:oid:2.5.4.17"])
+        #expect(
+            try SAMLAttributeMapping.parse(["userID=urn:a", "userID=NameID", "zip=urn:oid:2.5.4.17"])
                 == ["userID": ["urn:a", "NameID"], "zip": ["urn:oid:2.5.4.17"]])
         #expect(throws: ConfigurationError.self) { try SAMLAttributeMapping.parse(["userID"]) }
         #expect(throws: ConfigurationError.self) { try SAMLAttributeMapping.parse(["=urn:a"]) }
@@ -102,8 +108,10 @@ import Testing
 }
 
 /// A legacy IdP signing with RSA-SHA1 (as stock pysaml2 does), signed here by the reference implementation xmlsec1.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xmlsec1") || ProcessInfo.processInfo.environment["CI"] == "true",
-                "xmlsec1 not installed"))
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xmlsec1") || ProcessInfo.processInfo.environment["CI"] == "true",
+        "xmlsec1 not installed"))
 struct LegacySHA1IdPTests {
     /// A Response with an RSA-SHA1-signed Assertion for `requestID`, signed by xmlsec1 with the DemoCable key.
     static func sha1Response(_ host: LocalService, requestID: String) throws -> String {
@@ -137,8 +145,10 @@ struct LegacySHA1IdPTests {
         try template.write(toFile: folder + "/t.xml", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/xmlsec1")
-        process.arguments = ["--sign", "--privkey-pem", host.dataDirectory + "/demo-mvpd/idp-key.pem," + host.dataDirectory + "/demo-mvpd/idp-cert.pem",
-                             "--id-attr:ID", "urn:oasis:names:tc:SAML:2.0:assertion:Assertion", "--output", folder + "/s.xml", folder + "/t.xml"]
+        process.arguments = [
+            "--sign", "--privkey-pem", host.dataDirectory + "/demo-mvpd/idp-key.pem," + host.dataDirectory + "/demo-mvpd/idp-cert.pem",
+            "--id-attr:ID", "urn:oasis:names:tc:SAML:2.0:assertion:Assertion", "--output", folder + "/s.xml", folder + "/t.xml",
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -20,7 +20,8 @@ import Testing
             var viaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)
             viaSecond.accessToken = tv.accessToken
             func token(_ client: RESTClient) async throws -> String {
-                let decision = try await client.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).decode(DecisionsResponse.self).decisions[0]
+                let decision = try await client.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).decode(DecisionsResponse.self)
+                    .decisions[0]
                 return try #require(decision.token?.serializedToken)
             }
             let media = KeyPurpose.mediaToken

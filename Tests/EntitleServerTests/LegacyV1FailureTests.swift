@@ -105,11 +105,15 @@ import Testing
             let code = try await tv.registrationCode()
             let browser = host.browser()
             func authenticate(_ fields: [(String, String)]) async throws -> Int {
-                guard case .page(let page) = try await browser.get(host.baseURL + "/api/v1/authenticate?" + FormURLEncoding.encode(fields)) else { return 0 }
+                guard case .page(let page) = try await browser.get(host.baseURL + "/api/v1/authenticate?" + FormURLEncoding.encode(fields)) else {
+                    return 0
+                }
                 return page.status
             }
-            let good: [(String, String)] = [("reg_code", code), ("requestor_id", "REF"), ("mso_id", "DemoCable"), ("domain_name", "127.0.0.1"),
-                                            ("redirect_url", "http://127.0.0.1/done")]
+            let good: [(String, String)] = [
+                ("reg_code", code), ("requestor_id", "REF"), ("mso_id", "DemoCable"), ("domain_name", "127.0.0.1"),
+                ("redirect_url", "http://127.0.0.1/done"),
+            ]
             #expect(try await authenticate(good.map { $0.0 == "reg_code" ? ($0.0, "ZZZZZZZZ") : $0 }) == 400)
             #expect(try await authenticate(good.map { $0.0 == "mso_id" ? ($0.0, "Nope") : $0 }) == 400)
             #expect(try await authenticate(good.map { $0.0 == "domain_name" ? ($0.0, "evil.example") : $0 }) == 400)
@@ -131,7 +135,9 @@ import Testing
             #expect(many.code == "too_many_resources")
             let items = try await tv.device(.GET, "/api/v1/preauthorize", [("resource", "sports,movies")], format: "xml")
             #expect(items.status == 200)
-            #expect(items.text.contains("<id>movies</id><authorized>false</authorized><error><status>403</status><code>authorization_denied_by_parental_controls</code>"))
+            #expect(
+                items.text.contains(
+                    "<id>movies</id><authorized>false</authorized><error><status>403</status><code>authorization_denied_by_parental_controls</code>"))
             let wrongMethod = try await tv.call(.POST, "/api/v1/logout", [("requestor", "REF"), ("deviceId", "box")])
             #expect(wrongMethod.status == 405)
 
@@ -154,8 +160,9 @@ import Testing
         try await LocalService.run { host in
             let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "old-box")
-            let start = try await tv.call(.POST, "/api/v1/authenticate/freepreview",
-                                          [("requestor_id", "REF"), ("deviceId", "old-box"), ("mso_id", "TempPass"), ("domain_name", "127.0.0.1")])
+            let start = try await tv.call(
+                .POST, "/api/v1/authenticate/freepreview",
+                [("requestor_id", "REF"), ("deviceId", "old-box"), ("mso_id", "TempPass"), ("domain_name", "127.0.0.1")])
             #expect(start.status == 204)
             host.clock.advance(by: 11 * 60)
             let gone = try await tv.device(.GET, "/api/v1/tokens/authn", format: "xml")
@@ -167,8 +174,9 @@ import Testing
             #expect(authorize.code == "authentication_session_expired")
             #expect(try await tv.device(.GET, "/api/v1/tokens/usermetadata").status == 412)
             #expect(try await tv.device(.GET, "/api/v1/preauthorize", [("resource", "news")]).status == 412)
-            let notTempPass = try await tv.call(.POST, "/api/v1/authenticate/freepreview",
-                                                [("requestor_id", "REF"), ("deviceId", "old-box"), ("mso_id", "DemoCable"), ("domain_name", "127.0.0.1")])
+            let notTempPass = try await tv.call(
+                .POST, "/api/v1/authenticate/freepreview",
+                [("requestor_id", "REF"), ("deviceId", "old-box"), ("mso_id", "DemoCable"), ("domain_name", "127.0.0.1")])
             #expect(notTempPass.status == 400)
         }
     }

@@ -17,12 +17,14 @@ import Testing
             let rest = try await host.client(device: "stb-alice")
             let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "stb-alice")
 
-            let created = try await tv.call(.POST, "/reggie/v1/REF/regcode", [("deviceId", "stb-alice"), ("registrationURL", "http://127.0.0.1/activate")])
+            let created = try await tv.call(
+                .POST, "/reggie/v1/REF/regcode", [("deviceId", "stb-alice"), ("registrationURL", "http://127.0.0.1/activate")])
             #expect(created.status == 201)
             let record = try #require(created.json)
             let code = try #require(record["code"] as? String)
             #expect(record["requestor"] as? String == "REF")
-            let generated = try #require((record["generated"] as? NSNumber)?.int64Value), expires = try #require((record["expires"] as? NSNumber)?.int64Value)
+            let generated = try #require((record["generated"] as? NSNumber)?.int64Value),
+                expires = try #require((record["expires"] as? NSNumber)?.int64Value)
             #expect(expires - generated == 30 * 60_000)
             let info = try #require(record["info"] as? [String: Any])
             #expect(info["deviceId"] as? String == Data("stb-alice".utf8).base64EncodedString())
@@ -144,8 +146,9 @@ import Testing
             let pem = try await RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "x")
                 .send(.GET, "/keys/media-token", authorized: false).text
             let token = try #require(media.json?["serializedToken"] as? String)
-            let result = await MediaTokenVerifier(keys: try VerificationKeySet(pem: pem)).verify(token, requestor: "REF", resource: "news",
-                                                                                                 now: host.clock.now())
+            let result = await MediaTokenVerifier(keys: try VerificationKeySet(pem: pem)).verify(
+                token, requestor: "REF", resource: "news",
+                now: host.clock.now())
             #expect(result.status == .valid)
             #expect(result.mvpdID == "DemoFiber")
 
@@ -198,16 +201,20 @@ import Testing
         try await LocalService.run { host in
             let rest = try await host.client(device: "promo-tv")
             let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "promo-tv")
-            let start = try await tv.call(.POST, "/api/v1/authenticate/freepreview",
-                                          [("requestor_id", "REF"), ("deviceId", "promo-tv"), ("mso_id", "TempPass"), ("domain_name", "127.0.0.1")])
+            let start = try await tv.call(
+                .POST, "/api/v1/authenticate/freepreview",
+                [("requestor_id", "REF"), ("deviceId", "promo-tv"), ("mso_id", "TempPass"), ("domain_name", "127.0.0.1")])
             #expect(start.status == 204)
             #expect(try await tv.device(.GET, "/api/v1/tokens/authn").json?["mvpd"] as? String == "TempPass")
             #expect(try await tv.device(.GET, "/api/v1/tokens/media", [("resource", "movies")]).status == 200)
             #expect(try await tv.device(.DELETE, "/api/v1/logout").status == 204)
 
-            let promo = try await tv.call(.POST, "/api/v1/authenticate/freepreview",
-                                          [("requestor_id", "REF"), ("deviceId", "promo-tv"), ("mso_id", "TempPassPromo"), ("domain_name", "127.0.0.1"),
-                                           ("generic_data", "(\"email\":\"f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7\")")])
+            let promo = try await tv.call(
+                .POST, "/api/v1/authenticate/freepreview",
+                [
+                    ("requestor_id", "REF"), ("deviceId", "promo-tv"), ("mso_id", "TempPassPromo"), ("domain_name", "127.0.0.1"),
+                    ("generic_data", "(\"email\":\"f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7\")"),
+                ])
             #expect(promo.status == 204)
             #expect(try await tv.device(.GET, "/api/v1/authorize", [("resource", "news")]).status == 200)
             let metadata = try await tv.device(.GET, "/api/v1/tokens/usermetadata")
@@ -216,8 +223,9 @@ import Testing
 
             // The pass ends after 10 minutes (plain TempPass): a new free preview is refused.
             host.clock.advance(by: 11 * 60)
-            let expired = try await tv.call(.POST, "/api/v1/authenticate/freepreview",
-                                            [("requestor_id", "REF"), ("deviceId", "promo-tv"), ("mso_id", "TempPass"), ("domain_name", "127.0.0.1")])
+            let expired = try await tv.call(
+                .POST, "/api/v1/authenticate/freepreview",
+                [("requestor_id", "REF"), ("deviceId", "promo-tv"), ("mso_id", "TempPass"), ("domain_name", "127.0.0.1")])
             #expect(expired.status == 403)
             #expect(expired.code == "temporary_access_duration_limit_exceeded")
         }
@@ -234,11 +242,14 @@ import Testing
 
             // The platform relays the request to the MVPD and hands back its signed answer (Base64, then Base64 again).
             let platform = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "platform")
-            let answer = try await platform.send(.POST, "/demo-mvpd/DemoSSO/platform/sso",
-                                                 form: [("verificationToken", request.text), ("username", "dave"), ("password", "dave-pass")], authorized: false)
+            let answer = try await platform.send(
+                .POST, "/demo-mvpd/DemoSSO/platform/sso",
+                form: [("verificationToken", request.text), ("username", "dave"), ("password", "dave-pass")], authorized: false)
             let saml = try #require((try JSONSerialization.jsonObject(with: answer.body) as? [String: String])?["samlAttributeQueryResponse"])
-            let fields = [("requestor", "REF"), ("deviceId", "apple-tv-4k"), ("mvpd", "DemoSSO"), ("deviceType", "tvOS"),
-                          ("SAMLResponse", Data(saml.utf8).base64EncodedString())]
+            let fields = [
+                ("requestor", "REF"), ("deviceId", "apple-tv-4k"), ("mvpd", "DemoSSO"), ("deviceType", "tvOS"),
+                ("SAMLResponse", Data(saml.utf8).base64EncodedString()),
+            ]
             #expect(try await tv.call(.POST, "/api/v1/tokens/authn", fields).status == 204)
             let authn = try await tv.device(.GET, "/api/v1/tokens/authn")
             #expect(authn.json?["mvpd"] as? String == "DemoSSO")

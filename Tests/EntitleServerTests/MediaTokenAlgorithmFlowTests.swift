@@ -33,7 +33,7 @@ import Testing
             let whilePending = try await token()
             #expect(try signatureLength(whilePending) == 256)
             let published = try VerificationKeySet(pem: try await bundle())
-            #expect(published.allKeys.map(\.algorithm) == [.rsaSHA256, algorithm])   // RSA first for existing verifiers
+            #expect(published.allKeys.map(\.algorithm) == [.rsaSHA256, algorithm])  // RSA first for existing verifiers
 
             // Rotated with no delay: the requestor's tokens are signed with the new algorithm.
             let first = try await host.service.keys.rotate(purpose: purpose, promoteAfter: 0)

@@ -12,11 +12,12 @@ import Testing
             #expect(page.status == 400)
             let title = "This sign-in link is not valid"
             let message = "The code is unknown or has expired. Start signing in again from your app or TV."
-            #expect(page.body == """
-                <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-                <title>\(title)</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
-                h1{font-size:1.5rem}</style></head><body><main><h1>\(title)</h1><p>\(message)</p></main></body></html>
-                """)
+            #expect(
+                page.body == """
+                    <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+                    <title>\(title)</title><style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
+                    h1{font-size:1.5rem}</style></head><body><main><h1>\(title)</h1><p>\(message)</p></main></body></html>
+                    """)
         }
     }
 }

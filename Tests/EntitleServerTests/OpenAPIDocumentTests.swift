@@ -126,50 +126,71 @@ import Testing
     static func samples() -> [(schema: String, full: any Encodable, minimal: any Encodable)] {
         let error = EnhancedError.invalidMVPD.with(details: "details")
         let token = MediaTokenInfo(notBefore: 1, notAfter: 2, issuedAt: 1, serializedToken: "dG9rZW4=")
-        let mvpd = MVPDConfiguration(id: "DemoCable", displayName: "Demo Cable", logoUrl: "/logo.svg", boardingStatus: "SUPPORTED",
-                                     platformMappingId: "demo", encryptedUserMetadata: ["zip"])
+        let mvpd = MVPDConfiguration(
+            id: "DemoCable", displayName: "Demo Cable", logoUrl: "/logo.svg", boardingStatus: "SUPPORTED",
+            platformMappingId: "demo", encryptedUserMetadata: ["zip"])
         let requestor = RequestorConfiguration(id: "REF", name: "Reference", domains: [.init(name: "example.com")], mvpds: [mvpd])
-        let profile = Profile(notBefore: 1, notAfter: 2, issuer: "DemoCable", type: "regular",
-                              attributes: ["zip": ProfileAttribute(value: .string("x"), state: "enc")])
+        let profile = Profile(
+            notBefore: 1, notAfter: 2, issuer: "DemoCable", type: "regular",
+            attributes: ["zip": ProfileAttribute(value: .string("x"), state: "enc")])
         let partner = PartnerAuthenticationRequest(request: "PHNhbWw+", attributesNames: ["userID"])
         return [
             ("PartnerAuthenticationRequest", partner, partner),
-            ("ClientRegistrationRequest", ClientRegistrationRequest(softwareStatement: "jwt", redirectURI: "adobepass://ios.app"),
-             ClientRegistrationRequest(softwareStatement: "jwt")),
-            ("ClientRegistration", ClientRegistration(clientID: "c", clientSecret: "s", redirectURIs: [], clientIDIssuedAt: 1),
-             ClientRegistration(clientID: "c", clientSecret: "s", redirectURIs: [], clientIDIssuedAt: 1)),
-            ("AccessTokenResponse", AccessTokenResponse(id: "i", accessToken: "t", createdAt: 1, expiresIn: 2),
-             AccessTokenResponse(id: "i", accessToken: "t", createdAt: 1, expiresIn: 2)),
+            (
+                "ClientRegistrationRequest", ClientRegistrationRequest(softwareStatement: "jwt", redirectURI: "adobepass://ios.app"),
+                ClientRegistrationRequest(softwareStatement: "jwt")
+            ),
+            (
+                "ClientRegistration", ClientRegistration(clientID: "c", clientSecret: "s", redirectURIs: [], clientIDIssuedAt: 1),
+                ClientRegistration(clientID: "c", clientSecret: "s", redirectURIs: [], clientIDIssuedAt: 1)
+            ),
+            (
+                "AccessTokenResponse", AccessTokenResponse(id: "i", accessToken: "t", createdAt: 1, expiresIn: 2),
+                AccessTokenResponse(id: "i", accessToken: "t", createdAt: 1, expiresIn: 2)
+            ),
             ("OAuthError", OAuthErrorBody(error: "invalid_client", errorDescription: "d"), OAuthErrorBody(error: "invalid_client")),
-            ("ConfigurationResponse", ConfigurationResponse(device: "TV", clientType: "native", os: "tvOS", requestor: requestor),
-             ConfigurationResponse(device: "TV", clientType: "native", os: "tvOS", requestor: requestor)),
+            (
+                "ConfigurationResponse", ConfigurationResponse(device: "TV", clientType: "native", os: "tvOS", requestor: requestor),
+                ConfigurationResponse(device: "TV", clientType: "native", os: "tvOS", requestor: requestor)
+            ),
             ("RequestorConfiguration", requestor, requestor),
             ("Domain", RequestorConfiguration.Domain(name: "example.com"), RequestorConfiguration.Domain(name: "example.com")),
             ("MVPDConfiguration", mvpd, MVPDConfiguration(id: "DemoCable", displayName: "Demo Cable", logoUrl: "/logo.svg")),
-            ("SessionResponse",
-             SessionResponse(actionName: "resume", actionType: "direct", reasonType: "none", url: "/u", missingParameters: ["mvpd"],
-                             existingParameters: ["a": "b"], code: "ABCD2345", sessionId: "s", mvpd: "m", serviceProvider: "REF",
-                             notBefore: "1", notAfter: "2", authenticationRequest: partner),
-             SessionResponse(actionName: "resume", actionType: "direct", reasonType: "none")),
+            (
+                "SessionResponse",
+                SessionResponse(
+                    actionName: "resume", actionType: "direct", reasonType: "none", url: "/u", missingParameters: ["mvpd"],
+                    existingParameters: ["a": "b"], code: "ABCD2345", sessionId: "s", mvpd: "m", serviceProvider: "REF",
+                    notBefore: "1", notAfter: "2", authenticationRequest: partner),
+                SessionResponse(actionName: "resume", actionType: "direct", reasonType: "none")
+            ),
             ("ProfilesResponse", ProfilesResponse(profiles: ["DemoCable": profile]), ProfilesResponse(profiles: [:])),
             ("Profile", profile, profile),
             ("ProfileAttribute", ProfileAttribute(value: .number(1)), ProfileAttribute(value: .bool(true))),
             ("DecisionsRequest", DecisionsRequest(resources: ["news"]), DecisionsRequest(resources: ["news"])),
             ("DecisionsResponse", DecisionsResponse(decisions: []), DecisionsResponse(decisions: [])),
-            ("Decision",
-             Decision(resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: true, token: token,
-                      error: error, notBefore: 1, notAfter: 2),
-             Decision(resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: false)),
+            (
+                "Decision",
+                Decision(
+                    resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: true, token: token,
+                    error: error, notBefore: 1, notAfter: 2),
+                Decision(resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: false)
+            ),
             ("MediaTokenInfo", token, MediaTokenInfo(notBefore: 1, notAfter: 2, serializedToken: "dG9rZW4=")),
             ("LogoutsResponse", LogoutsResponse(logouts: [:]), LogoutsResponse(logouts: [:])),
-            ("LogoutAction", LogoutAction(actionName: "logout", actionType: "interactive", mvpd: "m", url: "/u"),
-             LogoutAction(actionName: "complete", actionType: "none")),
+            (
+                "LogoutAction", LogoutAction(actionName: "logout", actionType: "interactive", mvpd: "m", url: "/u"),
+                LogoutAction(actionName: "complete", actionType: "none")
+            ),
             ("EnhancedError", error, EnhancedError.invalidMVPD),
-            ("DeviceInfo",
-             DeviceInfo(primaryHardwareType: "TV", model: "m", version: "v", manufacturer: "m", vendor: "v", osName: "tvOS", osFamily: "f",
-                        osVersion: "1", browserName: "b", browserVersion: "1", userAgent: "u", displayWidth: 1, displayHeight: 1,
-                        connectionType: "LAN", applicationId: "a"),
-             DeviceInfo()),
+            (
+                "DeviceInfo",
+                DeviceInfo(
+                    primaryHardwareType: "TV", model: "m", version: "v", manufacturer: "m", vendor: "v", osName: "tvOS", osFamily: "f",
+                    osVersion: "1", browserName: "b", browserVersion: "1", userAgent: "u", displayWidth: 1, displayHeight: 1,
+                    connectionType: "LAN", applicationId: "a"),
+                DeviceInfo()
+            ),
         ]
     }
 

@@ -11,7 +11,7 @@ import Testing
 @Suite struct OperationsTests {
     @Test func perDeviceTokenBucketAnswers429WithRetryAfter() async throws {
         try await LocalService.run(rateLimit: 1, burst: 5) { host in
-            let tv = try await host.client(device: "throttled")      // register + token: 2 of 5
+            let tv = try await host.client(device: "throttled")  // register + token: 2 of 5
             for _ in 0..<3 { #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200) }
             let refused = try await tv.send(.GET, "/api/v2/REF/configuration")
             #expect(refused.status == 429)
@@ -45,7 +45,8 @@ import Testing
             #expect(await verifier.verify(before, requestor: "REF", resource: "news", now: host.clock.now()).status == .valid)
             #expect(await verifier.verify(after, requestor: "REF", resource: "news", now: host.clock.now()).status == .valid)
             // Only the new key verifies the new token.
-            let newOnly = MediaTokenVerifier(keys: try VerificationKeySet(pem: try await host.service.keys.signingIdentity(purpose: KeyPurpose.mediaToken).certificatePEM))
+            let newOnly = MediaTokenVerifier(
+                keys: try VerificationKeySet(pem: try await host.service.keys.signingIdentity(purpose: KeyPurpose.mediaToken).certificatePEM))
             #expect(await newOnly.verify(before, requestor: "REF", resource: "news", now: host.clock.now()).status == .invalidSignature)
             host.clock.advance(by: 25 * 3600)
             let later = try await tv.send(.GET, "/keys/media-token", authorized: false).text
@@ -62,8 +63,9 @@ import Testing
             let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
             let code = try #require(session.code)
             #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 404)
-            let outcome = try await DemoSignIn.signIn(browser: second.browser(), authenticationURL: second.baseURL + session.url!,
-                                                      username: "alice", password: "alice-pass")
+            let outcome = try await DemoSignIn.signIn(
+                browser: second.browser(), authenticationURL: second.baseURL + session.url!,
+                username: "alice", password: "alice-pass")
             guard case .external(let redirect) = outcome else { Issue.record("login on the second instance failed: \(outcome)"); return }
             #expect(redirect == "adobepass://ios.app")
             #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 200)

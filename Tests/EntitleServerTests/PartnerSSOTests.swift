@@ -11,14 +11,18 @@ import Testing
 /// platform account, and the signed answer comes back to `profiles/sso/Apple`.
 @Suite struct PartnerSSOTests {
     func frameworkStatus(_ access: String = "granted", provider: String? = "DemoSSO", expires: Int64? = nil) -> String {
-        PartnerFrameworkStatus(frameworkPermissionInfo: .init(accessStatus: access),
-                               frameworkProviderInfo: .init(id: provider, expirationDate: expires)).headerValue()
+        PartnerFrameworkStatus(
+            frameworkPermissionInfo: .init(accessStatus: access),
+            frameworkProviderInfo: .init(id: provider, expirationDate: expires)
+        ).headerValue()
     }
 
-    func platformAnswer(_ host: LocalService, token: String, user: String = "dave", password: String = "dave-pass") async throws -> RESTClient.Answer {
+    func platformAnswer(_ host: LocalService, token: String, user: String = "dave", password: String = "dave-pass") async throws -> RESTClient.Answer
+    {
         let platform = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "platform")
-        return try await platform.send(.POST, "/demo-mvpd/DemoSSO/platform/sso",
-                                       form: [("verificationToken", token), ("username", user), ("password", password)], authorized: false)
+        return try await platform.send(
+            .POST, "/demo-mvpd/DemoSSO/platform/sso",
+            form: [("verificationToken", token), ("username", user), ("password", password)], authorized: false)
     }
 
     @Test func daveIsSignedInThroughThePlatformAccount() async throws {
@@ -72,13 +76,15 @@ import Testing
                 (frameworkStatus(expires: host.clock.nowMilliseconds() - 1), "invalid_header_pfs_provider_info_expired"),
             ]
             for (header, code) in cases {
-                let answer = try await tv.send(.POST, "/api/v2/REF/sessions/sso/Apple", form: [],
-                                               headers: header.map { [("AP-Partner-Framework-Status", $0)] } ?? [])
+                let answer = try await tv.send(
+                    .POST, "/api/v2/REF/sessions/sso/Apple", form: [],
+                    headers: header.map { [("AP-Partner-Framework-Status", $0)] } ?? [])
                 #expect(answer.status == 400)
                 #expect((try? answer.decode(EnhancedError.self))?.code.rawValue == code, "\(answer.text)")
             }
-            let wrongPartner = try await tv.send(.POST, "/api/v2/REF/sessions/sso/Google", form: [],
-                                                 headers: [("AP-Partner-Framework-Status", frameworkStatus())])
+            let wrongPartner = try await tv.send(
+                .POST, "/api/v2/REF/sessions/sso/Google", form: [],
+                headers: [("AP-Partner-Framework-Status", frameworkStatus())])
             #expect((try? wrongPartner.decode(EnhancedError.self))?.code == "invalid_parameter_partner")
         }
     }
@@ -100,23 +106,27 @@ import Testing
             let refused = try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", forged)], headers: header)
             #expect(refused.status == 400)
             #expect(try refused.decode(EnhancedError.self).code == "invalid_parameter_saml_response")
-            #expect(try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", "bm90IHhtbA==")], headers: header).status == 400)
+            #expect(
+                try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", "bm90IHhtbA==")], headers: header).status == 400)
             #expect(try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [], headers: header).status == 400)
 
             // A genuine answer relayed by another device is refused; the right device can still use it.
             let genuine = try await platformAnswer(host, token: request.request)
-            let samlResponse = try #require((try JSONSerialization.jsonObject(with: genuine.body) as? [String: String])?["samlAttributeQueryResponse"])
+            let samlResponse = try #require(
+                (try JSONSerialization.jsonObject(with: genuine.body) as? [String: String])?["samlAttributeQueryResponse"])
             // The genuine answer with its signatures stripped is refused.
             let xml = String(decoding: try #require(Data(base64Encoded: samlResponse)), as: UTF8.self)
             let unsigned = xml.replacingOccurrences(of: #"<(\w+:)?Signature[\s\S]*?</(\w+:)?Signature>"#, with: "", options: .regularExpression)
             #expect(unsigned != xml && !unsigned.contains("SignatureValue"))
-            let stripped = try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", Data(unsigned.utf8).base64EncodedString())],
-                                             headers: header)
+            let stripped = try await tv.send(
+                .POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", Data(unsigned.utf8).base64EncodedString())],
+                headers: header)
             #expect(stripped.status == 400)
             #expect(try stripped.decode(EnhancedError.self).code == "invalid_parameter_saml_response")
 
             let other = try await host.client()
-            #expect(try await other.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", samlResponse)], headers: header).status == 400)
+            #expect(
+                try await other.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", samlResponse)], headers: header).status == 400)
             #expect(try await tv.send(.POST, "/api/v2/REF/profiles/sso/Apple", form: [("SAMLResponse", samlResponse)], headers: header).status == 201)
 
             // The platform account must really be signed in.

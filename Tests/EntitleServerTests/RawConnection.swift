@@ -127,7 +127,7 @@ final class RawConnection: Sendable {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         let count = recv(descriptor, &buffer, buffer.count, 0)
         if count > 0 { return .data(Data(buffer[0..<count])) }
-        return .closed // 0: orderly close; < 0: reset
+        return .closed  // 0: orderly close; < 0: reset
     }
 
     static func blocking<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
@@ -146,7 +146,8 @@ final class RawConnection: Sendable {
             guard fields.count > 9 else { continue }
             let local = fields[1].split(separator: ":"), remote = fields[2].split(separator: ":")
             guard local.count == 2, remote.count == 2, Int(local[1], radix: 16) == serverPort,
-                  Int(remote[1], radix: 16) == clientPort, fields[9] != "0" else { continue }
+                Int(remote[1], radix: 16) == clientPort, fields[9] != "0"
+            else { continue }
             inodes.insert(String(fields[9]))
         }
         guard !inodes.isEmpty, let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return false }

@@ -33,18 +33,20 @@ import Testing
     }
 
     static func mvpd(id: String, flags: Bool) -> MVPDRecord {
-        MVPDRecord(id: id, displayName: "Name " + id, logoUrl: "http://logo/" + id, kind: flags ? .saml : .tempPass,
-                   entityId: flags ? "urn:" + id : nil, ssoUrl: nil, sloUrl: flags ? "http://slo" : nil,
-                   certificates: flags ? ["PEM-1", "PEM \"2\""] : [], authorizationUrl: nil, authorizationKey: nil,
-                   requiresSafariViewController: flags, enablePlatformServices: flags, boardingStatus: flags ? "PICKER" : nil,
-                   platformMappingId: flags ? "map-" + id : nil, displayInPlatformPicker: flags, temppassMinutes: flags ? nil : 10,
-                   profileTtlSeconds: 3600, encryptedAttributes: flags ? ["zip", "householdID"] : [], temppassResourceLimit: nil)
+        MVPDRecord(
+            id: id, displayName: "Name " + id, logoUrl: "http://logo/" + id, kind: flags ? .saml : .tempPass,
+            entityId: flags ? "urn:" + id : nil, ssoUrl: nil, sloUrl: flags ? "http://slo" : nil,
+            certificates: flags ? ["PEM-1", "PEM \"2\""] : [], authorizationUrl: nil, authorizationKey: nil,
+            requiresSafariViewController: flags, enablePlatformServices: flags, boardingStatus: flags ? "PICKER" : nil,
+            platformMappingId: flags ? "map-" + id : nil, displayInPlatformPicker: flags, temppassMinutes: flags ? nil : 10,
+            profileTtlSeconds: 3600, encryptedAttributes: flags ? ["zip", "householdID"] : [], temppassResourceLimit: nil)
     }
 
     @Test func catalogRecordsRoundTrip() async throws {
         try await Self.withRepositories { writer, reader in
-            let requestor = RequestorRecord(id: "REQ", name: "Requestor", domains: ["a.example", "b.example"], maxResources: 7,
-                                            metadataCertificatePem: nil)
+            let requestor = RequestorRecord(
+                id: "REQ", name: "Requestor", domains: ["a.example", "b.example"], maxResources: 7,
+                metadataCertificatePem: nil)
             try await writer.upsertRequestor(requestor)
             #expect(try await reader.requestor(id: "REQ") == requestor)
 
@@ -54,8 +56,9 @@ import Testing
             }
             #expect(try await reader.allMVPDs().map(\.id) == ["Flags", "Plain"])
 
-            let options = MVPDSAMLOptionsRecord(mvpdId: "Flags", attributeMapping: ["userID": ["NameID"], "zip": ["urn:zip", "zip"]],
-                                                allowRSASHA1: true, authorizeAll: false)
+            let options = MVPDSAMLOptionsRecord(
+                mvpdId: "Flags", attributeMapping: ["userID": ["NameID"], "zip": ["urn:zip", "zip"]],
+                allowRSASHA1: true, authorizeAll: false)
             try await writer.upsertSAMLOptions(options)
             #expect(try await reader.samlOptions(mvpd: "Flags") == options)
         }
@@ -63,12 +66,14 @@ import Testing
 
     @Test func registrationFlagsAndListsRoundTrip() async throws {
         try await Self.withRepositories { writer, reader in
-            let statement = SoftwareStatementRecord(softwareId: "sw", requestorId: "REQ", name: "App",
-                                                    redirectURIs: ["adobepass://ios.app", "app://cb?x=1&y=2"], issuedAt: 5, revoked: false)
+            let statement = SoftwareStatementRecord(
+                softwareId: "sw", requestorId: "REQ", name: "App",
+                redirectURIs: ["adobepass://ios.app", "app://cb?x=1&y=2"], issuedAt: 5, revoked: false)
             try await writer.insertSoftwareStatement(statement)
             #expect(try await reader.softwareStatement(id: "sw") == statement)
-            let client = ClientRecord(clientId: "c1", secretHash: "hash", softwareId: "sw", requestorId: "REQ",
-                                      redirectURIs: ["adobepass://ios.app"], issuedAt: 6, revoked: false)
+            let client = ClientRecord(
+                clientId: "c1", secretHash: "hash", softwareId: "sw", requestorId: "REQ",
+                redirectURIs: ["adobepass://ios.app"], issuedAt: 6, revoked: false)
             try await writer.insertClient(client)
             #expect(try await reader.client(id: "c1") == client)
             #expect(try await writer.revokeClient(id: "c1"))
@@ -89,18 +94,21 @@ import Testing
             let read = try await reader.mvpd(id: "Future")
             #expect(read?.kind.rawValue == "oidc" && read?.isTempPass == false)
 
-            let session = AuthSessionRecord(code: "CODE1", sessionId: "s", requestorId: "REQ", clientId: "c", deviceId: "d",
-                                            mvpdId: nil, domainName: nil, redirectUrl: nil, status: .pending, authnRequestId: nil,
-                                            failure: nil, createdAt: 1, notAfter: 2)
+            let session = AuthSessionRecord(
+                code: "CODE1", sessionId: "s", requestorId: "REQ", clientId: "c", deviceId: "d",
+                mvpdId: nil, domainName: nil, redirectUrl: nil, status: .pending, authnRequestId: nil,
+                failure: nil, createdAt: 1, notAfter: 2)
             #expect(try await writer.insertSession(session))
             try await writer.sql.raw("UPDATE auth_sessions SET status = 'expired' WHERE code = 'CODE1'").run()
             let stored = try await reader.session(code: "CODE1")
             #expect(stored?.status == AuthenticationSessionStatus(rawValue: "expired"))
             #expect(stored?.status != .authenticated)
 
-            try await writer.saveDegradationRule(DegradationRuleRecord(requestorId: "REQ", mvpdId: "Future",
-                                                                       rule: DegradationRule(rawValue: "authn-none"),
-                                                                       startsAt: 0, endsAt: 10, createdAt: 0))
+            try await writer.saveDegradationRule(
+                DegradationRuleRecord(
+                    requestorId: "REQ", mvpdId: "Future",
+                    rule: DegradationRule(rawValue: "authn-none"),
+                    startsAt: 0, endsAt: 10, createdAt: 0))
             #expect(try await reader.degradationRules(requestor: "REQ").map(\.rule.rawValue) == ["authn-none"])
         }
     }

@@ -34,17 +34,29 @@ import Testing
             let notJSON = try await register("software_statement=x")
             #expect(notJSON.status == 400 && oauthError(notJSON) == "invalid_request")
 
-            let token = try await anonymous.send(.POST, "/o/client/token", form: [("client_id", registration.clientID),
-                                                                                ("client_secret", "wrong"), ("grant_type", "client_credentials")],
-                                                 authorized: false)
+            let token = try await anonymous.send(
+                .POST, "/o/client/token",
+                form: [
+                    ("client_id", registration.clientID),
+                    ("client_secret", "wrong"), ("grant_type", "client_credentials"),
+                ],
+                authorized: false)
             #expect(token.status == 400 && oauthError(token) == "invalid_client")
-            let grant = try await anonymous.send(.POST, "/o/client/token", form: [("client_id", registration.clientID),
-                                                                                ("client_secret", registration.clientSecret), ("grant_type", "password")],
-                                                 authorized: false)
+            let grant = try await anonymous.send(
+                .POST, "/o/client/token",
+                form: [
+                    ("client_id", registration.clientID),
+                    ("client_secret", registration.clientSecret), ("grant_type", "password"),
+                ],
+                authorized: false)
             #expect(grant.status == 400 && oauthError(grant) == "unsupported_grant_type")
-            let good = try await anonymous.send(.POST, "/o/client/token", form: [("client_id", registration.clientID),
-                                                                               ("client_secret", registration.clientSecret), ("grant_type", "client_credentials")],
-                                                authorized: false)
+            let good = try await anonymous.send(
+                .POST, "/o/client/token",
+                form: [
+                    ("client_id", registration.clientID),
+                    ("client_secret", registration.clientSecret), ("grant_type", "client_credentials"),
+                ],
+                authorized: false)
             let access = try good.decode(AccessTokenResponse.self)
             #expect(access.tokenType == "bearer")
             #expect(access.expiresIn == 21_600)
@@ -66,8 +78,9 @@ import Testing
             #expect(try await host.service.repository.revokeSoftwareStatement(id: statement.softwareID))
             #expect(try await other.send(.GET, "/api/v2/REF/configuration").status == 401)
             let anonymous = RESTClient(transport: host.transport, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d")
-            let again = try await anonymous.send(.POST, "/o/client/register",
-                                                 json: Data(#"{"software_statement":"\#(host.softwareStatement)"}"#.utf8), authorized: false)
+            let again = try await anonymous.send(
+                .POST, "/o/client/register",
+                json: Data(#"{"software_statement":"\#(host.softwareStatement)"}"#.utf8), authorized: false)
             #expect(again.status == 400)
             #expect(try again.decode(OAuthErrorBody.self).error == "unapproved_software_statement")
         }

@@ -15,11 +15,13 @@ import Testing
         let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
         let browser = host.browser()
         guard case .page(let login) = try await browser.get(host.baseURL + session.url!),
-              var form = login.forms.first(where: { $0["password"] != nil }) else { throw BrowserError("no login form") }
+            var form = login.forms.first(where: { $0["password"] != nil })
+        else { throw BrowserError("no login form") }
         form.set("username", "alice")
         form.set("password", "alice-pass")
         guard case .page(let post) = try await browser.submit(form, from: login),
-              let samlForm = post.forms.first(where: { $0["SAMLResponse"] != nil }) else { throw BrowserError("no SAML form") }
+            let samlForm = post.forms.first(where: { $0["SAMLResponse"] != nil })
+        else { throw BrowserError("no SAML form") }
         return (browser, post, samlForm, session.code!)
     }
 
@@ -35,8 +37,9 @@ import Testing
     func idpBuilder(_ host: LocalService, identity: SigningIdentity? = nil) throws -> SAMLResponseBuilder {
         let key = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-key.pem", encoding: .utf8)
         let cert = try String(contentsOfFile: host.dataDirectory + "/demo-mvpd/idp-cert.pem", encoding: .utf8)
-        return SAMLResponseBuilder(issuer: host.baseURL + "/demo-mvpd/DemoCable",
-                                   signer: try identity ?? SigningIdentity(privateKeyPEM: key, certificatePEM: cert))
+        return SAMLResponseBuilder(
+            issuer: host.baseURL + "/demo-mvpd/DemoCable",
+            signer: try identity ?? SigningIdentity(privateKeyPEM: key, certificatePEM: cert))
     }
 
     func inResponseTo(_ samlResponse: String) throws -> String {
@@ -104,7 +107,8 @@ import Testing
                     inResponseTo: nil, destination: config.assertionConsumerServiceURL, audience: config.spEntityID,
                     nameID: "evil", sessionIndex: "s", attributes: attributes, now: host.clock.now(), sessionNotOnOrAfter: nil),
                 "not base64 !!!",
-                Data("<samlp:Response xmlns:samlp=\"urn:oasis:names:tc:SAML:2.0:protocol\" InResponseTo=\"\(requestID)\"/>".utf8).base64EncodedString(),
+                Data("<samlp:Response xmlns:samlp=\"urn:oasis:names:tc:SAML:2.0:protocol\" InResponseTo=\"\(requestID)\"/>".utf8)
+                    .base64EncodedString(),
                 Data("<!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><r>&x;</r>".utf8).base64EncodedString(),
             ]
             for (index, response) in forged.enumerated() {

@@ -72,7 +72,9 @@ final class LocalHTTPServer: Sendable {
             }
             served.withLock { $0 += 1 }
             let current = response.withLock { $0 }
-            var out = Data("HTTP/1.1 \(current.status) X\r\nContent-Type: \(current.contentType)\r\nContent-Length: \(current.body.count)\r\nConnection: close\r\n\r\n".utf8)
+            var out = Data(
+                "HTTP/1.1 \(current.status) X\r\nContent-Type: \(current.contentType)\r\nContent-Length: \(current.body.count)\r\nConnection: close\r\n\r\n"
+                    .utf8)
             out.append(current.body)
             out.withUnsafeBytes { raw in
                 var offset = 0

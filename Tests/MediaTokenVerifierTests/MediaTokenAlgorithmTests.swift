@@ -56,12 +56,15 @@ import Testing
         let p256 = try ServiceKeys.makeMediaTokenKey(.ecdsaP256SHA256, commonName: "p256", now: Fixtures.issue)
         let ed25519 = try ServiceKeys.makeMediaTokenKey(.ed25519, commonName: "ed25519", now: Fixtures.issue)
         let rsa = MediaTokenSigner(privateKey: Fixtures.currentKey)
-        let bundle = try VerificationKeySet(pem: Fixtures.certificatePEM(for: Fixtures.currentKey) + "\n" + p256.certificatePem + "\n" + ed25519.certificatePem)
+        let bundle = try VerificationKeySet(
+            pem: Fixtures.certificatePEM(for: Fixtures.currentKey) + "\n" + p256.certificatePem + "\n" + ed25519.certificatePem)
         #expect(bundle.allKeys.map(\.algorithm) == [.rsaSHA256, .ecdsaP256SHA256, .ed25519])
         #expect(bundle.keys.count == 1)
         let verifier = MediaTokenVerifier(keys: bundle)
-        for signer in [rsa, MediaTokenSigner(key: try MediaTokenPrivateKey(pem: p256.privatePem)),
-                       MediaTokenSigner(key: try MediaTokenPrivateKey(pem: ed25519.privatePem))] {
+        for signer in [
+            rsa, MediaTokenSigner(key: try MediaTokenPrivateKey(pem: p256.privatePem)),
+            MediaTokenSigner(key: try MediaTokenPrivateKey(pem: ed25519.privatePem)),
+        ] {
             let serialized = try signer.serialize(Fixtures.token())
             #expect(verifier.check(serialized, requestor: "REF", resource: "news", now: Self.inLifetime).status == .valid)
             #expect(verifier.check(Self.tampered(serialized), requestor: "REF", resource: nil, now: Self.inLifetime).status == .invalidSignature)

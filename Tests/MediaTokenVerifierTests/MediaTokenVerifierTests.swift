@@ -27,14 +27,17 @@ import Testing
     }
 
     @Test func nilRequestorAndResourceCheckOnlySignatureAndLifetime() async {
-        let result = await verifier.verify(Fixtures.serialized(Fixtures.token(resource: "movies", requestor: "OTHER")),
-                                           requestor: nil, resource: nil, now: inLifetime)
+        let result = await verifier.verify(
+            Fixtures.serialized(Fixtures.token(resource: "movies", requestor: "OTHER")),
+            requestor: nil, resource: nil, now: inLifetime)
         #expect(result.status == .valid)
     }
 
     @Test func invalidFormat() async {
-        for input in ["", "not base64 !!", Data("hello".utf8).base64EncodedString(),
-                      Data("<signatureInfo>abc<signatureInfo><x/>".utf8).base64EncodedString()] {
+        for input in [
+            "", "not base64 !!", Data("hello".utf8).base64EncodedString(),
+            Data("<signatureInfo>abc<signatureInfo><x/>".utf8).base64EncodedString(),
+        ] {
             let result = await verifier.verify(input, requestor: "REF", resource: "news", now: inLifetime)
             #expect(result.status == .invalidFormat, "\(input)")
             #expect(result.token == nil)
@@ -42,8 +45,9 @@ import Testing
     }
 
     @Test func tokenSignedByUntrustedKeyHasInvalidSignatureButShowsFields() async {
-        let result = await verifier.verify(Fixtures.serialized(key: Fixtures.strangerKey), requestor: "REF", resource: "news",
-                                           now: inLifetime)
+        let result = await verifier.verify(
+            Fixtures.serialized(key: Fixtures.strangerKey), requestor: "REF", resource: "news",
+            now: inLifetime)
         #expect(result.status == .invalidSignature)
         #expect(!result.signatureVerified)
         #expect(result.resourceID == "news")
@@ -72,8 +76,8 @@ import Testing
         func status(at offset: TimeInterval) async -> VerificationStatus {
             await verifier.verify(token, requestor: "REF", resource: "news", now: Fixtures.issue.addingTimeInterval(offset)).status
         }
-        #expect(await status(at: -30) == .valid)          // skew before issue
-        #expect(await status(at: -30.001) == .expired)    // issued in the future beyond the skew
+        #expect(await status(at: -30) == .valid)  // skew before issue
+        #expect(await status(at: -30.001) == .expired)  // issued in the future beyond the skew
         #expect(await status(at: 420 + 29.999) == .valid)
         #expect(await status(at: 420 + 30) == .expired)
         #expect(await status(at: 86_400) == .expired)
@@ -166,8 +170,10 @@ import Testing
         let custom = VerificationStatus(rawValue: "quotaExceeded")
         #expect(custom != .valid)
         #expect(VerificationStatus.invalidResource.description == "invalidResource")
-        let all: Set<VerificationStatus> = [.valid, .invalidFormat, .invalidSignature, .expired, .invalidResource,
-                                            .invalidRequestor, .replayed, .unknownError]
+        let all: Set<VerificationStatus> = [
+            .valid, .invalidFormat, .invalidSignature, .expired, .invalidResource,
+            .invalidRequestor, .replayed, .unknownError,
+        ]
         #expect(all.count == 8)
     }
 }

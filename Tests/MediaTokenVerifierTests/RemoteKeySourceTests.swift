@@ -80,8 +80,11 @@ import Testing
         defer { server.stop() }
         let source = try await RemoteKeySource.load(from: server.url)
         #expect(source.currentKeys.keys.count == 2)
-        #expect(await MediaTokenVerifier(keys: source).verify(Fixtures.serialized(key: Fixtures.nextKey), requestor: "REF",
-                                                               resource: "news", now: now).isValid)
+        #expect(
+            await MediaTokenVerifier(keys: source).verify(
+                Fixtures.serialized(key: Fixtures.nextKey), requestor: "REF",
+                resource: "news", now: now
+            ).isValid)
 
         server.setResponse(.init(status: 503, contentType: "text/plain", body: Data("down".utf8)))
         let error = await #expect(throws: VerificationKeyError.self) { try await source.refresh() }

@@ -19,8 +19,9 @@ import Testing
             for mask: UInt8 in [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80] {
                 var mutated = body
                 mutated[position] ^= mask
-                let result = verifier.check(Fixtures.assemble(signature: envelope.signature, body: mutated),
-                                            requestor: nil, resource: nil, now: now)
+                let result = verifier.check(
+                    Fixtures.assemble(signature: envelope.signature, body: mutated),
+                    requestor: nil, resource: nil, now: now)
                 #expect(!result.isValid, "byte \(position) ^ \(mask)")
                 #expect(result.status == .invalidFormat || result.status == .invalidSignature)
                 checked += 1
@@ -36,8 +37,9 @@ import Testing
         for position in signature.indices {
             var mutated = signature
             mutated[position] ^= UInt8(1 << (position % 8))
-            let result = verifier.check(Fixtures.assemble(signature: Data(mutated), body: Array(envelope.body)),
-                                        requestor: nil, resource: nil, now: now)
+            let result = verifier.check(
+                Fixtures.assemble(signature: Data(mutated), body: Array(envelope.body)),
+                requestor: nil, resource: nil, now: now)
             #expect(result.status == .invalidSignature, "signature byte \(position)")
         }
     }
@@ -63,11 +65,11 @@ import Testing
         func randomBytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) } }
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=<>&;# \n".utf8)
 
-        for _ in 0..<3000 {   // random Base64 text and random printable text
+        for _ in 0..<3000 {  // random Base64 text and random printable text
             run(Data(randomBytes(Int.random(in: 0...600, using: &rng))).base64EncodedString())
             run(String(decoding: (0..<Int.random(in: 0...400, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }, as: UTF8.self))
         }
-        for _ in 0..<6000 {   // mutations of the decoded token: flips, inserts, deletes, truncations, duplications
+        for _ in 0..<6000 {  // mutations of the decoded token: flips, inserts, deletes, truncations, duplications
             var bytes = decoded
             for _ in 0..<Int.random(in: 1...4, using: &rng) {
                 let i = Int.random(in: 0..<bytes.count, using: &rng)
@@ -84,7 +86,7 @@ import Testing
             }
             run(Data(bytes).base64EncodedString())
         }
-        for _ in 0..<6000 {   // mutations of the Base64 text itself
+        for _ in 0..<6000 {  // mutations of the Base64 text itself
             var text = Array(genuine.utf8)
             let i = Int.random(in: 0..<text.count, using: &rng)
             switch Int.random(in: 0..<3, using: &rng) {
@@ -95,9 +97,11 @@ import Testing
             run(String(decoding: text, as: UTF8.self))
         }
         let fields = ["sessionGUID", "requestorID", "resourceID", "ttl", "issueTime", "mvpdId", "proxyMvpdId"]
-        let values = ["", "REF", "news", "0", "-1", "99999999999999999999", "1894694400000", "&amp;", "&bogus;", "&#0;",
-                      "&#x1F600;", "<x>", "]]>", "\u{1}", "é", String(repeating: "a", count: 5000)]
-        for _ in 0..<3000 {   // structurally generated bodies, signed by nobody (signature reused from the genuine token)
+        let values = [
+            "", "REF", "news", "0", "-1", "99999999999999999999", "1894694400000", "&amp;", "&bogus;", "&#0;",
+            "&#x1F600;", "<x>", "]]>", "\u{1}", "é", String(repeating: "a", count: 5000),
+        ]
+        for _ in 0..<3000 {  // structurally generated bodies, signed by nobody (signature reused from the genuine token)
             var xml = "<shortAuthorizationToken>"
             for _ in 0..<Int.random(in: 0...10, using: &rng) {
                 let name = Bool.random(using: &rng) ? fields.randomElement(using: &rng)! : ["x", "", "ttl ", "TTL"].randomElement(using: &rng)!
@@ -108,7 +112,7 @@ import Testing
             if Int.random(in: 0..<4, using: &rng) > 0 { xml += "</shortAuthorizationToken>" }
             run(Fixtures.assemble(signature: envelope.signature, body: Array(xml.utf8)))
         }
-        for size in [16_385, 100_000, 4_000_000] {   // oversized inputs are refused before decoding
+        for size in [16_385, 100_000, 4_000_000] {  // oversized inputs are refused before decoding
             let huge = String(repeating: "A", count: size)
             let result = verifier.check(huge, requestor: "REF", resource: "news", now: now)
             #expect(result.status == .invalidFormat)
@@ -116,14 +120,15 @@ import Testing
             inputs += 1
         }
         #expect(inputs > 20_000)
-        #expect(statuses[.valid, default: 0] < 50)   // only harmless re-encodings (e.g. whitespace) can verify
+        #expect(statuses[.valid, default: 0] < 50)  // only harmless re-encodings (e.g. whitespace) can verify
         #expect(statuses[.invalidFormat, default: 0] > 10_000)
         #expect(statuses[.invalidSignature, default: 0] > 0)
     }
 
     @Test func duplicatedElementsAreInvalidFormatEvenWhenSigned() throws {
         // The service would never sign this, but a verifier must refuse it as malformed, not pick one value.
-        let body = "<shortAuthorizationToken><sessionGUID>g</sessionGUID><requestorID>REF</requestorID>"
+        let body =
+            "<shortAuthorizationToken><sessionGUID>g</sessionGUID><requestorID>REF</requestorID>"
             + "<resourceID>news</resourceID><resourceID>movies</resourceID><ttl>420000</ttl><issueTime>1894694400000</issueTime>"
             + "<mvpdId>DemoCable</mvpdId><proxyMvpdId></proxyMvpdId></shortAuthorizationToken>"
         let signature = try Fixtures.currentKey.signature(for: Data(body.utf8), padding: .insecurePKCS1v1_5)
@@ -138,8 +143,10 @@ import Testing
     @Test func fuzzedResourcesNeverCrashTheMatcher() {
         var rng = SeededGenerator(seed: 0x5EED)
         let original = ResourceMatcherTests.mrss(channel: "movies", itemTitle: "Heat", guid: "m-1", rating: "TV-MA")
-        let pieces = ["<", ">", "/", "&amp;", "&", "<!DOCTYPE x>", "<item>", "</item>", "<title>", "</title>", "news", "\"", " ",
-                      "<media:rating scheme=\"urn:v-chip\">TV-G</media:rating>", "<guid>m-2</guid>", "]]>", "\u{0}", "é"]
+        let pieces = [
+            "<", ">", "/", "&amp;", "&", "<!DOCTYPE x>", "<item>", "</item>", "<title>", "</title>", "news", "\"", " ",
+            "<media:rating scheme=\"urn:v-chip\">TV-G</media:rating>", "<guid>m-2</guid>", "]]>", "\u{0}", "é",
+        ]
         var matched = 0
         for _ in 0..<3000 {
             var text = Array(original)

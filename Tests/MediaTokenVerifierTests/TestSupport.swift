@@ -14,10 +14,13 @@ enum Fixtures {
     static let issue = Date(timeIntervalSince1970: 1_894_694_400)
     static let issueMilliseconds: Int64 = 1_894_694_400_000
 
-    static func token(resource: String = "news", requestor: String = "REF", ttl: Int64 = 420_000,
-                      issueTime: Int64 = issueMilliseconds, guid: String = "4c2a9e0c6d7b4f3e9a1b2c3d4e5f6a7b") -> ShortMediaToken {
-        ShortMediaToken(sessionGUID: guid, requestorID: requestor, resourceID: resource, ttl: ttl, issueTime: issueTime,
-                        mvpdID: "DemoCable", proxyMvpdID: "")
+    static func token(
+        resource: String = "news", requestor: String = "REF", ttl: Int64 = 420_000,
+        issueTime: Int64 = issueMilliseconds, guid: String = "4c2a9e0c6d7b4f3e9a1b2c3d4e5f6a7b"
+    ) -> ShortMediaToken {
+        ShortMediaToken(
+            sessionGUID: guid, requestorID: requestor, resourceID: resource, ttl: ttl, issueTime: issueTime,
+            mvpdID: "DemoCable", proxyMvpdID: "")
     }
 
     static func serialized(_ token: ShortMediaToken = token(), key: _RSA.Signing.PrivateKey = currentKey) -> String {

@@ -16,16 +16,18 @@ import Testing
     }
 
     @Test func bundleWithSeveralKeysSupportsRotation() async throws {
-        let bundle = "# published media-token keys\n" + (try Fixtures.certificatePEM(for: Fixtures.nextKey)) + "\n"
+        let bundle =
+            "# published media-token keys\n" + (try Fixtures.certificatePEM(for: Fixtures.nextKey)) + "\n"
             + (try Fixtures.certificatePEM(for: Fixtures.currentKey)) + "\r\n" + Fixtures.currentKey.publicKey.pemRepresentation
         let set = try VerificationKeySet(pem: bundle)
-        #expect(set.keys.count == 2)   // duplicate removed
+        #expect(set.keys.count == 2)  // duplicate removed
         let verifier = MediaTokenVerifier(keys: set)
         for key in [Fixtures.currentKey, Fixtures.nextKey] {
             #expect(await verifier.verify(Fixtures.serialized(key: key), requestor: "REF", resource: "news", now: now).isValid)
         }
-        #expect(await verifier.verify(Fixtures.serialized(key: Fixtures.strangerKey), requestor: "REF", resource: "news", now: now)
-            .status == .invalidSignature)
+        #expect(
+            await verifier.verify(Fixtures.serialized(key: Fixtures.strangerKey), requestor: "REF", resource: "news", now: now)
+                .status == .invalidSignature)
     }
 
     @Test func filesLoadAndUnreadableFileIsAClearError() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Shared keys and a standard scenario for the SAML tests.
 enum Fixture {
-    static let now = Date(timeIntervalSince1970: 1_795_000_000) // 2026-11-19
+    static let now = Date(timeIntervalSince1970: 1_795_000_000)  // 2026-11-19
     static let idp = try! SigningIdentity.generate(commonName: "idp.test", now: now)
     static let otherKey = try! SigningIdentity.generate(commonName: "attacker.test", now: now)
     static let sp = try! SigningIdentity.generate(commonName: "sp.test", now: now)
@@ -17,14 +17,17 @@ enum Fixture {
     static var builder: SAMLResponseBuilder { SAMLResponseBuilder(issuer: idpEntityID, signer: idp) }
 
     static func validator(certificates: [Certificate] = [idp.certificate]) -> SAMLResponseValidator {
-        SAMLResponseValidator(idpEntityID: idpEntityID, idpCertificates: certificates, spEntityID: spEntityID,
-                              assertionConsumerServiceURL: acsURL)
+        SAMLResponseValidator(
+            idpEntityID: idpEntityID, idpCertificates: certificates, spEntityID: spEntityID,
+            assertionConsumerServiceURL: acsURL)
     }
 
     /// A signed success Response (XML) for alice.
-    static func responseXML(inResponseTo: String? = requestID, destination: String = acsURL,
-                            audience: String = spEntityID, issuer: String = idpEntityID,
-                            signer: SigningIdentity = idp, at time: Date = now) throws -> String {
+    static func responseXML(
+        inResponseTo: String? = requestID, destination: String = acsURL,
+        audience: String = spEntityID, issuer: String = idpEntityID,
+        signer: SigningIdentity = idp, at time: Date = now
+    ) throws -> String {
         try SAMLResponseBuilder(issuer: issuer, signer: signer).successXML(
             inResponseTo: inResponseTo, destination: destination, audience: audience, nameID: "alice",
             sessionIndex: "S-1", attributes: ["household": ["H-1001"], "channels": ["news", "sports"]],
@@ -34,8 +37,10 @@ enum Fixture {
     static func base64(_ xml: String) -> String { Data(xml.utf8).base64EncodedString() }
 
     /// Validates XML with the standard validator and returns the error code (nil when accepted).
-    static func rejection(_ xml: String, expected: String? = requestID, at time: Date = now,
-                          validator: SAMLResponseValidator = validator()) -> SAMLError.Code? {
+    static func rejection(
+        _ xml: String, expected: String? = requestID, at time: Date = now,
+        validator: SAMLResponseValidator = validator()
+    ) -> SAMLError.Code? {
         do {
             _ = try validator.validate(base64Response: base64(xml), expectedInResponseTo: expected, now: time)
             return nil

@@ -5,9 +5,10 @@ import Testing
 
 @Suite struct RedirectBindingTests {
     private func request() -> AuthnRequest {
-        AuthnRequest(id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: Fixture.spEntityID,
-                     destination: "https://idp.example.com/sso?tenant=1", assertionConsumerServiceURL: Fixture.acsURL,
-                     forceAuthn: true)
+        AuthnRequest(
+            id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: Fixture.spEntityID,
+            destination: "https://idp.example.com/sso?tenant=1", assertionConsumerServiceURL: Fixture.acsURL,
+            forceAuthn: true)
     }
 
     /// URL-decoded query items, as an HTTP framework would hand them over.
@@ -94,10 +95,11 @@ import Testing
         let signature = try Fixture.sp.privateKey.signature(for: Array(signed.utf8), padding: .insecurePKCS1v1_5)
         let raw = signed + "&Signature=" + FormURLEncoding.escape(signature.rawRepresentation.base64EncodedString(), lowercaseHex: true)
         #expect(try AuthnRequest.fromRedirect(rawQuery: raw, verifyWith: [Fixture.sp.certificate]).issuer == Fixture.spEntityID)
-        let items = Dictionary(uniqueKeysWithValues: raw.split(separator: "&").map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            return (String(parts[0]), FormURLEncoding.decode(parts[1])!)
-        })
+        let items = Dictionary(
+            uniqueKeysWithValues: raw.split(separator: "&").map { pair in
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                return (String(parts[0]), FormURLEncoding.decode(parts[1])!)
+            })
         #expect(try AuthnRequest.fromRedirect(query: items, verifyWith: [Fixture.sp.certificate]).issuer == Fixture.spEntityID)
     }
 
@@ -124,8 +126,9 @@ import Testing
     }
 
     @Test func logoutRequestAndResponseRoundTrip() throws {
-        let logout = LogoutRequest(id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: Fixture.spEntityID,
-                                   destination: "https://idp.example.com/slo", nameID: "carol", sessionIndex: "S-9")
+        let logout = LogoutRequest(
+            id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: Fixture.spEntityID,
+            destination: "https://idp.example.com/slo", nameID: "carol", sessionIndex: "S-9")
         let url = try logout.redirectURL(relayState: "back", signer: Fixture.sp)
         #expect(try LogoutRequest.fromRedirect(query: queryItems(url), verifyWith: [Fixture.sp.certificate]) == logout)
         #expect(try LogoutRequest.fromRedirect(rawQuery: rawQuery(url), verifyWith: [Fixture.sp.certificate]) == logout)
@@ -133,8 +136,9 @@ import Testing
             try LogoutRequest.fromRedirect(query: queryItems(url), verifyWith: [Fixture.otherKey.certificate])
         }
 
-        let answer = LogoutResponse(id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: Fixture.idpEntityID,
-                                    destination: "https://entitle.example.com/sp/slo", inResponseTo: logout.id, success: true)
+        let answer = LogoutResponse(
+            id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: Fixture.idpEntityID,
+            destination: "https://entitle.example.com/sp/slo", inResponseTo: logout.id, success: true)
         let answerURL = try answer.redirectURL(relayState: "back", signer: Fixture.idp)
         #expect(queryItems(answerURL)["SAMLResponse"] != nil)
         #expect(try LogoutResponse.fromRedirect(query: queryItems(answerURL), verifyWith: [Fixture.idp.certificate]) == answer)
@@ -143,15 +147,18 @@ import Testing
         let failedURL = try failed.redirectURL(relayState: nil, signer: nil)
         #expect(try LogoutResponse.fromRedirect(rawQuery: rawQuery(failedURL), verifyWith: []).success == false)
         // A LogoutResponse is not an AuthnRequest.
-        #expect(throws: SAMLError.self) { try AuthnRequest.fromRedirect(query: ["SAMLRequest": queryItems(answerURL)["SAMLResponse"]!], verifyWith: []) }
+        #expect(throws: SAMLError.self) {
+            try AuthnRequest.fromRedirect(query: ["SAMLRequest": queryItems(answerURL)["SAMLResponse"]!], verifyWith: [])
+        }
     }
 }
 
 @Suite struct RedirectBindingToleranceTests {
     @Test func unescapedPlusDecodedAsSpaceIsTolerated() throws {
-        let request = AuthnRequest(id: "_abc", issueInstant: Fixture.now, issuer: Fixture.spEntityID,
-                                   destination: "https://idp.example.com/sso", assertionConsumerServiceURL: Fixture.acsURL,
-                                   forceAuthn: false)
+        let request = AuthnRequest(
+            id: "_abc", issueInstant: Fixture.now, issuer: Fixture.spEntityID,
+            destination: "https://idp.example.com/sso", assertionConsumerServiceURL: Fixture.acsURL,
+            forceAuthn: false)
         // Find a message whose base64 contains '+', as a sloppy sender would leave it unescaped.
         var message = ""
         for n in 0..<200 {

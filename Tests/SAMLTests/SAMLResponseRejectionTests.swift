@@ -80,8 +80,9 @@ import Testing
     }
 
     @Test func nonSuccessStatusIsRejected() throws {
-        let base64 = try Fixture.builder.failure(inResponseTo: Fixture.requestID, destination: Fixture.acsURL,
-                                                 statusCode: SAMLStatus.requester, message: nil, now: Fixture.now)
+        let base64 = try Fixture.builder.failure(
+            inResponseTo: Fixture.requestID, destination: Fixture.acsURL,
+            statusCode: SAMLStatus.requester, message: nil, now: Fixture.now)
         #expect(throws: SAMLError(.statusNotSuccess, SAMLStatus.requester)) {
             try Fixture.validator().validate(base64Response: base64, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
         }
@@ -98,7 +99,8 @@ import Testing
         try "TOPSECRET".write(to: secret, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: secret) }
         let assertion = Fixture.assertionXML(id: "_a1", nameID: "&xxe;", signed: false)
-        let xml = "<?xml version=\"1.0\"?><!DOCTYPE samlp:Response [<!ENTITY xxe SYSTEM \"file://\(secret.path)\">]>"
+        let xml =
+            "<?xml version=\"1.0\"?><!DOCTYPE samlp:Response [<!ENTITY xxe SYSTEM \"file://\(secret.path)\">]>"
             + Fixture.responseXML(inner: assertion)
         #expect(Fixture.rejection(xml) == SAMLError.Code.malformedXML)
         #expect(throws: SAMLError.self) { try peekResponse(base64Response: Fixture.base64(xml)) }
@@ -107,13 +109,15 @@ import Testing
     }
 
     @Test func doctypeHiddenInOtherEncodingsIsRejected() throws {
-        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><!DOCTYPE r [<!ENTITY a \"b\">]>"
+        let xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><!DOCTYPE r [<!ENTITY a \"b\">]>"
             + Fixture.responseXML(inner: Fixture.assertionXML(id: "_a1", nameID: "&a;", signed: true))
         var utf16: [UInt8] = [0xFF, 0xFE]
         for unit in xml.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
         do {
-            _ = try Fixture.validator().validate(base64Response: Data(utf16).base64EncodedString(),
-                                                 expectedInResponseTo: Fixture.requestID, now: Fixture.now)
+            _ = try Fixture.validator().validate(
+                base64Response: Data(utf16).base64EncodedString(),
+                expectedInResponseTo: Fixture.requestID, now: Fixture.now)
             Issue.record("UTF-16 document accepted")
         } catch let error as SAMLError {
             #expect(error.code == SAMLError.Code.malformedXML)

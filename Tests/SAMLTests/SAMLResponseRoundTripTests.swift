@@ -8,8 +8,9 @@ import Testing
             inResponseTo: Fixture.requestID, destination: Fixture.acsURL, audience: Fixture.spEntityID,
             nameID: "alice", sessionIndex: "S-42", attributes: ["household": ["H-1001"], "channels": ["news", "sports"]],
             now: Fixture.now, sessionNotOnOrAfter: Fixture.now.addingTimeInterval(3600))
-        let result = try Fixture.validator().validate(base64Response: base64, expectedInResponseTo: Fixture.requestID,
-                                                      now: Fixture.now.addingTimeInterval(10))
+        let result = try Fixture.validator().validate(
+            base64Response: base64, expectedInResponseTo: Fixture.requestID,
+            now: Fixture.now.addingTimeInterval(10))
         #expect(result.nameID == "alice")
         #expect(result.issuer == Fixture.idpEntityID)
         #expect(result.sessionIndex == "S-42")
@@ -24,10 +25,12 @@ import Testing
     }
 
     @Test func validatorFromMetadata() throws {
-        let metadata = IdentityProviderMetadata(entityID: Fixture.idpEntityID, singleSignOnRedirectURL: "https://idp.example.com/sso",
-                                                singleLogoutRedirectURL: nil, signingCertificates: [Fixture.idp.certificate])
-        let validator = SAMLResponseValidator(identityProvider: metadata, spEntityID: Fixture.spEntityID,
-                                              assertionConsumerServiceURL: Fixture.acsURL)
+        let metadata = IdentityProviderMetadata(
+            entityID: Fixture.idpEntityID, singleSignOnRedirectURL: "https://idp.example.com/sso",
+            singleLogoutRedirectURL: nil, signingCertificates: [Fixture.idp.certificate])
+        let validator = SAMLResponseValidator(
+            identityProvider: metadata, spEntityID: Fixture.spEntityID,
+            assertionConsumerServiceURL: Fixture.acsURL)
         #expect(Fixture.rejection(try Fixture.responseXML(), validator: validator) == nil)
         #expect(Fixture.rejection(try Fixture.responseXML(signer: Fixture.otherKey), validator: validator) == SAMLError.Code.badSignature)
     }
@@ -37,8 +40,9 @@ import Testing
             inResponseTo: Fixture.requestID, destination: Fixture.acsURL, audience: Fixture.spEntityID,
             nameID: "o'brien&<co>\"", sessionIndex: "S-1", attributes: ["note": ["a < b & c > d", "Zürich ✓"]],
             now: Fixture.now, sessionNotOnOrAfter: nil)
-        let result = try Fixture.validator().validate(base64Response: base64, expectedInResponseTo: Fixture.requestID,
-                                                      now: Fixture.now)
+        let result = try Fixture.validator().validate(
+            base64Response: base64, expectedInResponseTo: Fixture.requestID,
+            now: Fixture.now)
         #expect(result.nameID == "o'brien&<co>\"")
         #expect(result.attributes["note"] == ["a < b & c > d", "Zürich ✓"])
         #expect(result.sessionNotOnOrAfter == nil)
@@ -75,8 +79,9 @@ import Testing
     }
 
     @Test func failureResponseReportsStatus() throws {
-        let base64 = try Fixture.builder.failure(inResponseTo: Fixture.requestID, destination: Fixture.acsURL,
-                                                 statusCode: SAMLStatus.authnFailed, message: "wrong password", now: Fixture.now)
+        let base64 = try Fixture.builder.failure(
+            inResponseTo: Fixture.requestID, destination: Fixture.acsURL,
+            statusCode: SAMLStatus.authnFailed, message: "wrong password", now: Fixture.now)
         #expect(throws: SAMLError.self) {
             try Fixture.validator().validate(base64Response: base64, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
         }

@@ -54,9 +54,10 @@ import Testing
     @Test func signedResponseWrappedInsideEvilResponse() throws {
         let original = try Fixture.responseXML()
         let body = original.replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", with: "")
-        let evil = Fixture.responseXML(id: "_evilresp",
-                                       inner: "<samlp:Extensions>\(body)</samlp:Extensions>"
-                                           + Fixture.assertionXML(id: "_evil", nameID: "admin", signed: false))
+        let evil = Fixture.responseXML(
+            id: "_evilresp",
+            inner: "<samlp:Extensions>\(body)</samlp:Extensions>"
+                + Fixture.assertionXML(id: "_evil", nameID: "admin", signed: false))
         #expect(Fixture.rejection(evil) == SAMLError.Code.malformedXML)
         let evilNoAssertion = Fixture.responseXML(id: "_evilresp", inner: "<samlp:Extensions>\(body)</samlp:Extensions>")
         #expect(Fixture.rejection(evilNoAssertion) == SAMLError.Code.malformedXML)
@@ -65,8 +66,9 @@ import Testing
     @Test func referenceToAnotherElementIsRejected() throws {
         // Signature placed in the evil assertion but referencing the genuine (signed) Response: not enveloped.
         let xml = try Fixture.sign(Fixture.responseXML(signedID: "_resp1", inner: Fixture.assertionXML(id: "_a1", signed: false)))
-        let moved = xml.replacingOccurrences(of: #"(<ds:Signature[\s\S]*?</ds:Signature>)([\s\S]*?</saml:Issuer>)"#,
-                                             with: "$2$1", options: .regularExpression)
+        let moved = xml.replacingOccurrences(
+            of: #"(<ds:Signature[\s\S]*?</ds:Signature>)([\s\S]*?</saml:Issuer>)"#,
+            with: "$2$1", options: .regularExpression)
         #expect(moved != xml)
         #expect(Fixture.rejection(moved) == SAMLError.Code.badSignature)
     }

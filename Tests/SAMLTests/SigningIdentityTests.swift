@@ -11,7 +11,9 @@ import Testing
         #expect(loaded.certificate == identity.certificate)
         #expect(loaded.privateKey.derRepresentation == identity.privateKey.derRepresentation)
         #expect(loaded.privateKey.keySizeInBits == 2048)
-        #expect(try SigningIdentity(privateKeyPEM: identity.privateKeyPEM, certificatePEM: identity.certificateBase64DER).certificate == identity.certificate)
+        #expect(
+            try SigningIdentity(privateKeyPEM: identity.privateKeyPEM, certificatePEM: identity.certificateBase64DER).certificate
+                == identity.certificate)
     }
 
     @Test func certificateIsSelfSignedAndValid() throws {

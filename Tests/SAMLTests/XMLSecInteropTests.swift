@@ -79,40 +79,40 @@ struct XMLSecInteropTests {
             """
         }
         return """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <saml2p:Response xmlns:saml2p="urn:oasis:names:tc:SAML:2.0:protocol" Destination="\(Fixture.acsURL)" ID="id9876543210" InResponseTo="\(Fixture.requestID)" IssueInstant="\(instant)" Version="2.0">
-            <saml2:Issuer xmlns:saml2="urn:oasis:names:tc:SAML:2.0:assertion" Format="urn:oasis:names:tc:SAML:2.0:nameid-format:entity">\(Fixture.idpEntityID)</saml2:Issuer>
-        \(signResponse ? signature("id9876543210") : "")
-            <saml2p:Status>
-                <saml2p:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/>
-            </saml2p:Status>
-            <saml2:Assertion xmlns:saml2="urn:oasis:names:tc:SAML:2.0:assertion" xmlns:xs="http://www.w3.org/2001/XMLSchema" ID="id1234567890" IssueInstant="\(instant)" Version="2.0">
-                <saml2:Issuer Format="urn:oasis:names:tc:SAML:2.0:nameid-format:entity">\(Fixture.idpEntityID)</saml2:Issuer>
-        \(signature("id1234567890"))
-                <saml2:Subject>
-                    <saml2:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">alice@cable.example.net</saml2:NameID>
-                    <saml2:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">
-                        <saml2:SubjectConfirmationData InResponseTo="\(Fixture.requestID)" NotOnOrAfter="\(end)" Recipient="\(Fixture.acsURL)"/>
-                    </saml2:SubjectConfirmation>
-                </saml2:Subject>
-                <saml2:Conditions NotBefore="\(instant)" NotOnOrAfter="\(end)">
-                    <saml2:AudienceRestriction>
-                        <saml2:Audience>\(Fixture.spEntityID)</saml2:Audience>
-                    </saml2:AudienceRestriction>
-                </saml2:Conditions>
-                <saml2:AuthnStatement AuthnInstant="\(instant)" SessionIndex="id55555">
-                    <saml2:AuthnContext>
-                        <saml2:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml2:AuthnContextClassRef>
-                    </saml2:AuthnContext>
-                </saml2:AuthnStatement>
-                <saml2:AttributeStatement>
-                    <saml2:Attribute Name="household" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:unspecified">
-                        <saml2:AttributeValue xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:string">H-1001</saml2:AttributeValue>
-                    </saml2:Attribute>
-                </saml2:AttributeStatement>
-            </saml2:Assertion>
-        </saml2p:Response>
-        """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <saml2p:Response xmlns:saml2p="urn:oasis:names:tc:SAML:2.0:protocol" Destination="\(Fixture.acsURL)" ID="id9876543210" InResponseTo="\(Fixture.requestID)" IssueInstant="\(instant)" Version="2.0">
+                <saml2:Issuer xmlns:saml2="urn:oasis:names:tc:SAML:2.0:assertion" Format="urn:oasis:names:tc:SAML:2.0:nameid-format:entity">\(Fixture.idpEntityID)</saml2:Issuer>
+            \(signResponse ? signature("id9876543210") : "")
+                <saml2p:Status>
+                    <saml2p:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/>
+                </saml2p:Status>
+                <saml2:Assertion xmlns:saml2="urn:oasis:names:tc:SAML:2.0:assertion" xmlns:xs="http://www.w3.org/2001/XMLSchema" ID="id1234567890" IssueInstant="\(instant)" Version="2.0">
+                    <saml2:Issuer Format="urn:oasis:names:tc:SAML:2.0:nameid-format:entity">\(Fixture.idpEntityID)</saml2:Issuer>
+            \(signature("id1234567890"))
+                    <saml2:Subject>
+                        <saml2:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">alice@cable.example.net</saml2:NameID>
+                        <saml2:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer">
+                            <saml2:SubjectConfirmationData InResponseTo="\(Fixture.requestID)" NotOnOrAfter="\(end)" Recipient="\(Fixture.acsURL)"/>
+                        </saml2:SubjectConfirmation>
+                    </saml2:Subject>
+                    <saml2:Conditions NotBefore="\(instant)" NotOnOrAfter="\(end)">
+                        <saml2:AudienceRestriction>
+                            <saml2:Audience>\(Fixture.spEntityID)</saml2:Audience>
+                        </saml2:AudienceRestriction>
+                    </saml2:Conditions>
+                    <saml2:AuthnStatement AuthnInstant="\(instant)" SessionIndex="id55555">
+                        <saml2:AuthnContext>
+                            <saml2:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml2:AuthnContextClassRef>
+                        </saml2:AuthnContext>
+                    </saml2:AuthnStatement>
+                    <saml2:AttributeStatement>
+                        <saml2:Attribute Name="household" NameFormat="urn:oasis:names:tc:SAML:2.0:attrname-format:unspecified">
+                            <saml2:AttributeValue xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:type="xs:string">H-1001</saml2:AttributeValue>
+                        </saml2:Attribute>
+                    </saml2:AttributeStatement>
+                </saml2:Assertion>
+            </saml2p:Response>
+            """
     }
 
     private func keyFiles(_ dir: TempDir, _ identity: SigningIdentity) throws -> (key: String, cert: String) {
@@ -123,8 +123,10 @@ struct XMLSecInteropTests {
         let dir = try TempDir()
         let (key, cert) = try keyFiles(dir, Fixture.idp)
         let input = try dir.write("template.xml", template(signResponse: false))
-        let signed = try XMLSec.run(["--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
-                                     "--output", dir.url.appendingPathComponent("signed.xml").path, input])
+        let signed = try XMLSec.run([
+            "--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
+            "--output", dir.url.appendingPathComponent("signed.xml").path, input,
+        ])
         #expect(signed.status == 0, "xmlsec1 --sign failed: \(signed.output)")
         let xml = try dir.read("signed.xml")
         #expect(xml.contains("<ds:X509Certificate>"))
@@ -144,8 +146,10 @@ struct XMLSecInteropTests {
         let dir = try TempDir()
         let (key, cert) = try keyFiles(dir, Fixture.idp)
         let input = try dir.write("template.xml", template(signResponse: false, sha1: true))
-        let signed = try XMLSec.run(["--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
-                                     "--output", dir.url.appendingPathComponent("signed.xml").path, input])
+        let signed = try XMLSec.run([
+            "--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
+            "--output", dir.url.appendingPathComponent("signed.xml").path, input,
+        ])
         #expect(signed.status == 0, "xmlsec1 --sign failed: \(signed.output)")
         let xml = try dir.read("signed.xml")
         #expect(xml.contains("xmldsig#rsa-sha1"))
@@ -161,9 +165,10 @@ struct XMLSecInteropTests {
         stranger.allowRSASHA1 = true
         #expect(Fixture.rejection(xml, validator: stranger) == SAMLError.Code.badSignature)
         // SHA-256 responses do not report SHA-1.
-        let modern = try Fixture.builder.success(inResponseTo: Fixture.requestID, destination: Fixture.acsURL, audience: Fixture.spEntityID,
-                                                 nameID: "alice", sessionIndex: "S", attributes: [:], now: Fixture.now,
-                                                 assertionLifetime: 300, sessionNotOnOrAfter: nil)
+        let modern = try Fixture.builder.success(
+            inResponseTo: Fixture.requestID, destination: Fixture.acsURL, audience: Fixture.spEntityID,
+            nameID: "alice", sessionIndex: "S", attributes: [:], now: Fixture.now,
+            assertionLifetime: 300, sessionNotOnOrAfter: nil)
         #expect(try legacy.validate(base64Response: modern, expectedInResponseTo: Fixture.requestID, now: Fixture.now).signedWithSHA1 == false)
     }
 
@@ -172,14 +177,18 @@ struct XMLSecInteropTests {
         let (key, cert) = try keyFiles(dir, Fixture.idp)
         let input = try dir.write("template.xml", template(signResponse: true))
         let inner = dir.url.appendingPathComponent("inner.xml").path
-        let first = try XMLSec.run(["--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
-                                    "--node-xpath", "//*[local-name()='Assertion']/*[local-name()='Signature']",
-                                    "--output", inner, input])
+        let first = try XMLSec.run([
+            "--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
+            "--node-xpath", "//*[local-name()='Assertion']/*[local-name()='Signature']",
+            "--output", inner, input,
+        ])
         #expect(first.status == 0, "xmlsec1 --sign (assertion) failed: \(first.output)")
-        let second = try XMLSec.run(["--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.responseID,
-                                     "--id-attr:ID", Self.assertionID,
-                                     "--node-xpath", "/*[local-name()='Response']/*[local-name()='Signature']",
-                                     "--output", dir.url.appendingPathComponent("signed.xml").path, inner])
+        let second = try XMLSec.run([
+            "--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.responseID,
+            "--id-attr:ID", Self.assertionID,
+            "--node-xpath", "/*[local-name()='Response']/*[local-name()='Signature']",
+            "--output", dir.url.appendingPathComponent("signed.xml").path, inner,
+        ])
         #expect(second.status == 0, "xmlsec1 --sign (response) failed: \(second.output)")
         let xml = try dir.read("signed.xml")
         let result = try Fixture.validator().validate(xml: xml, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
@@ -212,15 +221,18 @@ struct XMLSecInteropTests {
         let rootNamespaces: String
         if style != "simplesamlphp" {
             rootNamespaces = ""
-            assertion = "<Assertion ID=\"_a77\" IssueInstant=\"\(instant)\" Version=\"2.0\" xmlns=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(body)</Assertion>"
+            assertion =
+                "<Assertion ID=\"_a77\" IssueInstant=\"\(instant)\" Version=\"2.0\" xmlns=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(body)</Assertion>"
         } else {
             rootNamespaces = " xmlns:saml=\"urn:oasis:names:tc:SAML:2.0:assertion\""
             let prefixed = body.replacingOccurrences(of: #"<(/?)([A-Z])"#, with: "<$1saml:$2", options: .regularExpression)
                 .replacingOccurrences(of: "<saml:KeyInfo", with: "<KeyInfo").replacingOccurrences(of: "</saml:KeyInfo", with: "</KeyInfo")
                 .replacingOccurrences(of: "<saml:X509Data", with: "<X509Data")
-            assertion = "<saml:Assertion xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" ID=\"_a77\" Version=\"2.0\" IssueInstant=\"\(instant)\">\(prefixed)</saml:Assertion>"
+            assertion =
+                "<saml:Assertion xmlns:xs=\"http://www.w3.org/2001/XMLSchema\" ID=\"_a77\" Version=\"2.0\" IssueInstant=\"\(instant)\">\(prefixed)</saml:Assertion>"
         }
-        let issuer = style != "simplesamlphp"
+        let issuer =
+            style != "simplesamlphp"
             ? "<Issuer xmlns=\"urn:oasis:names:tc:SAML:2.0:assertion\">\(Fixture.idpEntityID)</Issuer>"
             : "<saml:Issuer>\(Fixture.idpEntityID)</saml:Issuer>"
         let xmlTemplate = """
@@ -231,8 +243,10 @@ struct XMLSecInteropTests {
         let dir = try TempDir()
         let (key, cert) = try keyFiles(dir, Fixture.idp)
         let input = try dir.write("template.xml", xmlTemplate)
-        let signed = try XMLSec.run(["--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
-                                     "--output", dir.url.appendingPathComponent("signed.xml").path, input])
+        let signed = try XMLSec.run([
+            "--sign", "--privkey-pem", "\(key),\(cert)", "--id-attr:ID", Self.assertionID,
+            "--output", dir.url.appendingPathComponent("signed.xml").path, input,
+        ])
         #expect(signed.status == 0, "xmlsec1 --sign failed: \(signed.output)")
         let xml = try dir.read("signed.xml")
         let result = try Fixture.validator().validate(xml: xml, expectedInResponseTo: Fixture.requestID, now: Fixture.now)
@@ -253,8 +267,9 @@ struct XMLSecInteropTests {
         let ids = ["--id-attr:ID", Self.assertionID, "--id-attr:ID", Self.responseID]
         let responseSignature = try XMLSec.run(["--verify", "--pubkey-cert-pem", cert] + ids + [file])
         #expect(responseSignature.status == 0, "xmlsec1 rejected the Response signature: \(responseSignature.output)")
-        let assertionSignature = try XMLSec.run(["--verify", "--pubkey-cert-pem", cert] + ids
-            + ["--node-xpath", "//*[local-name()='Assertion']/*[local-name()='Signature']", file])
+        let assertionSignature = try XMLSec.run(
+            ["--verify", "--pubkey-cert-pem", cert] + ids
+                + ["--node-xpath", "//*[local-name()='Assertion']/*[local-name()='Signature']", file])
         #expect(assertionSignature.status == 0, "xmlsec1 rejected the Assertion signature: \(assertionSignature.output)")
         let wrong = try XMLSec.run(["--verify", "--pubkey-cert-pem", wrongCert] + ids + [file])
         #expect(wrong.status != 0, "xmlsec1 accepted a signature under the wrong key")
@@ -263,8 +278,9 @@ struct XMLSecInteropTests {
     @Test func xmlsecVerifiesFailureResponse() throws {
         let dir = try TempDir()
         let cert = try dir.write("cert.pem", Fixture.idp.certificatePEM)
-        let base64 = try Fixture.builder.failure(inResponseTo: nil, destination: Fixture.acsURL,
-                                                 statusCode: SAMLStatus.authnFailed, message: "nope", now: Fixture.now)
+        let base64 = try Fixture.builder.failure(
+            inResponseTo: nil, destination: Fixture.acsURL,
+            statusCode: SAMLStatus.authnFailed, message: "nope", now: Fixture.now)
         let file = try dir.write("failure.xml", String(decoding: Data(base64Encoded: base64)!, as: UTF8.self))
         let result = try XMLSec.run(["--verify", "--pubkey-cert-pem", cert, "--id-attr:ID", Self.responseID, file])
         #expect(result.status == 0, "xmlsec1 rejected the failure Response: \(result.output)")

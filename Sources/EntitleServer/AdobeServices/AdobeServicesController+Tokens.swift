@@ -43,12 +43,14 @@ extension AdobeServicesController {
     /// Issues the AuthN token of a profile (§6.1) and records its GUID.
     func issueAuthnToken(profile: ProfileRecord, domain: String?) async throws -> String {
         let guid = Secrets.randomHex(bytes: 16)
-        try await repository.insertAdobeToken(AdobeTokenRecord(
-            guid: guid, requestorId: profile.requestorId, clientId: profile.clientId, deviceId: profile.deviceId, mvpdId: profile.mvpdId,
-            profileNotBefore: profile.notBefore, expiresAt: profile.notAfter), now: now)
+        try await repository.insertAdobeToken(
+            AdobeTokenRecord(
+                guid: guid, requestorId: profile.requestorId, clientId: profile.clientId, deviceId: profile.deviceId, mvpdId: profile.mvpdId,
+                profileNotBefore: profile.notBefore, expiresAt: profile.notAfter), now: now)
         var body = "<simpleAuthenticationToken>" + AdobeTokenXML.element("simpleTokenAuthenticationGuid", guid)
         if let index = profile.sessionIndex { body += AdobeTokenXML.element("simpleSamlSessionIndex", index) }
-        body += AdobeTokenXML.element("simpleTokenRequestorID", profile.requestorId)
+        body +=
+            AdobeTokenXML.element("simpleTokenRequestorID", profile.requestorId)
             + AdobeTokenXML.element("simpleTokenDomainName", domain ?? "")
             + AdobeTokenXML.element("simpleTokenExpires", AdobeTokenXML.date(profile.notAfter))
             + AdobeTokenXML.element("simpleTokenMsoID", profile.mvpdId)
@@ -59,7 +61,8 @@ extension AdobeServicesController {
 
     /// Issues the AuthZ token of an authorization (§6.2), naming the AuthN token it came from.
     func issueAuthzToken(_ authorization: LegacyAuthorizationRecord, authnGUID: String) async throws -> String {
-        let body = "<simpleAuthorizationToken>" + AdobeTokenXML.element("simpleTokenRequestorID", authorization.requestorId)
+        let body =
+            "<simpleAuthorizationToken>" + AdobeTokenXML.element("simpleTokenRequestorID", authorization.requestorId)
             + AdobeTokenXML.element("simpleTokenResourceID", authorization.resource)
             + AdobeTokenXML.element("simpleTokenTTL", AdobeTokenXML.date(authorization.notAfter))
             + AdobeTokenXML.element("simpleTokenMsoID", authorization.mvpdId)

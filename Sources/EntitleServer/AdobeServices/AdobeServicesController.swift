@@ -28,9 +28,11 @@ struct AdobeServicesController: ClockReading {
                     guard let requestor = try await self.repository.requestor(id: requestorID) else {
                         throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
                     }
-                    let identity = CallerIdentity(claims: AccessTokenClaims(iss: "", sub: "", requestorID: requestorID, scopes: "", iat: 0, nbf: 0,
-                                                                            exp: 0, jti: ""),
-                                                  requestor: requestor, device: DeviceIdentifier(rawValue: "none")!, deviceInfo: nil, redirectURIs: [])
+                    let identity = CallerIdentity(
+                        claims: AccessTokenClaims(
+                            iss: "", sub: "", requestorID: requestorID, scopes: "", iat: 0, nbf: 0,
+                            exp: 0, jti: ""),
+                        requestor: requestor, device: DeviceIdentifier(rawValue: "none")!, deviceInfo: nil, redirectURIs: [])
                     return try await legacy.v1Configuration(identity, v1: v1)
                 }
             }
@@ -66,11 +68,13 @@ struct AdobeServicesController: ClockReading {
                     let hash = Secrets.sha256Hex(caller.requestor.id + "|" + caller.device.value)
                     var value = hash
                     if name == "getMetadataDevice", let key = caller.requestor.metadataCertificatePem.flatMap(UserMetadataEncoder.publicKey(pem:)),
-                       let cipher = try? key.encrypt(Data(hash.utf8), padding: .PKCS1_OAEP_SHA256) {
+                        let cipher = try? key.encrypt(Data(hash.utf8), padding: .PKCS1_OAEP_SHA256)
+                    {
                         value = Data(cipher).base64EncodedString()
                     }
-                    return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                                    body: .init(byteBuffer: ByteBuffer(string: value)))
+                    return Response(
+                        status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: value)))
                 }
             }
         }
@@ -80,7 +84,8 @@ struct AdobeServicesController: ClockReading {
     func individualize(_ request: Request, context: AppContext) async throws -> Response {
         let text = try await FormBody.text(of: request, context: context, limit: 4096)
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let fingerprint = object["fingerprint"] as? String, !fingerprint.isEmpty, fingerprint.count <= 256 else {
+            let fingerprint = object["fingerprint"] as? String, !fingerprint.isEmpty, fingerprint.count <= 256
+        else {
             throw APIError(EnhancedError.invalidRequest.with(details: "The body must be JSON: {\"fingerprint\": \"<hex>\"}."))
         }
         let deviceID = Secrets.sha256Hex("indiv|" + fingerprint)
@@ -97,7 +102,8 @@ struct AdobeServicesController: ClockReading {
         var domain: String?
         if let raw = v1["reg_code"] {
             guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
-                  session.requestorId == caller.requestor.id, session.clientId == caller.clientID, session.notAfter > now else {
+                session.requestorId == caller.requestor.id, session.clientId == caller.clientID, session.notAfter > now
+            else {
                 try await sessions.countFailedCodeLookup(bucket: caller.clientID)
                 throw APIError(.v1(400, "invalid_registration_code", "The registration code is unknown or expired."))
             }
@@ -116,14 +122,18 @@ struct AdobeServicesController: ClockReading {
             let device = try v1.deviceID()
             let all = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
             profile = all.filter { $0.notAfter > now }.max { $0.notBefore < $1.notBefore }
-            if profile == nil, !(try await repository.adobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)).isEmpty {
+            if profile == nil,
+                !(try await repository.adobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)).isEmpty
+            {
                 try await repository.deleteAdobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
                 return AdobeServicesController.pendingLogout("34764")
             }
         }
         guard let profile, profile.notAfter > now else {
-            throw APIError(.v1(401, "authentication_session_missing", "User not authenticated: sign in at the TV provider first.",
-                               action: "authentication"))
+            throw APIError(
+                .v1(
+                    401, "authentication_session_missing", "User not authenticated: sign in at the TV provider first.",
+                    action: "authentication"))
         }
         let token = try await issueAuthnToken(profile: profile, domain: domain)
         let metadata = try await legacy.v1UserMetadata(profile, requestor: caller.requestor).render(.json)
@@ -136,23 +146,31 @@ struct AdobeServicesController: ClockReading {
         guard let token = v1["authentication_token"] else {
             throw APIError(.v1(400, "missing_authentication_token", "authentication_token is missing.", action: "authentication"))
         }
-        return try await adobeProfile(guid: AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: token), v1: v1, caller: caller,
-                                      pendingReason: pendingReason)
+        return try await adobeProfile(
+            guid: AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: token), v1: v1, caller: caller,
+            pendingReason: pendingReason)
     }
 
     func adobeProfile(guid: String?, v1: V1Request, caller: CallerIdentity, pendingReason: String) async throws -> (AdobeTokenRecord, ProfileRecord) {
         guard let guid, guid.count == 32, let record = try await repository.adobeToken(guid: guid) else {
-            throw APIError(.v1(400, "invalid_authentication_token", "The token is malformed or was not issued by this service.",
-                               action: "authentication"))
+            throw APIError(
+                .v1(
+                    400, "invalid_authentication_token", "The token is malformed or was not issued by this service.",
+                    action: "authentication"))
         }
         guard record.requestorId == caller.requestor.id, record.clientId == caller.clientID else {
-            throw APIError(.v1(401, "authentication_session_issuer_mismatch", "The token was issued to another application.",
-                               action: "authentication"))
+            throw APIError(
+                .v1(
+                    401, "authentication_session_issuer_mismatch", "The token was issued to another application.",
+                    action: "authentication"))
         }
         if let device = v1["device_id"], device != record.deviceId { throw AdobePendingLogout(reason: pendingReason) }
-        guard let profile = try await repository.profile(requestor: record.requestorId, client: record.clientId, device: record.deviceId,
-                                                         mvpd: record.mvpdId),
-              profile.notBefore == record.profileNotBefore else { throw AdobePendingLogout(reason: pendingReason) }
+        guard
+            let profile = try await repository.profile(
+                requestor: record.requestorId, client: record.clientId, device: record.deviceId,
+                mvpd: record.mvpdId),
+            profile.notBefore == record.profileNotBefore
+        else { throw AdobePendingLogout(reason: pendingReason) }
         guard profile.notAfter > now else {
             throw APIError(.v1(401, "authentication_session_expired", "The authentication has expired: sign in again.", action: "authentication"))
         }
@@ -166,8 +184,9 @@ struct AdobeServicesController: ClockReading {
             let (record, profile) = try await adobeAuthentication(v1, caller: caller, pendingReason: "34764")
             let resource = try v1.resource()
             if let mso = v1["mso_id"], mso != profile.mvpdId { throw APIError(.v1(400, "unknown_integration", "mso_id is not the token's MVPD.")) }
-            let device = CallerIdentity(claims: caller.claims, requestor: caller.requestor, device: DeviceIdentifier(rawValue: record.deviceId)!,
-                                        deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs)
+            let device = CallerIdentity(
+                claims: caller.claims, requestor: caller.requestor, device: DeviceIdentifier(rawValue: record.deviceId)!,
+                deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs)
             let authorization: LegacyAuthorizationRecord
             do {
                 authorization = try await legacy.v1Authorize(device, resource: resource)
@@ -194,24 +213,33 @@ struct AdobeServicesController: ClockReading {
             throw APIError(.v1(400, "invalid_authorization_token", "authz_token is missing or malformed.", action: "authorization"))
         }
         do {
-            let (record, profile) = try await adobeProfile(guid: AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: authz), v1: v1,
-                                                           caller: caller, pendingReason: "58772")
-            guard let authorization = try await repository.legacyAuthorization(requestor: record.requestorId, client: record.clientId,
-                                                                               device: record.deviceId, resource: resource),
-                  authorization.mvpdId == profile.mvpdId, authorization.notBefore >= profile.notBefore else {
+            let (record, profile) = try await adobeProfile(
+                guid: AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: authz), v1: v1,
+                caller: caller, pendingReason: "58772")
+            guard
+                let authorization = try await repository.legacyAuthorization(
+                    requestor: record.requestorId, client: record.clientId,
+                    device: record.deviceId, resource: resource),
+                authorization.mvpdId == profile.mvpdId, authorization.notBefore >= profile.notBefore
+            else {
                 throw APIError(.v1(403, "authorization_not_found", "There is no authorization for this resource.", action: "authorization"))
             }
-            guard authorization.notAfter > now else { throw APIError(.v1(410, "authorization_expired", "The authorization has expired.", action: "authorization")) }
-            let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
-            return Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: token.serializedToken)))
+            guard authorization.notAfter > now else {
+                throw APIError(.v1(410, "authorization_expired", "The authorization has expired.", action: "authorization"))
+            }
+            let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(
+                resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: token.serializedToken)))
         } catch let pending as AdobePendingLogout {
             return AdobeServicesController.pendingLogout(pending.reason)
         }
     }
 
     static func xmlResult(_ text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/xml", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: .ok, headers: [.contentType: "application/xml", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// `<pendingLogout reason="…">true</pendingLogout>`: the client must drop its tokens.

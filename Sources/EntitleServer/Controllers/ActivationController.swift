@@ -56,8 +56,9 @@ struct ActivationController: ClockReading {
                 }
                 try await repository.resumeSession(code: session.code, mvpd: mvpd, domainName: nil, redirectURL: nil)
                 if session.mvpdId != nil, session.mvpdId != mvpd {
-                    return pages.message(title: "Provider already chosen", message: "This code is already being used with another TV provider.",
-                                         next: "Ask your TV for a new code.", retry: true, status: .conflict)
+                    return pages.message(
+                        title: "Provider already chosen", message: "This code is already being used with another TV provider.",
+                        next: "Ask your TV for a new code.", retry: true, status: .conflict)
                 }
                 return Response(status: .seeOther, headers: [.location: "/api/v2/authenticate/\(session.requestorId)/\(session.code)"])
             }
@@ -65,8 +66,9 @@ struct ActivationController: ClockReading {
         router.get("/authenticated") { request, _ in
             let name = try await FormBody.query(of: request)["mvpd"].asyncMap { try await repository.mvpd(id: $0)?.displayName } ?? nil
             let message = name.map { "Your \($0) account is now linked." } ?? "Your TV provider account is now linked."
-            return pages.message(title: name.map { "You are signed in with \($0)" } ?? "You are signed in", message: message,
-                                 next: "You can return to your TV or app: it will continue by it", success: true)
+            return pages.message(
+                title: name.map { "You are signed in with \($0)" } ?? "You are signed in", message: message,
+                next: "You can return to your TV or app: it will continue by it", success: true)
         }
     }
 
@@ -79,30 +81,44 @@ struct ActivationController: ClockReading {
             do {
                 try await sessions.countFailedCodeLookup(bucket: "ip:" + (ip ?? "unknown"))
             } catch let limit as RetryLater {
-                var page = pages.message(title: "Too many attempts", message: "Too many wrong codes were entered from this network.",
-                                         next: "Wait a minute, then try again.", status: .tooManyRequests)
+                var page = pages.message(
+                    title: "Too many attempts", message: "Too many wrong codes were entered from this network.",
+                    next: "Wait a minute, then try again.", status: .tooManyRequests)
                 page.headers[.retryAfter] = String(limit.seconds)
                 return .page(page)
             }
             if let csrf {
-                return .page(pages.render("activate", ["title": "That code is not valid", "csrf": csrf, "code": String(raw.prefix(32)),
-                                                       "error": "That code is not valid. Check the code on your TV and enter it again."],
-                                          status: .badRequest))
+                return .page(
+                    pages.render(
+                        "activate",
+                        [
+                            "title": "That code is not valid", "csrf": csrf, "code": String(raw.prefix(32)),
+                            "error": "That code is not valid. Check the code on your TV and enter it again.",
+                        ],
+                        status: .badRequest))
             }
-            return .page(pages.message(title: "That code is not valid", message: "Check the code on your TV and enter it again.",
-                                          retry: true, status: .badRequest))
+            return .page(
+                pages.message(
+                    title: "That code is not valid", message: "Check the code on your TV and enter it again.",
+                    retry: true, status: .badRequest))
         }
         guard session.status != .cancelled else {
-            return .page(pages.message(title: "This code was cancelled", message: "Signing in was cancelled on the TV or app that showed this code.",
-                                          next: "Start signing in again on your TV to get a new code.", retry: true, status: .gone))
+            return .page(
+                pages.message(
+                    title: "This code was cancelled", message: "Signing in was cancelled on the TV or app that showed this code.",
+                    next: "Start signing in again on your TV to get a new code.", retry: true, status: .gone))
         }
         guard session.notAfter > now else {
-            return .page(pages.message(title: "This code has expired", message: "Codes are valid for 30 minutes.",
-                                          next: "Start signing in again on your TV to get a new code.", retry: true, status: .gone))
+            return .page(
+                pages.message(
+                    title: "This code has expired", message: "Codes are valid for 30 minutes.",
+                    next: "Start signing in again on your TV to get a new code.", retry: true, status: .gone))
         }
         guard session.status != .authenticated else {
-            return .page(pages.message(title: "This code has already been used", message: "The device linked to this code is already signed in.",
-                                          retry: true, status: .conflict))
+            return .page(
+                pages.message(
+                    title: "This code has already been used", message: "The device linked to this code is already signed in.",
+                    retry: true, status: .conflict))
         }
         return .session(session)
     }
@@ -112,10 +128,18 @@ struct ActivationController: ClockReading {
         let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
         let mvpds = try await repository.mvpds(requestor: session.requestorId)
             .filter { needle.isEmpty || $0.displayName.lowercased().contains(needle) || $0.id.lowercased().contains(needle) }
-            .map { ["id": $0.id, "displayName": $0.displayName, "logoUrl": $0.logoUrl, "hasLogo": !$0.logoUrl.isEmpty,
-                     "initials": Self.initials($0.displayName)] as [String: Any] }
-        return pages.render("picker", ["title": "Choose your TV provider", "code": session.code, "csrf": csrf, "query": query, "mvpds": mvpds,
-                                       "requestorName": requestor?.name ?? session.requestorId])
+            .map {
+                [
+                    "id": $0.id, "displayName": $0.displayName, "logoUrl": $0.logoUrl, "hasLogo": !$0.logoUrl.isEmpty,
+                    "initials": Self.initials($0.displayName),
+                ] as [String: Any]
+            }
+        return pages.render(
+            "picker",
+            [
+                "title": "Choose your TV provider", "code": session.code, "csrf": csrf, "query": query, "mvpds": mvpds,
+                "requestorName": requestor?.name ?? session.requestorId,
+            ])
     }
 
     /// Up to two initials of a provider's name ("Demo Cable" → "DC"), shown when it has no logo or the logo does not load.
@@ -139,8 +163,9 @@ struct ActivationController: ClockReading {
     }
 
     func expiredForm(_ pages: Pages) -> Response {
-        pages.message(title: "This page has expired", message: "The form could not be verified (it is old, or cookies are blocked).",
-                      retry: true, status: .forbidden)
+        pages.message(
+            title: "This page has expired", message: "The form could not be verified (it is old, or cookies are blocked).",
+            retry: true, status: .forbidden)
     }
 }
 

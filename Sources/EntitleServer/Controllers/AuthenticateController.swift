@@ -22,10 +22,12 @@ struct AuthenticateController: ClockReading {
         let sp = try context.parameters.require("sp")
         let bucket = context.remoteIP ?? "unknown"
         guard let code = RegistrationCode.normalize(try context.parameters.require("code")),
-              let session = try await repository.session(code: code), session.requestorId == sp, session.notAfter > now else {
+            let session = try await repository.session(code: code), session.requestorId == sp, session.notAfter > now
+        else {
             try await sessions.countFailedCodeLookup(bucket: bucket)
-            return HTMLPage.message(title: "This sign-in link is not valid",
-                                    message: "The code is unknown or has expired. Start signing in again from your app or TV.", status: .badRequest)
+            return HTMLPage.message(
+                title: "This sign-in link is not valid",
+                message: "The code is unknown or has expired. Start signing in again from your app or TV.", status: .badRequest)
         }
         let query = FormBody.query(of: request)
         var mvpdID = session.mvpdId
@@ -34,8 +36,9 @@ struct AuthenticateController: ClockReading {
             mvpdID = chosen
         }
         guard session.status != .cancelled else {
-            return HTMLPage.message(title: "This sign-in was cancelled",
-                                    message: "Signing in was cancelled on the TV or app. Start signing in again there.", status: .gone)
+            return HTMLPage.message(
+                title: "This sign-in was cancelled",
+                message: "Signing in was cancelled on the TV or app. Start signing in again there.", status: .gone)
         }
         guard let mvpdID else {
             return try await providerPicker(session: session)
@@ -43,10 +46,12 @@ struct AuthenticateController: ClockReading {
         guard session.status != .authenticated else {
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
-        let location = "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
-            ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", sp), ("domain_name", session.domainName ?? ""),
-            ("redirect_url", session.redirectUrl ?? configuration.authenticatedPageURL), ("reg_code", code),
-        ])
+        let location =
+            "/adobe-services/authenticate/saml?"
+            + FormURLEncoding.encode([
+                ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", sp), ("domain_name", session.domainName ?? ""),
+                ("redirect_url", session.redirectUrl ?? configuration.authenticatedPageURL), ("reg_code", code),
+            ])
         return HTMLPage.redirect(to: location)
     }
 

@@ -13,18 +13,22 @@ struct ConfigurationController {
             // The requestor part (its MVPDs) is encoded once per catalog change; the device part on each call.
             let requestorJSON = try await repository.cached("configuration-json|" + requestor.id) {
                 let mvpds = try await repository.mvpds(requestor: requestor.id)
-                return String(decoding: JSONCoding.encode(RequestorConfiguration(
-                    id: requestor.id, name: requestor.name, domains: requestor.domains.map { .init(name: $0) },
-                    mvpds: mvpds.map(\.configuration))), as: UTF8.self)
+                return String(
+                    decoding: JSONCoding.encode(
+                        RequestorConfiguration(
+                            id: requestor.id, name: requestor.name, domains: requestor.domains.map { .init(name: $0) },
+                            mvpds: mvpds.map(\.configuration))), as: UTF8.self)
             }
             let info = caller.deviceInfo
             // Byte for byte what JSONCoding.encode(ConfigurationResponse) writes (sorted keys).
-            let body = "{\"clientType\":" + FastJSON.string(info?.osName.map { _ in "native" } ?? "unknown")
+            let body =
+                "{\"clientType\":" + FastJSON.string(info?.osName.map { _ in "native" } ?? "unknown")
                 + ",\"device\":" + FastJSON.string(info?.primaryHardwareType ?? "unknown")
                 + ",\"os\":" + FastJSON.string(info?.osName ?? "Unknown")
                 + ",\"requestor\":" + requestorJSON + "}"
-            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                            body: .init(byteBuffer: ByteBuffer(string: body)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: body)))
         }
     }
 }
@@ -32,10 +36,11 @@ struct ConfigurationController {
 extension MVPDRecord {
     /// The wire form of this MVPD.
     var configuration: MVPDConfiguration {
-        MVPDConfiguration(id: id, displayName: displayName, logoUrl: logoUrl, authPerAggregator: isTempPass, isTempPass: isTempPass,
-                          enablePlatformServices: enablePlatformServices, boardingStatus: boardingStatus,
-                          platformMappingId: platformMappingId, displayInPlatformPicker: displayInPlatformPicker,
-                          requiresSafariViewController: requiresSafariViewController, hasLogout: sloUrl != nil,
-                          encryptedUserMetadata: encryptedAttributes)
+        MVPDConfiguration(
+            id: id, displayName: displayName, logoUrl: logoUrl, authPerAggregator: isTempPass, isTempPass: isTempPass,
+            enablePlatformServices: enablePlatformServices, boardingStatus: boardingStatus,
+            platformMappingId: platformMappingId, displayInPlatformPicker: displayInPlatformPicker,
+            requiresSafariViewController: requiresSafariViewController, hasLogout: sloUrl != nil,
+            encryptedUserMetadata: encryptedAttributes)
     }
 }

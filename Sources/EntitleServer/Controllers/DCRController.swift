@@ -24,7 +24,8 @@ struct DCRController: Sendable {
             throw OAuthError("invalid_software_statement", "The software statement is not a statement signed by this service.")
         }
         guard let statement = try await repository.softwareStatement(id: claims.softwareID), !statement.revoked,
-              statement.requestorId == claims.requestorID else {
+            statement.requestorId == claims.requestorID
+        else {
             throw OAuthError("unapproved_software_statement", "The software statement is unknown or has been revoked.")
         }
         let allowed = statement.redirectURIs
@@ -36,31 +37,39 @@ struct DCRController: Sendable {
             redirectURIs = [requested]
         }
         let secret = Secrets.randomToken()
-        let client = ClientRecord(clientId: UUID().uuidString.lowercased(), secretHash: Secrets.sha256Hex(secret),
-                                  softwareId: statement.softwareId, requestorId: statement.requestorId,
-                                  redirectURIs: redirectURIs, issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: false)
+        let client = ClientRecord(
+            clientId: UUID().uuidString.lowercased(), secretHash: Secrets.sha256Hex(secret),
+            softwareId: statement.softwareId, requestorId: statement.requestorId,
+            redirectURIs: redirectURIs, issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: false)
         try await repository.insertClient(client)
-        context.logger.info("client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
-        return JSONCoding.response(ClientRegistration(clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs,
-                                                      clientIDIssuedAt: client.issuedAt), status: .created)
+        context.logger.info(
+            "client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
+        return JSONCoding.response(
+            ClientRegistration(
+                clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs,
+                clientIDIssuedAt: client.issuedAt), status: .created)
     }
 
     /// Issues an access token for client credentials.
     func issueToken(_ request: Request, context: AppContext) async throws -> Response {
         let form = try await FormBody.fields(of: request, context: context)
         guard form["grant_type"] == "client_credentials" else {
-            throw OAuthError(form["grant_type"] == nil ? "invalid_request" : "unsupported_grant_type",
-                             "grant_type must be client_credentials.")
+            throw OAuthError(
+                form["grant_type"] == nil ? "invalid_request" : "unsupported_grant_type",
+                "grant_type must be client_credentials.")
         }
         guard let clientID = form["client_id"], let secret = form["client_secret"], clientID.count <= 128 else {
             throw OAuthError("invalid_request", "client_id and client_secret are required.")
         }
         guard let client = try await repository.activeClient(id: clientID),
-              Secrets.constantTimeEqual(client.secretHash, Secrets.sha256Hex(secret)) else {
+            Secrets.constantTimeEqual(client.secretHash, Secrets.sha256Hex(secret))
+        else {
             throw OAuthError("invalid_client", "The client is unknown, revoked or the secret is wrong: register again.")
         }
         let (token, claims) = try await tokens.accessToken(clientID: client.clientId, requestorID: client.requestorId)
-        return JSONCoding.response(AccessTokenResponse(id: claims.jti, accessToken: token, createdAt: claims.iat * 1000,
-                                                       expiresIn: claims.exp - claims.iat), status: .created)
+        return JSONCoding.response(
+            AccessTokenResponse(
+                id: claims.jti, accessToken: token, createdAt: claims.iat * 1000,
+                expiresIn: claims.exp - claims.iat), status: .created)
     }
 }

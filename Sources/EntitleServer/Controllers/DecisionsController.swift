@@ -27,8 +27,11 @@ struct DecisionsController: ClockReading {
         guard resources.count <= Int(caller.requestor.maxResources) else {
             throw APIError(EnhancedError.tooManyResources.with(details: "At most \(caller.requestor.maxResources) resources per request."))
         }
-        guard let profile = try await repository.profile(requestor: caller.requestor.id, client: caller.clientID,
-                                                         device: caller.device.value, mvpd: mvpd.id) else {
+        guard
+            let profile = try await repository.profile(
+                requestor: caller.requestor.id, client: caller.clientID,
+                device: caller.device.value, mvpd: mvpd.id)
+        else {
             throw APIError(.authenticatedProfileMissing)
         }
         guard profile.notAfter > now else {

@@ -21,13 +21,17 @@ struct LandingController: Sendable {
                 ("/healthz", "Health", "liveness and readiness"),
             ]
             if demo {
-                items.append(("/demo-mvpd/DemoCable/saml/metadata", "DemoMVPD",
-                              "the demo identity provider's SAML metadata (also DemoFiber, DemoSSO), the kind of file entitle admin mvpd add --saml-metadata reads"))
+                items.append(
+                    (
+                        "/demo-mvpd/DemoCable/saml/metadata", "DemoMVPD",
+                        "the demo identity provider's SAML metadata (also DemoFiber, DemoSSO), the kind of file entitle admin mvpd add --saml-metadata reads"
+                    ))
             }
             let links = items.map { path, title, what in
                 "<li><a href=\"\(XMLEscape.html(path))\">\(XMLEscape.html(title))</a> — \(XMLEscape.html(what))</li>"
             }.joined(separator: "\n")
-            return HTMLPage.html("""
+            return HTMLPage.html(
+                """
                 <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
                 <title>Entitle service</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
                 h1{font-size:1.5rem}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}</style></head><body><main>

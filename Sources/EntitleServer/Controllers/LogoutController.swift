@@ -34,8 +34,9 @@ struct LogoutController: ClockReading {
         let redirectURL = try sessions.validatedRedirectURL(FormBody.query(of: request)["redirectUrl"].nonEmpty, caller: caller)
         var logouts: [String: LogoutAction] = [:]
         for mvpd in mvpds {
-            let removed = try await repository.deleteProfile(requestor: caller.requestor.id, client: caller.clientID,
-                                                             device: caller.device.value, mvpd: mvpd.id)
+            let removed = try await repository.deleteProfile(
+                requestor: caller.requestor.id, client: caller.clientID,
+                device: caller.device.value, mvpd: mvpd.id)
             if let removed { authorizations.drop(requestor: removed.requestorId, mvpd: mvpd.id, userID: removed.userId) }
             if removed?.type == .appleSSO {
                 logouts[mvpd.id] = LogoutAction(actionName: .partnerLogout, actionType: .partnerInteractive, mvpd: mvpd.id)
@@ -45,14 +46,17 @@ struct LogoutController: ClockReading {
                 logouts[mvpd.id] = LogoutAction(actionName: .complete, actionType: .none, mvpd: mvpd.id)
                 continue
             }
-            let record = LogoutRequestRecord(requestId: AuthnRequest.newID(), mvpdId: mvpd.id, redirectUrl: redirectURL,
-                                             nameId: removed.nameId, sessionIndex: removed.sessionIndex, createdAt: now,
-                                             expiresAt: now + configuration.sessionLifetime)
+            let record = LogoutRequestRecord(
+                requestId: AuthnRequest.newID(), mvpdId: mvpd.id, redirectUrl: redirectURL,
+                nameId: removed.nameId, sessionIndex: removed.sessionIndex, createdAt: now,
+                expiresAt: now + configuration.sessionLifetime)
             try await repository.insertLogoutRequest(record)
-            let url = configuration.publicBaseURL + "/adobe-services/logout?" + FormURLEncoding.encode([
-                ("noflash", "true"), ("mso_id", mvpd.id), ("requestor_id", caller.requestor.id), ("request_id", record.requestId),
-                ("redirect_url", redirectURL ?? ""),
-            ])
+            let url =
+                configuration.publicBaseURL + "/adobe-services/logout?"
+                + FormURLEncoding.encode([
+                    ("noflash", "true"), ("mso_id", mvpd.id), ("requestor_id", caller.requestor.id), ("request_id", record.requestId),
+                    ("redirect_url", redirectURL ?? ""),
+                ])
             logouts[mvpd.id] = LogoutAction(actionName: .logout, actionType: .interactive, mvpd: mvpd.id, url: url)
         }
         return LogoutsResponse(logouts: logouts)

@@ -15,25 +15,30 @@ struct OperationsController: Sendable {
             JSONCoding.response(["status": "ok"])
         }
         router.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                     body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }
         router.get("/openapi.json") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/json"],
-                     body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
+            Response(
+                status: .ok, headers: [.contentType: "application/json"],
+                body: .init(byteBuffer: ByteBuffer(string: OpenAPIDocument.json)))
         }
         router.get("/keys/media-token") { _, _ in
-            Response(status: .ok, headers: [.contentType: "application/x-pem-file", .cacheControl: "max-age=300"],
-                     body: .init(byteBuffer: ByteBuffer(string: try await keys.mediaTokenCertificatesPEM())))
+            Response(
+                status: .ok, headers: [.contentType: "application/x-pem-file", .cacheControl: "max-age=300"],
+                body: .init(byteBuffer: ByteBuffer(string: try await keys.mediaTokenCertificatesPEM())))
         }
         router.get("/sp/saml/metadata") { _, _ in
             let identity = try await keys.signingIdentity(purpose: KeyPurpose.samlSP)
-            let metadata = ServiceProviderMetadata(entityID: configuration.spEntityID,
-                                                   assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
-                                                   singleLogoutURL: configuration.singleLogoutURL,
-                                                   signingCertificate: identity.certificate)
-            return Response(status: .ok, headers: [.contentType: "application/samlmetadata+xml"],
-                            body: .init(byteBuffer: ByteBuffer(string: metadata.xml())))
+            let metadata = ServiceProviderMetadata(
+                entityID: configuration.spEntityID,
+                assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+                singleLogoutURL: configuration.singleLogoutURL,
+                signingCertificate: identity.certificate)
+            return Response(
+                status: .ok, headers: [.contentType: "application/samlmetadata+xml"],
+                body: .init(byteBuffer: ByteBuffer(string: metadata.xml())))
         }
     }
 }

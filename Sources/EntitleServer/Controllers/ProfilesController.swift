@@ -18,8 +18,9 @@ struct ProfilesController: ClockReading {
         }
         group.get("profiles/code/:code") { _, context in
             let caller = context.caller
-            let session = try await sessions.liveSession(code: try context.parameters.require("code"), requestor: caller.requestor.id,
-                                                         bucket: caller.device.value)
+            let session = try await sessions.liveSession(
+                code: try context.parameters.require("code"), requestor: caller.requestor.id,
+                bucket: caller.device.value)
             guard session.clientId == caller.clientID, session.deviceId == caller.device.value else {
                 try await sessions.countFailedCodeLookup(bucket: caller.device.value)
                 throw APIError(.invalidCode)
@@ -28,19 +29,24 @@ struct ProfilesController: ClockReading {
                 throw APIError(EnhancedError.authenticatedProfileMissing.with(details: "The sign-in at the TV provider did not succeed."))
             }
             guard session.status == .authenticated, let mvpd = session.mvpdId,
-                  let record = try await repository.profile(requestor: caller.requestor.id, client: caller.clientID,
-                                                            device: caller.device.value, mvpd: mvpd),
-                  record.notAfter > now else {
-                throw APIError(EnhancedError(action: "authentication", status: 404, code: "authenticated_profile_missing",
-                                             message: "The authentication has not completed yet. Poll again in a few seconds."))
+                let record = try await repository.profile(
+                    requestor: caller.requestor.id, client: caller.clientID,
+                    device: caller.device.value, mvpd: mvpd),
+                record.notAfter > now
+            else {
+                throw APIError(
+                    EnhancedError(
+                        action: "authentication", status: 404, code: "authenticated_profile_missing",
+                        message: "The authentication has not completed yet. Poll again in a few seconds."))
             }
             return JSONCoding.response(try await profiles.profilesAnswer([record], requestor: caller.requestor))
         }
         group.get("profiles/:mvpd") { _, context in
             let caller = context.caller
             let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
-            let record = try await repository.profile(requestor: caller.requestor.id, client: caller.clientID,
-                                                      device: caller.device.value, mvpd: mvpd.id)
+            let record = try await repository.profile(
+                requestor: caller.requestor.id, client: caller.clientID,
+                device: caller.device.value, mvpd: mvpd.id)
             return JSONCoding.response(try await profiles.profilesAnswer(record.map { [$0] } ?? [], requestor: caller.requestor))
         }
     }

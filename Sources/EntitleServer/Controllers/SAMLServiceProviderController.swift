@@ -34,31 +34,37 @@ struct SAMLServiceProviderController: ClockReading {
         let query = FormBody.query(of: request)
         try await bindAdobeServicesCode(query: query)
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
-              session.notAfter > now, session.status != .cancelled,
-              session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
-              let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) else {
-            return HTMLPage.message(title: "This sign-in link is not valid",
-                                    message: "The sign-in request is unknown or has expired. Start again from your app or TV.", status: .badRequest)
+            session.notAfter > now, session.status != .cancelled,
+            session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
+            let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID)
+        else {
+            return HTMLPage.message(
+                title: "This sign-in link is not valid",
+                message: "The sign-in request is unknown or has expired. Start again from your app or TV.", status: .badRequest)
         }
         if mvpd.isTempPass {
             do {
-                try await tempPass.startTempPass(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd, sessionCode: code)
+                try await tempPass.startTempPass(
+                    requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd, sessionCode: code)
             } catch let error as EnhancedError {
                 return HTMLPage.message(title: "Free preview unavailable", message: error.details ?? error.message, status: .forbidden)
             }
             try await repository.markAuthenticated(code: code)
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
-        if try await degradation.degradedLogin(requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd,
-                                   sessionCode: code) != nil {
+        if try await degradation.degradedLogin(
+            requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd,
+            sessionCode: code) != nil
+        {
             try await repository.markAuthenticated(code: code)
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
         let postURL = try await repository.ssoPostLocation(mvpd: mvpd.id)
-        let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
-                                        destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
-                                        forceAuthn: false)
+        let authnRequest = AuthnRequest(
+            id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
+            destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+            forceAuthn: false)
         guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
@@ -80,21 +86,24 @@ struct SAMLServiceProviderController: ClockReading {
             return HTMLPage.redirect(to: redirect)
         case .rejected(let reason):
             context.logger.warning("SAML response rejected", metadata: ["reason": "\(reason.logEscaped)"])
-            return HTMLPage.message(title: "Sign-in failed",
-                                    message: "The answer from your TV provider could not be accepted. Start signing in again from your app or TV.",
-                                    status: .badRequest)
+            return HTMLPage.message(
+                title: "Sign-in failed",
+                message: "The answer from your TV provider could not be accepted. Start signing in again from your app or TV.",
+                status: .badRequest)
         }
     }
 
     func sendLogoutRequest(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
         guard let id = query["request_id"], let record = try await repository.logoutRequest(id: id), record.expiresAt > now,
-              let mvpd = try await repository.mvpd(id: record.mvpdId), let sloURL = mvpd.sloUrl else {
+            let mvpd = try await repository.mvpd(id: record.mvpdId), let sloURL = mvpd.sloUrl
+        else {
             if let answer = try await adobeServicesLogout(query: query) { return answer }
             return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
         }
-        let logoutRequest = LogoutRequest(id: record.requestId, issueInstant: clock.now(), issuer: configuration.spEntityID,
-                                          destination: sloURL, nameID: record.nameId, sessionIndex: record.sessionIndex)
+        let logoutRequest = LogoutRequest(
+            id: record.requestId, issueInstant: clock.now(), issuer: configuration.spEntityID,
+            destination: sloURL, nameID: record.nameId, sessionIndex: record.sessionIndex)
         let signer = try await keys.signingIdentity(purpose: KeyPurpose.samlSP)
         return HTMLPage.redirect(to: try logoutRequest.redirectURL(relayState: record.requestId, signer: signer))
     }
@@ -102,16 +111,19 @@ struct SAMLServiceProviderController: ClockReading {
     func receiveLogoutResponse(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
         guard let relayState = query["RelayState"], let pending = try await repository.logoutRequest(id: relayState),
-              let mvpd = try await repository.mvpd(id: pending.mvpdId) else {
+            let mvpd = try await repository.mvpd(id: pending.mvpdId)
+        else {
             return HTMLPage.message(title: "Signed out", message: "You are signed out.", status: .ok)
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates),
-              response.inResponseTo == pending.requestId,
-              try await repository.takeLogoutRequest(id: pending.requestId) != nil else {
-            return HTMLPage.message(title: "Sign-out could not be confirmed",
-                                    message: "You are signed out of this app, but your TV provider did not confirm the sign-out.",
-                                    status: .badRequest)
+            response.inResponseTo == pending.requestId,
+            try await repository.takeLogoutRequest(id: pending.requestId) != nil
+        else {
+            return HTMLPage.message(
+                title: "Sign-out could not be confirmed",
+                message: "You are signed out of this app, but your TV provider did not confirm the sign-out.",
+                status: .badRequest)
         }
         if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
         return HTMLPage.message(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
@@ -121,16 +133,22 @@ struct SAMLServiceProviderController: ClockReading {
     /// Returns nil when the query carries no token of this service (REST v2's Single Logout leg handles it).
     func adobeServicesLogout(query: [String: String]) async throws -> Response? {
         guard let token = query["authentication_token"], let guid = AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: token),
-              guid.count == 32, let record = try await repository.adobeToken(guid: guid) else { return nil }
-        if let profile = try await repository.profile(requestor: record.requestorId, client: record.clientId, device: record.deviceId,
-                                                      mvpd: record.mvpdId), profile.notBefore == record.profileNotBefore {
-            _ = try await repository.deleteProfile(requestor: record.requestorId, client: record.clientId, device: record.deviceId, mvpd: record.mvpdId)
+            guid.count == 32, let record = try await repository.adobeToken(guid: guid)
+        else { return nil }
+        if let profile = try await repository.profile(
+            requestor: record.requestorId, client: record.clientId, device: record.deviceId,
+            mvpd: record.mvpdId), profile.notBefore == record.profileNotBefore
+        {
+            _ = try await repository.deleteProfile(
+                requestor: record.requestorId, client: record.clientId, device: record.deviceId, mvpd: record.mvpdId)
         }
         // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
         try await repository.deleteLegacyAuthorizations(requestor: record.requestorId, client: record.clientId, device: record.deviceId)
         let registered = try await repository.client(id: record.clientId)?.redirectURIs ?? []
         let domains = try await repository.requestor(id: record.requestorId)?.domains ?? []
-        if let redirect = query["redirect_url"], RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains) {
+        if let redirect = query["redirect_url"],
+            RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
+        {
             return HTMLPage.redirect(to: redirect)
         }
         return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
@@ -140,9 +158,10 @@ struct SAMLServiceProviderController: ClockReading {
     /// code to `mso_id`, and to `domain_name` / `redirect_url` when they are the requestor's or registered for the app.
     func bindAdobeServicesCode(query: [String: String]) async throws {
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let mvpd = query["mso_id"],
-              let session = try await repository.session(code: code), session.status == .pending, session.mvpdId == nil,
-              session.requestorId == query["requestor_id"], session.notAfter > now,
-              try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else { return }
+            let session = try await repository.session(code: code), session.status == .pending, session.mvpdId == nil,
+            session.requestorId == query["requestor_id"], session.notAfter > now,
+            try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil
+        else { return }
         let domains = try await repository.requestor(id: session.requestorId)?.domains ?? []
         let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
         let redirect = query["redirect_url"].flatMap { url in
@@ -154,8 +173,11 @@ struct SAMLServiceProviderController: ClockReading {
 
     /// The auto-posting login form for an AuthnRequest, when the MVPD has an HTTP-POST SingleSignOnService.
     static func postBindingPage(_ authnRequest: AuthnRequest, relayState: String, signer: SigningIdentity?) throws -> Response {
-        HTMLPage.html(autoPostForm(action: authnRequest.destination, fields: [
-            ("SAMLRequest", try authnRequest.postBindingValue(signer: signer)), ("RelayState", relayState),
-        ]))
+        HTMLPage.html(
+            autoPostForm(
+                action: authnRequest.destination,
+                fields: [
+                    ("SAMLRequest", try authnRequest.postBindingValue(signer: signer)), ("RelayState", relayState),
+                ]))
     }
 }

@@ -25,11 +25,12 @@ struct SignedInResponder: Sendable {
         let scheme = redirect.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
         // Only an app's own scheme gets the page (a link and a meta refresh to it); anything else is redirected as before.
         guard scheme != "http", scheme != "https", !Self.scriptSchemes.contains(scheme),
-              scheme.first?.isLetter == true, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
+            scheme.first?.isLetter == true, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
         else { return HTMLPage.redirect(to: redirect) }
         let name = mvpd?.displayName ?? "your TV provider"
-        return Self.signedInPages.message(title: "Signed in with \(name)", message: "Signed in with \(name) — return to your app.",
-                                          next: "If your app does not open by itself, use the link below.", success: true,
-                                          appLink: redirect, refresh: redirect)
+        return Self.signedInPages.message(
+            title: "Signed in with \(name)", message: "Signed in with \(name) — return to your app.",
+            next: "If your app does not open by itself, use the link below.", success: true,
+            appLink: redirect, refresh: redirect)
     }
 }

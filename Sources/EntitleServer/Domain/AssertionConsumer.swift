@@ -75,10 +75,11 @@ struct AssertionConsumer: Sendable, ClockReading {
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         let options = try await repository.samlOptions(mvpd: mvpd.id)
-        var validator = SAMLResponseValidator(idpEntityID: entityID, idpCertificates: certificates,
-                                              spEntityID: configuration.spEntityID,
-                                              assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
-                                              clockSkew: configuration.samlClockSkew)
+        var validator = SAMLResponseValidator(
+            idpEntityID: entityID, idpCertificates: certificates,
+            spEntityID: configuration.spEntityID,
+            assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+            clockSkew: configuration.samlClockSkew)
         validator.allowRSASHA1 = options?.allowRSASHA1 == true
         let assertion: ValidatedAssertion
         do {

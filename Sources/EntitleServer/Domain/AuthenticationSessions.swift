@@ -22,10 +22,11 @@ struct AuthenticationSessions: Sendable, ClockReading {
         }
         let now = self.now
         if Int.random(in: 0..<256) == 0 { try await repository.purgeExpired(now: now) }
-        var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
-                                        deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
-                                        status: .pending, authnRequestId: nil, failure: nil, createdAt: now,
-                                        notAfter: now + sessionLifetime)
+        var session = AuthSessionRecord(
+            code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
+            deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
+            status: .pending, authnRequestId: nil, failure: nil, createdAt: now,
+            notAfter: now + sessionLifetime)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
             if try await repository.insertSession(session) { return sessionAnswer(session) }
@@ -33,14 +34,19 @@ struct AuthenticationSessions: Sendable, ClockReading {
         throw EnhancedError.internalServerError
     }
 
-    func resumeSession(_ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String],
-                       tempPassIdentity: String?) async throws -> SessionResponse {
+    func resumeSession(
+        _ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String],
+        tempPassIdentity: String?
+    ) async throws -> SessionResponse {
         let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
-        guard session.status != .authenticated else { throw EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.") }
+        guard session.status != .authenticated else {
+            throw EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete.")
+        }
         if let mvpd, session.clientId == caller.clientID, session.deviceId == caller.device.value,
-           let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
+            let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity)
+        {
             return shortcut
         }
         try await repository.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
@@ -51,7 +57,8 @@ struct AuthenticationSessions: Sendable, ClockReading {
     /// A session that exists, belongs to the requestor and has not expired; unknown codes count against the caller's guess budget.
     func liveSession(code raw: String, requestor: String, bucket: String) async throws -> AuthSessionRecord {
         guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
-              session.requestorId == requestor, session.notAfter > now else {
+            session.requestorId == requestor, session.notAfter > now
+        else {
             try await countFailedCodeLookup(bucket: bucket)
             throw EnhancedError.invalidCode
         }
@@ -60,8 +67,9 @@ struct AuthenticationSessions: Sendable, ClockReading {
 
     /// Code guessing is limited to 10 failed lookups, refilled at 1 per minute, per device or address.
     func countFailedCodeLookup(bucket: String) async throws {
-        let (allowed, retryAfter) = try await repository.takeToken(bucket: "badcode:" + Secrets.sha256Hex(bucket), ratePerSecond: 1.0 / 60,
-                                                                   burst: 10, now: now)
+        let (allowed, retryAfter) = try await repository.takeToken(
+            bucket: "badcode:" + Secrets.sha256Hex(bucket), ratePerSecond: 1.0 / 60,
+            burst: 10, now: now)
         if !allowed { throw RetryLater(seconds: retryAfter) }
     }
 
@@ -88,19 +96,26 @@ struct AuthenticationSessions: Sendable, ClockReading {
         let sp = caller.requestor.id
         let authorizeURL = "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)"
         if mvpd.isTempPass {
-            _ = try await tempPass.startTempPass(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil,
-                                        identityHeader: tempPassIdentity)
-            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: .temporary, url: authorizeURL,
-                                   sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
+            _ = try await tempPass.startTempPass(
+                requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil,
+                identityHeader: tempPassIdentity)
+            return SessionResponse(
+                actionName: .authorize, actionType: .direct, reasonType: .temporary, url: authorizeURL,
+                sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
         if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
-           profile.notAfter > now {
-            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: .authenticated, url: authorizeURL,
-                                   sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
+            profile.notAfter > now
+        {
+            return SessionResponse(
+                actionName: .authorize, actionType: .direct, reasonType: .authenticated, url: authorizeURL,
+                sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
-        if try await degradation.degradedLogin(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil) != nil {
-            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: .degraded, url: authorizeURL,
-                                   sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
+        if try await degradation.degradedLogin(requestor: sp, clientID: caller.clientID, device: caller.device.value, mvpd: mvpd, sessionCode: nil)
+            != nil
+        {
+            return SessionResponse(
+                actionName: .authorize, actionType: .direct, reasonType: .degraded, url: authorizeURL,
+                sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
         return nil
     }

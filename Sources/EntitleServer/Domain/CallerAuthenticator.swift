@@ -59,9 +59,10 @@ struct CallerAuthenticator: Sendable {
         }
         guard let requestor = try await repository.requestor(id: serviceProvider) else { throw EnhancedError.invalidServiceProvider }
         let deviceHeader = credentials.deviceIdentifier
-        let device = try deviceHeader.map { header throws(EnhancedError) in
-            try caches.deviceIdentifiers.decode(header) { (value) throws(EnhancedError) in try DeviceIdentifier.parse(header: value) }
-        } ?? DeviceIdentifier.parse(header: nil)
+        let device =
+            try deviceHeader.map { header throws(EnhancedError) in
+                try caches.deviceIdentifiers.decode(header) { (value) throws(EnhancedError) in try DeviceIdentifier.parse(header: value) }
+            } ?? DeviceIdentifier.parse(header: nil)
         let info = try credentials.deviceInfo.map { header throws(EnhancedError) in
             try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) }
         }

@@ -33,7 +33,8 @@ struct DecisionService: Sendable, ClockReading {
         let ttl = try await repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
-        let authorizeAll = mvpd.authorizationUrl == nil && !mvpd.isTempPass
+        let authorizeAll =
+            mvpd.authorizationUrl == nil && !mvpd.isTempPass
             ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
@@ -59,21 +60,26 @@ struct DecisionService: Sendable, ClockReading {
             switch verdict {
             case .authorized: return (index, .authorized(source: .mvpd))
             case .denied(let parental, let message):
-                let base: EnhancedError = parental ? .authorizationDeniedByParentalControls
+                let base: EnhancedError =
+                    parental
+                    ? .authorizationDeniedByParentalControls
                     : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
                 return (index, .denied(base.with(details: message), source: .mvpd))
             case .failed(let error): return (index, .denied(error, source: .mvpd))
             }
         }
         // One resource (the common play): asked inline, without a child task and its thread hop.
-        let verdicts = resources.count == 1 ? [await ask(0, resources[0]).1] : await withTaskGroup(of: (Int, Verdict).self) { group in
-            for (index, raw) in resources.enumerated() {
-                group.addTask { await ask(index, raw) }
+        let verdicts =
+            resources.count == 1
+            ? [await ask(0, resources[0]).1]
+            : await withTaskGroup(of: (Int, Verdict).self) { group in
+                for (index, raw) in resources.enumerated() {
+                    group.addTask { await ask(index, raw) }
+                }
+                var result = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
+                for await (index, verdict) in group { result[index] = verdict }
+                return result
             }
-            var result = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
-            for await (index, verdict) in group { result[index] = verdict }
-            return result
-        }
         let signer = issueTokens ? try? await mediaTokens.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + decisionLifetime)
         return zip(resources, verdicts).map { resource, verdict in
@@ -96,8 +102,9 @@ struct DecisionService: Sendable, ClockReading {
                 decision.source = source
                 decision.error = error
             }
-            metrics.recordAuthorization(mvpd: mvpd.id, kind: issueTokens ? "authorize" : "preauthorize",
-                                        outcome: decision.authorized ? "authorized" : (decision.error?.status == 403 ? "denied" : "error"))
+            metrics.recordAuthorization(
+                mvpd: mvpd.id, kind: issueTokens ? "authorize" : "preauthorize",
+                outcome: decision.authorized ? "authorized" : (decision.error?.status == 403 ? "denied" : "error"))
             return decision
         }
     }

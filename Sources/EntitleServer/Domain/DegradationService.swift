@@ -18,8 +18,10 @@ struct DegradationService: Sendable, ClockReading {
     @discardableResult
     func degradedLogin(requestor: String, clientID: String, device: String, mvpd: MVPDRecord, sessionCode: String?) async throws -> ProfileRecord? {
         let now = self.now
-        guard let rule = try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd.id, now: now)
-            .first(where: { $0.rule == .authnAll }) else { return nil }
+        guard
+            let rule = try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd.id, now: now)
+                .first(where: { $0.rule == .authnAll })
+        else { return nil }
         let userID = "95cf93bcd183214a" + String(Secrets.sha256Hex(requestor + "|" + device).prefix(24))
         let profile = ProfileRecord(
             requestorId: requestor, clientId: clientID, deviceId: device, mvpdId: mvpd.id, type: .degraded, issuer: "Entitle",
@@ -37,8 +39,9 @@ struct DegradationService: Sendable, ClockReading {
         guard try await repository.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
             throw ConfigurationError("\(mvpd) is not integrated with \(requestor).")
         }
-        try await repository.saveDegradationRule(DegradationRuleRecord(
-            requestorId: requestor, mvpdId: mvpd, rule: rule, startsAt: Int64(start.timeIntervalSince1970 * 1000),
-            endsAt: Int64(end.timeIntervalSince1970 * 1000), createdAt: now))
+        try await repository.saveDegradationRule(
+            DegradationRuleRecord(
+                requestorId: requestor, mvpdId: mvpd, rule: rule, startsAt: Int64(start.timeIntervalSince1970 * 1000),
+                endsAt: Int64(end.timeIntervalSince1970 * 1000), createdAt: now))
     }
 }

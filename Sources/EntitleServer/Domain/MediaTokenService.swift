@@ -9,10 +9,16 @@ struct MediaTokenIssuer: Sendable {
 
     /// A media token for a resource authorized for a profile.
     func token(resource: String, profile: ProfileRecord, requestor: String, now: Int64) throws -> MediaTokenInfo {
-        let sessionGUID = String(Secrets.sha256Hex([profile.requestorId, profile.clientId, profile.deviceId, profile.mvpdId,
-                                                    String(profile.notBefore)].joined(separator: "|")).prefix(32))
-        let token = ShortMediaToken(sessionGUID: sessionGUID, requestorID: requestor, resourceID: resource, ttl: ttl,
-                                    issueTime: now, mvpdID: profile.mvpdId, proxyMvpdID: "")
+        let sessionGUID = String(
+            Secrets.sha256Hex(
+                [
+                    profile.requestorId, profile.clientId, profile.deviceId, profile.mvpdId,
+                    String(profile.notBefore),
+                ].joined(separator: "|")
+            ).prefix(32))
+        let token = ShortMediaToken(
+            sessionGUID: sessionGUID, requestorID: requestor, resourceID: resource, ttl: ttl,
+            issueTime: now, mvpdID: profile.mvpdId, proxyMvpdID: "")
         return MediaTokenInfo(notBefore: now, notAfter: now + ttl, issuedAt: now, serializedToken: try signer.serialize(token))
     }
 }

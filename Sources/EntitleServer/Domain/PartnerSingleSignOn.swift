@@ -33,20 +33,24 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
     func partnerSession(caller: CallerIdentity, mvpd: MVPDRecord, redirectURL: String?, domain: String?) async throws -> SessionResponse {
         let sp = caller.requestor.id
         if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
-           profile.notAfter > now {
-            return SessionResponse(actionName: .authorize, actionType: .direct, reasonType: profile.type == .appleSSO ? .authenticatedSSO : .authenticated,
-                                   url: "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)", sessionId: UUID().uuidString.lowercased(),
-                                   mvpd: mvpd.id, serviceProvider: sp)
+            profile.notAfter > now
+        {
+            return SessionResponse(
+                actionName: .authorize, actionType: .direct, reasonType: profile.type == .appleSSO ? .authenticatedSSO : .authenticated,
+                url: "/api/v2/\(sp)/decisions/authorize/\(mvpd.id)", sessionId: UUID().uuidString.lowercased(),
+                mvpd: mvpd.id, serviceProvider: sp)
         }
         guard let ssoURL = mvpd.ssoUrl else { throw EnhancedError.invalidIntegration }
-        let authnRequest = AuthnRequest(id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
-                                        destination: ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
-                                        forceAuthn: false)
+        let authnRequest = AuthnRequest(
+            id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
+            destination: ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
+            forceAuthn: false)
         let now = self.now
-        var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
-                                        deviceId: caller.device.value, mvpdId: mvpd.id, domainName: domain, redirectUrl: redirectURL,
-                                        status: .authenticating, authnRequestId: authnRequest.id, failure: nil, createdAt: now,
-                                        notAfter: now + configuration.sessionLifetime)
+        var session = AuthSessionRecord(
+            code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
+            deviceId: caller.device.value, mvpdId: mvpd.id, domainName: domain, redirectUrl: redirectURL,
+            status: .authenticating, authnRequestId: authnRequest.id, failure: nil, createdAt: now,
+            notAfter: now + configuration.sessionLifetime)
         var stored = false
         for _ in 0..<5 where !stored {
             session.code = RegistrationCode.make()
@@ -57,8 +61,9 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
             actionName: .partnerProfile, actionType: .direct, reasonType: .none, url: "/api/v2/\(sp)/profiles/sso/Apple",
             code: session.code, sessionId: session.sessionId, mvpd: mvpd.id, serviceProvider: sp,
             notBefore: String(session.createdAt), notAfter: String(session.notAfter),
-            authenticationRequest: PartnerAuthenticationRequest(request: Data(authnRequest.xml().utf8).base64EncodedString(),
-                                                                attributesNames: Self.partnerAttributeNames))
+            authenticationRequest: PartnerAuthenticationRequest(
+                request: Data(authnRequest.xml().utf8).base64EncodedString(),
+                attributesNames: Self.partnerAttributeNames))
     }
 
     func partnerProfile(caller: CallerIdentity, mvpd: MVPDRecord, samlResponse: String) async throws -> ProfilesResponse {
@@ -66,7 +71,8 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         // The response must answer a partner session of this very client and device, for the MVPD of the header.
         let requestID = (try? peekResponse(base64Response: samlResponse))?.inResponseTo
         guard let requestID, let session = try await repository.session(authnRequestID: requestID),
-              session.clientId == caller.clientID, session.deviceId == caller.device.value, session.requestorId == caller.requestor.id else {
+            session.clientId == caller.clientID, session.deviceId == caller.device.value, session.requestorId == caller.requestor.id
+        else {
             throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response does not answer a partner session of this device.")
         }
         guard session.mvpdId == mvpd.id else { throw EnhancedError.pfsProviderIDMismatch }

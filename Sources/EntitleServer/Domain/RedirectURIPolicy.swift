@@ -17,7 +17,8 @@ enum RedirectURIPolicy {
     /// Whether `url` is an http(s) URL on one of the requestor's domains (or a subdomain of one).
     static func isDomainURL(_ url: String, domains: [String]) -> Bool {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = parsed.host?.lowercased() else { return false }
+            let host = parsed.host?.lowercased()
+        else { return false }
         return domains.contains { host == $0.lowercased() || host.hasSuffix("." + $0.lowercased()) }
     }
 }

@@ -12,16 +12,19 @@ struct TempPassService: Sendable, ClockReading {
     /// Starts (or continues) the TempPass of a device and stores its `temporary` profile.
     /// Throws `temporary_access_duration_limit_exceeded` once the pass has run out.
     @discardableResult
-    func startTempPass(requestor: String, clientID: String, device: String, mvpd: MVPDRecord, sessionCode: String?,
-                       identityHeader: String? = nil) async throws -> ProfileRecord {
+    func startTempPass(
+        requestor: String, clientID: String, device: String, mvpd: MVPDRecord, sessionCode: String?,
+        identityHeader: String? = nil
+    ) async throws -> ProfileRecord {
         let now = self.now
         let length = (mvpd.temppassMinutes ?? 10) * 60_000
         let deviceKey = Secrets.sha256Hex(requestor + "|" + device)
         let window: (start: Int64, end: Int64, userKey: String)
         if let limit = mvpd.temppassResourceLimit, limit > 0 {
             let identityKey = try Self.tempPassIdentityKey(identityHeader, requestor: requestor, mvpd: mvpd.id)
-            let pass = try await repository.promoPass(requestor: requestor, mvpd: mvpd.id, identityKey: identityKey, deviceKey: deviceKey,
-                                                      now: now, lengthMs: length)
+            let pass = try await repository.promoPass(
+                requestor: requestor, mvpd: mvpd.id, identityKey: identityKey, deviceKey: deviceKey,
+                now: now, lengthMs: length)
             window = (pass.startedAt, pass.expiresAt, pass.passKey)
         } else {
             let pass = try await repository.tempPass(requestor: requestor, mvpd: mvpd.id, deviceKey: deviceKey, now: now, lengthMs: length)
@@ -46,9 +49,11 @@ struct TempPassService: Sendable, ClockReading {
     /// Throws `invalid_header_identity_for_temporary_access` when missing or not Base64 of a JSON object of strings.
     static func tempPassIdentityKey(_ header: String?, requestor: String, mvpd: String) throws -> String {
         guard let header, header.count <= 4096, let data = Data(base64Lenient: header),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], !object.isEmpty,
-              object.values.allSatisfy({ $0 is String }) else {
-            throw EnhancedError.invalidTempPassIdentity.with(details: "Send AP-TempPass-Identity as Base64 of a JSON object such as {\"email\": \"<hash>\"}.")
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], !object.isEmpty,
+            object.values.allSatisfy({ $0 is String })
+        else {
+            throw EnhancedError.invalidTempPassIdentity.with(
+                details: "Send AP-TempPass-Identity as Base64 of a JSON object such as {\"email\": \"<hash>\"}.")
         }
         let canonical = object.keys.sorted().map { "\($0)=\(object[$0] as! String)" }.joined(separator: "&")
         return Secrets.sha256Hex([requestor, mvpd, canonical].joined(separator: "|"))
@@ -58,8 +63,10 @@ struct TempPassService: Sendable, ClockReading {
     func promoMetadata(profile: ProfileRecord, mvpd: MVPDRecord) async throws -> [String: [String]] {
         guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return [:] }
         let used = try await repository.promoResources(passKey: profile.nameId)
-        return ["remaining_resources": [String(max(0, limit - Int64(used.count)))], "used_assets": [String(used.count)],
-                "expiration_date": [String(profile.notAfter)]]
+        return [
+            "remaining_resources": [String(max(0, limit - Int64(used.count)))], "used_assets": [String(used.count)],
+            "expiration_date": [String(profile.notAfter)],
+        ]
     }
 
     /// Resets TempPasses of an MVPD (admin): of one device (its raw id), of one identity (the JSON the app sends in

@@ -46,13 +46,18 @@ package final class AuthorizationCache: Sendable {
 
     /// The MVPD's answer for `question`, from memory while fresh, else from `ask` (shared by concurrent callers).
     /// `ttl` is the authorization TTL in ms (0: never kept); `notAfter` caps it (the profile's end).
-    func answer(subject: Subject, question: Question, now: Int64, ttl: Int64, notAfter: Int64, catalogGeneration: UInt64,
-                ask: @escaping @Sendable () async -> MVPDAuthorizationClient.Verdict) async -> MVPDAuthorizationClient.Verdict {
+    func answer(
+        subject: Subject, question: Question, now: Int64, ttl: Int64, notAfter: Int64, catalogGeneration: UInt64,
+        ask: @escaping @Sendable () async -> MVPDAuthorizationClient.Verdict
+    ) async -> MVPDAuthorizationClient.Verdict {
         guard ttl > 0 else {
             state.withLock { $0.calls += 1 }
             return await ask()
         }
-        enum Step { case hit(MVPDAuthorizationClient.Verdict), wait(Task<MVPDAuthorizationClient.Verdict, Never>), lead(Task<MVPDAuthorizationClient.Verdict, Never>, UInt64) }
+        enum Step {
+            case hit(MVPDAuthorizationClient.Verdict), wait(Task<MVPDAuthorizationClient.Verdict, Never>), lead(
+                Task<MVPDAuthorizationClient.Verdict, Never>, UInt64)
+        }
         let step: Step = state.withLock { state in
             switch state.subjects[subject]?[question] {
             case .answer(let verdict, let expiresAt, let generation) where expiresAt > now && generation == catalogGeneration:

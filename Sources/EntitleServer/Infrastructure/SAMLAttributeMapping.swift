@@ -11,12 +11,16 @@ package struct SAMLAttributeMapping: Sendable, Equatable {
 
     /// Common names of the user-metadata keys.
     package static let defaults: [String: [String]] = [
-        "userID": ["userID", "urn:mace:dir:attribute-def:userid", "urn:oid:0.9.2342.19200300.100.1.1", "urn:mace:dir:attribute-def:uid",
-                   "uid", "userid", "userId", "user_id"],
+        "userID": [
+            "userID", "urn:mace:dir:attribute-def:userid", "urn:oid:0.9.2342.19200300.100.1.1", "urn:mace:dir:attribute-def:uid",
+            "uid", "userid", "userId", "user_id",
+        ],
         "upstreamUserID": ["upstreamUserID"],
         "householdID": ["householdID", "householdId", "household_id"],
-        "mail": ["mail", "email", "urn:oid:0.9.2342.19200300.100.1.3", "urn:mace:dir:attribute-def:mail",
-                 "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"],
+        "mail": [
+            "mail", "email", "urn:oid:0.9.2342.19200300.100.1.3", "urn:mace:dir:attribute-def:mail",
+            "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
+        ],
         "zip": ["zip", "postalCode", "urn:oid:2.5.4.17", "urn:mace:dir:attribute-def:postalCode"],
     ]
 

@@ -23,7 +23,9 @@ extension ServiceKeys {
     }
 
     /// A new self-signed certificate and PEM private key for an ECDSA P-256 or Ed25519 media-token key.
-    package static func makeMediaTokenKey(_ algorithm: MediaTokenAlgorithm, commonName: String, now: Date) throws -> (privatePem: String, certificatePem: String) {
+    package static func makeMediaTokenKey(_ algorithm: MediaTokenAlgorithm, commonName: String, now: Date) throws -> (
+        privatePem: String, certificatePem: String
+    ) {
         let privateKey: MediaTokenPrivateKey
         let certificateKey: Certificate.PrivateKey
         let signatureAlgorithm: Certificate.SignatureAlgorithm

@@ -76,16 +76,20 @@ package final class ServiceKeys: Sendable {
         switch purpose {
         case .jwt:
             let key = ES256PrivateKey()
-            return ServiceKeyRecord(kid: kid, purpose: purpose, privatePem: key.pemRepresentation,
-                                    certificatePem: key.publicKey.pemRepresentation, createdAt: now, retiredAt: nil)
+            return ServiceKeyRecord(
+                kid: kid, purpose: purpose, privatePem: key.pemRepresentation,
+                certificatePem: key.publicKey.pemRepresentation, createdAt: now, retiredAt: nil)
         case _ where Self.extraMediaTokenAlgorithm(purpose: purpose) != nil:
-            let pems = try Self.makeMediaTokenKey(Self.extraMediaTokenAlgorithm(purpose: purpose)!, commonName: "Entitle \(purpose) \(kid)", now: clock.now())
-            return ServiceKeyRecord(kid: kid, purpose: purpose, privatePem: pems.privatePem,
-                                    certificatePem: pems.certificatePem, createdAt: now, retiredAt: nil)
+            let pems = try Self.makeMediaTokenKey(
+                Self.extraMediaTokenAlgorithm(purpose: purpose)!, commonName: "Entitle \(purpose) \(kid)", now: clock.now())
+            return ServiceKeyRecord(
+                kid: kid, purpose: purpose, privatePem: pems.privatePem,
+                certificatePem: pems.certificatePem, createdAt: now, retiredAt: nil)
         default:
             let identity = try SigningIdentity.generate(commonName: "Entitle \(purpose) \(kid)", now: clock.now())
-            return ServiceKeyRecord(kid: kid, purpose: purpose, privatePem: identity.privateKeyPEM,
-                                    certificatePem: identity.certificatePEM, createdAt: now, retiredAt: nil)
+            return ServiceKeyRecord(
+                kid: kid, purpose: purpose, privatePem: identity.privateKeyPEM,
+                certificatePem: identity.certificatePEM, createdAt: now, retiredAt: nil)
         }
     }
 

@@ -9,22 +9,38 @@ package struct ServiceMetrics: Sendable {
     /// Creates the metrics.
     package init() {}
 
-    static var requests: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "http_requests", unitName: "total",
-                                               helpText: "HTTP requests by method, route template and status.") }
-    static var latency: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "http_request_duration", unitName: "seconds",
-                                              helpText: "HTTP request latency by route template.") }
-    static var authentications: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "authentications", unitName: "total",
-                                                      helpText: "Authentication outcomes by MVPD.") }
-    static var decisions: MetricNameDescriptor { MetricNameDescriptor(namespace: "entitle", metricName: "decisions", unitName: "total",
-                                                helpText: "Authorization and preauthorization decisions by MVPD and outcome.") }
+    static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "entitle", metricName: "http_requests", unitName: "total",
+            helpText: "HTTP requests by method, route template and status.")
+    }
+    static var latency: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "entitle", metricName: "http_request_duration", unitName: "seconds",
+            helpText: "HTTP request latency by route template.")
+    }
+    static var authentications: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "entitle", metricName: "authentications", unitName: "total",
+            helpText: "Authentication outcomes by MVPD.")
+    }
+    static var decisions: MetricNameDescriptor {
+        MetricNameDescriptor(
+            namespace: "entitle", metricName: "decisions", unitName: "total",
+            helpText: "Authorization and preauthorization decisions by MVPD and outcome.")
+    }
 
     /// Counts a request and records its latency.
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
         registry.makeCounter(descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))]).increment()
-        registry.makeDurationHistogram(descriptor: Self.latency, labels: [("route", route)],
-                                       buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                                 .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(5)])
-            .recordNanoseconds(duration.nanoseconds)
+        registry.makeDurationHistogram(
+            descriptor: Self.latency, labels: [("route", route)],
+            buckets: [
+                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(5),
+            ]
+        )
+        .recordNanoseconds(duration.nanoseconds)
     }
 
     /// Counts an authentication outcome for an MVPD (`success`, `failure`, `temppass`).

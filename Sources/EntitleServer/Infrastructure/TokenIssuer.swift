@@ -27,16 +27,18 @@ package struct TokenIssuer: Sendable {
     /// Verifies a software statement's signature; nil when it is not a statement signed by this service.
     package func verify(statement: String) async -> SoftwareStatementClaims? {
         guard statement.utf8.count < 16_384, let (collection, _) = try? await keys.jwtKeys(),
-              let claims = try? await collection.verify(statement, as: SoftwareStatementClaims.self),
-              claims.iss == Self.issuer else { return nil }
+            let claims = try? await collection.verify(statement, as: SoftwareStatementClaims.self),
+            claims.iss == Self.issuer
+        else { return nil }
         return claims
     }
 
     /// Signs an access token for a client.
     package func accessToken(clientID: String, requestorID: String) async throws -> (token: String, claims: AccessTokenClaims) {
         let now = Int64(clock.now().timeIntervalSince1970)
-        let claims = AccessTokenClaims(iss: Self.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v2",
-                                       iat: now, nbf: now, exp: now + accessTokenLifetime, jti: UUID().uuidString.lowercased())
+        let claims = AccessTokenClaims(
+            iss: Self.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v2",
+            iat: now, nbf: now, exp: now + accessTokenLifetime, jti: UUID().uuidString.lowercased())
         let (collection, kid) = try await keys.jwtKeys()
         return (try await collection.sign(claims, kid: JWKIdentifier(string: kid)), claims)
     }
@@ -50,7 +52,8 @@ package struct TokenIssuer: Sendable {
             claims = known
         } else {
             guard let verified = try? await collection.verify(accessToken, as: AccessTokenClaims.self),
-                  verified.iss == Self.issuer else { return nil }
+                verified.iss == Self.issuer
+            else { return nil }
             keys.verifiedAccessTokens.remember(accessToken, claims: verified, generation: generation)
             claims = verified
         }

@@ -18,7 +18,7 @@ struct UserMetadataEncoder {
             let plain: JSONValue = values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string))
             if encrypted.contains(name) {
                 guard let key, let cipher = try? key.encrypt(Data(values.joined(separator: ",").utf8), padding: .PKCS1_OAEP_SHA256) else {
-                    continue // never leak a value that must be encrypted
+                    continue  // never leak a value that must be encrypted
                 }
                 attributes[name] = ProfileAttribute(value: .string(Data(cipher).base64EncodedString()), state: .encrypted)
             } else if name == "expiration_date", let number = Double(values[0]) {
@@ -32,7 +32,8 @@ struct UserMetadataEncoder {
 
     static func publicKey(pem: String) -> _RSA.Encryption.PublicKey? {
         if pem.contains("BEGIN CERTIFICATE"), let certificate = try? Certificate(pemEncoded: pem),
-           let der = try? certificate.publicKey.serializeAsPEM().derBytes {
+            let der = try? certificate.publicKey.serializeAsPEM().derBytes
+        {
             return try? _RSA.Encryption.PublicKey(derRepresentation: der)
         }
         return try? _RSA.Encryption.PublicKey(pemRepresentation: pem)

@@ -36,11 +36,14 @@ struct HMACAuthorization: Sendable, Equatable {
             fields[String(part[..<equals]).trimmingCharacters(in: .whitespaces)] = String(part[part.index(after: equals)...])
         }
         guard let requestor = fields["requestor_id"], let nonce = fields["nonce"], let method2 = fields["signature_method"],
-              let time = fields["request_time"].flatMap({ Int64($0) }), time >= 0, time < 100_000_000_000_000, let uri = fields["request_uri"], let key = fields["public_key"],
-              let signature = fields["signature"], !requestor.isEmpty, !nonce.isEmpty, nonce.count <= 128, !key.isEmpty,
-              signedText.hasSuffix("request_uri=" + uri) else { return nil }
-        return HMACAuthorization(method: method, requestorID: requestor, nonce: nonce, signatureMethod: method2, requestTime: time,
-                                 requestURI: uri, publicKey: key, signature: signature, signedText: signedText)
+            let time = fields["request_time"].flatMap({ Int64($0) }), time >= 0, time < 100_000_000_000_000, let uri = fields["request_uri"],
+            let key = fields["public_key"],
+            let signature = fields["signature"], !requestor.isEmpty, !nonce.isEmpty, nonce.count <= 128, !key.isEmpty,
+            signedText.hasSuffix("request_uri=" + uri)
+        else { return nil }
+        return HMACAuthorization(
+            method: method, requestorID: requestor, nonce: nonce, signatureMethod: method2, requestTime: time,
+            requestURI: uri, publicKey: key, signature: signature, signedText: signedText)
     }
 
     /// Base64 HMAC-SHA1 of `text` keyed with the UTF-8 bytes of `privateKey`.

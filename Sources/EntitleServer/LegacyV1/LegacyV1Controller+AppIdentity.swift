@@ -18,16 +18,19 @@ extension LegacyV1Controller {
             if try await repository.requestor(id: requestorID) == nil {
                 throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
             }
-            throw APIError(.v1(401, "invalid_access_token_service_provider", "The credentials are not issued for this requestor.",
-                               action: "application-registration"))
+            throw APIError(
+                .v1(
+                    401, "invalid_access_token_service_provider", "The credentials are not issued for this requestor.",
+                    action: "application-registration"))
         }
         guard let requestor = try await repository.requestor(id: requestorID) else {
             throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
         }
         let device = try needsDevice ? v1.deviceID() : DeviceIdentifier(rawValue: "none")!
         let now = Int64(clock.now().timeIntervalSince1970)
-        let claims = AccessTokenClaims(iss: TokenIssuer.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v1",
-                                       iat: now, nbf: now, exp: now, jti: "")
+        let claims = AccessTokenClaims(
+            iss: TokenIssuer.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v1",
+            iat: now, nbf: now, exp: now, jti: "")
         return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs)
     }
 
@@ -45,8 +48,10 @@ extension LegacyV1Controller {
                 throw APIError(.v1(401, "access_token_expired", "The access token is invalid or expired: fetch a new one.", action: registration))
             }
             guard let client = try await repository.activeClient(id: claims.sub) else {
-                throw APIError(.v1(401, "invalid_client_id", "The client application is revoked or no longer approved: register again.",
-                                   action: registration))
+                throw APIError(
+                    .v1(
+                        401, "invalid_client_id", "The client application is revoked or no longer approved: register again.",
+                        action: registration))
             }
             return (client.clientId, client.redirectURIs, claims.requestorID)
         }
@@ -60,16 +65,22 @@ extension LegacyV1Controller {
             throw APIError(.v1(401, "invalid_client_id", "The public key is unknown or revoked.", action: registration))
         }
         guard hmac.hasValidSignature(privateKey: key.privateKey), hmac.method == v1.request.method.rawValue,
-              hmac.matches(path: v1.request.uri.path) else {
+            hmac.matches(path: v1.request.uri.path)
+        else {
             throw APIError(.v1(401, "invalid_access_token_signature", "The request signature is not valid.", action: registration))
         }
         let now = self.now
         guard abs(hmac.requestTime - now) <= Self.hmacTimeWindow else {
-            throw APIError(.v1(400, "invalid_client_time", "The request time is too far from the service's time (check that it is in milliseconds).",
-                               action: registration))
+            throw APIError(
+                .v1(
+                    400, "invalid_client_time", "The request time is too far from the service's time (check that it is in milliseconds).",
+                    action: registration))
         }
-        guard try await repository.useNonce(key: Secrets.sha256Hex(key.publicKey + "|" + hmac.nonce),
-                                            expiresAt: hmac.requestTime + Self.hmacTimeWindow + 60_000, now: now) else {
+        guard
+            try await repository.useNonce(
+                key: Secrets.sha256Hex(key.publicKey + "|" + hmac.nonce),
+                expiresAt: hmac.requestTime + Self.hmacTimeWindow + 60_000, now: now)
+        else {
             throw APIError(.v1(401, "nonce_replayed", "The nonce was already used: every request needs a new nonce.", action: registration))
         }
         return ("hmac:" + key.publicKey, [], key.requestorId)

@@ -11,17 +11,21 @@ extension LegacyV1Controller {
 
     func addAuthenticationRoutes(api: RouterGroup<AppContext>, reggie: RouterGroup<AppContext>) {
         reggie.post(":requestor/regcode") { request, context in
-            try await self.v1(request, context: context) { v1 in try await self.v1CreateCode(v1, requestor: try context.parameters.require("requestor")) }
+            try await self.v1(request, context: context) { v1 in
+                try await self.v1CreateCode(v1, requestor: try context.parameters.require("requestor"))
+            }
         }
         reggie.get(":requestor/regcode/:code") { request, context in
             try await self.v1(request, context: context) { v1 in
-                let session = try await self.v1Code(v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
+                let session = try await self.v1Code(
+                    v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
                 return self.v1Registration(session, v1: v1).response(v1.format)
             }
         }
         reggie.delete(":requestor/regcode/:code") { request, context in
             try await self.v1(request, context: context) { v1 in
-                let session = try await self.v1Code(v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
+                let session = try await self.v1Code(
+                    v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
                 try await self.repository.expireSession(code: session.code, at: self.now)
                 return self.v1Empty()
             }
@@ -37,8 +41,9 @@ extension LegacyV1Controller {
             try await self.v1(request, context: context) { v1 in
                 let session = try await self.v1Code(v1, requestor: try v1.requestorID(), code: try context.parameters.require("code"))
                 guard session.status == .authenticated,
-                      let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
-                      profile.notAfter > self.now else {
+                    let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
+                    profile.notAfter > self.now
+                else {
                     throw APIError(.v1(403, "authentication_session_missing", "Forbidden", action: "authentication"))
                 }
                 return self.v1Empty(.ok)
@@ -47,8 +52,9 @@ extension LegacyV1Controller {
         api.get("checkauthn") { request, context in
             try await self.v1(request, context: context) { v1 in
                 let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
-                _ = try await self.v1Profile(caller, missing: .v1(403, "authentication_session_missing", "Not authenticated", action: "authentication"),
-                                             expired: .v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication"))
+                _ = try await self.v1Profile(
+                    caller, missing: .v1(403, "authentication_session_missing", "Not authenticated", action: "authentication"),
+                    expired: .v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication"))
                 return self.v1Empty(.ok)
             }
         }
@@ -56,22 +62,27 @@ extension LegacyV1Controller {
             try await self.v1(request, context: context) { v1 in
                 let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
                 let profile = try await self.v1Profile(caller, missing: .v1AuthnNotFound, expired: .v1AuthnExpired)
-                return V1Document(xmlRoot: "authentication", value: .object([
-                    ("expires", .string(String(profile.notAfter))), ("userId", .string(profile.userId)), ("mvpd", .string(profile.mvpdId)),
-                    ("requestor", .string(profile.requestorId)),
-                ])).response(v1.format)
+                return V1Document(
+                    xmlRoot: "authentication",
+                    value: .object([
+                        ("expires", .string(String(profile.notAfter))), ("userId", .string(profile.userId)), ("mvpd", .string(profile.mvpdId)),
+                        ("requestor", .string(profile.requestorId)),
+                    ])
+                ).response(v1.format)
             }
         }
         api.post("authenticate/freepreview") { request, context in
             try await self.v1(request, context: context) { v1 in
                 let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
                 guard let mvpdID = v1["mso_id"], let mvpd = try await self.repository.integratedMVPD(requestor: caller.requestor.id, mvpd: mvpdID),
-                      mvpd.isTempPass else {
+                    mvpd.isTempPass
+                else {
                     throw APIError(.v1(400, "unknown_integration", "mso_id is not a TempPass provider of this requestor.", action: "configuration"))
                 }
                 let identity = try Self.v1GenericData(v1["generic_data"])
-                try await tempPass.startTempPass(requestor: caller.requestor.id, clientID: caller.clientID, device: caller.device.value,
-                                             mvpd: mvpd, sessionCode: nil, identityHeader: identity)
+                try await tempPass.startTempPass(
+                    requestor: caller.requestor.id, clientID: caller.clientID, device: caller.device.value,
+                    mvpd: mvpd, sessionCode: nil, identityHeader: identity)
                 return self.v1Empty()
             }
         }
@@ -94,9 +105,10 @@ extension LegacyV1Controller {
             mvpdID = mvpd
         }
         let now = self.now
-        var session = AuthSessionRecord(code: "", sessionId: UUID().uuidString.lowercased(), requestorId: requestor, clientId: caller.clientID,
-                                        deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: .pending,
-                                        authnRequestId: nil, failure: nil, createdAt: now, notAfter: now + ttl * 1000)
+        var session = AuthSessionRecord(
+            code: "", sessionId: UUID().uuidString.lowercased(), requestorId: requestor, clientId: caller.clientID,
+            deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: .pending,
+            authnRequestId: nil, failure: nil, createdAt: now, notAfter: now + ttl * 1000)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
             if try await repository.insertSession(session) { return v1Registration(session, v1: v1).response(v1.format, status: .created) }
@@ -108,7 +120,8 @@ extension LegacyV1Controller {
     func v1Code(_ v1: V1Request, requestor: String, code raw: String) async throws -> AuthSessionRecord {
         let caller = try await legacyCaller(v1, requestorID: requestor, needsDevice: false)
         guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
-              session.requestorId == requestor, session.notAfter > now else {
+            session.requestorId == requestor, session.notAfter > now
+        else {
             try await sessions.countFailedCodeLookup(bucket: caller.clientID)
             throw APIError(.v1(404, "invalid_registration_code", "The registration code is unknown or expired."))
         }
@@ -124,28 +137,39 @@ extension LegacyV1Controller {
             if let value = v1[legacy] { info.append((legacy, .string(value))) }
         }
         info.append(("authorizationType", .string(session.clientId.hasPrefix("hmac:") ? "HMAC" : "OAUTH2")))
-        return V1Document(xmlRoot: "ns2:regcode xmlns:ns2=\"model.mvc.reggie.pass.adobe.com\"", value: .object([
-            ("id", .string(session.sessionId)), ("code", .string(session.code)), ("requestor", .string(session.requestorId)),
-            ("mvpd", session.mvpdId.map(V1Value.string) ?? .null), ("generated", .int(session.createdAt)), ("expires", .int(session.notAfter)),
-            ("info", .object(info)),
-        ]))
+        return V1Document(
+            xmlRoot: "ns2:regcode xmlns:ns2=\"model.mvc.reggie.pass.adobe.com\"",
+            value: .object([
+                ("id", .string(session.sessionId)), ("code", .string(session.code)), ("requestor", .string(session.requestorId)),
+                ("mvpd", session.mvpdId.map(V1Value.string) ?? .null), ("generated", .int(session.createdAt)), ("expires", .int(session.notAfter)),
+                ("info", .object(info)),
+            ]))
     }
 
     /// The MVPD list (§3.4): the SDK's config document in XML, REST v2's configuration shape in JSON.
     func v1Configuration(_ caller: CallerIdentity, v1: V1Request) async throws -> Response {
         let mvpds = try await repository.mvpds(requestor: caller.requestor.id)
         if v1.format == .json {
-            return JSONCoding.response(ConfigurationResponse(
-                device: caller.deviceInfo?.primaryHardwareType ?? "unknown", clientType: "clientless", os: caller.deviceInfo?.osName ?? "Unknown",
-                requestor: RequestorConfiguration(id: caller.requestor.id, name: caller.requestor.name,
-                                                  domains: caller.requestor.domains.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
+            return JSONCoding.response(
+                ConfigurationResponse(
+                    device: caller.deviceInfo?.primaryHardwareType ?? "unknown", clientType: "clientless", os: caller.deviceInfo?.osName ?? "Unknown",
+                    requestor: RequestorConfiguration(
+                        id: caller.requestor.id, name: caller.requestor.name,
+                        domains: caller.requestor.domains.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
         }
-        return V1Document(xmlRoot: "config", value: .object([
-            ("time", .int(now)), ("requestor", .object([
-                ("id", .string(caller.requestor.id)), ("name", .string(caller.requestor.name)),
-                ("mvpds", .array(element: "mvpd", mvpds.map(\.v1Configuration))),
-            ])),
-        ])).response(.xml)
+        return V1Document(
+            xmlRoot: "config",
+            value: .object([
+                ("time", .int(now)),
+                (
+                    "requestor",
+                    .object([
+                        ("id", .string(caller.requestor.id)), ("name", .string(caller.requestor.name)),
+                        ("mvpds", .array(element: "mvpd", mvpds.map(\.v1Configuration))),
+                    ])
+                ),
+            ])
+        ).response(.xml)
     }
 
     /// The device's most recent profile; `missing` when it has none, `expired` when all have expired.
@@ -172,33 +196,42 @@ extension LegacyV1Controller {
     func v1Authenticate(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
-              session.requestorId == query["requestor_id"], session.notAfter > now else {
-            return HTMLPage.message(title: "This sign-in link is not valid",
-                                    message: "The registration code is unknown or has expired. Start signing in again on your device.",
-                                    status: .badRequest)
+            session.requestorId == query["requestor_id"], session.notAfter > now
+        else {
+            return HTMLPage.message(
+                title: "This sign-in link is not valid",
+                message: "The registration code is unknown or has expired. Start signing in again on your device.",
+                status: .badRequest)
         }
         guard let requestor = try await repository.requestor(id: session.requestorId),
-              let mvpdID = query["mso_id"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil else {
+            let mvpdID = query["mso_id"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil
+        else {
             return HTMLPage.message(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
         }
         let domains = requestor.domains
         guard let domain = query["domain_name"], domains.contains(domain) else {
-            return HTMLPage.message(title: "This sign-in link is not valid", message: "The domain is not registered for this programmer.",
-                                    status: .badRequest)
+            return HTMLPage.message(
+                title: "This sign-in link is not valid", message: "The domain is not registered for this programmer.",
+                status: .badRequest)
         }
         let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
         let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
-        guard redirect.count <= 2048, RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
-                || redirect == configuration.authenticatedPageURL else {
-            return HTMLPage.message(title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
-                                    status: .badRequest)
+        guard redirect.count <= 2048,
+            RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
+                || redirect == configuration.authenticatedPageURL
+        else {
+            return HTMLPage.message(
+                title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
+                status: .badRequest)
         }
         if session.status == .authenticated { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
         try await repository.resumeSession(code: code, mvpd: mvpdID, domainName: domain, redirectURL: redirect)
-        return HTMLPage.redirect(to: "/adobe-services/authenticate/saml?" + FormURLEncoding.encode([
-            ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", session.requestorId), ("domain_name", domain),
-            ("redirect_url", redirect), ("reg_code", code),
-        ]))
+        return HTMLPage.redirect(
+            to: "/adobe-services/authenticate/saml?"
+                + FormURLEncoding.encode([
+                    ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", session.requestorId), ("domain_name", domain),
+                    ("redirect_url", redirect), ("reg_code", code),
+                ]))
     }
 }
 
@@ -211,9 +244,11 @@ extension MVPDRecord {
             ("iFrameRequired", .bool(false)), ("iFrameWidth", .int(500)), ("iFrameHeight", .int(300)), ("tempPass", .bool(isTempPass)),
         ]
         if enablePlatformServices {
-            fields += [("enablePlatformServices", .bool(true)), ("boardingStatus", boardingStatus.map(V1Value.string) ?? .null),
-                       ("displayInPlatformPicker", .bool(displayInPlatformPicker)),
-                       ("platformMappingId", platformMappingId.map(V1Value.string) ?? .null)]
+            fields += [
+                ("enablePlatformServices", .bool(true)), ("boardingStatus", boardingStatus.map(V1Value.string) ?? .null),
+                ("displayInPlatformPicker", .bool(displayInPlatformPicker)),
+                ("platformMappingId", platformMappingId.map(V1Value.string) ?? .null),
+            ]
         }
         return .object(fields)
     }

@@ -13,21 +13,27 @@ extension LegacyV1Controller {
                 let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
                 let resource = try v1.resource()
                 let authorization = try await self.v1Authorize(caller, resource: resource)
-                return V1Document(xmlRoot: "authorization", value: .object([
-                    ("expires", .string(String(authorization.notAfter))), ("mvpd", .string(authorization.mvpdId)),
-                    ("requestor", .string(authorization.requestorId)), ("resource", .string(authorization.resource)),
-                ])).response(v1.format)
+                return V1Document(
+                    xmlRoot: "authorization",
+                    value: .object([
+                        ("expires", .string(String(authorization.notAfter))), ("mvpd", .string(authorization.mvpdId)),
+                        ("requestor", .string(authorization.requestorId)), ("resource", .string(authorization.resource)),
+                    ])
+                ).response(v1.format)
             }
         }
         api.get("tokens/authz") { request, context in
             try await self.v1(request, context: context) { v1 in
                 let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
                 let resource = try v1.resource()
-                let profile = try await self.v1Profile(caller, missing: .v1(412, "authentication_session_missing", "User not authenticated", action: "authentication"),
-                                                       expired: .v1(412, "authentication_session_expired", "User not authenticated", action: "authentication"))
-                guard let authorization = try await self.repository.legacyAuthorization(
-                    requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, resource: resource),
-                    authorization.mvpdId == profile.mvpdId else {
+                let profile = try await self.v1Profile(
+                    caller, missing: .v1(412, "authentication_session_missing", "User not authenticated", action: "authentication"),
+                    expired: .v1(412, "authentication_session_expired", "User not authenticated", action: "authentication"))
+                guard
+                    let authorization = try await self.repository.legacyAuthorization(
+                        requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, resource: resource),
+                    authorization.mvpdId == profile.mvpdId
+                else {
                     throw APIError(.v1(404, "authorization_not_found", "Not Found", action: "authorization"))
                 }
                 guard authorization.notAfter > self.now else { throw APIError(.v1(410, "authorization_expired", "Gone", action: "authorization")) }
@@ -35,10 +41,13 @@ extension LegacyV1Controller {
                 guard authorization.notBefore >= profile.notBefore else {
                     throw APIError(.v1(404, "authorization_not_found", "Not Found", action: "authorization"))
                 }
-                return V1Document(xmlRoot: "authorization", value: .object([
-                    ("expires", .string(String(authorization.notAfter))), ("mvpd", .string(authorization.mvpdId)),
-                    ("requestor", .string(authorization.requestorId)), ("resource", .string(authorization.resource)),
-                ])).response(v1.format)
+                return V1Document(
+                    xmlRoot: "authorization",
+                    value: .object([
+                        ("expires", .string(String(authorization.notAfter))), ("mvpd", .string(authorization.mvpdId)),
+                        ("requestor", .string(authorization.requestorId)), ("resource", .string(authorization.resource)),
+                    ])
+                ).response(v1.format)
             }
         }
         for path in ["tokens/media", "mediatoken"] {
@@ -59,8 +68,9 @@ extension LegacyV1Controller {
             try await self.v1(request, context: context) { v1 in
                 let session = try await self.v1Code(v1, requestor: try v1.requestorID(), code: try context.parameters.require("code"))
                 guard let requestor = try await self.repository.requestor(id: session.requestorId),
-                      let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
-                      profile.notAfter > self.now else {
+                    let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
+                    profile.notAfter > self.now
+                else {
                     throw APIError(.v1(412, "preauthorization_authentication_session_missing", "User not authenticated", action: "authentication"))
                 }
                 return try await self.v1Preauthorize(v1, requestor: requestor, profile: profile)
@@ -69,20 +79,24 @@ extension LegacyV1Controller {
         api.delete("logout") { request, context in
             try await self.v1(request, context: context) { v1 in
                 let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
-                let profiles = try await self.repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+                let profiles = try await self.repository.profiles(
+                    requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
                 for profile in profiles {
-                    _ = try await self.repository.deleteProfile(requestor: caller.requestor.id, client: caller.clientID,
-                                                                device: caller.device.value, mvpd: profile.mvpdId)
+                    _ = try await self.repository.deleteProfile(
+                        requestor: caller.requestor.id, client: caller.clientID,
+                        device: caller.device.value, mvpd: profile.mvpdId)
                 }
-                try await self.repository.deleteLegacyAuthorizations(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+                try await self.repository.deleteLegacyAuthorizations(
+                    requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
                 return self.v1Empty()
             }
         }
         api.get("tokens/usermetadata") { request, context in
             try await self.v1(request, context: context) { v1 in
                 let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
-                let profile = try await self.v1Profile(caller, missing: .v1(412, "authentication_session_missing", "User not authenticated", action: "authentication"),
-                                                       expired: .v1(412, "authentication_session_expired", "Authentication token expired", action: "authentication"))
+                let profile = try await self.v1Profile(
+                    caller, missing: .v1(412, "authentication_session_missing", "User not authenticated", action: "authentication"),
+                    expired: .v1(412, "authentication_session_expired", "Authentication token expired", action: "authentication"))
                 return try await self.v1UserMetadata(profile, requestor: caller.requestor).response(v1.format)
             }
         }
@@ -101,9 +115,10 @@ extension LegacyV1Controller {
             if error.code == .invalidParameterResources { error = .v1(400, "malformed_authz_request", "The resource is malformed.") }
             throw APIError(error)
         }
-        let record = LegacyAuthorizationRecord(requestorId: caller.requestor.id, clientId: caller.clientID, deviceId: caller.device.value,
-                                               resource: resource, mvpdId: mvpd.id, notBefore: decision.notBefore ?? now,
-                                               notAfter: decision.notAfter ?? now)
+        let record = LegacyAuthorizationRecord(
+            requestorId: caller.requestor.id, clientId: caller.clientID, deviceId: caller.device.value,
+            resource: resource, mvpdId: mvpd.id, notBefore: decision.notBefore ?? now,
+            notAfter: decision.notAfter ?? now)
         try await repository.upsertLegacyAuthorization(record)
         return record
     }
@@ -114,18 +129,24 @@ extension LegacyV1Controller {
         let resource = try v1.resource()
         let profile = try await v1Profile(caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz)
         let now = self.now
-        var authorization = try await repository.legacyAuthorization(requestor: caller.requestor.id, client: caller.clientID,
-                                                                     device: caller.device.value, resource: resource)
+        var authorization = try await repository.legacyAuthorization(
+            requestor: caller.requestor.id, client: caller.clientID,
+            device: caller.device.value, resource: resource)
         if let existing = authorization, existing.notAfter <= now || existing.mvpdId != profile.mvpdId || existing.notBefore < profile.notBefore {
             authorization = nil
         }
         if authorization == nil { authorization = try await v1Authorize(caller, resource: resource) }
         guard let authorization else { throw APIError(.internalServerError) }
-        let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
-        return V1Document(xmlRoot: "play", value: .object([
-            ("expires", .string(String(token.notAfter))), ("mvpdId", .string(authorization.mvpdId)), ("requestor", .string(caller.requestor.id)),
-            ("resource", .string(resource)), ("serializedToken", .string(token.serializedToken)), ("userId", .string(Self.v1ScrambledUserID(profile))),
-        ])).response(v1.format)
+        let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(
+            resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
+        return V1Document(
+            xmlRoot: "play",
+            value: .object([
+                ("expires", .string(String(token.notAfter))), ("mvpdId", .string(authorization.mvpdId)), ("requestor", .string(caller.requestor.id)),
+                ("resource", .string(resource)), ("serializedToken", .string(token.serializedToken)),
+                ("userId", .string(Self.v1ScrambledUserID(profile))),
+            ])
+        ).response(v1.format)
     }
 
     /// `preauthorize`: one decision per resource of the comma-separated `resource` list, with item-level errors.
@@ -164,9 +185,11 @@ extension LegacyV1Controller {
             if attribute.state == .encrypted { encrypted.append(.string(name)) }
             data.append((name, Self.v1Value(attribute.value)))
         }
-        return V1Document(xmlRoot: "metadata", value: .object([
-            ("updated", .int(profile.notBefore / 1000)), ("encrypted", .array(element: "encrypted", encrypted)), ("data", .object(data)),
-        ]))
+        return V1Document(
+            xmlRoot: "metadata",
+            value: .object([
+                ("updated", .int(profile.notBefore / 1000)), ("encrypted", .array(element: "encrypted", encrypted)), ("data", .object(data)),
+            ]))
     }
 
     static func v1Value(_ value: JSONValue) -> V1Value {

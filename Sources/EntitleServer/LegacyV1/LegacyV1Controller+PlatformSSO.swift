@@ -15,8 +15,9 @@ extension LegacyV1Controller {
                 guard let payload = session.authenticationRequest?.request else {
                     throw APIError(.v1(400, "authentication_session_exists", "The device is already signed in with this MVPD."))
                 }
-                return Response(status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "no-store"],
-                                body: .init(byteBuffer: ByteBuffer(string: payload)))
+                return Response(
+                    status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(string: payload)))
             }
         }
         api.post("tokens/authn") { request, context in
@@ -35,9 +36,12 @@ extension LegacyV1Controller {
     /// An MVPD of the requestor boarded for platform SSO, or 400.
     func v1PlatformMVPD(_ id: String, requestor: String) async throws -> MVPDRecord {
         guard !id.isEmpty, id.utf8.count <= 128, let mvpd = try await repository.integratedMVPD(requestor: requestor, mvpd: id),
-              mvpd.enablePlatformServices else {
-            throw APIError(.v1(400, "invalid_configuration_mvpd_platform", "The MVPD is not configured for platform single sign-on.",
-                               action: "configuration"))
+            mvpd.enablePlatformServices
+        else {
+            throw APIError(
+                .v1(
+                    400, "invalid_configuration_mvpd_platform", "The MVPD is not configured for platform single sign-on.",
+                    action: "configuration"))
         }
         return mvpd
     }
@@ -46,7 +50,8 @@ extension LegacyV1Controller {
     static func v1PlatformSAMLResponse(_ raw: String) -> String {
         let trimmed = raw.filter { !$0.isWhitespace }
         if let decoded = Data(base64Encoded: trimmed).flatMap({ String(data: $0, encoding: .utf8) })?.filter({ !$0.isWhitespace }),
-           !decoded.hasPrefix("<"), Data(base64Encoded: decoded) != nil {
+            !decoded.hasPrefix("<"), Data(base64Encoded: decoded) != nil
+        {
             return decoded
         }
         return trimmed

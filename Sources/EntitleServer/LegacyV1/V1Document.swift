@@ -96,10 +96,12 @@ struct V1Document: Sendable {
 extension EnhancedError {
     /// The REST API v1 error body: `status`, `message`, `details` (null when none) and the Enhanced Error Code fields.
     var v1Document: V1Document {
-        V1Document(xmlRoot: "error", value: .object([
-            ("status", .int(Int64(status))), ("code", .string(code.rawValue)), ("message", .string(message)),
-            ("details", details.map(V1Value.string) ?? .null), ("helpUrl", .string(helpUrl)), ("trace", .string(trace)),
-            ("action", .string(action.rawValue)),
-        ]))
+        V1Document(
+            xmlRoot: "error",
+            value: .object([
+                ("status", .int(Int64(status))), ("code", .string(code.rawValue)), ("message", .string(message)),
+                ("details", details.map(V1Value.string) ?? .null), ("helpUrl", .string(helpUrl)), ("trace", .string(trace)),
+                ("action", .string(action.rawValue)),
+            ]))
     }
 }

@@ -20,8 +20,10 @@ struct V1Request: Sendable {
     /// The requestor id from `requestor` or `requestor_id` (or the path), required.
     func requestorID(path: String? = nil) throws -> String {
         guard let id = path ?? self["requestor"] ?? self["requestor_id"], id.utf8.count <= 128 else {
-            throw APIError(EnhancedError(action: "none", status: 400, code: "invalid_requestor",
-                                         message: "The requestor parameter is missing or invalid."))
+            throw APIError(
+                EnhancedError(
+                    action: "none", status: 400, code: "invalid_requestor",
+                    message: "The requestor parameter is missing or invalid."))
         }
         return id
     }
@@ -29,8 +31,10 @@ struct V1Request: Sendable {
     /// The `deviceId` parameter as a device identifier: the same value as the decoded REST v2 `AP-Device-Identifier`.
     func deviceID() throws -> DeviceIdentifier {
         guard let raw = self["deviceId"] ?? self["device_id"], let device = DeviceIdentifier(rawValue: raw) else {
-            throw APIError(EnhancedError(action: "none", status: 400, code: "invalid_device_id",
-                                         message: "The deviceId parameter is missing or invalid."))
+            throw APIError(
+                EnhancedError(
+                    action: "none", status: 400, code: "invalid_device_id",
+                    message: "The deviceId parameter is missing or invalid."))
         }
         return device
     }
@@ -41,8 +45,10 @@ struct V1Request: Sendable {
         do {
             return try DeviceInfo.decode(header: text)
         } catch {
-            throw APIError(EnhancedError(action: "none", status: 400, code: "invalid_device_info",
-                                         message: "The device information is missing or invalid."))
+            throw APIError(
+                EnhancedError(
+                    action: "none", status: 400, code: "invalid_device_info",
+                    message: "The device information is missing or invalid."))
         }
     }
 
@@ -58,8 +64,10 @@ struct V1Request: Sendable {
 extension LegacyV1Controller {
     /// Runs a REST API v1 handler: reads parameters, negotiates the format and answers every failure as a v1 error body
     /// (XML or JSON, with the Enhanced Error Code fields) with its status — never a service-side stack of JSON-only errors.
-    func v1(_ request: Request, context: AppContext, format forced: V1Format? = nil,
-            _ handler: (V1Request) async throws -> Response) async throws -> Response {
+    func v1(
+        _ request: Request, context: AppContext, format forced: V1Format? = nil,
+        _ handler: (V1Request) async throws -> Response
+    ) async throws -> Response {
         var parameters = FormBody.query(of: request)
         var format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
         var body = ""
@@ -97,5 +105,7 @@ extension EnhancedError {
     /// No authentication where one is needed to authorize (403).
     static var v1AuthnMissingForAuthz: EnhancedError { v1(403, "authentication_session_missing", "User not authenticated", action: "authentication") }
     /// Expired authentication where one is needed to authorize (403).
-    static var v1AuthnExpiredForAuthz: EnhancedError { v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication") }
+    static var v1AuthnExpiredForAuthz: EnhancedError {
+        v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication")
+    }
 }

@@ -23,8 +23,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             case .contentTooLarge: throw APIError(.payloadTooLarge)
             case .badRequest: throw APIError(EnhancedError.invalidRequest.with(details: error.body))
             default:
-                throw APIError(EnhancedError(action: "none", status: Int(error.status.code), code: "http_error",
-                                             message: error.body ?? error.status.reasonPhrase))
+                throw APIError(
+                    EnhancedError(
+                        action: "none", status: Int(error.status.code), code: "http_error",
+                        message: error.body ?? error.status.reasonPhrase))
             }
         } catch is DecodingError {
             throw APIError(EnhancedError.invalidRequest.with(details: "The request body could not be decoded."))

@@ -8,12 +8,14 @@ struct MetricsMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)
-            metrics.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
-                                  status: Int(response.status.code), duration: ContinuousClock.now - start)
+            metrics.recordRequest(
+                method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
+                status: Int(response.status.code), duration: ContinuousClock.now - start)
             return response
         } catch let error as any HTTPResponseError {
-            metrics.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
-                                  status: Int(error.status.code), duration: ContinuousClock.now - start)
+            metrics.recordRequest(
+                method: request.method.rawValue, route: context.endpointPath ?? "unmatched",
+                status: Int(error.status.code), duration: ContinuousClock.now - start)
             throw error
         }
     }

@@ -15,7 +15,8 @@ final class RouteTable: Sendable {
         let segments = path.split(separator: "/").map(String.init)
         return templates.withLock { all in
             all.contains { template in
-                template.count == segments.count && zip(template, segments).allSatisfy { $0.hasPrefix(":") || $0.hasPrefix("{") || $0 == "*" || $0 == $1 }
+                template.count == segments.count
+                    && zip(template, segments).allSatisfy { $0.hasPrefix(":") || $0.hasPrefix("{") || $0 == "*" || $0 == $1 }
             }
         }
     }

@@ -25,8 +25,10 @@ struct Pages: Sendable {
 
     /// A page that says what happened and what to do next.
     /// `appLink` adds a "Return to your app" link; `refresh` hands the browser over to that URL at once.
-    func message(title: String, message: String, next: String? = nil, success: Bool = false, retry: Bool = false,
-                 appLink: String? = nil, refresh: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
+    func message(
+        title: String, message: String, next: String? = nil, success: Bool = false, retry: Bool = false,
+        appLink: String? = nil, refresh: String? = nil, status: HTTPResponse.Status = .ok
+    ) -> Response {
         var values: [String: Any] = ["title": title, "message": message, "kind": success ? "ok" : "error", "retry": retry]
         if let next { values["next"] = next }
         if let appLink { values["appLink"] = appLink }

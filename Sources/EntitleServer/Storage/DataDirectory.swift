@@ -17,20 +17,24 @@ package enum DataDirectory {
 
     /// The entries Entitle keeps in a data directory; only these (and everything below them) are tightened, so that a
     /// data directory pointed at a shared folder does not change the modes of files that are not Entitle's.
-    package static let ownEntries: Set<String> = ["entitle.sqlite", "entitle.sqlite-wal", "entitle.sqlite-shm", "entitle.sqlite-journal",
-                                                 "demo", "demo-mvpd"]
+    package static let ownEntries: Set<String> = [
+        "entitle.sqlite", "entitle.sqlite-wal", "entitle.sqlite-shm", "entitle.sqlite-journal",
+        "demo", "demo-mvpd",
+    ]
 
     /// Creates `path` when missing and makes Entitle's entries in it (and everything below them) owner-only; the
     /// directory itself too when it holds nothing else. Each tightened entry is logged.
     package static func secure(_ path: String, logger: Logger) throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: Int(directoryMode)])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: Int(directoryMode)])
         let entries = try FileManager.default.contentsOfDirectory(atPath: path)
         if entries.allSatisfy(ownEntries.contains) {
             tighten(path, logger: logger)
         } else {
-            logger.notice("data directory holds other files: its own mode is left as is, Entitle's files in it are owner-only",
-                          metadata: ["path": "\(path)"])
+            logger.notice(
+                "data directory holds other files: its own mode is left as is, Entitle's files in it are owner-only",
+                metadata: ["path": "\(path)"])
         }
         for entry in entries where ownEntries.contains(entry) {
             let entryPath = path + "/" + entry
@@ -53,8 +57,9 @@ package enum DataDirectory {
     package static func writePrivateFile(_ data: Data, to path: String) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: folder) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: Int(directoryMode)])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: Int(directoryMode)])
             _ = chmod(folder, directoryMode)
         }
         let temporary = path + ".tmp-" + UUID().uuidString
@@ -82,16 +87,18 @@ package enum DataDirectory {
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
         let kind = status.st_mode & S_IFMT
-        guard kind == S_IFDIR || kind == S_IFREG else { return } // symbolic links and others are left alone
+        guard kind == S_IFDIR || kind == S_IFREG else { return }  // symbolic links and others are left alone
         let current = status.st_mode & 0o7777
         guard current & 0o7077 != 0 else { return }
         let wanted = current & 0o700
         if chmod(path, wanted) == 0 {
-            logger.notice("tightened data directory permissions",
-                          metadata: ["path": "\(path)", "from": "\(String(current, radix: 8))", "to": "\(String(wanted, radix: 8))"])
+            logger.notice(
+                "tightened data directory permissions",
+                metadata: ["path": "\(path)", "from": "\(String(current, radix: 8))", "to": "\(String(wanted, radix: 8))"])
         } else {
-            logger.warning("could not tighten data directory permissions",
-                           metadata: ["path": "\(path)", "error": "\(String(cString: strerror(errno)))"])
+            logger.warning(
+                "could not tighten data directory permissions",
+                metadata: ["path": "\(path)", "error": "\(String(cString: strerror(errno)))"])
         }
     }
 }

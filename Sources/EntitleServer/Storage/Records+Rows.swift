@@ -13,8 +13,9 @@ extension RequestorRecord: StoredRecord {
     }
 
     init(row: Row) {
-        self.init(id: row.id, name: row.name, domains: JSONText.decode(row.domains), maxResources: row.maxResources,
-                  metadataCertificatePem: row.metadataCertificatePem)
+        self.init(
+            id: row.id, name: row.name, domains: JSONText.decode(row.domains), maxResources: row.maxResources,
+            metadataCertificatePem: row.metadataCertificatePem)
     }
 }
 
@@ -67,8 +68,9 @@ extension SoftwareStatementRecord: StoredRecord {
     }
 
     init(row: Row) {
-        self.init(softwareId: row.softwareId, requestorId: row.requestorId, name: row.name,
-                  redirectURIs: JSONText.decode(row.redirectUris), issuedAt: row.issuedAt, revoked: Bool(storedFlag: row.revoked))
+        self.init(
+            softwareId: row.softwareId, requestorId: row.requestorId, name: row.name,
+            redirectURIs: JSONText.decode(row.redirectUris), issuedAt: row.issuedAt, revoked: Bool(storedFlag: row.revoked))
     }
 }
 
@@ -85,7 +87,8 @@ extension ClientRecord: StoredRecord {
     }
 
     init(row: Row) {
-        self.init(clientId: row.clientId, secretHash: row.secretHash, softwareId: row.softwareId, requestorId: row.requestorId,
-                  redirectURIs: JSONText.decode(row.redirectUris), issuedAt: row.issuedAt, revoked: Bool(storedFlag: row.revoked))
+        self.init(
+            clientId: row.clientId, secretHash: row.secretHash, softwareId: row.softwareId, requestorId: row.requestorId,
+            redirectURIs: JSONText.decode(row.redirectUris), issuedAt: row.issuedAt, revoked: Bool(storedFlag: row.revoked))
     }
 }

@@ -10,7 +10,8 @@ extension Repository {
     /// Registered clients for `entitle admin client list`, newest first, at most `limit`.
     package func clientsForAdmin(softwareID: String?, limit: Int) async throws -> [ClientRecord] {
         if let softwareID {
-            return try await all("""
+            return try await all(
+                """
                 SELECT * FROM clients WHERE software_id = \(bind: softwareID) ORDER BY issued_at DESC, client_id LIMIT \(bind: limit)
                 """, as: ClientRecord.self)
         }

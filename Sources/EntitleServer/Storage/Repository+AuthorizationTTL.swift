@@ -31,7 +31,8 @@ extension Repository {
 
     /// Sets the authorization TTL of an MVPD (for every requestor with `*`, or one requestor).
     package func setAuthorizationTTL(_ record: AuthorizationTTLRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO authorization_ttls (requestor_id, mvpd_id, ttl_seconds)
             VALUES (\(bind: record.requestorId), \(bind: record.mvpdId), \(bind: record.ttlSeconds))
             ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET ttl_seconds = excluded.ttl_seconds

@@ -10,7 +10,8 @@ extension Repository {
 
     /// Creates or replaces a requestor.
     package func upsertRequestor(_ r: RequestorRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO requestors (id, name, domains, max_resources, metadata_certificate_pem)
             VALUES (\(bind: r.id), \(bind: r.name), \(bind: JSONText.encode(r.domains)), \(bind: r.maxResources), \(bind: r.metadataCertificatePem))
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, domains = excluded.domains,
@@ -34,7 +35,8 @@ extension Repository {
     /// The MVPDs integrated (and enabled) with a requestor, ordered by display name.
     package func mvpds(requestor: String) async throws -> [MVPDRecord] {
         try await cached("mvpds|" + requestor) {
-            try await all("""
+            try await all(
+                """
                 SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
                 WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1 ORDER BY m.display_name, m.id
                 """, as: MVPDRecord.self)
@@ -44,7 +46,8 @@ extension Repository {
     /// An MVPD if it is integrated and enabled for the requestor.
     package func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
         try await cached("integrated|" + requestor + "|" + mvpd) {
-            try await first("""
+            try await first(
+                """
                 SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
                 WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
                 """, as: MVPDRecord.self)
@@ -53,7 +56,8 @@ extension Repository {
 
     /// Creates or replaces an MVPD.
     package func upsertMVPD(_ m: MVPDRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO mvpds (id, display_name, logo_url, kind, entity_id, sso_url, slo_url, certificates,
               authorization_url, authorization_key, requires_svc, enable_platform_services, boarding_status,
               platform_mapping_id, display_in_platform_picker, temppass_minutes, profile_ttl_seconds, encrypted_attributes,
@@ -79,7 +83,8 @@ extension Repository {
 
     /// Enables or disables the integration of an MVPD with a requestor.
     package func setIntegration(requestor: String, mvpd: String, enabled: Bool) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO integrations (requestor_id, mvpd_id, enabled) VALUES (\(bind: requestor), \(bind: mvpd), \(bind: enabled ? 1 : 0))
             ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET enabled = excluded.enabled
             """)

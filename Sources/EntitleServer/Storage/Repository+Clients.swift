@@ -10,7 +10,8 @@ extension Repository {
 
     /// Records an approved software statement.
     package func insertSoftwareStatement(_ s: SoftwareStatementRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO software_statements (software_id, requestor_id, name, redirect_uris, issued_at, revoked)
             VALUES (\(bind: s.softwareId), \(bind: s.requestorId), \(bind: s.name), \(bind: JSONText.encode(s.redirectURIs)),
                     \(bind: s.issuedAt), \(bind: s.revoked.storedFlag)) ON CONFLICT (software_id) DO NOTHING
@@ -27,7 +28,8 @@ extension Repository {
 
     /// All software statements of a requestor.
     package func softwareStatements(requestor: String) async throws -> [SoftwareStatementRecord] {
-        try await all("SELECT * FROM software_statements WHERE requestor_id = \(bind: requestor) ORDER BY issued_at", as: SoftwareStatementRecord.self)
+        try await all(
+            "SELECT * FROM software_statements WHERE requestor_id = \(bind: requestor) ORDER BY issued_at", as: SoftwareStatementRecord.self)
     }
 
     /// A client by id.
@@ -39,7 +41,8 @@ extension Repository {
 
     /// Records a registered client.
     package func insertClient(_ c: ClientRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO clients (client_id, secret_hash, software_id, requestor_id, redirect_uris, issued_at, revoked)
             VALUES (\(bind: c.clientId), \(bind: c.secretHash), \(bind: c.softwareId), \(bind: c.requestorId),
                     \(bind: JSONText.encode(c.redirectURIs)), \(bind: c.issuedAt), \(bind: c.revoked.storedFlag))
@@ -57,7 +60,8 @@ extension Repository {
     /// seen (a revocation bumps the catalog version), one query otherwise.
     package func activeClient(id: String) async throws -> ClientRecord? {
         try await cachedIfPresent("active-client|" + id) {
-            try await first("""
+            try await first(
+                """
                 SELECT c.* FROM clients c JOIN software_statements s ON s.software_id = c.software_id
                 WHERE c.client_id = \(bind: id) AND c.revoked = 0 AND s.revoked = 0
                 """, as: ClientRecord.self)

@@ -20,7 +20,8 @@ package struct DegradationRuleRecord: Codable, Sendable, Equatable {
 extension Repository {
     /// Creates or replaces a rule.
     package func saveDegradationRule(_ r: DegradationRuleRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO degradation_rules (requestor_id, mvpd_id, rule, starts_at, ends_at, created_at)
             VALUES (\(bind: r.requestorId), \(bind: r.mvpdId), \(bind: r.rule.rawValue), \(bind: r.startsAt), \(bind: r.endsAt), \(bind: r.createdAt))
             ON CONFLICT (requestor_id, mvpd_id, rule) DO UPDATE SET starts_at = excluded.starts_at, ends_at = excluded.ends_at,
@@ -31,7 +32,8 @@ extension Repository {
 
     /// Deletes a rule; returns whether there was one.
     package func deleteDegradationRule(requestor: String, mvpd: String, rule: DegradationRule) async throws -> Bool {
-        let touched = try await touchedRow("""
+        let touched = try await touchedRow(
+            """
             DELETE FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd) AND rule = \(bind: rule.rawValue)
             RETURNING rule
             """)
@@ -42,8 +44,9 @@ extension Repository {
     /// All rules of a requestor (or of every requestor when nil).
     package func degradationRules(requestor: String?) async throws -> [DegradationRuleRecord] {
         if let requestor {
-            return try await all("SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) ORDER BY mvpd_id, rule",
-                                 as: DegradationRuleRecord.self)
+            return try await all(
+                "SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) ORDER BY mvpd_id, rule",
+                as: DegradationRuleRecord.self)
         }
         return try await all("SELECT * FROM degradation_rules ORDER BY requestor_id, mvpd_id, rule", as: DegradationRuleRecord.self)
     }
@@ -51,7 +54,8 @@ extension Repository {
     /// The rules in force for an integration at `now`.
     package func activeDegradationRules(requestor: String, mvpd: String, now: Int64) async throws -> [DegradationRuleRecord] {
         let rules = try await cached("degradation|" + requestor + "|" + mvpd) {
-            try await all("""
+            try await all(
+                """
                 SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)
                 """, as: DegradationRuleRecord.self)
         }

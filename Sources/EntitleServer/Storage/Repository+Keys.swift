@@ -29,7 +29,8 @@ package struct ServiceKeyRecord: Codable, Sendable, Equatable {
 extension Repository {
     /// The newest key of a purpose that is not retired.
     package func activeKey(purpose: KeyPurpose) async throws -> ServiceKeyRecord? {
-        try await first("""
+        try await first(
+            """
             SELECT * FROM service_keys WHERE purpose = \(bind: purpose.rawValue) AND retired_at IS NULL
             ORDER BY created_at DESC, kid DESC LIMIT 1
             """, as: ServiceKeyRecord.self)
@@ -37,7 +38,8 @@ extension Repository {
 
     /// Keys of a purpose still valid for verification: active ones and those retired after `retiredAfter` ms.
     package func verificationKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
-        try await all("""
+        try await all(
+            """
             SELECT * FROM service_keys WHERE purpose = \(bind: purpose.rawValue)
             AND (retired_at IS NULL OR retired_at > \(bind: retiredAfter)) ORDER BY created_at DESC, kid DESC
             """, as: ServiceKeyRecord.self)
@@ -45,7 +47,8 @@ extension Repository {
 
     /// Stores a key unless one with that id exists.
     package func insertKey(_ key: ServiceKeyRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO service_keys (kid, purpose, private_pem, certificate_pem, created_at, retired_at, activates_at)
             VALUES (\(bind: key.kid), \(bind: key.purpose.rawValue), \(bind: key.privatePem), \(bind: key.certificatePem),
                     \(bind: key.createdAt), \(bind: key.retiredAt), \(bind: key.activatesAt)) ON CONFLICT (kid) DO NOTHING
@@ -55,7 +58,8 @@ extension Repository {
 
     /// Retires every active key of a purpose except `keep`.
     package func retireKeys(purpose: KeyPurpose, except keep: String, at now: Int64) async throws {
-        try await run("""
+        try await run(
+            """
             UPDATE service_keys SET retired_at = \(bind: now)
             WHERE purpose = \(bind: purpose.rawValue) AND retired_at IS NULL AND kid <> \(bind: keep)
             """)

@@ -25,8 +25,9 @@ extension LegacyAppKeyRecord: StoredRecord {
     }
 
     init(row: Row) {
-        self.init(publicKey: row.publicKey, requestorId: row.requestorId, privateKey: row.privateKey, createdAt: row.createdAt,
-                  revoked: Bool(storedFlag: row.revoked))
+        self.init(
+            publicKey: row.publicKey, requestorId: row.requestorId, privateKey: row.privateKey, createdAt: row.createdAt,
+            revoked: Bool(storedFlag: row.revoked))
     }
 }
 
@@ -51,7 +52,8 @@ package struct LegacyAuthorizationRecord: Codable, Sendable, Equatable {
 extension Repository {
     /// Stores a key pair.
     package func insertLegacyAppKey(_ k: LegacyAppKeyRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO legacy_app_keys (public_key, requestor_id, private_key, created_at, revoked)
             VALUES (\(bind: k.publicKey), \(bind: k.requestorId), \(bind: k.privateKey), \(bind: k.createdAt), \(bind: k.revoked.storedFlag))
             """)
@@ -75,7 +77,8 @@ extension Repository {
     /// Records a nonce; false when it was seen before (replay). Expired nonces are purged now and then.
     package func useNonce(key: String, expiresAt: Int64, now: Int64) async throws -> Bool {
         if Int.random(in: 0..<128) == 0 { try await run("DELETE FROM legacy_nonces WHERE expires_at < \(bind: now)") }
-        return try await touchedRow("""
+        return try await touchedRow(
+            """
             INSERT INTO legacy_nonces (nonce_key, expires_at) VALUES (\(bind: key), \(bind: expiresAt))
             ON CONFLICT (nonce_key) DO NOTHING RETURNING nonce_key
             """)
@@ -83,7 +86,8 @@ extension Repository {
 
     /// Creates or replaces the authorization of a device for a resource.
     package func upsertLegacyAuthorization(_ a: LegacyAuthorizationRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO legacy_authorizations (requestor_id, client_id, device_id, resource_key, resource, mvpd_id, not_before, not_after)
             VALUES (\(bind: a.requestorId), \(bind: a.clientId), \(bind: a.deviceId), \(bind: Secrets.sha256Hex(a.resource)),
                     \(bind: a.resource), \(bind: a.mvpdId), \(bind: a.notBefore), \(bind: a.notAfter))
@@ -94,7 +98,8 @@ extension Repository {
 
     /// The authorization of a device for a resource.
     package func legacyAuthorization(requestor: String, client: String, device: String, resource: String) async throws -> LegacyAuthorizationRecord? {
-        try await first("""
+        try await first(
+            """
             SELECT requestor_id, client_id, device_id, resource, mvpd_id, not_before, not_after FROM legacy_authorizations
             WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) AND resource_key = \(bind: Secrets.sha256Hex(resource))
@@ -103,7 +108,8 @@ extension Repository {
 
     /// Deletes every authorization of a device (logout).
     package func deleteLegacyAuthorizations(requestor: String, client: String, device: String) async throws {
-        try await run("""
+        try await run(
+            """
             DELETE FROM legacy_authorizations WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device)
             """)

@@ -29,7 +29,8 @@ extension Repository {
         if algorithm == .rsaSHA256 {
             try await run("DELETE FROM requestor_media_token_algorithms WHERE requestor_id = \(bind: requestor)")
         } else {
-            try await run("""
+            try await run(
+                """
                 INSERT INTO requestor_media_token_algorithms (requestor_id, algorithm) VALUES (\(bind: requestor), \(bind: algorithm.rawValue))
                 ON CONFLICT (requestor_id) DO UPDATE SET algorithm = excluded.algorithm
                 """)

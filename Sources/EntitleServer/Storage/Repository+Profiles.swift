@@ -3,7 +3,8 @@ import SQLKit
 extension Repository {
     /// Creates or replaces the profile of (requestor, client, device, MVPD).
     package func upsertProfile(_ p: ProfileRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO profiles (requestor_id, client_id, device_id, mvpd_id, type, issuer, not_before, not_after,
               attributes, name_id, session_index, session_code, user_id)
             VALUES (\(bind: p.requestorId), \(bind: p.clientId), \(bind: p.deviceId), \(bind: p.mvpdId), \(bind: p.type.rawValue),
@@ -18,30 +19,36 @@ extension Repository {
 
     /// The profiles of a device for a client application and requestor.
     package func profiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) ORDER BY mvpd_id
-            """).all().map(ProfileRecord.init(row:))
+            """
+        ).all().map(ProfileRecord.init(row:))
     }
 
     /// The profile of a device at one MVPD.
     package func profile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
-        try await sql.raw("""
+        try await sql.raw(
+            """
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) AND mvpd_id = \(bind: mvpd)
-            """).first().map(ProfileRecord.init(row:))
+            """
+        ).first().map(ProfileRecord.init(row:))
     }
 
     /// The profile created by the session with `code`.
     package func profile(requestor: String, sessionCode: String) async throws -> ProfileRecord? {
-        try await first("""
+        try await first(
+            """
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND session_code = \(bind: sessionCode)
             """, as: ProfileRecord.self)
     }
 
     /// Deletes the profile of a device at one MVPD; returns it when there was one.
     package func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
-        try await first("""
+        try await first(
+            """
             DELETE FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) AND mvpd_id = \(bind: mvpd) RETURNING *
             """, as: ProfileRecord.self)

@@ -7,7 +7,8 @@ extension Repository {
     /// Takes one token from a token bucket; answers whether the request may proceed and, if not, how many seconds to wait.
     package func takeToken(bucket: String, ratePerSecond: Double, burst: Double, now: Int64) async throws -> (allowed: Bool, retryAfter: Int) {
         // refill = min(burst, tokens + elapsed * rate); a request consumes one token only when at least one is there.
-        let row = try await sql.raw("""
+        let row = try await sql.raw(
+            """
             INSERT INTO rate_buckets (bucket_key, tokens, updated_at) VALUES (\(bind: bucket), \(bind: burst - 1), \(bind: now))
             ON CONFLICT (bucket_key) DO UPDATE SET
               tokens = CASE
@@ -20,7 +21,8 @@ extension Repository {
               END,
               updated_at = \(bind: now)
             RETURNING tokens
-            """).first()
+            """
+        ).first()
         let tokens = try row?.decode(column: "tokens", as: Double.self) ?? 0
         if tokens >= 0 { return (true, 0) }
         // Refused: put the token back (the refused request must not consume), then tell how long to wait.

@@ -23,8 +23,9 @@ extension MVPDSAMLOptionsRecord: StoredRecord {
     }
 
     init(row: Row) {
-        self.init(mvpdId: row.mvpdId, attributeMapping: JSONText.decode(row.attributeMap),
-                  allowRSASHA1: Bool(storedFlag: row.allowRsaSha1), authorizeAll: Bool(storedFlag: row.authorizeAll))
+        self.init(
+            mvpdId: row.mvpdId, attributeMapping: JSONText.decode(row.attributeMap),
+            allowRSASHA1: Bool(storedFlag: row.allowRsaSha1), authorizeAll: Bool(storedFlag: row.authorizeAll))
     }
 }
 
@@ -39,7 +40,8 @@ extension Repository {
 
     /// Creates or replaces the SAML settings of an MVPD.
     package func upsertSAMLOptions(_ o: MVPDSAMLOptionsRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO mvpd_saml_options (mvpd_id, attribute_map, allow_rsa_sha1, authorize_all)
             VALUES (\(bind: o.mvpdId), \(bind: JSONText.encode(o.attributeMapping)), \(bind: o.allowRSASHA1.storedFlag),
                     \(bind: o.authorizeAll.storedFlag))

@@ -7,7 +7,8 @@ extension Repository {
             try await run("DELETE FROM mvpd_sso_post WHERE mvpd_id = \(bind: mvpd)")
             return
         }
-        try await run("""
+        try await run(
+            """
             INSERT INTO mvpd_sso_post (mvpd_id, location) VALUES (\(bind: mvpd), \(bind: location))
             ON CONFLICT (mvpd_id) DO UPDATE SET location = excluded.location
             """)

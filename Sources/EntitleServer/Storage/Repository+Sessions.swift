@@ -3,7 +3,8 @@ import SQLKit
 extension Repository {
     /// Stores a new authentication session; returns false when the code is already taken.
     package func insertSession(_ s: AuthSessionRecord) async throws -> Bool {
-        try await touchedRow("""
+        try await touchedRow(
+            """
             INSERT INTO auth_sessions (code, session_id, requestor_id, client_id, device_id, mvpd_id, domain_name,
               redirect_url, status, authn_request_id, failure, created_at, not_after)
             VALUES (\(bind: s.code), \(bind: s.sessionId), \(bind: s.requestorId), \(bind: s.clientId), \(bind: s.deviceId),
@@ -25,7 +26,8 @@ extension Repository {
 
     /// Fills in the parameters of a pending session.
     package func resumeSession(code: String, mvpd: String?, domainName: String?, redirectURL: String?) async throws {
-        try await run("""
+        try await run(
+            """
             UPDATE auth_sessions SET mvpd_id = COALESCE(\(bind: mvpd), mvpd_id),
               domain_name = COALESCE(\(bind: domainName), domain_name), redirect_url = COALESCE(\(bind: redirectURL), redirect_url)
             WHERE code = \(bind: code) AND status = 'pending'
@@ -34,7 +36,8 @@ extension Repository {
 
     /// Records the AuthnRequest sent to the MVPD for a session (a new one replaces an older one).
     package func startAuthentication(code: String, authnRequestID: String) async throws -> Bool {
-        try await touchedRow("""
+        try await touchedRow(
+            """
             UPDATE auth_sessions SET status = 'authenticating', authn_request_id = \(bind: authnRequestID)
             WHERE code = \(bind: code) AND status IN ('pending', 'authenticating', 'failed') RETURNING code
             """)
@@ -42,7 +45,8 @@ extension Repository {
 
     /// Atomically completes the session waiting for `authnRequestID`; false when already completed (replay).
     package func completeAuthentication(authnRequestID: String) async throws -> Bool {
-        try await touchedRow("""
+        try await touchedRow(
+            """
             UPDATE auth_sessions SET status = 'authenticated', failure = NULL
             WHERE authn_request_id = \(bind: authnRequestID) AND status IN ('authenticating', 'failed') RETURNING code
             """)
@@ -55,7 +59,8 @@ extension Repository {
 
     /// Records why a login failed.
     package func failAuthentication(code: String, reason: String) async throws {
-        try await run("UPDATE auth_sessions SET status = 'failed', failure = \(bind: reason) WHERE code = \(bind: code) AND status <> 'authenticated'")
+        try await run(
+            "UPDATE auth_sessions SET status = 'failed', failure = \(bind: reason) WHERE code = \(bind: code) AND status <> 'authenticated'")
     }
 
     /// Deletes sessions and replay records that expired before `now` (ms).
@@ -68,7 +73,8 @@ extension Repository {
 
     /// Records an assertion as used; false when it was already used (replay).
     package func useAssertion(key: String, expiresAt: Int64) async throws -> Bool {
-        try await touchedRow("""
+        try await touchedRow(
+            """
             INSERT INTO used_assertions (assertion_key, expires_at) VALUES (\(bind: key), \(bind: expiresAt))
             ON CONFLICT (assertion_key) DO NOTHING RETURNING assertion_key
             """)
@@ -76,7 +82,8 @@ extension Repository {
 
     /// Remembers a Single Logout request until its response comes back.
     package func insertLogoutRequest(_ r: LogoutRequestRecord) async throws {
-        try await run("""
+        try await run(
+            """
             INSERT INTO logout_requests (request_id, mvpd_id, redirect_url, name_id, session_index, created_at, expires_at)
             VALUES (\(bind: r.requestId), \(bind: r.mvpdId), \(bind: r.redirectUrl), \(bind: r.nameId), \(bind: r.sessionIndex),
                     \(bind: r.createdAt), \(bind: r.expiresAt))

@@ -6,7 +6,8 @@ extension Repository {
     package func sharedSecret(name: String, now: Int64, make: () throws -> String) async throws -> String {
         if let existing = try await storedSecret(name: name) { return existing }
         let candidate = try make()
-        try await run("""
+        try await run(
+            """
             INSERT INTO shared_secrets (name, value, created_at) VALUES (\(bind: name), \(bind: candidate), \(bind: now))
             ON CONFLICT (name) DO NOTHING
             """)

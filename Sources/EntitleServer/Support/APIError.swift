@@ -42,8 +42,9 @@ package struct OAuthError: HTTPResponseError, Sendable {
 
     /// The JSON response.
     package func response(from request: Request, context: some RequestContext) throws -> Response {
-        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store", .init("Pragma")!: "no-cache"],
-                 body: .init(byteBuffer: ByteBuffer(data: JSONCoding.encode(body))))
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store", .init("Pragma")!: "no-cache"],
+            body: .init(byteBuffer: ByteBuffer(data: JSONCoding.encode(body))))
     }
 }
 
@@ -56,8 +57,9 @@ enum JSONCoding {
     }
 
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(data: encode(value))))
+        Response(
+            status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(data: encode(value))))
     }
 }
 

@@ -29,7 +29,9 @@ package final class DeviceRateLimiter: Sendable {
             bucket.updatedAt = max(bucket.updatedAt, now)
             let allowed = bucket.tokens >= 1
             if allowed { bucket.tokens -= 1 }
-            if buckets[key] == nil, buckets.count >= capacity { Self.prune(&buckets, capacity: capacity, ratePerSecond: ratePerSecond, burst: burst, now: now) }
+            if buckets[key] == nil, buckets.count >= capacity {
+                Self.prune(&buckets, capacity: capacity, ratePerSecond: ratePerSecond, burst: burst, now: now)
+            }
             buckets[key] = bucket
             if allowed { return (true, 0) }
             return (false, max(1, Int(((1 - bucket.tokens) / max(ratePerSecond, 0.001)).rounded(.up))))

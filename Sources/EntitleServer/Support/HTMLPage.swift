@@ -17,10 +17,15 @@ enum HTMLPage {
 
     /// An HTML response.
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-                                           .init("Content-Security-Policy")!: "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *; img-src 'self' data: https:",
-                                           .init("X-Frame-Options")!: "DENY"],
-                 body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .init("Content-Security-Policy")!:
+                    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; form-action *; img-src 'self' data: https:",
+                .init("X-Frame-Options")!: "DENY",
+            ],
+            body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     /// A 302 redirect.

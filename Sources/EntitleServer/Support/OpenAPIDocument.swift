@@ -5,7 +5,8 @@ package enum OpenAPIDocument {
     /// The document's JSON text.
     package static let json: String = {
         guard let url = Bundle.module.url(forResource: "openapi", withExtension: "json"),
-              let text = try? String(contentsOf: url, encoding: .utf8) else { return "{}" }
+            let text = try? String(contentsOf: url, encoding: .utf8)
+        else { return "{}" }
         return text
     }()
 }
