@@ -41,7 +41,9 @@ extension EntitleHost {
     /// The server could not bind its port (another process took it after ``freePort()``).
     struct PortTaken: Error {}
 
-    static func serveOnce(
+    /// Runs a host with exactly `configuration` (its port included) until `body` returns, then stops it and closes
+    /// storage; `body` runs only once the server listens.
+    package static func serveOnce(
         configuration: HostConfiguration, logger: Logger, clock: any ServiceClock,
         _ body: (EntitleHost) async throws -> Void
     ) async throws {

@@ -27,31 +27,7 @@ import Testing
         configuration.rateLimitPerSecond = 0
         var logger = Logger(label: "entitle.test")
         logger.logLevel = .warning
-        let host = try await EntitleHost.prepare(configuration: configuration, logger: logger)
-        let (listening, signal) = AsyncStream<Void>.makeStream()
-        let app = host.makeApplication { _ in
-            signal.yield()
-            signal.finish()
-        }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask {
-                defer { signal.finish() }
-                try await group.run()
-            }
-            do {
-                var iterator = listening.makeAsyncIterator()
-                guard await iterator.next() != nil else { throw BrowserError("instance did not start on port \(port)") }
-                try await body(host)
-            } catch {
-                await group.triggerGracefulShutdown()
-                await host.shutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
-        await host.shutdown()
+        try await EntitleHost.serveOnce(configuration: configuration, logger: logger, clock: SystemClock(), body)
     }
 
     /// `action` of a form on `page`, made absolute and sent to `base` instead of the public URL (a load balancer's choice).

@@ -1,4 +1,3 @@
-import EntitleCore
 import Foundation
 import Hummingbird
 
@@ -11,7 +10,7 @@ struct LandingController: Sendable {
 
     /// Adds `GET /`.
     func addRoutes(to router: Router<AppContext>) {
-        let base = publicBaseURL, demo = demo
+        let base = publicBaseURL, demo = demo, pages = Pages()
         router.get("/") { _, _ in
             var items = [
                 ("/activate", "Activation page", "enter the code a TV or device shows, pick a TV provider, sign in"),
@@ -27,25 +26,8 @@ struct LandingController: Sendable {
                         "the demo identity provider's SAML metadata (also DemoFiber, DemoSSO), the kind of file entitle admin mvpd add --saml-metadata reads"
                     ))
             }
-            let links = items.map { path, title, what in
-                "<li><a href=\"\(XMLEscape.html(path))\">\(XMLEscape.html(title))</a> — \(XMLEscape.html(what))</li>"
-            }.joined(separator: "\n")
-            return HTMLPage.html(
-                """
-                <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-                <title>Entitle service</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
-                h1{font-size:1.5rem}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}</style></head><body><main>
-                <h1>Entitle is running here</h1>
-                <p>An Adobe Pass–compatible TV Everywhere authentication service: REST API v2 with Dynamic Client Registration,
-                SAML 2.0 federation with TV providers (MVPDs), authorization decisions and short media tokens\(demo ? ", with the DemoMVPD mounted at <code>/demo-mvpd</code>" : "").</p>
-                <ul id="links">
-                \(links)
-                </ul>
-                <p>Try it from a terminal: <code>entitle device login --server \(XMLEscape.html(base))</code> shows a code to enter on the activation page.</p>
-                <p>Documentation: <code>README.md</code> (walk-through, administration) and <code>docs/</code>
-                (<code>access-enabler.md</code> for apps, <code>media-token-verifier.md</code> for video servers) in the Entitle source.</p>
-                </main></body></html>
-                """)
+            let links = items.map { path, title, what in ["path": path, "title": title, "what": what] }
+            return pages.render("landing", ["links": links, "demo": demo, "base": base])
         }
     }
 }

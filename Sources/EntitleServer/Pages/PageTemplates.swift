@@ -33,6 +33,26 @@ enum PageTemplates {
         <body><main>{{$body}}{{/body}}</main></body></html>
         """
 
+    /// `GET /`: what runs here and where to go next (a page of its own, not the sign-in pages' layout).
+    static let landing = """
+        {{% CONTENT_TYPE: EntitleHTML}}
+        <!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Entitle service</title><style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
+        h1{font-size:1.5rem}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}</style></head><body><main>
+        <h1>Entitle is running here</h1>
+        <p>An Adobe Pass–compatible TV Everywhere authentication service: REST API v2 with Dynamic Client Registration,
+        SAML 2.0 federation with TV providers (MVPDs), authorization decisions and short media tokens{{#demo}}, with the DemoMVPD mounted at <code>/demo-mvpd</code>{{/demo}}.</p>
+        <ul id="links">
+        {{#links}}
+        <li><a href="{{path}}">{{title}}</a> — {{what}}</li>
+        {{/links}}
+        </ul>
+        <p>Try it from a terminal: <code>entitle device login --server {{base}}</code> shows a code to enter on the activation page.</p>
+        <p>Documentation: <code>README.md</code> (walk-through, administration) and <code>docs/</code>
+        (<code>access-enabler.md</code> for apps, <code>media-token-verifier.md</code> for video servers) in the Entitle source.</p>
+        </main></body></html>
+        """
+
     static let activate = """
         {{% CONTENT_TYPE: EntitleHTML}}
         {{<layout}}{{$body}}

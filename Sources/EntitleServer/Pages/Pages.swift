@@ -14,6 +14,7 @@ struct Pages: Sendable {
             "activate": try! MustacheTemplate(string: PageTemplates.activate),
             "picker": try! MustacheTemplate(string: PageTemplates.picker),
             "message": try! MustacheTemplate(string: PageTemplates.message),
+            "landing": try! MustacheTemplate(string: PageTemplates.landing),
         ])
     }
 
