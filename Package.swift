@@ -134,7 +134,11 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),
         .testTarget(name: "EntitleCoreTests", dependencies: ["EntitleCore"]),
-        .testTarget(name: "SAMLTests", dependencies: ["SAML"]),
+        .testTarget(
+            name: "SAMLTests",
+            dependencies: [
+                "SAML", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         .testTarget(
             name: "MediaTokenVerifierTests",
             dependencies: [

@@ -109,9 +109,10 @@ package struct LogoutResponse: Sendable, Equatable {
             relayState: relayState, signer: signer)
     }
 
-    /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty.
-    package static func fromRedirect(query: [String: String], verifyWith: [Certificate]) throws -> LogoutResponse {
-        try parse(RedirectBinding.decode(query: query, parameter: "SAMLResponse", verifyWith: verifyWith))
+    /// Decodes from URL-decoded query items; verifies the redirect signature when `verifyWith` is non-empty (RSA-SHA1
+    /// only with `allowSHA1`).
+    package static func fromRedirect(query: [String: String], verifyWith: [Certificate], allowSHA1: Bool = false) throws -> LogoutResponse {
+        try parse(RedirectBinding.decode(query: query, parameter: "SAMLResponse", verifyWith: verifyWith, allowSHA1: allowSHA1))
     }
 
     /// Decodes from the raw query string (signature checked over the exact bytes sent).

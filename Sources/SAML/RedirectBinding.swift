@@ -30,7 +30,8 @@ enum RedirectBinding {
 
     /// Decodes the message from already URL-decoded query items; verifies the signature when `verifyWith` is
     /// non-empty by re-encoding the values (upper- then lower-case percent escapes). Prefer `decode(rawQuery:)`.
-    static func decode(query: [String: String], parameter: String, verifyWith: [Certificate]) throws -> XMLDoc {
+    /// RSA-SHA1 signatures count only with `allowSHA1` (a legacy IdP the operator enabled).
+    static func decode(query: [String: String], parameter: String, verifyWith: [Certificate], allowSHA1: Bool = false) throws -> XMLDoc {
         guard let message = query[parameter] else { throw SAMLError.missing("query has no \(parameter)") }
         if !verifyWith.isEmpty {
             guard let sigAlg = query["SigAlg"], let signature = query["Signature"] else {
@@ -41,14 +42,14 @@ enum RedirectBinding {
                 if let relay = query["RelayState"] { signed += "&RelayState=\(FormURLEncoding.escape(relay, lowercaseHex: lower))" }
                 return signed + "&SigAlg=\(FormURLEncoding.escape(sigAlg, lowercaseHex: lower))"
             }
-            try verify(signedStrings: candidates, sigAlg: sigAlg, signature: signature, certificates: verifyWith)
+            try verify(signedStrings: candidates, sigAlg: sigAlg, signature: signature, certificates: verifyWith, allowSHA1: allowSHA1)
         }
         return try XMLDoc(bytes: try inflatedMessage(message))
     }
 
     /// Decodes the message from the raw (still percent-encoded) query string, verifying the signature over the
     /// exact bytes the sender signed when `verifyWith` is non-empty.
-    static func decode(rawQuery: String, parameter: String, verifyWith: [Certificate]) throws -> XMLDoc {
+    static func decode(rawQuery: String, parameter: String, verifyWith: [Certificate], allowSHA1: Bool = false) throws -> XMLDoc {
         guard rawQuery.utf8.count <= maxEncodedLength * 2 else {
             throw SAMLError(.tooLarge, "query string too large")
         }
@@ -70,7 +71,7 @@ enum RedirectBinding {
             var signed = "\(parameter)=\(rawMessage)"
             if let relay = raw["RelayState"] { signed += "&RelayState=\(relay)" }
             signed += "&SigAlg=\(rawSigAlg)"
-            try verify(signedStrings: [signed], sigAlg: sigAlg, signature: signature, certificates: verifyWith)
+            try verify(signedStrings: [signed], sigAlg: sigAlg, signature: signature, certificates: verifyWith, allowSHA1: allowSHA1)
         }
         return try XMLDoc(bytes: try inflatedMessage(message))
     }
@@ -86,9 +87,10 @@ enum RedirectBinding {
 
     private static func verify(
         signedStrings: [String], sigAlg: String, signature: String,
-        certificates: [Certificate]
+        certificates: [Certificate], allowSHA1: Bool
     ) throws {
-        guard sigAlg == DSAlgorithm.rsaSHA256 else {
+        let sha1 = allowSHA1 && sigAlg == DSAlgorithm.rsaSHA1
+        guard sigAlg == DSAlgorithm.rsaSHA256 || sha1 else {
             throw SAMLError(.unsupportedAlgorithm, "unsupported SigAlg \(sigAlg)")
         }
         guard let signatureBytes = Data(base64IgnoringWhitespace: signature.replacingOccurrences(of: " ", with: "+")),
@@ -100,7 +102,12 @@ enum RedirectBinding {
         let keys = certificates.compactMap { try? rsaPublicKey(of: $0) }
         for signed in signedStrings {
             let bytes = Array(signed.utf8)
-            if keys.contains(where: { $0.isValidSignature(value, for: bytes, padding: .insecurePKCS1v1_5) }) { return }
+            let valid = keys.contains { key in
+                sha1
+                    ? key.isValidSignature(value, for: Insecure.SHA1.hash(data: bytes), padding: .insecurePKCS1v1_5)
+                    : key.isValidSignature(value, for: bytes, padding: .insecurePKCS1v1_5)
+            }
+            if valid { return }
         }
         throw SAMLError(.badSignature, "redirect binding signature does not verify")
     }

@@ -1,3 +1,5 @@
+import Crypto
+import _CryptoExtras
 import EntitleCore
 import Foundation
 import Testing
@@ -170,5 +172,33 @@ import Testing
         #expect(message.contains("+"))
         let decoded = try AuthnRequest.fromRedirect(query: ["SAMLRequest": message.replacingOccurrences(of: "+", with: " ")], verifyWith: [])
         #expect(decoded.issuer == Fixture.spEntityID)
+    }
+}
+
+/// A legacy IdP signs its redirect-binding LogoutResponse with RSA-SHA1: refused unless the operator allowed SHA-1 for
+/// that MVPD (as for its assertions), and even then only with the IdP's own key.
+@Suite struct RedirectBindingSHA1Tests {
+    /// `SAMLResponse=…&RelayState=…&SigAlg=rsa-sha1&Signature=…`, signed by `signer` over SHA-1.
+    private func sha1SignedQuery(_ response: LogoutResponse, signer: SigningIdentity) throws -> [String: String] {
+        let encoded = Data(try RedirectBinding.deflate(Array(response.xml().utf8))).base64EncodedString()
+        let signed = "SAMLResponse=\(FormURLEncoding.escape(encoded))&RelayState=back&SigAlg=\(FormURLEncoding.escape(DSAlgorithm.rsaSHA1))"
+        let signature = try signer.privateKey.signature(for: Insecure.SHA1.hash(data: Array(signed.utf8)), padding: .insecurePKCS1v1_5)
+        return [
+            "SAMLResponse": encoded, "RelayState": "back", "SigAlg": DSAlgorithm.rsaSHA1,
+            "Signature": signature.rawRepresentation.base64EncodedString(),
+        ]
+    }
+
+    @Test func rsaSHA1CountsOnlyWhenAllowedAndOnlyWithTheIdPsKey() throws {
+        let answer = LogoutResponse(
+            id: AuthnRequest.newID(), issueInstant: Fixture.now, issuer: Fixture.idpEntityID,
+            destination: "https://entitle.example.com/sp/slo", inResponseTo: "_request", success: true)
+        let query = try sha1SignedQuery(answer, signer: Fixture.idp)
+        #expect(throws: SAMLError.self) { try LogoutResponse.fromRedirect(query: query, verifyWith: [Fixture.idp.certificate]) }
+        #expect(try LogoutResponse.fromRedirect(query: query, verifyWith: [Fixture.idp.certificate], allowSHA1: true) == answer)
+        let forged = try sha1SignedQuery(answer, signer: Fixture.otherKey)
+        #expect(throws: SAMLError.self) {
+            try LogoutResponse.fromRedirect(query: forged, verifyWith: [Fixture.idp.certificate], allowSHA1: true)
+        }
     }
 }

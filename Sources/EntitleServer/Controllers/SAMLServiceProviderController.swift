@@ -116,7 +116,9 @@ struct SAMLServiceProviderController: ClockReading {
             return HTMLPage.message(title: "Signed out", message: "You are signed out.", status: .ok)
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
-        guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates),
+        // A legacy IdP the operator allowed RSA-SHA1 for (`mvpd add --allow-rsa-sha1`) may sign its answer that way too.
+        let allowSHA1 = try await repository.samlOptions(mvpd: mvpd.id)?.allowRSASHA1 == true
+        guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates, allowSHA1: allowSHA1),
             response.inResponseTo == pending.requestId,
             try await repository.takeLogoutRequest(id: pending.requestId) != nil
         else {
