@@ -1,6 +1,7 @@
 import EntitleCore
 import Foundation
 import Hummingbird
+import Logging
 import SAML
 
 /// The service provider's browser legs of SAML 2.0 with the MVPDs: `GET /adobe-services/authenticate/saml` (the
@@ -27,7 +28,9 @@ struct SAMLServiceProviderController: ClockReading {
             try await consumeAssertion(request, context: context)
         }
         router.get("/adobe-services/logout") { request, _ in try await sendLogoutRequest(request) }
-        router.get("/sp/saml/LogoutServiceHTTPRedirectResponse") { request, _ in try await receiveLogoutResponse(request) }
+        router.get("/sp/saml/LogoutServiceHTTPRedirectResponse") { request, context in
+            try await receiveLogoutResponse(request, logger: context.logger)
+        }
     }
 
     func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {
@@ -108,7 +111,7 @@ struct SAMLServiceProviderController: ClockReading {
         return HTMLPage.redirect(to: try logoutRequest.redirectURL(relayState: record.requestId, signer: signer))
     }
 
-    func receiveLogoutResponse(_ request: Request) async throws -> Response {
+    func receiveLogoutResponse(_ request: Request, logger: Logger) async throws -> Response {
         let query = FormBody.query(of: request)
         guard let relayState = query["RelayState"], let pending = try await repository.logoutRequest(id: relayState),
             let mvpd = try await repository.mvpd(id: pending.mvpdId)
@@ -126,6 +129,9 @@ struct SAMLServiceProviderController: ClockReading {
                 title: "Sign-out could not be confirmed",
                 message: "You are signed out of this app, but your TV provider did not confirm the sign-out.",
                 status: .badRequest)
+        }
+        if query["SigAlg"] == "http://www.w3.org/2000/09/xmldsig#rsa-sha1" {
+            logger.warning("accepted a LogoutResponse signed with RSA-SHA1 (enabled for this MVPD)", metadata: ["mvpd": "\(mvpd.id.logEscaped)"])
         }
         if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
         return HTMLPage.message(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
