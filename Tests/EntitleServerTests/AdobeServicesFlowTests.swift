@@ -249,4 +249,22 @@ import Testing
             #expect(request.contains("<ds:SignatureValue>") && !request.contains("<ds:SignatureValue></ds:SignatureValue>"))
         }
     }
+
+    /// Without `reg_code` the browser leg answers 451, as Adobe does since it requires one; an unknown code stays 400.
+    @Test func theBrowserLegWithoutARegistrationCodeIs451() async throws {
+        try await RouterService.run { host in
+            let base = host.baseURL + "/adobe-services/authenticate/saml?"
+            guard
+                case .page(let missing) = try await host.browser().get(
+                    base + FormURLEncoding.encode([("noflash", "true"), ("mso_id", "DemoCable"), ("requestor_id", "REF")]))
+            else { Issue.record("no page"); return }
+            #expect(missing.status == 451)
+            #expect(missing.body.contains("registration code is required"))
+            guard
+                case .page(let unknown) = try await host.browser().get(
+                    base + FormURLEncoding.encode([("mso_id", "DemoCable"), ("requestor_id", "REF"), ("reg_code", "ZZZZ2345")]))
+            else { Issue.record("no page"); return }
+            #expect(unknown.status == 400)
+        }
+    }
 }

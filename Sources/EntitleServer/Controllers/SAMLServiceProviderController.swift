@@ -35,8 +35,16 @@ struct SAMLServiceProviderController: ClockReading {
 
     func sendAuthnRequest(_ request: Request, context: AppContext) async throws -> Response {
         let query = FormBody.query(of: request)
+        // Adobe answers 451 when the registration code is missing (clients of the pre-DCR cookie flow, protocol notes
+        // §4.3): every sign-in here belongs to a registration code, made by reggie, REST v1 or REST v2.
+        guard let rawCode = query["reg_code"], !rawCode.isEmpty else {
+            return HTMLPage.message(
+                title: "A registration code is required",
+                message: "Start signing in from your app or TV: it creates the registration code this page needs.",
+                status: .unavailableForLegalReasons)
+        }
         try await bindAdobeServicesCode(query: query)
-        guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
+        guard let code = RegistrationCode.normalize(rawCode), let session = try await repository.session(code: code),
             session.notAfter > now, session.status != .cancelled,
             session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
             let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID)
