@@ -117,6 +117,18 @@ import Testing
                 ))
             let metadata = try await Self.post(host, "getMetadata", [("requestor_id", "REF"), ("device_id", deviceID)], bearer: rest)
             #expect(metadata.status == 200 && metadata.text.count == 64)
+            // The user metadata of the token's sign-in (alice: household H-1001; zip encrypted for the programmer).
+            let userMetadata = try await Self.post(host, "usermetadata", [("requestor", "REF"), ("authentication_token", authn)], bearer: rest)
+            #expect(userMetadata.status == 200)
+            let document = try #require(try JSONSerialization.jsonObject(with: userMetadata.body) as? [String: Any])
+            let data = try #require(document["data"] as? [String: Any])
+            #expect(data["householdID"] as? String == "H-1001")
+            #expect((document["encrypted"] as? [String])?.contains("zip") == true)
+            let forged = try await Self.post(
+                host, "usermetadata",
+                [("requestor", "REF"), ("authentication_token", "<simpleTokenAuthenticationGuid>nope</simpleTokenAuthenticationGuid>")],
+                bearer: rest)
+            #expect(forged.status == 400)
 
             // Logout in the hidden web view: the sign-in ends, the app's redirect URL is reached, old tokens get pendingLogout.
             let logout =

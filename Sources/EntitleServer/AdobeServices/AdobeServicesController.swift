@@ -61,6 +61,15 @@ struct AdobeServicesController: ClockReading {
                 return try await legacy.v1Preauthorize(resources, format: .xml, requestor: caller.requestor, profile: profile)
             }
         }
+        // The user metadata of the AuthN token's sign-in (protocol notes §4.10): the SDK refreshes its `userMeta` with it.
+        // The answer is REST v1's metadata document (§3.18) in JSON, keys listed in `encrypted` encrypted for the programmer.
+        router.post("/adobe-services/usermetadata") { request, context in
+            try await legacy.v1(request, context: context, format: .json) { v1 in
+                let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID(), needsDevice: false)
+                let (_, profile) = try await self.adobeAuthentication(v1, caller: caller, pendingReason: "34764")
+                return try await legacy.v1UserMetadata(profile, requestor: caller.requestor).response(.json)
+            }
+        }
         for name in ["getMetadata", "getMetadataDevice"] {
             router.post(RouterPath("/adobe-services/" + name)) { request, context in
                 try await legacy.v1(request, context: context, format: .xml) { v1 in
