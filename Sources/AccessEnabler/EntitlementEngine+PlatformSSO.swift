@@ -84,7 +84,7 @@ extension EntitlementEngine {
         }
         // boardingStatus PICKER: the MVPD appears in the platform's picker, but the login is the service's own (a web
         // page, or a registration code on a second-screen device); SUPPORTED: the platform's SSO token is used.
-        if mvpd.boardingStatus == "PICKER" { return .regularFlow(mvpd: mvpd.id) }
+        if mvpd.boardingStatus == BoardingStatus.picker.rawValue { return .regularFlow(mvpd: mvpd.id) }
         return await exchangePlatformAnswer(platform, mvpd: mvpd, info: info, channel: channel)
     }
 

@@ -101,7 +101,7 @@ enum DemoWorld {
                 authorizationKey: demo.configuration.authorizationAPIKey)
             options.requiresSafariViewController = provider.requiresSafariViewController
             options.enablePlatformServices = provider.platformSSO
-            options.boardingStatus = provider.platformSSO ? "SUPPORTED" : nil
+            options.boardingStatus = provider.platformSSO ? BoardingStatus.supported.rawValue : nil
             options.displayInPlatformPicker = provider.platformSSO
             options.encryptedAttributes = ["zip"]
             try await service.importSAMLMVPD(id: provider.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])

@@ -85,6 +85,10 @@ import Testing
         try Self.checkWords([(MVPDKind.saml, "saml"), (.tempPass, "temppass")], unknown: "oidc")
     }
 
+    @Test func boardingStatuses() throws {
+        try Self.checkWords([(BoardingStatus.supported, "SUPPORTED"), (.picker, "PICKER")], unknown: "PENDING")
+    }
+
     @Test func sessionAndLogoutActions() throws {
         try Self.checkWords(
             [
