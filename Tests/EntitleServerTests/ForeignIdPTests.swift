@@ -15,14 +15,8 @@ import Testing
     func pendingAssertion(_ host: LocalService, _ tv: RESTClient) async throws -> (BrowserClient, BrowserClient.Page, HTMLForm, String) {
         let session = try await tv.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
         let browser = host.browser()
-        guard case .page(let login) = try await browser.get(host.baseURL + session.url!),
-            var form = login.forms.first(where: { $0["password"] != nil })
-        else { throw BrowserError("no login form") }
-        form.set("username", "alice")
-        form.set("password", "alice-pass")
-        guard case .page(let post) = try await browser.submit(form, from: login),
-            let samlForm = post.forms.first(where: { $0["SAMLResponse"] != nil })
-        else { throw BrowserError("no SAML form") }
+        let (post, samlForm) = try await DemoSignIn.loginUntilAssertion(
+            browser: browser, authenticationURL: host.baseURL + session.url!, username: "alice", password: "alice-pass")
         let original = try #require(samlForm["SAMLResponse"])
         let requestID = try #require(try peekResponse(base64Response: original).inResponseTo)
         return (browser, post, samlForm, requestID)
