@@ -78,11 +78,11 @@ extension LegacyV1Controller {
                 format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
             }
             return try await handler(V1Request(request: request, parameters: parameters, format: format, body: body))
-        } catch let error where APIError(domain: error) != nil {
-            let error = APIError(domain: error)!
-            return error.body.v1Document.response(format, status: .init(code: error.body.status), headers: error.extraHeaders)
         } catch let pending as AdobePendingLogout {
             return AdobeServicesController.pendingLogout(pending.reason)
+        } catch {
+            guard let answer = APIError(domain: error) else { throw error }
+            return answer.body.v1Document.response(format, status: .init(code: answer.body.status), headers: answer.extraHeaders)
         }
     }
 

@@ -12,8 +12,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
-        } catch let error where APIError(domain: error) != nil {
-            throw APIError(domain: error)!
+        } catch let error as EnhancedError {
+            throw APIError(error)
+        } catch let limit as RetryLater {
+            throw APIError(limit)
         } catch let error as OAuthError {
             throw error
         } catch let error as HTTPError {

@@ -69,13 +69,18 @@ func apiCatching<T>(_ body: () throws(EnhancedError) -> T) throws(APIError) -> T
 }
 
 extension APIError {
-    /// The answer to an error of a domain service: an Enhanced Error Code as is, ``RetryLater`` as 429 with `Retry-After`;
-    /// nil for anything else.
+    /// Too many attempts: 429 with `Retry-After`.
+    init(_ limit: RetryLater) {
+        self.init(.tooManyRequests, headers: [.retryAfter: String(limit.seconds)])
+    }
+
+    /// The answer to an error of a domain service: an Enhanced Error Code as is, ``RetryLater`` as 429 with
+    /// `Retry-After`; nil for anything else.
     init?(domain error: any Error) {
         switch error {
         case let error as APIError: self = error
         case let error as EnhancedError: self.init(error)
-        case let error as RetryLater: self.init(.tooManyRequests, headers: [.retryAfter: String(error.seconds)])
+        case let limit as RetryLater: self.init(limit)
         default: return nil
         }
     }
