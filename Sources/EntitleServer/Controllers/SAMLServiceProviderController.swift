@@ -138,7 +138,7 @@ struct SAMLServiceProviderController: ClockReading {
                 message: "You are signed out of this app, but your TV provider did not confirm the sign-out.",
                 status: .badRequest)
         }
-        if query["SigAlg"] == "http://www.w3.org/2000/09/xmldsig#rsa-sha1" {
+        if query["SigAlg"] == DSAlgorithm.rsaSHA1 {
             logger.warning("accepted a LogoutResponse signed with RSA-SHA1 (enabled for this MVPD)", metadata: ["mvpd": "\(mvpd.id.logEscaped)"])
         }
         if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
