@@ -32,7 +32,8 @@ extension EntitleService {
         ).addRoutes(to: api)
         PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
 
-        let signedIn = SignedInResponder(repository: repository, configuration: configuration)
+        let pages = Pages()
+        let signedIn = SignedInResponder(repository: repository, configuration: configuration, pages: pages)
         AuthenticateController(repository: repository, configuration: configuration, sessions: sessions, signedIn: signedIn, clock: clock)
             .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
         SAMLServiceProviderController(
@@ -40,7 +41,8 @@ extension EntitleService {
             degradation: degradation, assertions: assertions, signedIn: signedIn, clock: clock
         )
         .addRoutes(to: router)
-        ActivationController(repository: repository, sessions: sessions, configuration: configuration, clock: clock).addRoutes(to: router)
+        ActivationController(repository: repository, sessions: sessions, configuration: configuration, pages: pages, clock: clock).addRoutes(
+            to: router)
 
         let legacy = LegacyV1Controller(
             repository: repository, configuration: configuration, tokens: tokens, sessions: sessions,
@@ -53,7 +55,7 @@ extension EntitleService {
         extraRoutes(router)
         LandingController(
             publicBaseURL: configuration.publicBaseURL,
-            demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }
+            demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }, pages: pages
         ).addRoutes(to: router)
         routeTable.load(router.routes.map { $0.path.description })
         return router

@@ -76,7 +76,7 @@ struct AdobeServicesController: ClockReading {
                     let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID())
                     let hash = Secrets.sha256Hex(caller.requestor.id + "|" + caller.device.value)
                     var value = hash
-                    if name == "getMetadataDevice", let key = caller.requestor.metadataCertificatePem.flatMap(UserMetadataEncoder.publicKey(pem:)),
+                    if name == "getMetadataDevice", let key = try await legacy.profiles.metadataKey(requestor: caller.requestor),
                         let cipher = try? key.encrypt(Data(hash.utf8), padding: .PKCS1_OAEP_SHA256)
                     {
                         value = Data(cipher).base64EncodedString()

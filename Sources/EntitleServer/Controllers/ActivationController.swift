@@ -9,13 +9,13 @@ struct ActivationController: ClockReading {
     let repository: Repository
     let sessions: AuthenticationSessions
     let configuration: ServiceConfiguration
+    let pages: Pages
     let clock: any ServiceClock
 
     static let csrfCookie = "entitle_csrf"
 
     /// Adds the pages to the router.
     func addRoutes(to router: Router<AppContext>) {
-        let pages = Pages()
         router.get("/activate") { request, _ in
             let (csrf, cookies) = csrfToken(request)
             let code = FormBody.query(of: request)["code"] ?? ""
@@ -23,32 +23,32 @@ struct ActivationController: ClockReading {
         }
         router.post("/activate") { request, context in
             let form = try await FormBody.fields(of: request, context: context)
-            guard checkCSRF(request, form) else { return expiredForm(pages) }
-            switch try await activationSession(code: form["code"] ?? "", ip: context.remoteIP, pages: pages, csrf: form["csrf"]) {
+            guard checkCSRF(request, form) else { return expiredForm() }
+            switch try await activationSession(code: form["code"] ?? "", ip: context.remoteIP, csrf: form["csrf"]) {
             case .page(let page): return page
             case .session(let session):
                 // The device already chose its provider (`entitle device login --mvpd …`): straight to its login.
                 if session.mvpdId != nil {
                     return Response(status: .seeOther, headers: [.location: "/api/v2/authenticate/\(session.requestorId)/\(session.code)"])
                 }
-                return try await picker(session: session, query: "", csrf: form["csrf"] ?? "", pages: pages)
+                return try await picker(session: session, query: "", csrf: form["csrf"] ?? "")
             }
         }
         router.get("/activate/providers") { request, context in
             let query = FormBody.query(of: request)
             let (csrf, cookies) = csrfToken(request)
-            switch try await activationSession(code: query["code"] ?? "", ip: context.remoteIP, pages: pages) {
+            switch try await activationSession(code: query["code"] ?? "", ip: context.remoteIP) {
             case .page(let page): return page
             case .session(let session):
-                var response = try await picker(session: session, query: query["q"] ?? "", csrf: csrf, pages: pages)
+                var response = try await picker(session: session, query: query["q"] ?? "", csrf: csrf)
                 for cookie in cookies { response.setCookie(cookie) }
                 return response
             }
         }
         router.post("/activate/select") { request, context in
             let form = try await FormBody.fields(of: request, context: context)
-            guard checkCSRF(request, form) else { return expiredForm(pages) }
-            switch try await activationSession(code: form["code"] ?? "", ip: context.remoteIP, pages: pages) {
+            guard checkCSRF(request, form) else { return expiredForm() }
+            switch try await activationSession(code: form["code"] ?? "", ip: context.remoteIP) {
             case .page(let page): return page
             case .session(let session):
                 guard let mvpd = form["mvpd"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else {
@@ -74,7 +74,7 @@ struct ActivationController: ClockReading {
 
     /// The session of an activation code, or the page that explains what is wrong with the code.
     /// With `csrf` (a form was submitted), a wrong code shows the code form again, with the error and the code entered.
-    func activationSession(code raw: String, ip: String?, pages: Pages, csrf: String? = nil) async throws -> ActivationLookup {
+    func activationSession(code raw: String, ip: String?, csrf: String? = nil) async throws -> ActivationLookup {
         let code = RegistrationCode.normalize(raw)
         let session = try await code.asyncMap { try await repository.session(code: $0) } ?? nil
         guard let session else {
@@ -123,7 +123,7 @@ struct ActivationController: ClockReading {
         return .session(session)
     }
 
-    func picker(session: AuthSessionRecord, query: String, csrf: String, pages: Pages) async throws -> Response {
+    func picker(session: AuthSessionRecord, query: String, csrf: String) async throws -> Response {
         let requestor = try await repository.requestor(id: session.requestorId)
         let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
         let mvpds = try await repository.mvpds(requestor: session.requestorId)
@@ -162,7 +162,7 @@ struct ActivationController: ClockReading {
         return Secrets.constantTimeEqual(cookie, field)
     }
 
-    func expiredForm(_ pages: Pages) -> Response {
+    func expiredForm() -> Response {
         pages.message(
             title: "This page has expired", message: "The form could not be verified (it is old, or cookies are blocked).",
             retry: true, status: .forbidden)

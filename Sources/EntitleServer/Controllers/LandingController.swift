@@ -7,10 +7,11 @@ struct LandingController: Sendable {
     let publicBaseURL: String
     /// Whether the DemoMVPD is mounted under `/demo-mvpd`.
     let demo: Bool
+    let pages: Pages
 
     /// Adds `GET /`.
     func addRoutes(to router: Router<AppContext>) {
-        let base = publicBaseURL, demo = demo, pages = Pages()
+        let base = publicBaseURL, demo = demo, pages = pages
         router.get("/") { _, _ in
             var items = [
                 ("/activate", "Activation page", "enter the code a TV or device shows, pick a TV provider, sign in"),

@@ -9,8 +9,8 @@ import Hummingbird
 struct SignedInResponder: Sendable {
     let repository: Repository
     let configuration: ServiceConfiguration
+    let pages: Pages
 
-    private static let signedInPages = Pages()
     /// Schemes that run code or read local data: never put in a link or a meta refresh.
     private static let scriptSchemes: Set<String> = ["javascript", "data", "vbscript", "file", "blob", "about"]
 
@@ -28,7 +28,7 @@ struct SignedInResponder: Sendable {
             scheme.first?.isLetter == true, scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-".contains($0)) })
         else { return HTMLPage.redirect(to: redirect) }
         let name = mvpd?.displayName ?? "your TV provider"
-        return Self.signedInPages.message(
+        return pages.message(
             title: "Signed in with \(name)", message: "Signed in with \(name) — return to your app.",
             next: "If your app does not open by itself, use the link below.", success: true,
             appLink: redirect, refresh: redirect)
