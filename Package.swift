@@ -38,6 +38,9 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        // RSA signing through the system's OpenSSL libcrypto (faster than BoringSSL's on this hardware); Linux only.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .target(name: "SystemRSA", dependencies: [.target(name: "COpenSSL", condition: .when(platforms: [.linux]))]),
         // QR codes for the terminal (`entitle device`), made by libqrencode.
         .target(name: "TerminalQR", dependencies: ["CQREncode"]),
         .target(
@@ -81,7 +84,7 @@ let package = Package(
         .target(
             name: "EntitleServer",
             dependencies: [
-                "EntitleCore", "SAML",
+                "EntitleCore", "SAML", "SystemRSA", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -128,8 +131,9 @@ let package = Package(
             name: "entitle",
             dependencies: [
                 "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "DemoMVPD", "AccessEnabler", "MediaTokenVerifier",
-                "TerminalQR",
+                "TerminalQR", "SystemRSA", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]),

@@ -2,8 +2,19 @@ import Crypto
 import _CryptoExtras
 import Foundation
 
+/// Something that makes media-token signatures: a ``MediaTokenPrivateKey``, or the same key held by another
+/// implementation (the service signs RSA through the system's OpenSSL where it is present).
+public protocol MediaTokenSigningKey: Sendable {
+    /// The algorithm the key signs with.
+    var algorithm: MediaTokenAlgorithm { get }
+    /// The public key that verifies the signatures.
+    var publicKey: MediaTokenPublicKey { get }
+    /// The raw signature over `body` (256+ bytes for RSA, 64 for ECDSA `r || s` and Ed25519).
+    func signature(for body: Data) throws -> Data
+}
+
 /// A private key that signs media tokens: RSA (2048 bits or more), ECDSA P-256 or Ed25519.
-public enum MediaTokenPrivateKey: Sendable {
+public enum MediaTokenPrivateKey: MediaTokenSigningKey {
     /// RSA PKCS#1 v1.5 SHA-256.
     case rsa(_RSA.Signing.PrivateKey)
     /// ECDSA P-256 SHA-256 (raw `r || s` signatures).

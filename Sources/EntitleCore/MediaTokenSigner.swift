@@ -8,16 +8,21 @@ import Foundation
 /// where `body` is ``ShortMediaToken/bodyXML()`` and the signature is RSA PKCS#1 v1.5 SHA-256 (the default),
 /// ECDSA P-256 SHA-256 (raw `r || s`) or Ed25519, by the key (see ``MediaTokenAlgorithm``).
 public struct MediaTokenSigner: Sendable {
-    private let key: MediaTokenPrivateKey
+    private let key: any MediaTokenSigningKey
 
     /// Creates a signer with the service's media-token key (RSA-2048 or larger).
     public init(privateKey: _RSA.Signing.PrivateKey) {
-        self.key = .rsa(privateKey)
+        self.key = MediaTokenPrivateKey.rsa(privateKey)
     }
 
     /// Creates a signer with a key of any supported algorithm.
     public init(key: MediaTokenPrivateKey) {
         self.key = key
+    }
+
+    /// Creates a signer with any implementation of a media-token key.
+    public init(signingKey: any MediaTokenSigningKey) {
+        self.key = signingKey
     }
 
     /// The algorithm the signer uses.

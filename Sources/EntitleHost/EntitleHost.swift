@@ -36,6 +36,7 @@ package struct EntitleHost: Sendable {
             clock: clock, logger: logger)
         do {
             try await service.prepare()
+            logger.info("media tokens signed with RSA by", metadata: ["implementation": "\(RSASigning.implementationName)"])
             guard configuration.demo else {
                 return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil)
             }

@@ -38,7 +38,7 @@ public enum SignatureRateBenchmark {
     }
 
     /// Operations per second of `operation`, run in batches of 8 for about `seconds`.
-    private static func rate(seconds: Double, _ operation: () -> Void) -> Double {
+    package static func rate(seconds: Double, _ operation: () -> Void) -> Double {
         let clock = ContinuousClock()
         let start = clock.now
         let deadline = start + .milliseconds(Int64(seconds * 1000))

@@ -23,12 +23,16 @@ struct BenchVerifier: AsyncParsableCommand {
         let result = VerifierBenchmark.run(seconds: seconds)
         let ratio = result.tokensPerSecond / result.rawRSAVerifiesPerSecond
         let rates = rateSeconds > 0 ? SignatureRateBenchmark.run(seconds: rateSeconds) : []
+        let rsa = rateSeconds > 0 ? try RSAImplementationRates.measure(seconds: rateSeconds) : nil
         if json {
             let algorithms = rates.map {
                 #""\#($0.algorithm.rawValue)":{"signsPerSecond":\#(Int($0.signsPerSecond)),"verifiesPerSecond":\#(Int($0.verifiesPerSecond))}"#
             }
+            let rsaJSON = rsa.map {
+                #","rsaSigning":{"swiftCryptoSignsPerSecond":\#(Int($0.swiftCrypto)),"systemSignsPerSecond":\#($0.system.map { String(Int($0)) } ?? "null")}"#
+            }
             print(
-                #"{"tokensPerSecond":\#(Int(result.tokensPerSecond)),"rawRSAVerifiesPerSecond":\#(Int(result.rawRSAVerifiesPerSecond)),"ratio":\#(String(format: "%.3f", ratio)),"algorithms":{\#(algorithms.joined(separator: ","))}}"#
+                #"{"tokensPerSecond":\#(Int(result.tokensPerSecond)),"rawRSAVerifiesPerSecond":\#(Int(result.rawRSAVerifiesPerSecond)),"ratio":\#(String(format: "%.3f", ratio)),"algorithms":{\#(algorithms.joined(separator: ","))},"rsaImplementation":"\#(RSAImplementationRates.serviceImplementation)"\#(rsaJSON ?? "")}"#
             )
         } else {
             print("media tokens verified/s:   \(Int(result.tokensPerSecond))")
@@ -37,6 +41,10 @@ struct BenchVerifier: AsyncParsableCommand {
             for rate in rates {
                 let name = rate.algorithm.rawValue.padding(toLength: 18, withPad: " ", startingAt: 0)
                 print("\(name) raw signs/s: \(Int(rate.signsPerSecond))   verifies/s: \(Int(rate.verifiesPerSecond))")
+            }
+            print("media tokens are signed by: \(RSAImplementationRates.serviceImplementation)")
+            if let rsa {
+                print("RSA-2048 signs/s, swift-crypto: \(Int(rsa.swiftCrypto))   system libcrypto: \(rsa.system.map { String(Int($0)) } ?? "absent")")
             }
         }
     }

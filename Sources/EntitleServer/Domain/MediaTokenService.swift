@@ -37,6 +37,6 @@ struct MediaTokenService: Sendable {
         var key = try await keys.mediaTokenSigningKey(algorithm)
         if key == nil { key = try await keys.mediaTokenSigningKey(.rsaSHA256) }
         guard let key else { throw ConfigurationError("No media-token key in the database.") }
-        return MediaTokenIssuer(signer: MediaTokenSigner(key: key), ttl: ttl)
+        return MediaTokenIssuer(signer: MediaTokenSigner(signingKey: key), ttl: ttl)
     }
 }

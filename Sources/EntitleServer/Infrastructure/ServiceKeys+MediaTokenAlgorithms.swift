@@ -58,9 +58,10 @@ extension ServiceKeys {
 
     /// The key that signs media tokens of `algorithm` now, or nil when none does yet (no key, or only a pending one:
     /// the caller then signs with RSA, so no token is signed by a key video servers have not fetched).
-    package func mediaTokenSigningKey(_ algorithm: MediaTokenAlgorithm) async throws -> MediaTokenPrivateKey? {
+    package func mediaTokenSigningKey(_ algorithm: MediaTokenAlgorithm) async throws -> (any MediaTokenSigningKey)? {
         if algorithm == .rsaSHA256 {
-            return .rsa(try await signingIdentity(purpose: .mediaToken).privateKey)
+            let (active, keys) = try await signingKey(purpose: .mediaToken)
+            return keys.mediaTokenKeys[active.kid]
         }
         let keys = try await keys(purpose: Self.mediaTokenPurpose(algorithm))
         return keys.signing(at: nowMilliseconds()).flatMap { keys.mediaTokenKeys[$0.kid] }

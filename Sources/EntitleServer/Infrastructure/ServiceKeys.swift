@@ -37,7 +37,7 @@ package final class ServiceKeys: Sendable {
         /// Parsed JWT keys, every published one (JWT purpose).
         let jwt: JWTKeyCollection?
         /// Parsed ECDSA P-256 / Ed25519 media-token keys by kid.
-        var mediaTokenKeys: [String: MediaTokenPrivateKey] = [:]
+        var mediaTokenKeys: [String: any MediaTokenSigningKey] = [:]
 
         /// The key that signs at `now`: the most recently activated one that is not retired.
         func signing(at now: Int64) -> ServiceKeyRecord? {
@@ -102,7 +102,7 @@ package final class ServiceKeys: Sendable {
             var identities: [String: SigningIdentity] = [:]
             var jwt: JWTKeyCollection?
             if Self.extraMediaTokenAlgorithm(purpose: purpose) != nil {
-                var parsed: [String: MediaTokenPrivateKey] = [:]
+                var parsed: [String: any MediaTokenSigningKey] = [:]
                 for record in records { parsed[record.kid] = try MediaTokenPrivateKey(pem: record.privatePem) }
                 return CachedKeys(all: records, identities: [:], jwt: nil, mediaTokenKeys: parsed)
             }
@@ -117,7 +117,14 @@ package final class ServiceKeys: Sendable {
                     identities[record.kid] = try SigningIdentity(privateKeyPEM: record.privatePem, certificatePEM: record.certificatePem)
                 }
             }
-            return CachedKeys(all: records, identities: identities, jwt: jwt)
+            guard purpose == .mediaToken else { return CachedKeys(all: records, identities: identities, jwt: jwt) }
+            // Media tokens are the hot path: their RSA keys also go to the fastest implementation on the machine.
+            var fast: [String: any MediaTokenSigningKey] = [:]
+            for record in records {
+                guard let identity = identities[record.kid] else { continue }
+                fast[record.kid] = RSASigning.mediaTokenKey(privateKeyPEM: record.privatePem, key: identity.privateKey)
+            }
+            return CachedKeys(all: records, identities: identities, jwt: jwt, mediaTokenKeys: fast)
         }
     }
 
