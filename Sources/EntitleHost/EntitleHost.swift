@@ -20,6 +20,8 @@ package struct EntitleHost: Sendable {
     package let demo: DemoMVPD?
     /// What the demo seeding produced.
     package let demoInfo: DemoWorldInfo?
+    /// The PostgreSQL `LISTEN` connection feeding the in-memory profiles, when there is one.
+    package var profileListener: ProfileChangeListener?
 
     /// Opens storage, migrates, ensures keys and (when enabled) seeds the demo world.
     package static func prepare(
@@ -31,14 +33,20 @@ package struct EntitleHost: Sendable {
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
-        let service = EntitleService(
-            configuration: serviceConfiguration, repository: Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh),
-            clock: clock, logger: logger)
+        let profileCache = ProfileCache(feed: engine.kind == .postgres ? .notified : .polled, bound: configuration.profileCacheBound)
+        let repository = Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh, profileCache: profileCache)
+        let service = EntitleService(configuration: serviceConfiguration, repository: repository, clock: clock, logger: logger)
+        var listener: ProfileChangeListener?
         do {
             try await service.prepare()
             logger.info("media tokens signed with RSA by", metadata: ["implementation": "\(RSASigning.implementationName)"])
+            if profileCache.isEnabled, let postgres = engine.postgresConfiguration {
+                listener = ProfileChangeListener(cache: profileCache, configuration: postgres, logger: logger)
+                listener?.start()
+            }
             guard configuration.demo else {
-                return EntitleHost(configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil)
+                return EntitleHost(
+                    configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil, profileListener: listener)
             }
             let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
             let secrets = try await DemoWorld.demoMVPDSecrets(service: service, dataDirectory: configuration.dataDirectory, now: clock.now())
@@ -56,8 +64,10 @@ package struct EntitleHost: Sendable {
                     now: { clock.now() }),
                 logger: logger)
             let info = try await DemoWorld.seed(service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory)
-            return EntitleHost(configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info)
+            return EntitleHost(
+                configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info, profileListener: listener)
         } catch {
+            await listener?.stop()
             try? await engine.close()
             throw error
         }
@@ -97,6 +107,7 @@ package struct EntitleHost: Sendable {
 
     /// Closes storage.
     package func shutdown() async {
+        await profileListener?.stop()
         try? await engine.close()
     }
 }

@@ -1,3 +1,4 @@
+import EntitleServer
 import Foundation
 
 /// How `entitle serve` (and the tests) run the service: address, storage, throttling and the demo world.
@@ -21,6 +22,10 @@ package struct HostConfiguration: Sendable {
     /// How old the last check of the catalog version may be before cached catalog data is used: the bound on how
     /// long a change made by another instance or `entitle admin` stays unseen (zero: check before every use).
     package var catalogRefresh: Duration = .milliseconds(500)
+    /// How long a profile change (logout, sign-in, deletion) made by another instance or process may stay unseen by
+    /// this one's in-memory profiles: the polling interval on SQLite; on PostgreSQL changes arrive by `NOTIFY` within
+    /// milliseconds and this is only the fallback. Zero reads every profile from the database.
+    package var profileCacheBound: Duration = ProfileCache.defaultBound
     /// Timeouts and the connection cap of the HTTP server.
     package var connectionLimits = ConnectionLimits()
     /// Whether to seed the demo world and mount the DemoMVPD.

@@ -31,13 +31,14 @@ package struct LocalService: ServiceHarness {
     package static func run(
         rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
         databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
-        _ body: (LocalService) async throws -> Void
+        profileCacheBound: Duration = ProfileCache.defaultBound, _ body: (LocalService) async throws -> Void
     ) async throws {
         var configuration = HostConfiguration()
         configuration.databaseURL = databaseURL
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = burst
         configuration.catalogRefresh = catalogRefresh
+        configuration.profileCacheBound = profileCacheBound
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
         var logger = Logger(label: "entitle.test")
         logger.logLevel = .warning
@@ -65,14 +66,21 @@ package struct LocalService: ServiceHarness {
     /// `body` does.
     package static func runTwoInstances(
         clock: ManualClock = ManualClock(), catalogRefresh: Duration = .zero,
+        profileCacheBound: Duration = ProfileCache.defaultBound,
         _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void
     ) async throws {
         let database = try await ScratchDatabase.create()
         let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: directory) }
         do {
-            try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { first in
-                try await run(clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh) { second in
+            try await run(
+                clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh,
+                profileCacheBound: profileCacheBound
+            ) { first in
+                try await run(
+                    clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh,
+                    profileCacheBound: profileCacheBound
+                ) { second in
                     try await body(first, second)
                 }
             }

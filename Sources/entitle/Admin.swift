@@ -23,6 +23,7 @@ struct Admin: AsyncParsableCommand {
         logger.logLevel = .warning
         var configuration = storage.hostConfiguration()
         configuration.demo = false
+        configuration.profileCacheBound = .zero
         let host: EntitleHost
         do { host = try await EntitleHost.prepare(configuration: configuration, logger: logger) } catch {
             throw AdminFailure.exit("cannot open the service's storage: \(error)")

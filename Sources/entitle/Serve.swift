@@ -28,6 +28,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Milliseconds a change made by another instance or `entitle admin` may stay unseen (catalog cache bound).")
     var catalogRefreshMs = 500
 
+    @Option(
+        help:
+            "Milliseconds a logout or sign-in made by another instance may stay unseen by this one's in-memory profiles (0 reads every profile from the database)."
+    )
+    var profileCacheMs = 250
+
     @Option(help: "Seconds a connection may stay silent (no request, an unfinished header, a stalled body) before it is closed.")
     var idleTimeout = ConnectionLimits().idleTimeout
 
@@ -55,6 +61,7 @@ struct Serve: AsyncParsableCommand {
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.catalogRefresh = .milliseconds(max(0, catalogRefreshMs))
+        configuration.profileCacheBound = .milliseconds(max(0, profileCacheMs))
         configuration.demo = !noDemo
         configuration.connectionLimits.idleTimeout = idleTimeout
         configuration.connectionLimits.requestTimeout = requestTimeout

@@ -15,11 +15,17 @@ package final class DatabaseEngine: Sendable {
     package let kind: Kind
     /// The SQL database every repository query goes through.
     package let sql: any SQLDatabase
+    /// The connection settings of a PostgreSQL engine (for connections outside the pool, such as `LISTEN`).
+    package let postgresConfiguration: PostgresConnection.Configuration?
     private let closeAction: @Sendable () async throws -> Void
 
-    private init(kind: Kind, sql: any SQLDatabase, close: @escaping @Sendable () async throws -> Void) {
+    private init(
+        kind: Kind, sql: any SQLDatabase, postgresConfiguration: PostgresConnection.Configuration? = nil,
+        close: @escaping @Sendable () async throws -> Void
+    ) {
         self.kind = kind
         self.sql = sql
+        self.postgresConfiguration = postgresConfiguration
         closeAction = close
     }
 
@@ -49,7 +55,9 @@ package final class DatabaseEngine: Sendable {
         )
         // The pool is internally synchronised (locks per event loop) but not annotated Sendable.
         nonisolated(unsafe) let sharedPool = pool
-        return DatabaseEngine(kind: .postgres, sql: pool.database(logger: logger).sql()) {
+        return DatabaseEngine(
+            kind: .postgres, sql: pool.database(logger: logger).sql(), postgresConfiguration: configuration.coreConfiguration
+        ) {
             try await sharedPool.shutdownAsync()
         }
     }

@@ -15,26 +15,33 @@ extension Repository {
               attributes = excluded.attributes, name_id = excluded.name_id, session_index = excluded.session_index,
               session_code = excluded.session_code, user_id = excluded.user_id
             """)
+        profileCache.evict([ProfileCache.DeviceKey(requestor: p.requestorId, client: p.clientId, device: p.deviceId)])
     }
 
-    /// The profiles of a device for a client application and requestor.
+    /// The profiles of a device for a client application and requestor (from memory when cached, see ``ProfileCache``).
     package func profiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
+        guard profileCache.isEnabled else { return try await loadProfiles(requestor: requestor, client: client, device: device) }
+        try await pollProfileChanges()
+        let key = ProfileCache.DeviceKey(requestor: requestor, client: client, device: device)
+        let (cached, generation) = profileCache.lookup(key)
+        if let cached { return cached }
+        let loaded = try await loadProfiles(requestor: requestor, client: client, device: device)
+        profileCache.store(key, loaded, generation: generation)
+        return loaded
+    }
+
+    /// The profile of a device at one MVPD.
+    package func profile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
+        try await profiles(requestor: requestor, client: client, device: device).first { $0.mvpdId == mvpd }
+    }
+
+    private func loadProfiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
         try await sql.raw(
             """
             SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) ORDER BY mvpd_id
             """
         ).all().map(ProfileRecord.init(row:))
-    }
-
-    /// The profile of a device at one MVPD.
-    package func profile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
-        try await sql.raw(
-            """
-            SELECT * FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
-            AND device_id = \(bind: device) AND mvpd_id = \(bind: mvpd)
-            """
-        ).first().map(ProfileRecord.init(row:))
     }
 
     /// The profile created by the session with `code`.
@@ -47,7 +54,8 @@ extension Repository {
 
     /// Deletes the profile of a device at one MVPD; returns it when there was one.
     package func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
-        try await first(
+        defer { profileCache.evict([ProfileCache.DeviceKey(requestor: requestor, client: client, device: device)]) }
+        return try await first(
             """
             DELETE FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)
             AND device_id = \(bind: device) AND mvpd_id = \(bind: mvpd) RETURNING *

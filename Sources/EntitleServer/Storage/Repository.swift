@@ -8,11 +8,17 @@ package struct Repository: Sendable {
     let decoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
     /// The in-memory catalog of this instance (shared by copies of the repository).
     package let catalog: CatalogCache
+    /// The in-memory profiles of this instance (shared by copies of the repository); disabled unless given.
+    package let profileCache: ProfileCache
 
-    /// Creates a repository over a database; catalog reads are cached and refreshed after `catalogRefresh`.
-    package init(sql: any SQLDatabase, catalogRefresh: Duration = CatalogCache.defaultRefreshInterval) {
+    /// Creates a repository over a database; catalog reads are cached and refreshed after `catalogRefresh`; profile
+    /// reads are cached when `profileCache` is an enabled cache whose feed matches the database.
+    package init(
+        sql: any SQLDatabase, catalogRefresh: Duration = CatalogCache.defaultRefreshInterval, profileCache: ProfileCache = .disabled
+    ) {
         self.sql = sql
         catalog = CatalogCache(refreshInterval: catalogRefresh)
+        self.profileCache = profileCache
     }
 
     /// Creates the schema or brings it up to date.
