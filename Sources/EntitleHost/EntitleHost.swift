@@ -33,7 +33,9 @@ package struct EntitleHost: Sendable {
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
-        let profileCache = ProfileCache(feed: engine.kind == .postgres ? .notified : .polled, bound: configuration.profileCacheBound)
+        let profileCache = ProfileCache(
+            feed: engine.kind == .postgres ? .notified : .polled, bound: configuration.profileCacheBound,
+            capacity: configuration.profileCacheDevices)
         let repository = Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh, profileCache: profileCache)
         let service = EntitleService(configuration: serviceConfiguration, repository: repository, clock: clock, logger: logger)
         var listener: ProfileChangeListener?

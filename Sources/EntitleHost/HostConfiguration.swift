@@ -26,6 +26,8 @@ package struct HostConfiguration: Sendable {
     /// this one's in-memory profiles: the polling interval on SQLite; on PostgreSQL changes arrive by `NOTIFY` within
     /// milliseconds and this is only the fallback. Zero reads every profile from the database.
     package var profileCacheBound: Duration = ProfileCache.defaultBound
+    /// Devices whose profiles are kept in memory at most (about 1 KB each, `entitle bench profile-memory`).
+    package var profileCacheDevices = ProfileCache.defaultCapacity
     /// Timeouts and the connection cap of the HTTP server.
     package var connectionLimits = ConnectionLimits()
     /// Whether to seed the demo world and mount the DemoMVPD.

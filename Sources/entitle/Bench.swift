@@ -4,7 +4,7 @@ import ArgumentParser
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Benchmarks: authorization decisions vs /healthz (default), media-token verification vs raw RSA.",
-        subcommands: [BenchDecisions.self, BenchVerifier.self, BenchPrepare.self],
+        subcommands: [BenchDecisions.self, BenchVerifier.self, BenchPrepare.self, BenchProfileMemory.self],
         defaultSubcommand: BenchDecisions.self
     )
 }

@@ -34,6 +34,9 @@ struct Serve: AsyncParsableCommand {
     )
     var profileCacheMs = 250
 
+    @Option(help: "Devices whose profiles are kept in memory at most (about 1 KB each).")
+    var profileCacheDevices = 250_000
+
     @Option(help: "Seconds a connection may stay silent (no request, an unfinished header, a stalled body) before it is closed.")
     var idleTimeout = ConnectionLimits().idleTimeout
 
@@ -62,6 +65,7 @@ struct Serve: AsyncParsableCommand {
         configuration.rateLimitBurst = rateBurst
         configuration.catalogRefresh = .milliseconds(max(0, catalogRefreshMs))
         configuration.profileCacheBound = .milliseconds(max(0, profileCacheMs))
+        configuration.profileCacheDevices = max(1, profileCacheDevices)
         configuration.demo = !noDemo
         configuration.connectionLimits.idleTimeout = idleTimeout
         configuration.connectionLimits.requestTimeout = requestTimeout

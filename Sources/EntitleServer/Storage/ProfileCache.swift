@@ -13,7 +13,7 @@ package final class ProfileCache: Sendable {
     /// The default bound on how long a change made elsewhere stays unseen.
     package static let defaultBound: Duration = .milliseconds(250)
     /// The default number of devices kept.
-    package static let defaultCapacity = 500_000
+    package static let defaultCapacity = 250_000
 
     /// One device's profiles for one client application of one requestor.
     package struct DeviceKey: Hashable, Sendable {
@@ -24,7 +24,7 @@ package final class ProfileCache: Sendable {
         /// The key as sent in a change notification (fields joined by a newline, which no id may contain).
         var payload: String { requestor + "\n" + client + "\n" + device }
 
-        init(requestor: String, client: String, device: String) {
+        package init(requestor: String, client: String, device: String) {
             self.requestor = requestor
             self.client = client
             self.device = device
@@ -94,7 +94,7 @@ package final class ProfileCache: Sendable {
     package var count: Int { state.withLock { $0.entries.count } }
 
     /// The cached profiles of a device, and the generation to store freshly loaded ones under.
-    func lookup(_ key: DeviceKey) -> (profiles: [ProfileRecord]?, generation: UInt64) {
+    package func lookup(_ key: DeviceKey) -> (profiles: [ProfileRecord]?, generation: UInt64) {
         let now = clock.now
         return state.withLock { state in
             guard feed == .polled || state.listening, let entry = state.entries[key], now - entry.loadedAt < maxAge else {
@@ -105,7 +105,7 @@ package final class ProfileCache: Sendable {
     }
 
     /// Keeps profiles loaded under `generation`, unless something was evicted meanwhile.
-    func store(_ key: DeviceKey, _ profiles: [ProfileRecord], generation: UInt64) {
+    package func store(_ key: DeviceKey, _ profiles: [ProfileRecord], generation: UInt64) {
         let now = clock.now
         state.withLock { state in
             guard state.generation == generation, feed == .polled || state.listening else { return }
