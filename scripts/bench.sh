@@ -27,8 +27,9 @@ done
 command -v wrk >/dev/null || { echo "bench: wrk is not installed (apt-get install -y wrk)" >&2; exit 1; }
 
 if [[ "${BENCH_INNER:-}" != 1 ]]; then
-  swift build -c release --product entitle >&2
-  export BENCH_BIN="$(swift build -c release --show-bin-path)/entitle"
+  # Its own scratch path, so a release build never waits for (or invalidates) the debug build in .build.
+  swift build -c release --product entitle --scratch-path .build-release >&2
+  export BENCH_BIN="$(swift build -c release --scratch-path .build-release --show-bin-path)/entitle"
   if [[ " $engines " == *" postgres"* ]]; then
     BENCH_INNER=1 exec scripts/with-postgres.sh "$0" --duration "$duration" --connections "$connections" --rss-seconds "$rss_seconds" --engines "$engines"
   fi

@@ -17,4 +17,5 @@ as_pg "$bindir/pg_ctl" -D "$datadir/data" -o "-h 127.0.0.1 -p $port -k $datadir 
 cleanup() { as_pg "$bindir/pg_ctl" -D "$datadir/data" -m fast -w stop >/dev/null 2>&1 || true; rm -rf "$datadir"; }
 trap cleanup EXIT
 export ENTITLE_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
+export ENTITLE_TEST_POSTGRES_LOG="$datadir/log"
 "$@"

@@ -6,14 +6,16 @@ import Logging
 /// (the service, the DemoMVPD, Hummingbird) logged it. `entitle serve` logs through it.
 package struct EscapingLogHandler: LogHandler {
     private var wrapped: any LogHandler
+    /// The logger's own metadata, kept as set and escaped only when a line is written (setting it is per request).
+    private var ownMetadata: Logger.Metadata = [:]
 
     /// Wraps `handler`.
     package init(_ handler: any LogHandler) { wrapped = handler }
 
-    /// The wrapped handler's metadata.
+    /// The logger's metadata (escaped when written).
     package var metadata: Logger.Metadata {
-        get { wrapped.metadata }
-        set { wrapped.metadata = newValue.mapValues(Self.escape) }
+        get { ownMetadata }
+        set { ownMetadata = newValue }
     }
 
     /// The wrapped handler's level.
@@ -24,15 +26,17 @@ package struct EscapingLogHandler: LogHandler {
 
     /// One metadata value.
     package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { wrapped[metadataKey: key] }
-        set { wrapped[metadataKey: key] = newValue.map(Self.escape) }
+        get { ownMetadata[key] }
+        set { ownMetadata[key] = newValue }
     }
 
-    /// Logs the escaped message and metadata through the wrapped handler.
+    /// Logs the escaped message and metadata (the logger's own, then the line's) through the wrapped handler.
     package func log(event: LogEvent) {
         var event = event
         event.message = "\(LogEscaping.escape(event.message.description, limit: .max))"
-        event.metadata = event.metadata?.mapValues(Self.escape)
+        var merged = ownMetadata
+        if let metadata = event.metadata { merged.merge(metadata) { $1 } }
+        event.metadata = merged.isEmpty ? nil : merged.mapValues(Self.escape)
         wrapped.log(event: event)
     }
 

@@ -8,6 +8,8 @@ struct ProfileAnswers: Sendable, ClockReading {
     let repository: Repository
     let tempPass: TempPassService
     let clock: any ServiceClock
+    /// Wire forms already made (metadata decoded and encrypted), per stored profile.
+    let wireProfiles = WireProfileCache()
 
     /// The requestor's public key for encrypted user metadata, parsed once (a requestor change drops it with the catalog).
     func metadataKey(requestor: RequestorRecord) async throws -> _RSA.Encryption.PublicKey? {
@@ -23,13 +25,23 @@ struct ProfileAnswers: Sendable, ClockReading {
     func profilesAnswer(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> ProfilesResponse {
         var profiles: [String: Profile] = [:]
         let now = self.now
-        let key = try await metadataKey(requestor: requestor)
+        let generation = repository.catalog.generation
         for var record in records where record.notAfter > now {
             let mvpd = try await repository.mvpd(id: record.mvpdId)
             if let mvpd, mvpd.temppassResourceLimit != nil {
+                // Promotional TempPass counters change with every play: made afresh each time.
                 record.attributes = JSONText.encode(record.attributeMap.merging(try await tempPass.promoMetadata(profile: record, mvpd: mvpd)) { $1 })
+                let key = try await metadataKey(requestor: requestor)
+                profiles[record.mvpdId] = UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: key).profile(record)
+                continue
             }
-            profiles[record.mvpdId] = UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: key).profile(record)
+            if let known = wireProfiles.lookup(record, requestor: requestor.id, generation: generation) {
+                profiles[record.mvpdId] = known
+                continue
+            }
+            let profile = UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: try await metadataKey(requestor: requestor)).profile(record)
+            wireProfiles.store(profile, for: record, requestor: requestor.id, generation: generation)
+            profiles[record.mvpdId] = profile
         }
         return ProfilesResponse(profiles: profiles)
     }

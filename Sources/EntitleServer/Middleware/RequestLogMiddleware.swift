@@ -36,6 +36,7 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func log(_ request: Request, context: Context, status: Int, trace: String?, since start: ContinuousClock.Instant) {
+        guard logger.logLevel <= .info else { return }  // nothing to build when the line would be dropped
         let elapsed = ContinuousClock.now - start
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         let query = request.uri.queryParameters

@@ -1,0 +1,51 @@
+import EntitleCore
+import Synchronization
+
+/// Profiles already turned into their wire form, so that a device asking for its profiles again gets the same answer
+/// without decoding its metadata and encrypting it with RSA-OAEP once more.
+///
+/// An entry holds for one stored profile (its device, MVPD, sign-in time and metadata text, compared on every use)
+/// under one catalog generation (a new requestor certificate or MVPD setting drops it); an encrypted value is reused
+/// only for the same profile, never across users. Expiry is checked by the caller on every use.
+final class WireProfileCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let generation: UInt64
+        let requestor: String
+        let client: String
+        let device: String
+        let mvpd: String
+        let notBefore: Int64
+    }
+
+    struct Entry: Sendable {
+        let attributes: String
+        let profile: Profile
+    }
+
+    let capacity: Int
+    private let entries = Mutex<[Key: Entry]>([:])
+
+    init(capacity: Int = 100_000) { self.capacity = capacity }
+
+    static func key(_ record: ProfileRecord, requestor: String, generation: UInt64) -> Key {
+        Key(
+            generation: generation, requestor: requestor, client: record.clientId, device: record.deviceId, mvpd: record.mvpdId,
+            notBefore: record.notBefore)
+    }
+
+    /// The wire form of `record` made earlier, if any.
+    func lookup(_ record: ProfileRecord, requestor: String, generation: UInt64) -> Profile? {
+        let key = Self.key(record, requestor: requestor, generation: generation)
+        guard let entry = entries.withLock({ $0[key] }), entry.attributes == record.attributes else { return nil }
+        return entry.profile
+    }
+
+    /// Keeps the wire form of `record`.
+    func store(_ profile: Profile, for record: ProfileRecord, requestor: String, generation: UInt64) {
+        let key = Self.key(record, requestor: requestor, generation: generation)
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(attributes: record.attributes, profile: profile)
+        }
+    }
+}
