@@ -33,6 +33,7 @@ package struct EntitleHost: Sendable {
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
+        serviceConfiguration.trustedProxies = configuration.trustedProxies
         let profileCache = ProfileCache(
             feed: engine.kind == .postgres ? .notified : .polled, bound: configuration.profileCacheBound,
             capacity: configuration.profileCacheDevices)
@@ -96,7 +97,7 @@ package struct EntitleHost: Sendable {
 
     /// The HTTP application (Hummingbird), with graceful shutdown on SIGINT/SIGTERM when run with `runService()`.
     package func makeApplication(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
-        let limits = configuration.connectionLimits
+        let limits = configuration.connectionLimits.exempting(configuration.trustedProxies)
         return Application(
             router: buildRouter(),
             server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },

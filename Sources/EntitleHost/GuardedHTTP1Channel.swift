@@ -11,28 +11,44 @@ import NIOHTTPTypes
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
-    let base: HTTP1Channel
+    let responder: HTTPChannelHandler.Responder
     let limits: ConnectionLimits
+    let perAddress: ConnectionsPerAddress
 
     init(responder: @escaping HTTPChannelHandler.Responder, limits: ConnectionLimits) {
+        self.responder = responder
         self.limits = limits
-        let requestTimeout = TimeAmount.fromSeconds(limits.requestTimeout)
-        base = HTTP1Channel(
-            responder: responder,
-            configuration: .init(
-                additionalChannelHandlers: [RequestReadTimeoutHandler(timeout: requestTimeout)],
-                idleTimeout: .fromSeconds(limits.idleTimeout)))
+        perAddress = ConnectionsPerAddress(limit: limits.maxConnectionsPerAddress, exempt: limits.exemptAddresses)
     }
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         let linger = TimeAmount.fromSeconds(limits.lingerTimeout)
+        let address = channel.remoteAddress?.ipAddress
+        let admitted = address.map(perAddress.open) ?? true
+        if admitted, let address {
+            let perAddress = self.perAddress
+            channel.closeFuture.whenComplete { _ in perAddress.close(address) }
+        }
+        // The header deadline starts at a request's first byte (seen before the HTTP decoder) and ends at its head.
+        let headerDeadline = RequestHeaderDeadline(timeout: .fromSeconds(limits.headerTimeout))
+        let base = HTTP1Channel(
+            responder: responder,
+            configuration: .init(
+                additionalChannelHandlers: [
+                    RequestReadTimeoutHandler(timeout: .fromSeconds(limits.requestTimeout)),
+                    RequestHeaderEndHandler(deadline: headerDeadline),
+                ],
+                idleTimeout: .fromSeconds(limits.idleTimeout)))
         return channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.addHandler(LingeringCloseHandler(linger: linger), position: .first)
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandler(LingeringCloseHandler(linger: linger), position: .first)
+            try operations.addHandler(RequestHeaderStartHandler(deadline: headerDeadline), position: .first)
+            if !admitted { try operations.addHandler(RefuseConnectionHandler(), position: .first) }
         }.flatMap { base.setup(channel: channel, logger: logger) }
     }
 
     func handle(value: Value, logger: Logger) async {
-        await base.handle(value: value, logger: logger)
+        await HTTP1Channel(responder: responder).handle(value: value, logger: logger)
     }
 }
 

@@ -28,6 +28,9 @@ package struct HostConfiguration: Sendable {
     package var profileCacheBound: Duration = ProfileCache.defaultBound
     /// Devices whose profiles are kept in memory at most (about 1 KB each, `entitle bench profile-memory`).
     package var profileCacheDevices = ProfileCache.defaultCapacity
+    /// Proxies whose forwarding headers name the client (`--trusted-proxy`); also exempt from the per-address
+    /// connection limit.
+    package var trustedProxies: [IPAddressRange] = []
     /// Timeouts and the connection cap of the HTTP server.
     package var connectionLimits = ConnectionLimits()
     /// Whether to seed the demo world and mount the DemoMVPD.

@@ -8,6 +8,7 @@ extension EntitleService {
     /// example the DemoMVPD) on the same server.
     package func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
+        router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLogMiddleware(logger: logger))
         let routeTable = RouteTable()

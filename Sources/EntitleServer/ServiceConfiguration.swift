@@ -8,6 +8,9 @@ package struct ServiceConfiguration: Sendable {
     package var rateLimitPerSecond: Double = 1
     /// Per-device token bucket: burst size.
     package var rateLimitBurst: Double = 10
+    /// Socket peers (load balancers, TLS-terminating proxies) whose `Forwarded` / `X-Forwarded-For` /
+    /// `X-Forwarded-Proto` name the client; from any other peer those headers are ignored.
+    package var trustedProxies: [IPAddressRange] = []
     /// Short media token lifetime, ms (7 minutes).
     package var mediaTokenTTL: Int64 = 7 * 60_000
     /// Authentication session (registration code) lifetime, ms (30 minutes).

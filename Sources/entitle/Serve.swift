@@ -1,5 +1,6 @@
 import ArgumentParser
 import EntitleHost
+import EntitleServer
 import Foundation
 import Hummingbird
 import Logging
@@ -46,6 +47,18 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Connections served at once; more wait in the listen backlog (keep below ulimit -n).")
     var maxConnections = ConnectionLimits().maxConnections
 
+    @Option(help: "Connections one client address may hold at once; more are answered 503 (0: no limit; trusted proxies exempt).")
+    var maxConnectionsPerAddress = ConnectionLimits().maxConnectionsPerAddress
+
+    @Option(help: "Seconds from a request header's first byte to its end (keep below --idle-timeout).")
+    var headerTimeout = ConnectionLimits().headerTimeout
+
+    @Option(
+        help: ArgumentHelp(
+            "A proxy or load balancer (IP or CIDR, repeatable) whose Forwarded / X-Forwarded-For / X-Forwarded-Proto name the client.",
+            valueName: "cidr"))
+    var trustedProxy: [String] = []
+
     @Flag(help: "Do not seed the demo world or mount the DemoMVPD.")
     var noDemo = false
 
@@ -55,6 +68,11 @@ struct Serve: AsyncParsableCommand {
     func validate() throws {
         guard idleTimeout > 0, requestTimeout > 0 else { throw ValidationError("--idle-timeout and --request-timeout must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
+        guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
+        guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be positive.") }
+        for proxy in trustedProxy where IPAddressRange(proxy) == nil {
+            throw ValidationError("--trusted-proxy \(proxy) is not an IP address or CIDR range (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8).")
+        }
     }
 
     func run() async throws {
@@ -70,6 +88,9 @@ struct Serve: AsyncParsableCommand {
         configuration.connectionLimits.idleTimeout = idleTimeout
         configuration.connectionLimits.requestTimeout = requestTimeout
         configuration.connectionLimits.maxConnections = maxConnections
+        configuration.connectionLimits.maxConnectionsPerAddress = maxConnectionsPerAddress
+        configuration.connectionLimits.headerTimeout = headerTimeout
+        configuration.trustedProxies = trustedProxy.compactMap { IPAddressRange($0) }
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory
         let base = configuration.baseURL

@@ -16,8 +16,8 @@ struct ActivationController: ClockReading {
 
     /// Adds the pages to the router.
     func addRoutes(to router: Router<AppContext>) {
-        router.get("/activate") { request, _ in
-            let (csrf, cookies) = csrfToken(request)
+        router.get("/activate") { request, context in
+            let (csrf, cookies) = csrfToken(request, https: context.forwardedHTTPS)
             let code = FormBody.query(of: request)["code"] ?? ""
             return pages.render("activate", ["title": "Activate your device", "csrf": csrf, "code": code], cookies: cookies)
         }
@@ -36,7 +36,7 @@ struct ActivationController: ClockReading {
         }
         router.get("/activate/providers") { request, context in
             let query = FormBody.query(of: request)
-            let (csrf, cookies) = csrfToken(request)
+            let (csrf, cookies) = csrfToken(request, https: context.forwardedHTTPS)
             switch try await activationSession(code: query["code"] ?? "", ip: context.remoteIP) {
             case .page(let page): return page
             case .session(let session):
@@ -149,11 +149,12 @@ struct ActivationController: ClockReading {
         return letters.isEmpty ? "?" : letters.joined()
     }
 
-    /// The CSRF token of the browser (from its cookie), or a new one with the cookie to set.
-    func csrfToken(_ request: Request) -> (String, [Cookie]) {
+    /// The CSRF token of the browser (from its cookie), or a new one with the cookie to set — `Secure` when the public
+    /// URL is HTTPS or a trusted proxy says the browser came over HTTPS (`https`).
+    func csrfToken(_ request: Request, https: Bool) -> (String, [Cookie]) {
         if let existing = request.cookies[Self.csrfCookie]?.value, existing.count >= 32 { return (existing, []) }
         let token = Secrets.randomToken()
-        let secure = configuration.publicBaseURL.hasPrefix("https://")
+        let secure = https || configuration.publicBaseURL.hasPrefix("https://")
         return (token, [Cookie(name: Self.csrfCookie, value: token, path: "/activate", secure: secure, httpOnly: true, sameSite: .strict)])
     }
 

@@ -7,15 +7,21 @@ import NIOCore
 package struct AppContext: RequestContext {
     /// Hummingbird's core storage.
     package var coreContext: CoreRequestContextStorage
-    /// The connected peer's IP address, when known.
-    package let remoteIP: String?
+    /// The client's IP address: the connected peer's, or, when the peer is a trusted proxy, the one its forwarding
+    /// headers name (``ClientAddressMiddleware``). Throttling, logs and MVPD calls use this one.
+    package var remoteIP: String?
+    /// The connected socket peer's IP address (a trusted proxy's, behind one).
+    package let peerIP: String?
+    /// Whether the client reached the service over HTTPS: `X-Forwarded-Proto` / `Forwarded: proto` of a trusted proxy.
+    package var forwardedHTTPS = false
     /// The authenticated caller, set by ``CallerMiddleware``.
     var caller: CallerIdentity?
 
     /// Creates the context for a request on a channel.
     package init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        remoteIP = source.channel.remoteAddress?.ipAddress
+        peerIP = source.channel.remoteAddress?.ipAddress
+        remoteIP = peerIP
     }
 
     /// Bodies larger than this are refused with 413.
@@ -26,7 +32,7 @@ package struct AppContext: RequestContext {
 /// there, so a handler cannot forget to check it.
 struct CallerContext: ChildRequestContext {
     var coreContext: CoreRequestContextStorage
-    /// The connected peer's IP address, when known.
+    /// The client's IP address (see ``AppContext/remoteIP``).
     let remoteIP: String?
     /// Who is calling: client application, requestor, device.
     let caller: CallerIdentity

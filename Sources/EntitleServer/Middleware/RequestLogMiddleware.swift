@@ -7,7 +7,7 @@ import Logging
 /// One structured log line per request, at `info`: `method`, `route` (the matched route template, so codes and ids in
 /// the path stay out of the log), `status`, `duration_ms`, `requestor`, `mvpd` and `trace` (the `trace` of the
 /// Enhanced Error body when the request failed, so an operator finds the line of an error a client reports; else
-/// the caller's `X-Request-Id`, else a fresh id). Headers, query strings and bodies — tokens, secrets, codes,
+/// the caller's `X-Request-Id`, else a fresh id) and `client` (the client address, through trusted proxies). Headers, query strings and bodies — tokens, secrets, codes,
 /// passwords — are never logged.
 package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Where the lines go.
@@ -53,6 +53,7 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         if let mvpd = context.parameters.get("mvpd") ?? query["mso_id"].map(String.init) ?? query["mvpd"].map(String.init) {
             metadata["mvpd"] = "\(Self.safe(mvpd))"
         }
+        if let client = (context as? AppContext)?.remoteIP { metadata["client"] = "\(client)" }
         logger.info("request", metadata: metadata)
     }
 
