@@ -31,6 +31,12 @@ package struct ClientAddress: Sendable, Equatable {
     /// Whether the client used HTTPS, as the nearest trusted proxy says.
     package var https: Bool
 
+    /// A resolved client.
+    package init(address: String?, https: Bool) {
+        self.address = address
+        self.https = https
+    }
+
     static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
     static let forwardedProto = HTTPField.Name("X-Forwarded-Proto")!
     static let forwarded = HTTPField.Name("Forwarded")!
