@@ -13,6 +13,7 @@ extension EntitleService {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
+        router.add(middleware: UnstorableTextMiddleware())
         let throttle = ThrottleMiddleware(
             limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
             burst: configuration.rateLimitBurst, clock: clock)

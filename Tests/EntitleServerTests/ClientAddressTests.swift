@@ -21,8 +21,9 @@ import Testing
     }
 
     @Test func aTrustedProxyNamesTheClient() {
-        #expect(Self.resolve(peer: "10.1.2.3", [("X-Forwarded-For", "198.51.100.1"), ("X-Forwarded-Proto", "https")])
-            == ClientAddress(address: "198.51.100.1", https: true))
+        #expect(
+            Self.resolve(peer: "10.1.2.3", [("X-Forwarded-For", "198.51.100.1"), ("X-Forwarded-Proto", "https")])
+                == ClientAddress(address: "198.51.100.1", https: true))
         // A client-supplied address left of the one the proxy added is not believed.
         #expect(Self.resolve(peer: "10.1.2.3", [("X-Forwarded-For", "1.2.3.4, 198.51.100.1")]).address == "198.51.100.1")
         // Chains of trusted proxies are walked past.
@@ -35,8 +36,9 @@ import Testing
     }
 
     @Test func forwardedIsParsedAsRFC7239Says() {
-        #expect(Self.resolve(peer: "10.1.2.3", [("Forwarded", #"for="[2001:db8::1]:4711";proto=https"#)])
-            == ClientAddress(address: "2001:db8::1", https: true))
+        #expect(
+            Self.resolve(peer: "10.1.2.3", [("Forwarded", #"for="[2001:db8::1]:4711";proto=https"#)])
+                == ClientAddress(address: "2001:db8::1", https: true))
         #expect(Self.resolve(peer: "10.1.2.3", [("Forwarded", "for=192.0.2.60:8080;proto=http, for=10.0.0.7")]).address == "192.0.2.60")
         #expect(Self.resolve(peer: "fd00::1", [("Forwarded", "For=192.0.2.60")]).address == "192.0.2.60")
         // Forwarded wins over X-Forwarded-For when both are there.

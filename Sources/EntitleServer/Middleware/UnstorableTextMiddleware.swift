@@ -1,0 +1,89 @@
+import EntitleCore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Refuses, before any handler runs, a request whose path, query or body carries text no database column can hold: the
+/// NUL character, raw or encoded (`%00` in a URL or form, `\u0000` in JSON). PostgreSQL refuses NUL in `text`, SQLite
+/// truncates at it; every other character a client can send arrives as valid UTF-8 and is storable. The refusal is
+/// each protocol's own 400: an Enhanced Error body on REST v2, a v1 document (XML or JSON as negotiated) on REST v1 and
+/// adobe-services, an OAuth error on the token endpoint.
+struct UnstorableTextMiddleware: RouterMiddleware {
+    typealias Context = AppContext
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        var request = request
+        let uri = request.uri.description
+        var unstorable = uri.utf8.withContiguousStorageIfAvailable { Self.containsNUL($0) } ?? Self.containsNUL(Array(uri.utf8))
+        if !unstorable, Self.mayHaveBody(request), !Self.isDecisions(request), !Self.declaredTooLarge(request, limit: context.maxUploadSize) {
+            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            unstorable =
+                body.readableBytesView.withContiguousStorageIfAvailable { Self.containsNUL($0) }
+                ?? Self.containsNUL(Array(body.readableBytesView))
+        }
+        guard unstorable else { return try await next(request, context) }
+        return try Self.refusal(for: request, context: context)
+    }
+
+    static func mayHaveBody(_ request: Request) -> Bool {
+        request.method == .post || request.method == .put || request.method == .patch || request.method == .delete
+    }
+
+    /// REST v2 decisions: their resources never reach a query and are judged one by one (a NUL in one is that item's
+    /// `invalid_parameter_resources`, the others are still decided).
+    static func isDecisions(_ request: Request) -> Bool {
+        request.uri.path.hasPrefix("/api/v2/") && request.uri.path.contains("/decisions/")
+    }
+
+    static func declaredTooLarge(_ request: Request, limit: Int) -> Bool {
+        guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else { return false }
+        return length > limit
+    }
+
+    /// Whether `bytes` hold a NUL: the byte itself, `%00`, or the JSON escape `\u0000`.
+    static func containsNUL<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8, Bytes.Index == Int {
+        let zero = UInt8(ascii: "0")
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            switch bytes[index] {
+            case 0: return true
+            case UInt8(ascii: "%"):
+                if index + 2 < bytes.endIndex, bytes[index + 1] == zero, bytes[index + 2] == zero { return true }
+            case UInt8(ascii: "\\"):
+                if index + 5 < bytes.endIndex, bytes[index + 1] | 0x20 == UInt8(ascii: "u"),
+                    bytes[index + 2] == zero, bytes[index + 3] == zero, bytes[index + 4] == zero, bytes[index + 5] == zero
+                {
+                    return true
+                }
+            default: break
+            }
+            index += 1
+        }
+        return false
+    }
+
+    static let explanation = "A parameter holds a NUL character (%00), which no identifier or text may contain."
+    static var error: EnhancedError { EnhancedError.invalidRequest.with(details: explanation) }
+
+    /// The protocol's 400 for the route the request was meant for.
+    static func refusal(for request: Request, context: AppContext) throws -> Response {
+        let path = request.uri.path
+        if path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") || path.hasPrefix("/adobe-services/") {
+            let format: V1Format =
+                path.hasPrefix("/adobe-services/")
+                ? (path == "/adobe-services/usermetadata" ? .json : .xml)
+                : V1Format.negotiate(format: FormBody.query(of: request)["format"], accept: request.headers[.accept])
+            return error.v1Document.response(format, status: .badRequest)
+        }
+        if path == "/o/client/token" {
+            return try OAuthError("invalid_request", explanation).response(from: request, context: context)
+        }
+        return try APIError(error).response(from: request, context: context)
+    }
+}
+
+/// ``UnstorableTextMiddleware``'s scanner, for tests.
+package enum UnstorableTextProbe {
+    /// Whether `text` holds a NUL, raw, as `%00` or as `\u0000`.
+    package static func containsNUL(_ text: String) -> Bool { UnstorableTextMiddleware.containsNUL(Array(text.utf8)) }
+}

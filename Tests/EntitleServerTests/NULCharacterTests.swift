@@ -1,0 +1,88 @@
+import EntitleClients
+import EntitleCore
+import EntitleServer
+import EntitleTesting
+import Foundation
+import Testing
+
+/// A NUL character (`%00`, `\u0000`) in any id position is refused at the edge with the protocol's own 400 — never a
+/// database error — on SQLite and, under `scripts/with-postgres.sh`, on PostgreSQL (whose `text` cannot hold it).
+@Suite struct NULCharacterTests {
+    static let nul = "\u{0}"
+
+    @Test func everyIdPositionRefusesNUL() async throws {
+        try await LocalService.run { host in
+            let tv = try await host.client()
+            let anonymous = RESTClient(httpClient: host.httpClient, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "box")
+            var failures: [String] = []
+            func check(_ label: String, _ answer: RESTClient.Answer, _ format: String) {
+                guard answer.status == 400 else {
+                    failures.append("\(label): HTTP \(answer.status) \(answer.text.prefix(200))")
+                    return
+                }
+                let body = answer.text
+                switch format {
+                case "oauth": if !body.contains(#""error":"invalid_request""#) { failures.append("\(label): not an OAuth error: \(body)") }
+                case "xml": if !body.contains("<code>invalid_request</code>") { failures.append("\(label): not a v1 XML error: \(body)") }
+                default: if !body.contains(#""code":"invalid_request""#) { failures.append("\(label): not an Enhanced Error: \(body)") }
+                }
+            }
+            // REST v2 and Dynamic Client Registration.
+            check(
+                "token client_id",
+                try await anonymous.send(
+                    .POST, "/o/client/token", form: [("client_id", "a\(Self.nul)b"), ("client_secret", "x"), ("grant_type", "client_credentials")],
+                    authorized: false), "oauth")
+            check(
+                "register software_statement",
+                try await anonymous.send(.POST, "/o/client/register", json: Data(#"{"software_statement":"a\u0000b"}"#.utf8), authorized: false),
+                "json")
+            check(
+                "sessions mvpd",
+                try await tv.send(.POST, "/api/v2/REF/sessions", form: [("mvpd", "Demo\(Self.nul)Cable"), ("redirectUrl", "adobepass://ios.app")]),
+                "json")
+            check("sessions/{code} mvpd", try await tv.send(.POST, "/api/v2/REF/sessions/ABCDEFG", form: [("mvpd", "Demo\(Self.nul)Cable")]), "json")
+            check("profiles/{mvpd}", try await tv.send(.GET, "/api/v2/REF/profiles/Demo%00Cable"), "json")
+            check("sp in path", try await tv.send(.GET, "/api/v2/RE%00F/configuration"), "json")
+            // REST API v1, query and form.
+            for path in ["checkauthn", "tokens/authn", "authorize", "tokens/media", "tokens/usermetadata", "preauthorize"] {
+                check(
+                    "v1 GET \(path)",
+                    try await anonymous.send(.GET, "/api/v1/\(path)?requestor=RE%00F&deviceId=box&resource=news&format=xml", authorized: false), "xml"
+                )
+                check(
+                    "v1 POST \(path)",
+                    try await anonymous.send(
+                        .POST, "/api/v1/\(path)?format=xml", form: [("requestor", "RE\(Self.nul)F"), ("deviceId", "box"), ("resource", "news")],
+                        authorized: false), "xml")
+            }
+            check(
+                "v1 deviceId", try await anonymous.send(.GET, "/api/v1/checkauthn?requestor=REF&deviceId=b%00ox&format=xml", authorized: false), "xml"
+            )
+            check(
+                "v1 JSON format", try await anonymous.send(.GET, "/api/v1/checkauthn?requestor=RE%00F&deviceId=box&format=json", authorized: false),
+                "json")
+            // adobe-services.
+            for path in ["session", "authorize", "sessionDevice", "authorizeDevice"] {
+                check(
+                    "adobe-services \(path)",
+                    try await anonymous.send(
+                        .POST, "/adobe-services/\(path)", form: [("requestor_id", "RE\(Self.nul)F"), ("resource_id", "news")], authorized: false),
+                    "xml")
+            }
+            #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
+            // The service is unharmed: the same client still works.
+            #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200)
+        }
+    }
+
+    @Test func nulIsFoundRawEncodedAndEscapedButNotInLookalikes() {
+        #expect(UnstorableTextProbe.containsNUL("a%00b"))
+        #expect(UnstorableTextProbe.containsNUL("{\"a\":\"\\u0000\"}"))
+        #expect(UnstorableTextProbe.containsNUL("{\"a\":\"\\U0000\"}"))
+        #expect(UnstorableTextProbe.containsNUL("a\u{0}b"))
+        #expect(!UnstorableTextProbe.containsNUL("a%20b%0A%100"))
+        #expect(!UnstorableTextProbe.containsNUL("\\u0001 %0 %"))
+        #expect(!UnstorableTextProbe.containsNUL("%0"))
+    }
+}
