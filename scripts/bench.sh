@@ -102,7 +102,7 @@ rss_kb() { awk '/VmRSS/ { print $2 }' "/proc/$1/status"; }
 set_algorithm() {
   local storage=(--data-dir "$dir")
   [[ -n "${url:-}" && "$engine" != sqlite ]] && storage+=(--database-url "$url")
-  "$bin" admin requestor set-media-token-algorithm --requestor REF --algorithm "$1" --promote-after 0 "${storage[@]}" >/dev/null
+  "$bin" admin requestor set-media-token-algorithm --requestor REF --algorithm "$1" --promote-after 0 --force "${storage[@]}" >/dev/null
   sleep 1.5
 }
 

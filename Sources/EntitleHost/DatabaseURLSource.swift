@@ -51,6 +51,14 @@ package struct DatabaseURLSource: Sendable, Equatable {
         return url
     }
 
+    /// The permission bits of `--database-url-file` when others than its owner may read it (it may hold a password).
+    package func fileReadableByOthers() -> Int? {
+        guard let file, let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+            let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o077 != 0
+        else { return nil }
+        return mode & 0o777
+    }
+
     /// `url` with `password` as its password, unless it already has one.
     static func addingPassword(_ password: String, to url: String) -> String {
         guard var components = URLComponents(string: url), components.password == nil || components.password?.isEmpty == true,

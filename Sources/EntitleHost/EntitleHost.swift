@@ -29,6 +29,11 @@ package struct EntitleHost: Sendable {
         clock: any ServiceClock = SystemClock()
     ) async throws -> EntitleHost {
         let databaseURL = try configuration.databaseURL ?? configuration.databaseURLSource?.resolve()
+        if configuration.databaseURL == nil, let source = configuration.databaseURLSource, let mode = source.fileReadableByOthers() {
+            logger.warning(
+                "the database URL file is readable by other users; make it owner-only (chmod 600)",
+                metadata: ["file": "\(source.file ?? "")", "mode": "\(String(mode, radix: 8))"])
+        }
         let engine = try await DatabaseEngine.open(databaseURL: databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond

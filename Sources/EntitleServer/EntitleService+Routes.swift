@@ -59,7 +59,7 @@ extension EntitleService {
             publicBaseURL: configuration.publicBaseURL,
             demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }, pages: pages
         ).addRoutes(to: router)
-        routeTable.load(router.routes.map { $0.path.description })
+        routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
         return router
     }
 }

@@ -21,12 +21,14 @@ extension Admin {
             @Option(help: "Requestor id, such as REF.") var requestor: String
             @Option(help: "rsa-sha256, ecdsa-p256-sha256 (or ecdsa-p256) or ed25519.") var algorithm: String
             @Option(help: "Seconds a new key is published before it signs (default: 900).") var promoteAfter: Int64?
+            @Flag(help: "Allow the new key to sign before video servers' cached key bundles (300 s) can know it.") var force = false
 
             func run() async throws {
                 guard let algorithm = MediaTokenAlgorithm(name: algorithm) else {
                     throw ValidationError("Unknown algorithm \(self.algorithm); use rsa-sha256, ecdsa-p256-sha256 or ed25519.")
                 }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
+                if algorithm != .rsaSHA256 { try Admin.Keys.checkPromotion(promoteAfter, force: force) }
                 let key = try await Admin.withService(storage) { service in
                     guard try await service.repository.requestor(id: requestor) != nil else {
                         throw ValidationError("Unknown requestor \(requestor).")

@@ -187,6 +187,19 @@ struct Admin: AsyncParsableCommand {
                 + "(Cache-Control: max-age=300) see this set within 5 minutes."
         }
 
+        /// Seconds video servers keep a fetched `/keys/media-token` bundle (its `Cache-Control: max-age`, and the
+        /// verifier's refresh interval).
+        static let verifierCacheSeconds: Int64 = 300
+
+        /// Refuses a media-token key that would sign before every verifier can have fetched it, unless forced.
+        static func checkPromotion(_ promoteAfter: Int64?, force: Bool) throws {
+            guard let promoteAfter, promoteAfter < verifierCacheSeconds, !force else { return }
+            throw ValidationError(
+                "--promote-after \(promoteAfter) is shorter than the \(verifierCacheSeconds) s video servers cache /keys/media-token: "
+                    + "media tokens signed with the new key would be refused until they fetch it again. Use at least "
+                    + "\(verifierCacheSeconds), or add --force for an emergency rotation.")
+        }
+
         struct Rotate: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract:
@@ -196,11 +209,14 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt or saml-sp.") var purpose = "media-token"
             @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
             var promoteAfter: Int64?
+            @Flag(help: "Allow a media-token key to sign before video servers' cached key bundles (300 s) can know it (emergency rotation).")
+            var force = false
 
             func run() async throws {
                 let purpose = KeyPurpose(rawValue: self.purpose)
                 guard KeyPurpose.known.contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
+                if purpose.isMediaToken { try Keys.checkPromotion(promoteAfter, force: force) }
                 let (key, publication) = try await Admin.withService(storage) { service in
                     let key = try await service.keys.rotate(purpose: purpose, promoteAfter: promoteAfter.map { $0 * 1000 })
                     return (key, purpose.isMediaToken ? try await Keys.publication(service) : nil)

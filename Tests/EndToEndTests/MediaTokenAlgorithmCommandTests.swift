@@ -16,8 +16,20 @@ import Testing
                 ["admin", "requestor", "set-media-token-algorithm", "--requestor", "REF", "--algorithm", "hmac"], environment: data)
             #expect(unknown.status != 0)
             #expect(unknown.stderr.contains("Unknown algorithm hmac"), "\(unknown.stderr)")
+            // A key that would sign before video servers can have fetched it is refused unless forced.
+            let early = try await FirstHourCommandTests.entitle(
+                ["admin", "requestor", "set-media-token-algorithm", "--requestor", "REF", "--algorithm", "ed25519", "--promote-after", "10"],
+                environment: data)
+            #expect(early.status != 0)
+            #expect(early.stderr.contains("shorter than the 300 s video servers cache"), "\(early.stderr)")
+            let earlyRotation = try await FirstHourCommandTests.entitle(["admin", "keys", "rotate", "--promote-after", "10"], environment: data)
+            #expect(earlyRotation.status != 0)
+            #expect(earlyRotation.stderr.contains("--force for an emergency rotation"), "\(earlyRotation.stderr)")
             let set = try await FirstHourCommandTests.entitle(
-                ["admin", "requestor", "set-media-token-algorithm", "--requestor", "REF", "--algorithm", "ed25519", "--promote-after", "0"],
+                [
+                    "admin", "requestor", "set-media-token-algorithm", "--requestor", "REF", "--algorithm", "ed25519", "--promote-after", "0",
+                    "--force",
+                ],
                 environment: data)
             #expect(set.status == 0, "\(set.stderr)")
             #expect(set.stdout.contains("media tokens of REF: ed25519"), "\(set.stdout)")

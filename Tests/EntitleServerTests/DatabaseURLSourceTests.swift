@@ -27,6 +27,15 @@ import Testing
         #expect(throws: ConfigurationError.self) { try DatabaseURLSource.from(option: nil, file: file + ".missing", environment: [:]).resolve() }
     }
 
+    @Test func aURLFileReadableByOthersIsNoticed() throws {
+        let file = try temporaryFile("postgres://file:s3cret@db:5432/entitle\n")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(DatabaseURLSource(file: file).fileReadableByOthers() == nil)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file)
+        #expect(DatabaseURLSource(file: file).fileReadableByOthers() == 0o644)
+        #expect(DatabaseURLSource(file: nil).fileReadableByOthers() == nil)
+    }
+
     @Test func pgPasswordFillsInAMissingPassword() throws {
         let password = "p@ss:w/rd%1"
         let source = DatabaseURLSource.from(

@@ -28,6 +28,11 @@ import Testing
             guard case .page(let activation) = try await browser.submit(form, from: entry) else { throw BrowserError("no page") }
             #expect(activation.status == 410)
             #expect(activation.body.contains("This code was cancelled"))
+            // The device's own view agrees: the session is not resumable.
+            let view = try await tv.send(.GET, "/api/v2/REF/sessions/\(code)")
+            #expect(view.status == 400)
+            #expect(view.text.contains("invalid_authentication_session"))
+            #expect(!view.text.contains("resume"))
             // Cancelling again is harmless.
             #expect(try await tv.send(.DELETE, "/api/v2/REF/sessions/\(code)").status == 204)
         }

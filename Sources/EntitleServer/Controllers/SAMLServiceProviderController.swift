@@ -124,7 +124,13 @@ struct SAMLServiceProviderController: ClockReading {
         guard let relayState = query["RelayState"], let pending = try await repository.logoutRequest(id: relayState),
             let mvpd = try await repository.mvpd(id: pending.mvpdId)
         else {
-            return HTMLPage.message(title: "Signed out", message: "You are signed out.", status: .ok)
+            // Not an answer to a sign-out started here (garbage, replayed or expired): nothing is confirmed. A sign-out
+            // the user started took effect in the app before the browser left for the provider.
+            return HTMLPage.message(
+                title: "Sign-out not recognised",
+                message: "This page does not answer a sign-out started here, or the answer was already used or has expired. "
+                    + "A sign-out from an app takes effect in the app before your TV provider is asked.",
+                status: .badRequest)
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         // A legacy IdP the operator allowed RSA-SHA1 for (`mvpd add --allow-rsa-sha1`) may sign its answer that way too.

@@ -30,6 +30,10 @@ struct SessionsController {
             let caller = context.caller
             let session = try await sessions.liveSession(
                 code: try context.parameters.require("code"), requestor: caller.requestor.id, bucket: caller.device.value)
+            // A cancelled session cannot be resumed: say so, as its page does.
+            guard session.status != .cancelled else {
+                throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session was cancelled on the device."))
+            }
             var existing: [String: String] = ["serviceProvider": session.requestorId]
             existing["mvpd"] = session.mvpdId
             existing["domain"] = session.domainName

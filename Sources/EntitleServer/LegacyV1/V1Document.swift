@@ -30,6 +30,15 @@ enum V1Format: String, Sendable {
         return .xml
     }
 
+    /// The answer format of a request to REST API v1 (negotiated) or adobe-services (XML, JSON for `usermetadata`);
+    /// nil for any other protocol.
+    static func legacy(_ request: Request) -> V1Format? {
+        let path = request.uri.path
+        if path.hasPrefix("/adobe-services/") { return path == "/adobe-services/usermetadata" ? .json : .xml }
+        guard path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") else { return nil }
+        return negotiate(format: FormBody.query(of: request)["format"], accept: request.headers[.accept])
+    }
+
     /// The content type of an answer.
     var contentType: String { self == .json ? "application/json" : "application/xml" }
 }

@@ -77,6 +77,9 @@ extension LegacyV1Controller {
                 if !body.isEmpty { parameters.merge(FormURLEncoding.parse(body)) { $1 } }
                 format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
             }
+            if forced == nil, let asked = parameters["format"], !asked.isEmpty, V1Format(rawValue: asked.lowercased()) == nil {
+                throw APIError(.v1(400, "invalid_request", "The format parameter must be xml or json."))
+            }
             return try await handler(V1Request(request: request, parameters: parameters, format: format, body: body))
         } catch let pending as AdobePendingLogout {
             return AdobeServicesController.pendingLogout(pending.reason)

@@ -9,6 +9,18 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
+            return try await translate(request, context: context, next: next)
+        } catch let error as APIError {
+            // REST v1 and adobe-services clients get their own error document (throttling, unknown methods, …).
+            if let format = V1Format.legacy(request) {
+                return error.body.v1Document.response(format, status: .init(code: error.body.status), headers: error.extraHeaders)
+            }
+            throw error
+        }
+    }
+
+    private func translate(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
             return try await next(request, context)
         } catch let error as APIError {
             throw error
@@ -20,8 +32,10 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch let error as HTTPError {
             switch error.status {
-            case .notFound: throw APIError(routes.knowsPath(request.uri.path) ? .invalidHTTPMethod : .notFound)
-            case .methodNotAllowed: throw APIError(.invalidHTTPMethod)
+            case .notFound, .methodNotAllowed:
+                let allowed = routes.methods(forPath: request.uri.path)
+                guard !allowed.isEmpty else { throw APIError(.notFound) }
+                throw APIError(.invalidHTTPMethod, headers: [.allow: allowed.joined(separator: ", ")])
             case .contentTooLarge: throw APIError(.payloadTooLarge)
             case .badRequest: throw APIError(EnhancedError.invalidRequest.with(details: error.body))
             default:

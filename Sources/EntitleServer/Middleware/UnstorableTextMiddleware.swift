@@ -67,15 +67,8 @@ struct UnstorableTextMiddleware: RouterMiddleware {
 
     /// The protocol's 400 for the route the request was meant for.
     static func refusal(for request: Request, context: AppContext) throws -> Response {
-        let path = request.uri.path
-        if path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") || path.hasPrefix("/adobe-services/") {
-            let format: V1Format =
-                path.hasPrefix("/adobe-services/")
-                ? (path == "/adobe-services/usermetadata" ? .json : .xml)
-                : V1Format.negotiate(format: FormBody.query(of: request)["format"], accept: request.headers[.accept])
-            return error.v1Document.response(format, status: .badRequest)
-        }
-        if path == "/o/client/token" {
+        if let format = V1Format.legacy(request) { return error.v1Document.response(format, status: .badRequest) }
+        if request.uri.path == "/o/client/token" {
             return try OAuthError("invalid_request", explanation).response(from: request, context: context)
         }
         return try APIError(error).response(from: request, context: context)
