@@ -21,6 +21,8 @@ echo "== all tests (SQLite) =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build
 echo "== README REST walk-through (curl, jq, python3) =="
 env -u ENTITLE_URL -u ENTITLE_DATA_DIR scripts/rest-walkthrough.sh
+echo "== schemathesis against /openapi.json: no 5xx, every answer as documented (bounded: 120 s) =="
+scripts/schemathesis.sh --max-examples 10 --max-time 120
 echo "== service tests (PostgreSQL) =="
 if [ -n "${ENTITLE_TEST_DATABASE_URL:-}" ]; then
   swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests'

@@ -34,7 +34,9 @@ enum V1Format: String, Sendable {
     /// nil for any other protocol.
     static func legacy(_ request: Request) -> V1Format? {
         let path = request.uri.path
-        if path.hasPrefix("/adobe-services/") { return path == "/adobe-services/usermetadata" ? .json : .xml }
+        if path.hasPrefix("/adobe-services/") || path.hasPrefix("/indiv/") {
+            return path == "/adobe-services/usermetadata" ? .json : .xml
+        }
         guard path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") else { return nil }
         return negotiate(format: FormBody.query(of: request)["format"], accept: request.headers[.accept])
     }

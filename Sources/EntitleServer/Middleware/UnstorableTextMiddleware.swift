@@ -12,6 +12,8 @@ struct UnstorableTextMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        // The DemoMVPD keeps its users in memory and answers bad input itself.
+        if request.uri.path.hasPrefix("/demo-mvpd/") { return try await next(request, context) }
         var request = request
         let uri = request.uri.description
         var unstorable = uri.utf8.withContiguousStorageIfAvailable { Self.containsNUL($0) } ?? Self.containsNUL(Array(uri.utf8))
@@ -23,6 +25,13 @@ struct UnstorableTextMiddleware: RouterMiddleware {
         }
         guard unstorable else { return try await next(request, context) }
         return try Self.refusal(for: request, context: context)
+    }
+
+    /// Routes a browser opens: their errors are pages.
+    static func isPage(_ path: String) -> Bool {
+        path == "/" || path == "/authenticated" || path == "/activate" || path.hasPrefix("/activate/") || path.hasPrefix("/sp/saml/")
+            || path.hasPrefix("/api/v2/authenticate/") || path.hasPrefix("/adobe-services/authenticate/")
+            || path == "/adobe-services/logout" || path == "/api/v1/authenticate"
     }
 
     static func mayHaveBody(_ request: Request) -> Bool {
@@ -67,8 +76,11 @@ struct UnstorableTextMiddleware: RouterMiddleware {
 
     /// The protocol's 400 for the route the request was meant for.
     static func refusal(for request: Request, context: AppContext) throws -> Response {
+        if Self.isPage(request.uri.path) {
+            return HTMLPage.message(title: "This link is not valid", message: explanation, status: .badRequest)
+        }
         if let format = V1Format.legacy(request) { return error.v1Document.response(format, status: .badRequest) }
-        if request.uri.path == "/o/client/token" {
+        if request.uri.path.hasPrefix("/o/client/") {
             return try OAuthError("invalid_request", explanation).response(from: request, context: context)
         }
         return try APIError(error).response(from: request, context: context)
