@@ -38,7 +38,9 @@ struct DecisionsController: ClockReading {
             throw APIError(mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired)
         }
         let answers = try await decisions.decide(resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens)
-        return JSONCoding.response(DecisionsResponse(decisions: answers))
+        return Response(
+            status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(data: DecisionsJSON.encode(DecisionsResponse(decisions: answers)))))
     }
 
     /// Reads `{"resources": [...]}` (JSON) or `resources=a,b` / repeated form fields.
@@ -46,6 +48,8 @@ struct DecisionsController: ClockReading {
         let resources: [String]
         if contentType?.lowercased().contains("application/x-www-form-urlencoded") == true {
             resources = (FormURLEncoding.parse(text)["resources"] ?? "").split(separator: ",").map(String.init)
+        } else if let simple = DecisionsJSON.resources(text) {
+            resources = simple
         } else {
             guard let body = try? JSONDecoder().decode(DecisionsRequest.self, from: Data(text.utf8)) else {
                 throw APIError(EnhancedError.invalidResources.with(details: "The body must be JSON: {\"resources\": [\"…\"]}."))
