@@ -32,7 +32,9 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
 
     /// Parses a plain id or an MRSS fragment; throws ``EnhancedError/invalidResources`` when malformed.
     public init(parsing raw: String) throws(EnhancedError) {
-        let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Most resources are plain ids with nothing to trim: no Foundation call for them.
+        let edges = [raw.unicodeScalars.first, raw.unicodeScalars.last].compactMap { $0 }
+        let trimmed = edges.contains { $0.properties.isWhitespace } ? raw.trimmingCharacters(in: .whitespacesAndNewlines) : raw
         guard !trimmed.isEmpty, raw.utf8.count <= Self.maximumLength else {
             throw EnhancedError.invalidResources.with(details: "A resource is empty or longer than \(Self.maximumLength) bytes.")
         }

@@ -36,7 +36,7 @@ import Testing
             check(
                 "register software_statement",
                 try await anonymous.send(.POST, "/o/client/register", json: Data(#"{"software_statement":"a\u0000b"}"#.utf8), authorized: false),
-                "json")
+                "oauth")
             check(
                 "sessions mvpd",
                 try await tv.send(.POST, "/api/v2/REF/sessions", form: [("mvpd", "Demo\(Self.nul)Cable"), ("redirectUrl", "adobepass://ios.app")]),

@@ -41,7 +41,8 @@ struct UnstorableTextMiddleware: RouterMiddleware {
     /// REST v2 decisions: their resources never reach a query and are judged one by one (a NUL in one is that item's
     /// `invalid_parameter_resources`, the others are still decided).
     static func isDecisions(_ request: Request) -> Bool {
-        request.uri.path.hasPrefix("/api/v2/") && request.uri.path.contains("/decisions/")
+        let path = request.uri.path
+        return path.hasPrefix("/api/v2/") && path.split(separator: "/", maxSplits: 4).dropFirst(3).first == "decisions"
     }
 
     static func declaredTooLarge(_ request: Request, limit: Int) -> Bool {
