@@ -19,6 +19,8 @@ extension EntitleService {
             burst: configuration.rateLimitBurst, clock: clock)
 
         OperationsController(metrics: metrics, keys: keys, configuration: configuration).addRoutes(to: router)
+        let readiness = ReadinessCheck(repository: repository, keys: keys)
+        router.get("/readyz") { _, _ in await readiness.response() }
         DCRController(repository: repository, tokens: tokens, clock: clock)
             .addRoutes(to: router.group("/o/client").add(middleware: throttle))
 
