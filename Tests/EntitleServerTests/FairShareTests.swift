@@ -36,7 +36,7 @@ import Testing
         Self.raiseDescriptorLimit()
         try await ConnectionLimitTests.withServer(ConnectionLimits()) { port in
             var held: [RawConnection] = []
-            defer { held.forEach { $0.close() } }
+            defer { for connection in held { connection.close() } }
             for _ in 0..<1_000 {
                 let connection = try RawConnection(port: port, from: Self.attacker)
                 connection.sendWithoutWaiting(Self.partialHeader)
@@ -61,13 +61,13 @@ import Testing
             // The attacker reopens connections with half-sent headers as fast as it can, never finishing one.
             let attack = Task.detached {
                 var opened: [RawConnection] = []
-                defer { opened.forEach { $0.close() } }
+                defer { for connection in opened { connection.close() } }
                 while Date() < stop {
                     guard let connection = try? RawConnection(port: port, from: Self.attacker) else { continue }
                     connection.sendWithoutWaiting(Self.partialHeader)
                     opened.append(connection)
                     if opened.count >= 1_000 {
-                        opened.prefix(200).forEach { $0.close() }
+                        for connection in opened.prefix(200) { connection.close() }
                         opened.removeFirst(200)
                     }
                 }
@@ -144,7 +144,7 @@ import Testing
         limits.exemptAddresses = [try #require(IPAddressRange("127.0.0.0/30"))]
         try await ConnectionLimitTests.withServer(limits) { port in
             let connections = try (0..<5).map { _ in try RawConnection(port: port, from: Self.attacker) }
-            defer { connections.forEach { $0.close() } }
+            defer { for connection in connections { connection.close() } }
             for connection in connections {
                 #expect(connection.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"))
                 guard case .data(let data) = await connection.read(timeout: 10) else { Issue.record("no answer"); continue }

@@ -9,6 +9,9 @@ import Testing
 /// Profiles are read from memory, and a logout, a new sign-in, an expiry or a deletion made on any instance (or by
 /// another process on the database) is in force on every instance within the bound — on SQLite through the polled
 /// change feed, on PostgreSQL through `LISTEN/NOTIFY`. The instance that made the change sees it at once.
+///
+/// In `runTwoInstances` the instance started second seeded the demo world last, so the catalog names its DemoMVPD:
+/// sign-ins go through it, which these tests call `first`.
 @Suite struct ProfileCacheTests {
     static let bound = Duration.milliseconds(200)
     /// Time for a change to arrive from elsewhere: the bound plus scheduling slack.
@@ -52,7 +55,7 @@ import Testing
     }
 
     @Test func aLogoutOnOneInstanceIsInForceEverywhereWithinTheBound() async throws {
-        try await LocalService.runTwoInstances(profileCacheBound: Self.bound) { second, first in  // sign-ins go through the instance seeded last, whose DemoMVPD the catalog names
+        try await LocalService.runTwoInstances(profileCacheBound: Self.bound) { second, first in
             try await Self.waitForFeeds(first, second)
             let (tv, _) = try await Self.client(first)
             _ = try await first.signIn(tv, user: "bob")
@@ -73,7 +76,7 @@ import Testing
     }
 
     @Test func aNewSignInOnOneInstanceIsSeenEverywhereWithinTheBound() async throws {
-        try await LocalService.runTwoInstances(profileCacheBound: Self.bound) { second, first in  // sign-ins go through the instance seeded last, whose DemoMVPD the catalog names
+        try await LocalService.runTwoInstances(profileCacheBound: Self.bound) { second, first in
             try await Self.waitForFeeds(first, second)
             let (tv, _) = try await Self.client(first)
             let viaSecond = Self.same(tv, on: second)
@@ -89,7 +92,7 @@ import Testing
     }
 
     @Test func aProfileDeletedByAnotherProcessIsRefusedEverywhereWithinTheBound() async throws {
-        try await LocalService.runTwoInstances(profileCacheBound: Self.bound) { second, first in  // sign-ins go through the instance seeded last, whose DemoMVPD the catalog names
+        try await LocalService.runTwoInstances(profileCacheBound: Self.bound) { second, first in
             try await Self.waitForFeeds(first, second)
             let (tv, registration) = try await Self.client(first)
             _ = try await first.signIn(tv, user: "bob")
@@ -109,7 +112,7 @@ import Testing
 
     @Test func anExpiredProfileIsRefusedEverywhereAtOnce() async throws {
         let clock = ManualClock()
-        try await LocalService.runTwoInstances(clock: clock, profileCacheBound: Self.bound) { second, first in  // sign-ins go through the instance seeded last, whose DemoMVPD the catalog names
+        try await LocalService.runTwoInstances(clock: clock, profileCacheBound: Self.bound) { second, first in
             try await Self.waitForFeeds(first, second)
             var (tv, registration) = try await Self.client(first)
             _ = try await first.signIn(tv, user: "bob")
@@ -134,7 +137,7 @@ import Testing
 
     @Test func aRevokedClientIsRefusedEverywhereWithCachedProfiles() async throws {
         let catalogBound = Duration.milliseconds(300)
-        try await LocalService.runTwoInstances(catalogRefresh: catalogBound, profileCacheBound: Self.bound) { second, first in  // sign-ins go through the instance seeded last, whose DemoMVPD the catalog names
+        try await LocalService.runTwoInstances(catalogRefresh: catalogBound, profileCacheBound: Self.bound) { second, first in
             try await Self.waitForFeeds(first, second)
             let (tv, registration) = try await Self.client(first)
             _ = try await first.signIn(tv, user: "bob")

@@ -61,7 +61,7 @@ final class ThrowawayPostgres: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for argument in argv { free(argument) } }
         var pid = pid_t()
         guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { throw POSIXError(.ENOENT) }
         var status: Int32 = 0
