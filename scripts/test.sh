@@ -17,17 +17,22 @@ if [ -z "${CHROMEDRIVER_URL:-}" ] && command -v chromedriver >/dev/null 2>&1; th
   driver_pid=$!
   export CHROMEDRIVER_URL="http://127.0.0.1:$port"
 fi
+# Suites that hold a thousand connections or stop a database of their own, with time limits in their assertions:
+# run on their own, not beside a hundred other suites on two cores.
+alone='FairShareTests|ReadinessTests'
 echo "== all tests (SQLite) =="
-ENTITLE_TEST_DATABASE_URL= swift test --skip-build
+ENTITLE_TEST_DATABASE_URL= swift test --skip-build --skip "$alone"
+echo "== slow-client and readiness tests, alone =="
+ENTITLE_TEST_DATABASE_URL= swift test --skip-build --filter "$alone"
 echo "== README REST walk-through (curl, jq, python3) =="
 env -u ENTITLE_URL -u ENTITLE_DATA_DIR scripts/rest-walkthrough.sh
 echo "== schemathesis against /openapi.json: no 5xx, every answer as documented (bounded: 120 s) =="
 scripts/schemathesis.sh --max-examples 10 --max-time 120
 echo "== service tests (PostgreSQL) =="
 if [ -n "${ENTITLE_TEST_DATABASE_URL:-}" ]; then
-  swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests'
+  swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests' --skip "$alone"
 else
-  scripts/with-postgres.sh swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests'
+  scripts/with-postgres.sh swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests' --skip "$alone"
 fi
 if [ "${ENTITLE_TSAN:-0}" = "1" ]; then
   # The SDK must be free of data races: its unit tests and its flows against the in-process service under TSan.

@@ -32,10 +32,10 @@ final class ThrowawayPostgres: Sendable {
     func start() throws {
         try postgres(
             "pg_ctl",
-            ["-D", directory + "/data", "-o", "-h 127.0.0.1 -p \(port) -k \(directory)", "-l", directory + "/log", "-w", "start"])
+            ["-D", directory + "/data", "-o", "-h 127.0.0.1 -p \(port) -k \(directory)", "-l", directory + "/log", "-w", "-t", "120", "start"])
     }
 
-    func stop() throws { try postgres("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "stop"]) }
+    func stop() throws { try postgres("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "-t", "120", "stop"]) }
 
     /// Stops the server (if running) and removes its directory.
     func remove() {
