@@ -25,8 +25,11 @@ struct DecisionService: Sendable, ClockReading {
 
     /// Decisions for `resources` of `requestor` through `mvpd` for `profile`; with `issueTokens` (authorize, not
     /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them.
-    func decide(_ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool) async throws -> [Decision] {
+    func decide(
+        _ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool, clientIP: String? = nil
+    ) async throws -> [Decision] {
         let now = self.now
+        let authorizationProtocol = try await repository.authorizationProtocol(mvpd: mvpd.id)
         let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
         // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
         let catalogGeneration = repository.catalog.generation
@@ -35,7 +38,7 @@ struct DecisionService: Sendable, ClockReading {
         // authorize every authenticated subscriber.
         let authorizeAll =
             mvpd.authorizationUrl == nil && !mvpd.isTempPass
-            ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false
+            ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false || authorizationProtocol == .none
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
         let service = self
@@ -56,7 +59,10 @@ struct DecisionService: Sendable, ClockReading {
             let verdict = await service.authorizations.answer(
                 subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
                 notAfter: profile.notAfter, catalogGeneration: catalogGeneration
-            ) { await service.mvpdClient.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
+            ) {
+                await service.mvpdClient.authorize(
+                    mvpd: mvpd, userID: profile.userId, resource: raw, protocol: authorizationProtocol, clientIP: clientIP)
+            }
             switch verdict {
             case .authorized: return (index, .authorized(source: .mvpd))
             case .denied(let parental, let message):
