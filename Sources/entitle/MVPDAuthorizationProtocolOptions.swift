@@ -15,7 +15,9 @@ struct MVPDAuthorizationProtocolOptions: ParsableArguments {
     func validate(authorizationURL: String?) throws {
         switch authorizationProtocol {
         case .xacml?, .rest?:
-            if authorizationURL == nil { throw ValidationError("--authorization-protocol \(authorizationProtocol!.rawValue) needs --authorization-url.") }
+            if authorizationURL == nil {
+                throw ValidationError("--authorization-protocol \(authorizationProtocol!.rawValue) needs --authorization-url.")
+            }
         case .none?:
             if authorizationURL != nil { throw ValidationError("--authorization-protocol none and --authorization-url exclude each other.") }
         default: break

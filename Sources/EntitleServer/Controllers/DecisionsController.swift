@@ -37,7 +37,8 @@ struct DecisionsController: ClockReading {
         guard profile.notAfter > now else {
             throw APIError(mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired)
         }
-        let answers = try await decisions.decide(resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens, clientIP: context.mvpdClientIP)
+        let answers = try await decisions.decide(
+            resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens, clientIP: context.mvpdClientIP)
         return JSONCoding.response(DecisionsResponse(decisions: answers))
     }
 

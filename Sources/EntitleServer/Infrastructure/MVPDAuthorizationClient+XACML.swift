@@ -48,7 +48,8 @@ extension MVPDAuthorizationClient {
             let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))
             let body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
             guard response.status == .ok else {
-                return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered with HTTP \(response.status.code)."))
+                return .failed(
+                    EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered with HTTP \(response.status.code)."))
             }
             let results: [XACML.Result]
             do throws(XACML.MalformedResponse) {
