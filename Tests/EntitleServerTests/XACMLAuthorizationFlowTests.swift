@@ -144,13 +144,14 @@ enum XACMLDocuments {
                 pdp.set(XACMLDocuments.upgradeDeny)
                 let upgrade = try await Self.decide(tv, "sports")
                 #expect(upgrade.error?.code == .authorizationDeniedByMVPD)
-                #expect(upgrade.error?.details?.contains("DemoCable") == true)
+                #expect(upgrade.error?.details?.contains("Demo Cable") == true)
 
                 pdp.set(XACMLDocuments.indeterminate)
                 let indeterminate = try await Self.decide(tv, "kids")
                 #expect(!indeterminate.authorized)
                 #expect(indeterminate.error?.code == .networkReceivedError)
                 #expect(indeterminate.error?.details?.contains("processing-error") == true)
+                #expect(indeterminate.error?.details?.contains("Demo Cable") == true)
 
                 pdp.set(XACMLDocuments.unknownDecision)
                 let unknown = try await Self.decide(tv, "weather")
@@ -189,6 +190,29 @@ enum XACMLDocuments {
                 pdp.set(XACMLDocuments.upgradeDeny)
                 #expect(try await Self.decide(tv, "movies").error?.code == .authorizationDeniedByMVPD)
             }
+        }
+    }
+}
+
+/// The demo world's PDP answers XACML and the REST form for DemoCable with the same decisions as its JSON API.
+@Suite struct DemoPDPFlowTests {
+    @Test(arguments: [("xacml", MVPDAuthorizationProtocol.xacml), ("rest/authz", .rest)])
+    func demoCableDecidesOverTheProtocol(path: String, protocol: MVPDAuthorizationProtocol) async throws {
+        try await LocalService.run { host in
+            var mvpd = try #require(try await host.service.repository.mvpd(id: "DemoCable"))
+            let url = try #require(mvpd.authorizationUrl)
+            #expect(url.hasSuffix("/authorize"))
+            mvpd.authorizationUrl = String(url.dropLast("authorize".count)) + path
+            try await host.service.repository.upsertMVPD(mvpd)
+            try await host.service.repository.setAuthorizationProtocol(mvpd: "DemoCable", `protocol`)
+            #expect(try await host.service.repository.authorizationProtocol(mvpd: "DemoCable") == `protocol`)
+            let tv = try await host.client()
+            _ = try await host.signIn(tv, user: "bob")
+            let news = try await XACMLAuthorizationFlowTests.decide(tv, "news")
+            #expect(news.authorized)
+            let movies = try await XACMLAuthorizationFlowTests.decide(tv, "movies")
+            #expect(!movies.authorized)
+            #expect(movies.error?.code == .authorizationDeniedByMVPD || movies.error?.code == .authorizationDeniedByParentalControls)
         }
     }
 }
