@@ -37,8 +37,9 @@ struct DecisionService: Sendable, ClockReading {
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
         let authorizeAll =
-            mvpd.authorizationUrl == nil && !mvpd.isTempPass
-            ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false || authorizationProtocol == .none
+            authorizationProtocol == .noCall
+            || (mvpd.authorizationUrl == nil && !mvpd.isTempPass
+                ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false)
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
         let service = self
@@ -61,7 +62,7 @@ struct DecisionService: Sendable, ClockReading {
                 notAfter: profile.notAfter, catalogGeneration: catalogGeneration
             ) {
                 await service.mvpdClient.authorize(
-                    mvpd: mvpd, userID: profile.userId, resource: raw, protocol: authorizationProtocol, clientIP: clientIP)
+                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP)
             }
             switch verdict {
             case .authorized: return (index, .authorized(source: .mvpd))

@@ -25,12 +25,12 @@ struct MVPDAuthorizationClient: Sendable {
 
     /// Asks the MVPD by its configured protocol; `clientIP` is the device's address as the service saw it.
     func authorize(
-        mvpd: MVPDRecord, userID: String, resource: String, protocol: MVPDAuthorizationProtocol = .entitleJSON, clientIP: String? = nil
+        mvpd: MVPDRecord, userID: String, resource: String, kind: MVPDAuthorizationProtocol = .entitleJSON, clientIP: String? = nil
     ) async -> Verdict {
-        switch `protocol` {
+        switch kind {
         case .xacml: return await authorizeXACML(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP)
         case .rest: return await authorizeREST(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP)
-        case .none: return .authorized
+        case .noCall: return .authorized
         case .entitleJSON: return await authorizeJSON(mvpd: mvpd, userID: userID, resource: resource)
         }
     }

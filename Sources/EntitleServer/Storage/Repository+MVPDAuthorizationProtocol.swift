@@ -10,7 +10,7 @@ package enum MVPDAuthorizationProtocol: String, Codable, Sendable, CaseIterable 
     /// The REST GET form with `uuID`, base64 `mrss` and `IPAddress` (notes §2), answered with an XACML response.
     case rest
     /// No authorization call: every authenticated subscriber is authorized (`--authorize-all`).
-    case none
+    case noCall = "none"
 }
 
 /// An MVPD's authorization protocol (a row exists only when it is not the default `entitle-json`).
@@ -21,9 +21,9 @@ package struct MVPDAuthorizationProtocolRecord: Codable, Sendable, Equatable {
     package var authorizationProtocol: String
 
     /// Creates a record.
-    package init(mvpdId: String, protocol: MVPDAuthorizationProtocol) {
+    package init(mvpdId: String, kind: MVPDAuthorizationProtocol) {
         self.mvpdId = mvpdId
-        self.authorizationProtocol = `protocol`.rawValue
+        self.authorizationProtocol = kind.rawValue
     }
 }
 
