@@ -17,7 +17,7 @@ extension DemoMVPD {
         }
         let question: XACML.Question
         do throws(XACML.MalformedResponse) {
-            question = try XACML.parseRequest(String(buffer: buffer))
+            question = try XACML.parseRequest(String(decoding: buffer.readableBytesView, as: UTF8.self))
         } catch {
             return xmlResponse(error.reason, status: .badRequest)
         }

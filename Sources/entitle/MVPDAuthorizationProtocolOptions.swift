@@ -1,7 +1,7 @@
 import ArgumentParser
 import EntitleServer
 
-extension MVPDAuthorizationProtocol: ExpressibleByArgument {}
+extension MVPDAuthorizationProtocol: @retroactive ExpressibleByArgument {}
 
 /// The authorization-protocol options of `entitle admin mvpd add` (kept apart so `mvpd update` can share them).
 struct MVPDAuthorizationProtocolOptions: ParsableArguments {
@@ -13,14 +13,12 @@ struct MVPDAuthorizationProtocolOptions: ParsableArguments {
 
     /// Checks the protocol against the authorization URL given.
     func validate(authorizationURL: String?) throws {
-        switch authorizationProtocol {
-        case .xacml?, .rest?:
-            if authorizationURL == nil {
-                throw ValidationError("--authorization-protocol \(authorizationProtocol!.rawValue) needs --authorization-url.")
-            }
-        case .none?:
-            if authorizationURL != nil { throw ValidationError("--authorization-protocol none and --authorization-url exclude each other.") }
-        default: break
+        guard let kind = authorizationProtocol else { return }
+        if (kind == .xacml || kind == .rest) && authorizationURL == nil {
+            throw ValidationError("--authorization-protocol \(kind.rawValue) needs --authorization-url.")
+        }
+        if kind == .noCall && authorizationURL != nil {
+            throw ValidationError("--authorization-protocol none and --authorization-url exclude each other.")
         }
     }
 }

@@ -100,13 +100,13 @@ enum XACMLDocuments {
 /// XACML 2.0 and REST authorization end to end: real service, real sockets, a loopback PDP answering handwritten
 /// documents; SQLite here, PostgreSQL under `scripts/with-postgres.sh`.
 @Suite struct XACMLAuthorizationFlowTests {
-    /// Points DemoCable's authorization at the PDP with `protocol`.
-    static func configure(_ host: LocalService, url: String, protocol: MVPDAuthorizationProtocol) async throws {
+    /// Points DemoCable's authorization at the PDP with `kind`.
+    static func configure(_ host: LocalService, url: String, kind: MVPDAuthorizationProtocol) async throws {
         var mvpd = try #require(try await host.service.repository.mvpd(id: "DemoCable"))
         mvpd.authorizationUrl = url
         mvpd.authorizationKey = nil
         try await host.service.repository.upsertMVPD(mvpd)
-        try await host.service.repository.setAuthorizationProtocol(mvpd: "DemoCable", `protocol`)
+        try await host.service.repository.setAuthorizationProtocol(mvpd: "DemoCable", kind)
     }
 
     static func decide(_ tv: RESTClient, _ resource: String) async throws -> Decision {
@@ -117,7 +117,7 @@ enum XACMLDocuments {
         let pdp = FixedPDP()
         try await pdp.run { url in
             try await LocalService.run { host in
-                try await Self.configure(host, url: url, protocol: .xacml)
+                try await Self.configure(host, url: url, kind: .xacml)
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
 
@@ -175,7 +175,7 @@ enum XACMLDocuments {
         let pdp = FixedPDP()
         try await pdp.run { url in
             try await LocalService.run { host in
-                try await Self.configure(host, url: url, protocol: .rest)
+                try await Self.configure(host, url: url, kind: .rest)
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
                 pdp.set(XACMLDocuments.permit)
@@ -197,15 +197,15 @@ enum XACMLDocuments {
 /// The demo world's PDP answers XACML and the REST form for DemoCable with the same decisions as its JSON API.
 @Suite struct DemoPDPFlowTests {
     @Test(arguments: [("xacml", MVPDAuthorizationProtocol.xacml), ("rest/authz", .rest)])
-    func demoCableDecidesOverTheProtocol(path: String, protocol: MVPDAuthorizationProtocol) async throws {
+    func demoCableDecidesOverTheProtocol(path: String, kind: MVPDAuthorizationProtocol) async throws {
         try await LocalService.run { host in
             var mvpd = try #require(try await host.service.repository.mvpd(id: "DemoCable"))
             let url = try #require(mvpd.authorizationUrl)
             #expect(url.hasSuffix("/authorize"))
             mvpd.authorizationUrl = String(url.dropLast("authorize".count)) + path
             try await host.service.repository.upsertMVPD(mvpd)
-            try await host.service.repository.setAuthorizationProtocol(mvpd: "DemoCable", `protocol`)
-            #expect(try await host.service.repository.authorizationProtocol(mvpd: "DemoCable") == `protocol`)
+            try await host.service.repository.setAuthorizationProtocol(mvpd: "DemoCable", kind)
+            #expect(try await host.service.repository.authorizationProtocol(mvpd: "DemoCable") == kind)
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
             let news = try await XACMLAuthorizationFlowTests.decide(tv, "news")
