@@ -36,10 +36,10 @@ struct DecisionService: Sendable, ClockReading {
         let ttl = try await repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
-        let authorizeAll =
-            authorizationProtocol == .noCall
-            || (mvpd.authorizationUrl == nil && !mvpd.isTempPass
-                ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false)
+        var authorizeAll = authorizationProtocol == .noCall
+        if !authorizeAll && mvpd.authorizationUrl == nil && !mvpd.isTempPass {
+            authorizeAll = try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true
+        }
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
         let service = self
