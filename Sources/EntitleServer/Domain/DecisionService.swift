@@ -36,9 +36,13 @@ struct DecisionService: Sendable, ClockReading {
         let ttl = try await repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
-        var authorizeAll = authorizationProtocol == .noCall
-        if !authorizeAll && mvpd.authorizationUrl == nil && !mvpd.isTempPass {
+        let authorizeAll: Bool
+        if authorizationProtocol == .noCall {
+            authorizeAll = true
+        } else if mvpd.authorizationUrl == nil && !mvpd.isTempPass {
             authorizeAll = try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true
+        } else {
+            authorizeAll = false
         }
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
