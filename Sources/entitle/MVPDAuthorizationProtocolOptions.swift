@@ -1,7 +1,7 @@
 import ArgumentParser
 import EntitleServer
 
-extension MVPDAuthorizationProtocol: @retroactive ExpressibleByArgument {}
+extension MVPDAuthorizationProtocol: ExpressibleByArgument {}
 
 /// The authorization-protocol options of `entitle admin mvpd add` (kept apart so `mvpd update` can share them).
 struct MVPDAuthorizationProtocolOptions: ParsableArguments {
