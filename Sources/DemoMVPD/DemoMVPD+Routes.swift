@@ -34,6 +34,12 @@ extension DemoMVPD {
         group.post(":mvpd/authorize") { request, context in
             await self.authorize(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
+        group.post(":mvpd/xacml") { request, context in
+            await self.authorizeXACML(request: request, providerID: context.parameters.get("mvpd") ?? "")
+        }
+        group.get(":mvpd/rest/authz") { request, context in
+            await self.authorizeREST(request: request, providerID: context.parameters.get("mvpd") ?? "")
+        }
         group.post(":mvpd/platform/sso") { request, context in
             await self.platformSingleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }

@@ -47,6 +47,8 @@ extension EntitleService {
         package var allowRSASHA1 = false
         /// Without an authorization URL, authorize every authenticated subscriber (instead of `invalid_integration`).
         package var authorizeAllAuthenticated = false
+        /// How authorization is asked (nil: leave as configured, `entitle-json` for a new MVPD).
+        package var authorizationProtocol: MVPDAuthorizationProtocol?
 
         /// Creates options.
         package init(displayName: String, logoURL: String, authorizationURL: String? = nil, authorizationKey: String? = nil) {
@@ -82,6 +84,9 @@ extension EntitleService {
             MVPDSAMLOptionsRecord(
                 mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: options.allowRSASHA1,
                 authorizeAll: options.authorizeAllAuthenticated))
+        if let authorizationProtocol = options.authorizationProtocol {
+            try await repository.setAuthorizationProtocol(mvpd: id, authorizationProtocol)
+        }
         if options.allowRSASHA1 {
             logger.warning(
                 "RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",

@@ -120,9 +120,11 @@ struct Admin: AsyncParsableCommand {
             var attributes: [String] = []
             @Flag(help: "Accept RSA-SHA1 signatures from this legacy IdP (insecure; logged as a warning).") var allowRsaSha1 = false
             @Flag(help: "Without --authorization-url: authorize every authenticated subscriber of this MVPD.") var authorizeAll = false
+            @OptionGroup var authorizationProtocol: MVPDAuthorizationProtocolOptions
 
             func validate() throws {
                 _ = try SAMLAttributeMapping.parse(attributes)
+                try authorizationProtocol.validate(authorizationURL: authorizationURL)
                 if authorizationKey != nil && authorizationKeyFile != nil {
                     throw ValidationError("Give --authorization-key or --authorization-key-file, not both.")
                 }
@@ -152,6 +154,7 @@ struct Admin: AsyncParsableCommand {
                 options.attributeMapping = try SAMLAttributeMapping.parse(attributes)
                 options.allowRSASHA1 = allowRsaSha1
                 options.authorizeAllAuthenticated = authorizeAll
+                options.authorizationProtocol = authorizationProtocol.authorizationProtocol
                 if allowRsaSha1 {
                     FileHandle.standardError.write(
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))

@@ -25,17 +25,25 @@ struct DecisionService: Sendable, ClockReading {
 
     /// Decisions for `resources` of `requestor` through `mvpd` for `profile`; with `issueTokens` (authorize, not
     /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them.
-    func decide(_ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool) async throws -> [Decision] {
+    func decide(
+        _ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool, clientIP: String? = nil
+    ) async throws -> [Decision] {
         let now = self.now
+        let authorizationProtocol = try await repository.authorizationProtocol(mvpd: mvpd.id)
         let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
         // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
         let catalogGeneration = repository.catalog.generation
         let ttl = try await repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
-        let authorizeAll =
-            mvpd.authorizationUrl == nil && !mvpd.isTempPass
-            ? try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true : false
+        let authorizeAll: Bool
+        if authorizationProtocol == .noCall {
+            authorizeAll = true
+        } else if mvpd.authorizationUrl == nil && !mvpd.isTempPass {
+            authorizeAll = try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true
+        } else {
+            authorizeAll = false
+        }
         let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
         let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
         let service = self
@@ -56,7 +64,10 @@ struct DecisionService: Sendable, ClockReading {
             let verdict = await service.authorizations.answer(
                 subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
                 notAfter: profile.notAfter, catalogGeneration: catalogGeneration
-            ) { await service.mvpdClient.authorize(mvpd: mvpd, userID: profile.userId, resource: raw) }
+            ) {
+                await service.mvpdClient.authorize(
+                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP)
+            }
             switch verdict {
             case .authorized: return (index, .authorized(source: .mvpd))
             case .denied(let parental, let message):

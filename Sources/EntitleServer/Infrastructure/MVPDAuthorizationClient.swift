@@ -23,7 +23,20 @@ struct MVPDAuthorizationClient: Sendable {
     let httpClient: HTTPClient
     let timeoutSeconds: Int64
 
-    func authorize(mvpd: MVPDRecord, userID: String, resource: String) async -> Verdict {
+    /// Asks the MVPD by its configured protocol; `clientIP` is the device's address as the service saw it.
+    func authorize(
+        mvpd: MVPDRecord, userID: String, resource: String, kind: MVPDAuthorizationProtocol = .entitleJSON, clientIP: String? = nil
+    ) async -> Verdict {
+        switch kind {
+        case .xacml: return await authorizeXACML(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP)
+        case .rest: return await authorizeREST(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP)
+        case .noCall: return .authorized
+        case .entitleJSON: return await authorizeJSON(mvpd: mvpd, userID: userID, resource: resource)
+        }
+    }
+
+    /// Entitle's JSON contract.
+    func authorizeJSON(mvpd: MVPDRecord, userID: String, resource: String) async -> Verdict {
         guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
         var request = HTTPClientRequest(url: url)
         request.method = .POST

@@ -177,6 +177,13 @@ enum Migrations {
                 "CREATE TABLE IF NOT EXISTS requestor_media_token_algorithms (requestor_id TEXT PRIMARY KEY, algorithm TEXT NOT NULL)"
             ]
         ),
+        // Issue 25: the authorization protocol of an MVPD (absent: entitle-json).
+        (
+            50,
+            [
+                "CREATE TABLE IF NOT EXISTS mvpd_authorization_protocols (mvpd_id TEXT PRIMARY KEY, authorization_protocol TEXT NOT NULL)"
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

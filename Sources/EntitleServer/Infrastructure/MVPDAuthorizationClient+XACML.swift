@@ -1,0 +1,105 @@
+import AsyncHTTPClient
+import EntitleCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+import SAML
+
+/// XACML 2.0 and the REST form (Adobe's MVPD integration guide; see `docs/mvpd-protocols.md`).
+extension MVPDAuthorizationClient {
+    /// The largest answer read from an MVPD.
+    static let maximumAnswerBytes = 256 * 1024
+
+    /// `POST {authorizationURL}` with an XACML 2.0 request context (`text/xml`), answered with an XACML response.
+    func authorizeXACML(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?) async -> Verdict {
+        guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "text/xml; charset=utf-8")
+        request.headers.add(name: "Accept", value: "text/xml, application/xml")
+        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
+        let body = XACML.request(userID: userID, resources: [Self.channelOrResource(resource)], ipAddress: clientIP)
+        request.body = .bytes(ByteBuffer(string: body))
+        return await exchange(request, mvpd: mvpd)
+    }
+
+    /// `GET {authorizationURL}?uuID=…&mrss=…&IPAddress=…` (MRSS base64; a plain channel id is wrapped in RSS).
+    func authorizeREST(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?) async -> Verdict {
+        guard let base = mvpd.authorizationUrl, var components = URLComponents(string: base) else { return .failed(.invalidIntegration) }
+        var items = components.queryItems ?? []
+        items.append(URLQueryItem(name: "uuID", value: userID))
+        items.append(URLQueryItem(name: "mrss", value: Data(Self.mrss(resource).utf8).base64EncodedString()))
+        if let clientIP { items.append(URLQueryItem(name: "IPAddress", value: clientIP)) }
+        components.percentEncodedQuery = items.map { item in
+            "\(Self.formEncode(item.name))=\(Self.formEncode(item.value ?? ""))"
+        }.joined(separator: "&")
+        guard let url = components.string else { return .failed(.invalidIntegration) }
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        request.headers.add(name: "Accept", value: "text/xml, application/xml")
+        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
+        return await exchange(request, mvpd: mvpd)
+    }
+
+    /// Sends the request and maps the XACML answer; every failure names the MVPD.
+    private func exchange(_ request: HTTPClientRequest, mvpd: MVPDRecord) async -> Verdict {
+        let name = mvpd.displayName
+        do {
+            let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))
+            let body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
+            guard response.status == .ok else {
+                return .failed(
+                    EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered with HTTP \(response.status.code)."))
+            }
+            let results: [XACML.Result]
+            do throws(XACML.MalformedResponse) {
+                results = try XACML.parseResponse(String(buffer: body))
+            } catch {
+                return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered malformed XACML: \(error.reason)"))
+            }
+            return Self.verdict(results[0], mvpdName: name)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
+            return .failed(EnhancedError.networkConnectionTimeout.with(details: "The TV provider \(name) did not answer in time."))
+        } catch {
+            return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) could not be reached."))
+        }
+    }
+
+    /// Maps one XACML result: Permit → authorized; Deny → denied (parental controls with `restrict-pc`);
+    /// NotApplicable → denied; Indeterminate, an unknown decision or a non-ok status → failed.
+    static func verdict(_ result: XACML.Result, mvpdName: String) -> Verdict {
+        let ok = result.statusCode == nil || result.statusCode == "urn:oasis:names:tc:xacml:1.0:status:ok"
+        switch result.decision {
+        case "Permit" where ok:
+            return .authorized
+        case "Deny" where ok, "NotApplicable" where ok:
+            let parental = result.obligations.contains { $0.id == XACML.restrictParentalControls }
+            let upgrade = result.obligations.contains { $0.id == XACML.upgrade }
+            let message = result.statusMessage ?? (upgrade ? "Your subscription with \(mvpdName) does not include this content." : nil)
+            return .denied(parentalControls: parental, message: message)
+        default:
+            let status = result.statusCode.map { " (\($0))" } ?? ""
+            return .failed(
+                EnhancedError.networkReceivedError.with(
+                    details: "The TV provider \(mvpdName) gave no decision: \(result.decision.isEmpty ? "empty" : result.decision)\(status)."))
+        }
+    }
+
+    /// The XACML resource id: the channel title of an MRSS resource (most MVPDs authorize by channel), else the id.
+    static func channelOrResource(_ raw: String) -> String {
+        (try? ProtectedResource(parsing: raw))?.channel ?? raw
+    }
+
+    /// The MRSS of a resource: as given, or a plain channel id wrapped in RSS.
+    static func mrss(_ raw: String) -> String {
+        if raw.trimmingCharacters(in: .whitespaces).hasPrefix("<") { return raw }
+        return "<rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><title>\(XACML.escape(raw))</title></channel></rss>"
+    }
+
+    /// `application/x-www-form-urlencoded` encoding of one name or value.
+    static func formEncode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
