@@ -116,8 +116,15 @@ import Testing
             ]
             #expect(try await authenticate(good.map { $0.0 == "reg_code" ? ($0.0, "ZZZZZZZZ") : $0 }) == 400)
             #expect(try await authenticate(good.map { $0.0 == "mso_id" ? ($0.0, "Nope") : $0 }) == 400)
-            #expect(try await authenticate(good.map { $0.0 == "domain_name" ? ($0.0, "evil.example") : $0 }) == 400)
+            #expect(try await authenticate(good.map { $0.0 == "domain_name" ? ($0.0, "<script>") : $0 }) == 400)
+            #expect(try await authenticate(good.filter { $0.0 != "domain_name" }) == 400)
             #expect(try await authenticate(good.map { $0.0 == "redirect_url" ? ($0.0, "https://evil.example/steal") : $0 }) == 400)
+            // The domain every clientless client hard-codes is accepted and recorded (Adobe does not gate on it);
+            // the redirect URL is still checked exactly.
+            let adobe = good.map { $0.0 == "domain_name" ? ($0.0, "adobe.com") : $0 }
+            #expect(try await authenticate(adobe.map { $0.0 == "redirect_url" ? ($0.0, "https://adobe.com/steal") : $0 }) == 400)
+            #expect(try await authenticate(adobe) == 200)
+            #expect(try await host.service.repository.session(code: code)?.domainName == "adobe.com")
 
             _ = try await tv.login(code: code, user: "bob")
             let parental = try await tv.device(.GET, "/api/v1/authorize", [("resource", "movies")])

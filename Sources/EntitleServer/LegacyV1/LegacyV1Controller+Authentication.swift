@@ -209,9 +209,11 @@ extension LegacyV1Controller {
             return HTMLPage.message(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
         }
         let domains = requestor.domains
-        guard let domain = query["domain_name"], domains.contains(domain) else {
+        // Adobe records `domain_name` without gating on it (clients in the field hard-code `adobe.com`); the
+        // redirect URL below is the check that protects the user, so only a malformed domain is refused.
+        guard let domain = query["domain_name"], Self.isWellFormedDomainName(domain) else {
             return HTMLPage.message(
-                title: "This sign-in link is not valid", message: "The domain is not registered for this programmer.",
+                title: "This sign-in link is not valid", message: "The domain name is missing or malformed.",
                 status: .badRequest)
         }
         let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
@@ -232,6 +234,14 @@ extension LegacyV1Controller {
                     ("noflash", "true"), ("mso_id", mvpdID), ("requestor_id", session.requestorId), ("domain_name", domain),
                     ("redirect_url", redirect), ("reg_code", code),
                 ]))
+    }
+}
+
+extension LegacyV1Controller {
+    /// A host name as clients send it in `domain_name`: 1–253 letters, digits, dots and hyphens.
+    static func isWellFormedDomainName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 253
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "." || $0 == "-") }
     }
 }
 
