@@ -155,8 +155,11 @@ struct Admin: AsyncParsableCommand {
                     FileHandle.standardError.write(
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
                 }
-                let metadata = try await Admin.withService(storage) {
-                    try await $0.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
+                let metadata = try await Admin.withService(storage) { service in
+                    for requestor in requestor where try await service.repository.requestor(id: requestor) == nil {
+                        throw AdminFailure.exit("no requestor \(requestor) (create it with `entitle admin requestor add`)")
+                    }
+                    return try await service.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
                 }
                 print(
                     "MVPD \(id): entity \(metadata.entityID), SSO \(metadata.singleSignOnRedirectURL), \(metadata.signingCertificates.count) certificate(s)"
@@ -219,7 +222,7 @@ struct Admin: AsyncParsableCommand {
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Apply authn-all, authz-all or authz-none for a time window.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
             @Option(help: "Start, ISO 8601 (default: now).") var start: String?
@@ -254,7 +257,7 @@ struct Admin: AsyncParsableCommand {
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a degradation rule.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
 
@@ -286,9 +289,10 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "Length of a pass in minutes.") var minutes = 10
             @Option(help: "Distinct resources per identity (Promotional TempPass; the app sends withData, e.g. an e-mail address).")
             var resources: Int?
-            @Option(help: "Requestor to offer it to (repeat for several).") var requestor: [String] = ["REF"]
+            @Option(help: "Requestor to offer it to (repeat for several; at least one).") var requestor: [String] = []
 
             func validate() throws {
+                guard !requestor.isEmpty else { throw ValidationError("Give --requestor (the requestor to offer the TempPass to).") }
                 guard minutes > 0 && minutes <= 525_600 else { throw ValidationError("--minutes must be 1…525600.") }
                 if let resources, resources <= 0 { throw ValidationError("--resources must be positive.") }
                 guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
@@ -310,7 +314,7 @@ struct Admin: AsyncParsableCommand {
         struct Reset: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Reset the TempPass of a device, of an identity, or of everyone.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "TempPass MVPD id.") var mvpd = "TempPass"
             @Option(
                 help: ArgumentHelp(
