@@ -56,6 +56,10 @@ struct Serve: AsyncParsableCommand {
         configuration.rateLimitBurst = rateBurst
         configuration.catalogRefresh = .milliseconds(max(0, catalogRefreshMs))
         configuration.demo = !noDemo
+        if let warning = Serve.demoExposureWarning(host: host, demo: !noDemo) {
+            FileHandle.standardError.write(Data((warning + "\n").utf8))
+            logger.warning("demo world reachable from other machines", metadata: ["host": "\(host)"])
+        }
         configuration.connectionLimits.idleTimeout = idleTimeout
         configuration.connectionLimits.requestTimeout = requestTimeout
         configuration.connectionLimits.maxConnections = maxConnections
