@@ -25,7 +25,8 @@ import Testing
     @Test func anOperatorDegradesAnMVPDAndViewersKeepWatching() async throws {
         try await LocalService.run { service in
             let start = service.clock.now().addingTimeInterval(-60).ISO8601Format()
-            let set = try await Self.admin(service, ["degradation", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authn-all", "--start", start])
+            let set = try await Self.admin(
+                service, ["degradation", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authn-all", "--start", start])
             #expect(set.status == 0, "\(set.stderr)")
             #expect(set.stdout.contains("authn-all for REF/DemoCable"))
             let list = try await Self.admin(service, ["degradation", "list"])
@@ -37,7 +38,9 @@ import Testing
             #expect(!app.log.contains("navigate"))
             _ = try await app.waitFor("status(N010)")
 
-            #expect(try await Self.admin(service, ["degradation", "remove", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authn-all"]).status == 0)
+            #expect(
+                try await Self.admin(service, ["degradation", "remove", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authn-all"]).status
+                    == 0)
             #expect(try await Self.admin(service, ["degradation", "list"]).stdout.isEmpty)
             let bad = try await Self.admin(service, ["degradation", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authz-some"])
             #expect(bad.status != 0)
