@@ -33,7 +33,10 @@ extension Admin.Requestor {
             let record = RequestorRecord(
                 id: id, name: name, domains: settings.domain, maxResources: settings.maxResources ?? 5,
                 metadataCertificatePem: try settings.certificatePEM())
-            try await Admin.withService(storage) { try await $0.addRequestor(record) }
+            try await Admin.withService(storage) { service in
+                try await service.addRequestor(record)
+                try await Admin.record(service, "requestor.add", id, after: RequestorChangeView(record))
+            }
             print("requestor \(id) added")
         }
     }
@@ -60,7 +63,8 @@ extension Admin.Requestor {
                 if let max = settings.maxResources { record.maxResources = max }
                 if let pem { record.metadataCertificatePem = pem }
                 if removeProgrammerCertificate { record.metadataCertificatePem = nil }
-                try await service.updateRequestor(record)
+                let before = try await service.updateRequestor(record)
+                try await Admin.record(service, "requestor.update", id, before: RequestorChangeView(before), after: RequestorChangeView(record))
             }
             print("requestor \(id) updated")
         }

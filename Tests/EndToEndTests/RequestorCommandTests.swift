@@ -90,6 +90,26 @@ import Testing
                 service, ["mvpd", "add", "--id", "Orphan", "--name", "Orphan", "--saml-metadata", metadata.path, "--requestor", "NOPE"])
             #expect(orphan.status == 1, "\(orphan.stderr)")
             #expect(orphan.stderr.contains("no requestor NOPE"), "\(orphan.stderr)")
+
+            // The changes log: who, what, and the values before and after; refused changes leave no entry.
+            let changes = try await Self.admin(service, ["changes", "list", "--json"])
+            #expect(changes.status == 0, "\(changes.stderr)")
+            let entries = try #require(try JSONSerialization.jsonObject(with: Data(changes.stdout.utf8)) as? [[String: Any]])
+            let actions = entries.map { "\($0["action"] ?? "")|\($0["target"] ?? "")" }
+            #expect(actions.filter { $0 == "requestor.add|MYNET" }.count == 1, "\(actions)")
+            #expect(actions.filter { $0 == "requestor.update|MYNET" }.count == 2, "\(actions)")
+            #expect(actions.contains { $0.hasPrefix("software-statement.create|") }, "\(actions)")
+            #expect(!actions.contains { $0.hasSuffix("|OTHER") || $0.hasSuffix("|Orphan") }, "\(actions)")
+            #expect(entries.allSatisfy { ($0["actor"] as? String)?.hasPrefix("cli:") == true })
+            let firstUpdate = try #require(entries.first { $0["action"] as? String == "requestor.update" })
+            #expect((firstUpdate["valueBefore"] as? String)?.contains("www.mynet.example") == true, "\(firstUpdate)")
+            #expect((firstUpdate["valueAfter"] as? String)?.contains("mynet.tv") == true, "\(firstUpdate)")
+            let text = try await Self.admin(service, ["changes", "list", "--since", "2000-01-01T00:00:00Z"])
+            #expect(text.stdout.contains("\trequestor.add\tMYNET\t"), "\(text.stdout)")
+            let future = try await Self.admin(service, ["changes", "list", "--since", "2999-01-01T00:00:00Z", "--json"])
+            #expect(future.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || future.stdout.contains("[]"), "\(future.stdout)")
+            let badSince = try await Self.admin(service, ["changes", "list", "--since", "yesterday"])
+            #expect(badSince.status == 64 && badSince.stderr.contains("Not an ISO 8601 date"), "\(badSince.stderr)")
         }
     }
 
