@@ -239,6 +239,8 @@ struct Admin: AsyncParsableCommand {
                 guard KeyPurpose.known.contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 let (key, publication) = try await Admin.withService(storage) { service in
+                    let notice = try await Keys.rotationNotice(purpose: purpose, service: service)
+                    FileHandle.standardError.write(Data((notice + "\n").utf8))
                     let key = try await service.keys.rotate(purpose: purpose, promoteAfter: promoteAfter.map { $0 * 1000 })
                     try await Admin.record(service, "keys.rotate", purpose.rawValue, after: ["kid": key.kid, "signsFrom": "\(key.signsFrom)"])
                     return (key, purpose.isMediaToken ? try await Keys.publication(service) : nil)
