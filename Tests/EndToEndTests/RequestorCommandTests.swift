@@ -110,6 +110,13 @@ import Testing
             #expect(future.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[\n\n]" || future.stdout.contains("[]"), "\(future.stdout)")
             let badSince = try await Self.admin(service, ["changes", "list", "--since", "yesterday"])
             #expect(badSince.status == 64 && badSince.stderr.contains("Not an ISO 8601 date"), "\(badSince.stderr)")
+
+            // Rotating the key that signs software statements says what it affects first, and is logged.
+            let rotate = try await Self.admin(service, ["keys", "rotate", "--purpose", "jwt"])
+            #expect(rotate.status == 0, "\(rotate.stderr)")
+            #expect(rotate.stderr.contains("active statement(s) are signed with the current key"), "\(rotate.stderr)")
+            let rotated = try await Self.admin(service, ["changes", "list"])
+            #expect(rotated.stdout.contains("\tkeys.rotate\tjwt\t"), "\(rotated.stdout)")
         }
     }
 
