@@ -4,11 +4,11 @@ import Foundation
 extension EntitleService {
     /// Records a change. `before` and `after` are encoded as JSON; callers pass values without secrets.
     package func recordChange(
-        actor: String, action: String, target: String, before: (some Encodable)? = String?.none, after: (some Encodable)? = String?.none
+        actor: String, action: String, target: String, before: (any Encodable & Sendable)? = nil, after: (any Encodable & Sendable)? = nil
     ) async throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        func text(_ value: (some Encodable)?) throws -> String? {
+        func text(_ value: (any Encodable & Sendable)?) throws -> String? {
             guard let value else { return nil }
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         }

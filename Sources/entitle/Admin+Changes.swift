@@ -12,8 +12,8 @@ extension Admin {
 
     /// Records a change made by this CLI process in the changes log.
     static func record(
-        _ service: EntitleService, _ action: String, _ target: String, before: (some Encodable)? = String?.none,
-        after: (some Encodable)? = String?.none
+        _ service: EntitleService, _ action: String, _ target: String, before: (any Encodable & Sendable)? = nil,
+        after: (any Encodable & Sendable)? = nil
     ) async throws {
         try await service.recordChange(actor: cliActor, action: action, target: target, before: before, after: after)
     }
