@@ -181,8 +181,10 @@ struct Admin: AsyncParsableCommand {
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
                 }
                 let metadata = try await Admin.withService(storage) { service in
-                    for requestor in requestor where try await service.repository.requestor(id: requestor) == nil {
-                        throw AdminFailure.exit("no requestor \(requestor) (create it with `entitle admin requestor add`)")
+                    for requestorID in requestor {
+                        if try await service.repository.requestor(id: requestorID) == nil {
+                            throw AdminFailure.exit("no requestor \(requestorID) (create it with `entitle admin requestor add`)")
+                        }
                     }
                     let before = try await service.repository.mvpd(id: id)
                     let metadata = try await service.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
