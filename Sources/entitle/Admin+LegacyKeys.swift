@@ -26,7 +26,7 @@ extension Admin {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the key pairs of a requestor (public keys only).")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "Requestor id, such as MYNET.") var requestor: String
 
             func run() async throws {
                 let keys = try await Admin.withService(storage) { try await $0.repository.legacyAppKeys(requestor: requestor) }
@@ -44,7 +44,7 @@ extension Admin {
 
             func run() async throws {
                 guard try await Admin.withService(storage, { try await $0.repository.revokeLegacyAppKey(publicKey: publicKey) }) else {
-                    throw ValidationError("No key pair \(publicKey).")
+                    throw AdminFailure.exit("no key pair \(publicKey) (list them with `entitle admin legacy-key list --requestor ID`)")
                 }
                 print("revoked \(publicKey)")
             }

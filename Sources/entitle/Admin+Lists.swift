@@ -63,7 +63,9 @@ enum AdminFailure {
     /// Fails unless the options name a service's storage: a PostgreSQL URL, or a data directory with its database.
     /// Admin never creates an empty data directory.
     static func requireService(_ storage: StorageOptions) throws {
-        guard storage.databaseURL == nil else { return }
+        // PostgreSQL from the option, its file or the environment: there is no data directory to check.
+        let environmentURL = ProcessInfo.processInfo.environment["ENTITLE_DATABASE_URL"] ?? ""
+        guard storage.databaseURL == nil, storage.databaseURLFile == nil, environmentURL.isEmpty else { return }
         let database = (storage.dataDir as NSString).appendingPathComponent("entitle.sqlite")
         guard FileManager.default.fileExists(atPath: database) else {
             let path = URL(fileURLWithPath: storage.dataDir).standardizedFileURL.path

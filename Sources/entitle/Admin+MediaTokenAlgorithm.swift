@@ -7,8 +7,8 @@ extension Admin {
     /// `entitle admin requestor set-media-token-algorithm|media-token-algorithms`: per-requestor media-token signatures.
     struct Requestor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Per-requestor settings.",
-            subcommands: [SetMediaTokenAlgorithm.self, MediaTokenAlgorithms.self])
+            abstract: "Create, change and list requestors; per-requestor settings.",
+            subcommands: [Add.self, Update.self, List.self, Show.self, SetMediaTokenAlgorithm.self, MediaTokenAlgorithms.self])
 
         struct SetMediaTokenAlgorithm: AsyncParsableCommand {
             static let configuration = CommandConfiguration(

@@ -11,7 +11,7 @@ struct Admin: AsyncParsableCommand {
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
         subcommands: [
             SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
-            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self,
+            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self,
         ]
     )
 
@@ -54,8 +54,12 @@ struct Admin: AsyncParsableCommand {
             @Option(name: .customLong("redirect-uri"), help: "Allowed redirect URI (repeat for several).") var redirectURIs: [String] = []
 
             func run() async throws {
-                let (id, jwt) = try await Admin.withService(storage) {
-                    try await $0.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs)
+                let (id, jwt) = try await Admin.withService(storage) { service in
+                    let issued = try await service.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs)
+                    try await Admin.record(
+                        service, "software-statement.create", issued.0,
+                        after: ["requestor": requestor, "name": name, "redirectURIs": redirectURIs.joined(separator: " ")])
+                    return issued
                 }
                 FileHandle.standardError.write(Data("software_id: \(id)\n".utf8))
                 print(jwt)
@@ -68,7 +72,18 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The software_id.") var softwareID: String
 
             func run() async throws {
-                guard try await Admin.withService(storage, { try await $0.repository.revokeSoftwareStatement(id: softwareID) }) else {
+                guard
+                    try await Admin.withService(
+                        storage,
+                        { service in
+                            let revoked = try await service.repository.revokeSoftwareStatement(id: softwareID)
+                            if revoked {
+                                try await Admin.record(
+                                    service, "software-statement.revoke", softwareID, before: ["status": "active"], after: ["status": "revoked"])
+                            }
+                            return revoked
+                        })
+                else {
                     throw AdminFailure.exit("no software statement \(softwareID) (list them with `entitle admin software-statement list`)")
                 }
                 print("revoked \(softwareID)")
@@ -85,7 +100,17 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The client_id.") var clientID: String
 
             func run() async throws {
-                guard try await Admin.withService(storage, { try await $0.repository.revokeClient(id: clientID) }) else {
+                guard
+                    try await Admin.withService(
+                        storage,
+                        { service in
+                            let revoked = try await service.repository.revokeClient(id: clientID)
+                            if revoked {
+                                try await Admin.record(service, "client.revoke", clientID, before: ["status": "active"], after: ["status": "revoked"])
+                            }
+                            return revoked
+                        })
+                else {
                     throw AdminFailure.exit("no client \(clientID) (list them with `entitle admin client list`)")
                 }
                 print("revoked \(clientID)")
@@ -159,8 +184,23 @@ struct Admin: AsyncParsableCommand {
                     FileHandle.standardError.write(
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
                 }
-                let metadata = try await Admin.withService(storage) {
-                    try await $0.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
+                let metadata = try await Admin.withService(storage) { service in
+                    for requestorID in requestor {
+                        if try await service.repository.requestor(id: requestorID) == nil {
+                            throw AdminFailure.exit("no requestor \(requestorID) (create it with `entitle admin requestor add`)")
+                        }
+                    }
+                    let before = try await service.repository.mvpd(id: id)
+                    let metadata = try await service.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
+                    let after: [String: String] = [
+                        "name": name, "entityID": metadata.entityID, "sso": metadata.singleSignOnRedirectURL, "logoURL": logoURL,
+                        "authorizationURL": authorizationURL ?? "", "requestors": requestor.joined(separator: " "),
+                    ]
+                    let previous = before.map {
+                        ["name": $0.displayName, "entityID": $0.entityId ?? "", "sso": $0.ssoUrl ?? "", "logoURL": $0.logoUrl]
+                    }
+                    try await Admin.record(service, before == nil ? "mvpd.add" : "mvpd.update", id, before: previous, after: after)
+                    return metadata
                 }
                 print(
                     "MVPD \(id): entity \(metadata.entityID), SSO \(metadata.singleSignOnRedirectURL), \(metadata.signingCertificates.count) certificate(s)"
@@ -221,7 +261,10 @@ struct Admin: AsyncParsableCommand {
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if purpose.isMediaToken { try Keys.checkPromotion(promoteAfter, force: force) }
                 let (key, publication) = try await Admin.withService(storage) { service in
+                    let notice = try await Keys.rotationNotice(purpose: purpose, service: service)
+                    FileHandle.standardError.write(Data((notice + "\n").utf8))
                     let key = try await service.keys.rotate(purpose: purpose, promoteAfter: promoteAfter.map { $0 * 1000 })
+                    try await Admin.record(service, "keys.rotate", purpose.rawValue, after: ["kid": key.kid, "signsFrom": "\(key.signsFrom)"])
                     return (key, purpose.isMediaToken ? try await Keys.publication(service) : nil)
                 }
                 let signsFrom = Date(timeIntervalSince1970: Double(key.signsFrom) / 1000).ISO8601Format()
@@ -239,7 +282,7 @@ struct Admin: AsyncParsableCommand {
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Apply authn-all, authz-all or authz-none for a time window.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
             @Option(help: "Start, ISO 8601 (default: now).") var start: String?
@@ -249,8 +292,11 @@ struct Admin: AsyncParsableCommand {
             func run() async throws {
                 let from = try start.map(Admin.parseDate) ?? Date()
                 let to = try end.map(Admin.parseDate) ?? from.addingTimeInterval(Double(minutes) * 60)
-                try await Admin.withService(storage) {
-                    try await $0.setDegradation(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to)
+                try await Admin.withService(storage) { service in
+                    try await service.setDegradation(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to)
+                    try await Admin.record(
+                        service, "degradation.set", "\(requestor)/\(mvpd)",
+                        after: ["rule": rule, "start": from.ISO8601Format(), "end": to.ISO8601Format()])
                 }
                 print("\(rule) for \(requestor)/\(mvpd) from \(from.ISO8601Format()) to \(to.ISO8601Format())")
             }
@@ -274,7 +320,7 @@ struct Admin: AsyncParsableCommand {
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a degradation rule.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
 
@@ -282,7 +328,12 @@ struct Admin: AsyncParsableCommand {
                 guard
                     try await Admin.withService(
                         storage,
-                        { try await $0.repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule)) })
+                        { service in
+                            let removed = try await service.repository.deleteDegradationRule(
+                                requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule))
+                            if removed { try await Admin.record(service, "degradation.remove", "\(requestor)/\(mvpd)", before: ["rule": rule]) }
+                            return removed
+                        })
                 else {
                     throw AdminFailure.exit("no \(rule) rule for \(requestor)/\(mvpd) (list them with `entitle admin degradation list`)")
                 }
@@ -306,9 +357,10 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "Length of a pass in minutes.") var minutes = 10
             @Option(help: "Distinct resources per identity (Promotional TempPass; the app sends withData, e.g. an e-mail address).")
             var resources: Int?
-            @Option(help: "Requestor to offer it to (repeat for several).") var requestor: [String] = ["REF"]
+            @Option(help: "Requestor to offer it to (repeat for several; at least one).") var requestor: [String] = []
 
             func validate() throws {
+                guard !requestor.isEmpty else { throw ValidationError("Give --requestor (the requestor to offer the TempPass to).") }
                 guard minutes > 0 && minutes <= 525_600 else { throw ValidationError("--minutes must be 1…525600.") }
                 if let resources, resources <= 0 { throw ValidationError("--resources must be positive.") }
                 guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
@@ -330,7 +382,7 @@ struct Admin: AsyncParsableCommand {
         struct Reset: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Reset the TempPass of a device, of an identity, or of everyone.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "Requestor id.") var requestor = "REF"
+            @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "TempPass MVPD id.") var mvpd = "TempPass"
             @Option(
                 help: ArgumentHelp(

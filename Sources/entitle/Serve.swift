@@ -85,6 +85,10 @@ struct Serve: AsyncParsableCommand {
         configuration.profileCacheBound = .milliseconds(max(0, profileCacheMs))
         configuration.profileCacheDevices = max(1, profileCacheDevices)
         configuration.demo = !noDemo
+        if let warning = Serve.demoExposureWarning(host: host, demo: !noDemo) {
+            FileHandle.standardError.write(Data((warning + "\n").utf8))
+            logger.warning("demo world reachable from other machines", metadata: ["host": "\(host)"])
+        }
         configuration.connectionLimits.idleTimeout = idleTimeout
         configuration.connectionLimits.requestTimeout = requestTimeout
         configuration.connectionLimits.maxConnections = maxConnections

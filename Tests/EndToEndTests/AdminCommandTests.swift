@@ -25,7 +25,8 @@ import Testing
     @Test func anOperatorDegradesAnMVPDAndViewersKeepWatching() async throws {
         try await LocalService.run { service in
             let start = service.clock.now().addingTimeInterval(-60).ISO8601Format()
-            let set = try await Self.admin(service, ["degradation", "set", "--mvpd", "DemoCable", "--rule", "authn-all", "--start", start])
+            let set = try await Self.admin(
+                service, ["degradation", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authn-all", "--start", start])
             #expect(set.status == 0, "\(set.stderr)")
             #expect(set.stdout.contains("authn-all for REF/DemoCable"))
             let list = try await Self.admin(service, ["degradation", "list"])
@@ -37,9 +38,11 @@ import Testing
             #expect(!app.log.contains("navigate"))
             _ = try await app.waitFor("status(N010)")
 
-            #expect(try await Self.admin(service, ["degradation", "remove", "--mvpd", "DemoCable", "--rule", "authn-all"]).status == 0)
+            #expect(
+                try await Self.admin(service, ["degradation", "remove", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authn-all"]).status
+                    == 0)
             #expect(try await Self.admin(service, ["degradation", "list"]).stdout.isEmpty)
-            let bad = try await Self.admin(service, ["degradation", "set", "--mvpd", "DemoCable", "--rule", "authz-some"])
+            let bad = try await Self.admin(service, ["degradation", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authz-some"])
             #expect(bad.status != 0)
             #expect(bad.stderr.contains("authz-some") || bad.stderr.lowercased().contains("rule"))
         }
@@ -50,11 +53,11 @@ import Testing
             let add = try await Self.admin(
                 service,
                 [
-                    "temppass", "add", "--id", "SpringPromo", "--name", "Spring preview",
+                    "temppass", "add", "--requestor", "REF", "--id", "SpringPromo", "--name", "Spring preview",
                     "--minutes", "120", "--resources", "2",
                 ])
             #expect(add.status == 0, "\(add.stderr)")
-            #expect(try await Self.admin(service, ["temppass", "add", "--id", "bad id", "--name", "x"]).status != 0)
+            #expect(try await Self.admin(service, ["temppass", "add", "--requestor", "REF", "--id", "bad id", "--name", "x"]).status != 0)
 
             let app = TestApp(service: service)
             let mvpds = try await app.enabler.configure(requestorID: "REF")
@@ -68,7 +71,7 @@ import Testing
             await #expect(throws: AccessEnablerError.self) { try await app.enabler.authorize("movies") }
 
             let identity = #"{"email":"\#(Self.fanDigest)"}"#
-            let reset = try await Self.admin(service, ["temppass", "reset", "--mvpd", "SpringPromo", "--identity", identity])
+            let reset = try await Self.admin(service, ["temppass", "reset", "--requestor", "REF", "--mvpd", "SpringPromo", "--identity", identity])
             #expect(reset.stdout.contains("reset 1 pass(es)"), "\(reset.stdout) \(reset.stderr)")
             let again = Task { try await app.enabler.authenticate(forceAuthn: true, withData: ["email": "fan@example.com"]) }
             try await app.waitFor("displayProviderDialog", count: 2)

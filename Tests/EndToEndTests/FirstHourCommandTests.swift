@@ -205,7 +205,7 @@ import EntitleTesting
             // Not found: a plain message and exit 1, not a usage block and 64.
             for arguments in [
                 ["admin", "client", "revoke", "nope"], ["admin", "software-statement", "revoke", "nope"],
-                ["admin", "degradation", "remove", "--mvpd", "DemoCable", "--rule", "authn-all"],
+                ["admin", "degradation", "remove", "--requestor", "REF", "--mvpd", "DemoCable", "--rule", "authn-all"],
             ] {
                 let missing = try await Self.entitle(arguments, environment: data)
                 #expect(missing.status == 1, "\(arguments): \(missing.status)")

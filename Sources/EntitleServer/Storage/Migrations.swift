@@ -184,6 +184,17 @@ enum Migrations {
                 "CREATE TABLE IF NOT EXISTS mvpd_authorization_protocols (mvpd_id TEXT PRIMARY KEY, authorization_protocol TEXT NOT NULL)"
             ]
         ),
+        // Issue 19: the changes log (who changed what, when, the values before and after; secrets never).
+        (
+            40,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS admin_changes (id TEXT PRIMARY KEY, at BIGINT NOT NULL, actor TEXT NOT NULL,
+                  action TEXT NOT NULL, target TEXT NOT NULL, value_before TEXT, value_after TEXT)
+                """,
+                "CREATE INDEX IF NOT EXISTS admin_changes_at ON admin_changes (at)",
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

@@ -1,0 +1,124 @@
+import ArgumentParser
+import EntitleCore
+import EntitleServer
+import Foundation
+
+extension Admin.Requestor {
+    /// The settings of `requestor add` and `requestor update`, shared so more fit in later.
+    struct Settings: ParsableArguments {
+        @Option(help: "Display name (required by add).") var name: String?
+        @Option(help: "Web domain of the programmer's sites (repeat for several; update replaces the list).") var domain: [String] = []
+        @Option(help: "PEM file: the programmer's certificate (or RSA public key) that encrypts user metadata.")
+        var programmerCertificate: String?
+        @Option(help: "Most resources accepted in one preflight or decisions request (default: 5).") var maxResources: Int64?
+
+        func certificatePEM() throws -> String? {
+            guard let programmerCertificate else { return nil }
+            guard let pem = try? String(contentsOfFile: programmerCertificate, encoding: .utf8) else {
+                throw AdminFailure.exit("cannot read \(programmerCertificate)")
+            }
+            return pem
+        }
+    }
+
+    /// `entitle admin requestor add`.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a requestor (a channel of the programmer).")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Requestor id, such as MYNET.") var id: String
+        @OptionGroup var settings: Settings
+
+        func run() async throws {
+            guard let name = settings.name else { throw ValidationError("Give --name.") }
+            let record = RequestorRecord(
+                id: id, name: name, domains: settings.domain, maxResources: settings.maxResources ?? 5,
+                metadataCertificatePem: try settings.certificatePEM())
+            try await Admin.withService(storage) { service in
+                try await service.addRequestor(record)
+                try await Admin.record(service, "requestor.add", id, after: RequestorChangeView(record))
+            }
+            print("requestor \(id) added")
+        }
+    }
+
+    /// `entitle admin requestor update`.
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change a requestor's name, domains, certificate or limits.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Requestor id.") var id: String
+        @OptionGroup var settings: Settings
+        @Flag(help: "Remove the programmer certificate.") var removeProgrammerCertificate = false
+
+        func run() async throws {
+            let pem = try settings.certificatePEM()
+            if removeProgrammerCertificate && pem != nil {
+                throw ValidationError("--programmer-certificate and --remove-programmer-certificate exclude each other.")
+            }
+            try await Admin.withService(storage) { service in
+                guard var record = try await service.repository.requestor(id: id) else {
+                    throw AdminFailure.exit("no requestor \(id) (list them with `entitle admin requestor list`)")
+                }
+                if let name = settings.name { record.name = name }
+                if !settings.domain.isEmpty { record.domains = settings.domain }
+                if let max = settings.maxResources { record.maxResources = max }
+                if let pem { record.metadataCertificatePem = pem }
+                if removeProgrammerCertificate { record.metadataCertificatePem = nil }
+                let before = try await service.updateRequestor(record)
+                try await Admin.record(service, "requestor.update", id, before: RequestorChangeView(before), after: RequestorChangeView(record))
+            }
+            print("requestor \(id) updated")
+        }
+    }
+
+    /// `entitle admin requestor list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List requestors.")
+        @OptionGroup var storage: StorageOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        func run() async throws {
+            let records = try await Admin.withService(storage) { try await $0.allRequestors() }
+            if json {
+                print(try Admin.Requestor.json(records.map(Admin.Requestor.summary)))
+            } else {
+                for r in records { print("\(r.id)\t\(r.name)\t\(r.domains.joined(separator: ","))") }
+            }
+        }
+    }
+
+    /// `entitle admin requestor show`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one requestor as JSON.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Requestor id.") var id: String
+
+        func run() async throws {
+            let record = try await Admin.withService(storage) { service in
+                guard let record = try await service.repository.requestor(id: id) else {
+                    throw AdminFailure.exit("no requestor \(id) (list them with `entitle admin requestor list`)")
+                }
+                return record
+            }
+            print(try Admin.Requestor.json(Admin.Requestor.summary(record)))
+        }
+    }
+
+    /// A requestor's printable settings (the certificate as a flag: it is public, but long).
+    struct Summary: Encodable {
+        var id: String
+        var name: String
+        var domains: [String]
+        var maxResources: Int64
+        var programmerCertificate: Bool
+    }
+
+    static func summary(_ r: RequestorRecord) -> Summary {
+        Summary(id: r.id, name: r.name, domains: r.domains, maxResources: r.maxResources, programmerCertificate: r.metadataCertificatePem != nil)
+    }
+
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
