@@ -59,3 +59,19 @@ import Testing
         #expect(ProfileCache(feed: .polled).isEnabled)
     }
 }
+
+extension ProfileCacheUnitTests {
+    @Test func makingRoomDropsStaleEntriesFirst() async throws {
+        let cache = ProfileCache(feed: .polled, maxAge: .milliseconds(100), capacity: 10)
+        func store(_ device: String) {
+            let key = ProfileCache.DeviceKey(requestor: "REF", client: "c", device: device)
+            cache.store(key, [], generation: cache.lookup(key).generation)
+        }
+        for index in 0..<9 { store("old\(index)") }
+        try await Task.sleep(for: .milliseconds(150))
+        store("fresh")
+        store("full")  // the cache is full: the nine stale entries go, the fresh one stays
+        #expect(cache.count == 2)
+        #expect(cache.lookup(ProfileCache.DeviceKey(requestor: "REF", client: "c", device: "fresh")).profiles == [])
+    }
+}

@@ -68,7 +68,7 @@ package final class ProfileCache: Sendable {
     package let bound: Duration
     /// How long an entry is used at most, even when no change was seen for its device.
     package let maxAge: Duration
-    /// Devices kept at most; when full, the oldest tenth is dropped.
+    /// Devices kept at most; when full, a tenth is dropped (stale entries first).
     package let capacity: Int
     private let state = Mutex(State())
     private let clock = ContinuousClock()
@@ -109,12 +109,18 @@ package final class ProfileCache: Sendable {
         let now = clock.now
         state.withLock { state in
             guard state.generation == generation, feed == .polled || state.listening else { return }
-            if state.entries.count >= capacity, state.entries[key] == nil {
-                let oldest = state.entries.sorted { $0.value.loadedAt < $1.value.loadedAt }.prefix(max(capacity / 10, 1))
-                for (old, _) in oldest { state.entries[old] = nil }
-            }
+            if state.entries.count >= capacity, state.entries[key] == nil { makeRoom(&state.entries, now: now) }
             state.entries[key] = Entry(profiles: profiles, loadedAt: now)
         }
+    }
+
+    /// Frees a tenth of the capacity in one pass, without sorting (this runs under the lock, on the request path):
+    /// entries past ``maxAge`` first (they would not be used again), then any others.
+    private func makeRoom(_ entries: inout [DeviceKey: Entry], now: ContinuousClock.Instant) {
+        let target = capacity - max(capacity / 10, 1)
+        entries = entries.filter { now - $0.value.loadedAt < maxAge }
+        guard entries.count > target else { return }
+        for key in Array(entries.keys.prefix(entries.count - target)) { entries[key] = nil }
     }
 
     /// Drops the devices (a change seen through this instance, a notification or the change feed).
