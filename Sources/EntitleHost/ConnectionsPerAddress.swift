@@ -14,7 +14,7 @@ final class ConnectionsPerAddress: Sendable {
 
     /// Counts a new connection from `address`; false (and nothing counted) when the address is at its limit.
     func open(_ address: String) -> Bool {
-        guard limit > 0, !exempt.contains(where: { $0.contains(address) }) else { return true }
+        guard limit > 0, !exempt.containsAddress(address) else { return true }
         return counts.withLock { counts in
             let held = counts[address, default: 0]
             guard held < limit else { return false }
@@ -25,7 +25,7 @@ final class ConnectionsPerAddress: Sendable {
 
     /// Forgets a closed connection counted by ``open(_:)``.
     func close(_ address: String) {
-        guard limit > 0, !exempt.contains(where: { $0.contains(address) }) else { return }
+        guard limit > 0, !exempt.containsAddress(address) else { return }
         counts.withLock { counts in
             let held = counts[address, default: 0] - 1
             counts[address] = held > 0 ? held : nil

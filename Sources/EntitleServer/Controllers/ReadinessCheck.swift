@@ -25,7 +25,7 @@ struct ReadinessCheck: Sendable {
             return first
         }
         guard database == true else { return database == nil ? "database did not answer in time" : "database unreachable" }
-        guard (try? await keys.mediaTokenCertificatesPEM())?.isEmpty == false else { return "signing keys not loaded" }
+        guard (try? await keys.keys(purpose: .mediaToken))?.all.isEmpty == false else { return "signing keys not loaded" }
         return nil
     }
 

@@ -9,15 +9,12 @@ import SAML
 extension MVPDAuthorizationClient {
     /// The largest answer read from an MVPD.
     static let maximumAnswerBytes = 256 * 1024
+    static let xmlAccept = "text/xml, application/xml"
 
     /// `POST {authorizationURL}` with an XACML 2.0 request context (`text/xml`), answered with an XACML response.
     func authorizeXACML(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?) async -> Verdict {
         guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "text/xml; charset=utf-8")
-        request.headers.add(name: "Accept", value: "text/xml, application/xml")
-        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
+        var request = Self.request(url, method: .POST, accept: Self.xmlAccept, contentType: "text/xml; charset=utf-8", mvpd: mvpd)
         let body = XACML.request(userID: userID, resources: [Self.channelOrResource(resource)], ipAddress: clientIP)
         request.body = .bytes(ByteBuffer(string: body))
         return await exchange(request, mvpd: mvpd)
@@ -34,11 +31,7 @@ extension MVPDAuthorizationClient {
             "\(Self.formEncode(item.name))=\(Self.formEncode(item.value ?? ""))"
         }.joined(separator: "&")
         guard let url = components.string else { return .failed(.invalidIntegration) }
-        var request = HTTPClientRequest(url: url)
-        request.method = .GET
-        request.headers.add(name: "Accept", value: "text/xml, application/xml")
-        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
-        return await exchange(request, mvpd: mvpd)
+        return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd), mvpd: mvpd)
     }
 
     /// Sends the request and maps the XACML answer; every failure names the MVPD.

@@ -35,14 +35,22 @@ struct MVPDAuthorizationClient: Sendable {
         }
     }
 
+    /// A request to the MVPD's authorization endpoint, with its API key when it has one.
+    static func request(
+        _ url: String, method: HTTPMethod, accept: String, contentType: String? = nil, mvpd: MVPDRecord
+    ) -> HTTPClientRequest {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
+        request.headers.add(name: "Accept", value: accept)
+        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
+        return request
+    }
+
     /// Entitle's JSON contract.
     func authorizeJSON(mvpd: MVPDRecord, userID: String, resource: String) async -> Verdict {
         guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
-        var request = HTTPClientRequest(url: url)
-        request.method = .POST
-        request.headers.add(name: "Content-Type", value: "application/json")
-        request.headers.add(name: "Accept", value: "application/json")
-        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
+        var request = Self.request(url, method: .POST, accept: "application/json", contentType: "application/json", mvpd: mvpd)
         request.body = .bytes(ByteBuffer(data: JSONCoding.encode(["userID": userID, "resource": resource])))
         do {
             let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))

@@ -43,7 +43,7 @@ package struct ClientAddress: Sendable, Equatable {
 
     /// Resolves the client of a request from `peer` and `headers`.
     package static func resolve(peer: String?, headers: HTTPFields, trusted: [IPAddressRange]) -> ClientAddress {
-        guard let peer, isTrusted(peer, trusted) else { return ClientAddress(address: peer, https: false) }
+        guard let peer, trusted.containsAddress(peer) else { return ClientAddress(address: peer, https: false) }
         let forwardedValues = headers[values: forwarded]
         var hops: [String]
         var proto: String?
@@ -59,13 +59,9 @@ package struct ClientAddress: Sendable, Equatable {
         for hop in hops.reversed() {
             guard IPAddressRange.isAddress(hop) else { break }  // unparseable: the last hop a trusted proxy vouched for
             client = hop
-            if !isTrusted(hop, trusted) { break }
+            if !trusted.containsAddress(hop) { break }
         }
         return ClientAddress(address: client, https: proto?.lowercased() == "https")
-    }
-
-    static func isTrusted(_ address: String, _ trusted: [IPAddressRange]) -> Bool {
-        trusted.contains { $0.contains(address) }
     }
 
     /// `for=` and `proto=` of one `Forwarded` element; `for` without quotes, brackets or port.

@@ -9,7 +9,8 @@ import Logging
 /// Enhanced Error body when the request failed, so an operator finds the line of an error a client reports; else
 /// the caller's `X-Request-Id`, else a fresh id) and `client` (the client address, through trusted proxies). Headers, query strings and bodies — tokens, secrets, codes,
 /// passwords — are never logged.
-package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct RequestLogMiddleware: RouterMiddleware {
+    package typealias Context = AppContext
     /// Where the lines go.
     package let logger: Logger
 
@@ -53,7 +54,7 @@ package struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         if let mvpd = context.parameters.get("mvpd") ?? query["mso_id"].map(String.init) ?? query["mvpd"].map(String.init) {
             metadata["mvpd"] = "\(Self.safe(mvpd))"
         }
-        if let client = (context as? AppContext)?.remoteIP { metadata["client"] = "\(client)" }
+        if let client = context.remoteIP { metadata["client"] = "\(client)" }
         logger.info("request", metadata: metadata)
     }
 

@@ -63,3 +63,8 @@ package struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension Array where Element == IPAddressRange {
+    /// Whether `address` is in one of the ranges.
+    package func containsAddress(_ address: String) -> Bool { contains { $0.contains(address) } }
+}
