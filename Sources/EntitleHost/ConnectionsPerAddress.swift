@@ -31,7 +31,4 @@ final class ConnectionsPerAddress: Sendable {
             counts[address] = held > 0 ? held : nil
         }
     }
-
-    /// Connections held by `address`.
-    func held(by address: String) -> Int { counts.withLock { $0[address, default: 0] } }
 }

@@ -1,6 +1,6 @@
 import EntitleClients
 import EntitleCore
-import EntitleServer
+@testable import EntitleServer
 import EntitleTesting
 import Foundation
 import Testing
@@ -9,6 +9,8 @@ import Testing
 /// database error — on SQLite and, under `scripts/with-postgres.sh`, on PostgreSQL (whose `text` cannot hold it).
 @Suite struct NULCharacterTests {
     static let nul = "\u{0}"
+
+    static func containsNUL(_ text: String) -> Bool { UnstorableTextMiddleware.containsNUL(Array(text.utf8)) }
 
     @Test func everyIdPositionRefusesNUL() async throws {
         try await LocalService.run { host in
@@ -77,12 +79,12 @@ import Testing
     }
 
     @Test func nulIsFoundRawEncodedAndEscapedButNotInLookalikes() {
-        #expect(UnstorableTextProbe.containsNUL("a%00b"))
-        #expect(UnstorableTextProbe.containsNUL("{\"a\":\"\\u0000\"}"))
-        #expect(UnstorableTextProbe.containsNUL("{\"a\":\"\\U0000\"}"))
-        #expect(UnstorableTextProbe.containsNUL("a\u{0}b"))
-        #expect(!UnstorableTextProbe.containsNUL("a%20b%0A%100"))
-        #expect(!UnstorableTextProbe.containsNUL("\\u0001 %0 %"))
-        #expect(!UnstorableTextProbe.containsNUL("%0"))
+        #expect(Self.containsNUL("a%00b"))
+        #expect(Self.containsNUL("{\"a\":\"\\u0000\"}"))
+        #expect(Self.containsNUL("{\"a\":\"\\U0000\"}"))
+        #expect(Self.containsNUL("a\u{0}b"))
+        #expect(!Self.containsNUL("a%20b%0A%100"))
+        #expect(!Self.containsNUL("\\u0001 %0 %"))
+        #expect(!Self.containsNUL("%0"))
     }
 }

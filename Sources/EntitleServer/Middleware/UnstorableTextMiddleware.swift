@@ -87,9 +87,3 @@ struct UnstorableTextMiddleware: RouterMiddleware {
         return try APIError(error).response(from: request, context: context)
     }
 }
-
-/// ``UnstorableTextMiddleware``'s scanner, for tests.
-package enum UnstorableTextProbe {
-    /// Whether `text` holds a NUL, raw, as `%00` or as `\u0000`.
-    package static func containsNUL(_ text: String) -> Bool { UnstorableTextMiddleware.containsNUL(Array(text.utf8)) }
-}
