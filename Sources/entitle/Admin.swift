@@ -11,7 +11,7 @@ struct Admin: AsyncParsableCommand {
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
         subcommands: [
             SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
-            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self,
+            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self, Integration.self, Operator.self,
         ]
     )
 
@@ -119,7 +119,9 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct MVPD: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add and list MVPD integrations.", subcommands: [Add.self, List.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Add, change, disable, remove and list MVPDs.",
+            subcommands: [Add.self, Update.self, Show.self, List.self, Disable.self, Enable.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add or update a SAML 2.0 MVPD from its IdP metadata XML.")
@@ -211,10 +213,14 @@ struct Admin: AsyncParsableCommand {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List MVPDs.")
             @OptionGroup var storage: StorageOptions
+            @Flag(help: "Print JSON (each MVPD as `mvpd show` prints it).") var json = false
 
             func run() async throws {
-                let mvpds = try await Admin.withService(storage) { try await $0.repository.allMVPDs() }
-                for mvpd in mvpds { print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.displayName)\t\(mvpd.entityId ?? "-")") }
+                let mvpds = try await Admin.withService(storage) { try await $0.mvpdViews() }
+                if json { return print(try Admin.Requestor.json(mvpds)) }
+                for mvpd in mvpds {
+                    print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.name)\t\(mvpd.entityID ?? "-")\(mvpd.disabled ? "\tdisabled" : "")")
+                }
             }
         }
     }

@@ -15,22 +15,6 @@ package struct OperatorIdentity: Sendable, Equatable {
     package var actor: String { "operator:" + username }
 }
 
-/// A refused account change or sign-in, with the HTTP status the admin API answers.
-package struct OperatorAccountError: Error, CustomStringConvertible, Sendable {
-    /// Machine-readable code, such as `unknown_operator`.
-    package var code: String
-    /// What was refused and why.
-    package var description: String
-    /// HTTP status for the admin API.
-    package var status: Int
-    /// Seconds to wait (throttled sign-in).
-    package var retryAfter: Int?
-
-    init(_ code: String, _ description: String, status: Int = 400, retryAfter: Int? = nil) {
-        (self.code, self.description, self.status, self.retryAfter) = (code, description, status, retryAfter)
-    }
-}
-
 /// Operator accounts and their sessions: creation, sign-in with throttling, session lookup with idle and absolute
 /// expiry, sign-out.
 package struct OperatorAccounts: Sendable {
@@ -53,13 +37,13 @@ package struct OperatorAccounts: Sendable {
     package func add(username: String, role: OperatorRole, password: String) async throws -> OperatorRecord {
         try Self.checkUsername(username)
         guard role.isKnown else {
-            throw OperatorAccountError("invalid_role", "role \(role.rawValue): use read-only or read-write")
+            throw AdminError("invalid_role", "role \(role.rawValue): use read-only or read-write")
         }
         let hash = try await Self.hashOffLoop(password)
         let record = OperatorRecord(
             username: username, passwordHash: hash, role: role.rawValue, disabled: 0, createdAt: clock.nowMilliseconds())
         guard try await repository.insertOperator(record) else {
-            throw OperatorAccountError("operator_exists", "operator \(username) exists", status: 409)
+            throw AdminError("operator_exists", "operator \(username) exists", status: 409)
         }
         return record
     }
@@ -95,14 +79,14 @@ package struct OperatorAccounts: Sendable {
     package func signIn(username: String, password: String, address: String?) async throws -> (token: String, identity: OperatorIdentity) {
         let now = clock.nowMilliseconds()
         if let wait = throttle.retryAfter(username: username, address: address, now: now) {
-            throw OperatorAccountError("too_many_attempts", "too many failed sign-ins; try again later", status: 429, retryAfter: wait)
+            throw AdminError("too_many_attempts", "too many failed sign-ins; try again later", status: 429, retryAfter: wait)
         }
         let account = try await repository.operatorAccount(username: username)
         let hash = account?.passwordHash ?? OperatorPassword.decoy
         let matches = try await NIOThreadPool.singleton.runIfActive { OperatorPassword.verify(password, hash: hash) }
         guard let account, matches, account.disabled == 0 else {
             throttle.failed(username: username, address: address, now: now)
-            throw OperatorAccountError("invalid_credentials", "unknown operator or wrong password", status: 401)
+            throw AdminError("invalid_credentials", "unknown operator or wrong password", status: 401)
         }
         throttle.succeeded(username: username)
         let token = Secrets.randomToken(bytes: 32)
@@ -136,7 +120,7 @@ package struct OperatorAccounts: Sendable {
 
     private func existing(_ username: String) async throws -> OperatorRecord {
         guard let account = try await repository.operatorAccount(username: username) else {
-            throw OperatorAccountError("unknown_operator", "no operator \(username) (list them with `entitle admin operator list`)", status: 404)
+            throw AdminError("unknown_operator", "no operator \(username) (list them with `entitle admin operator list`)", status: 404)
         }
         return account
     }
@@ -144,13 +128,13 @@ package struct OperatorAccounts: Sendable {
     static func checkUsername(_ username: String) throws {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.@")
         guard !username.isEmpty, username.count <= 64, username.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw OperatorAccountError("invalid_username", "username \"\(username)\": use 1-64 letters, digits, _, -, . or @")
+            throw AdminError("invalid_username", "username \"\(username)\": use 1-64 letters, digits, _, -, . or @")
         }
     }
 
     private static func hashOffLoop(_ password: String) async throws -> String {
         do { return try await NIOThreadPool.singleton.runIfActive { try OperatorPassword.hash(password) } } catch let refused as OperatorPassword.Refused {
-            throw OperatorAccountError("invalid_password", refused.description)
+            throw AdminError("invalid_password", refused.description)
         }
     }
 }
