@@ -23,7 +23,7 @@ extension EntitleService {
     /// Revokes a software statement (its clients stop working) and records it.
     package func revokeSoftwareStatement(id: String, actor: String) async throws {
         guard try await repository.revokeSoftwareStatement(id: id) else {
-            throw AdminError.unknown("software-statement", id, hint: "list them with `entitle admin software-statement list`")
+            throw AdminError.unknown("software statement", id, hint: "list them with `entitle admin software-statement list`")
         }
         try await recordChange(actor: actor, action: "software-statement.revoke", target: id, before: ["status": "active"], after: ["status": "revoked"])
     }

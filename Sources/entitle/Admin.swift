@@ -54,12 +54,8 @@ struct Admin: AsyncParsableCommand {
             @Option(name: .customLong("redirect-uri"), help: "Allowed redirect URI (repeat for several).") var redirectURIs: [String] = []
 
             func run() async throws {
-                let (id, jwt) = try await Admin.withService(storage) { service in
-                    let issued = try await service.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs)
-                    try await Admin.record(
-                        service, "software-statement.create", issued.0,
-                        after: ["requestor": requestor, "name": name, "redirectURIs": redirectURIs.joined(separator: " ")])
-                    return issued
+                let (id, jwt) = try await Admin.withService(storage) {
+                    try await $0.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs, actor: Admin.cliActor)
                 }
                 FileHandle.standardError.write(Data("software_id: \(id)\n".utf8))
                 print(jwt)
@@ -72,20 +68,7 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The software_id.") var softwareID: String
 
             func run() async throws {
-                guard
-                    try await Admin.withService(
-                        storage,
-                        { service in
-                            let revoked = try await service.repository.revokeSoftwareStatement(id: softwareID)
-                            if revoked {
-                                try await Admin.record(
-                                    service, "software-statement.revoke", softwareID, before: ["status": "active"], after: ["status": "revoked"])
-                            }
-                            return revoked
-                        })
-                else {
-                    throw AdminFailure.exit("no software statement \(softwareID) (list them with `entitle admin software-statement list`)")
-                }
+                try await Admin.withService(storage) { try await $0.revokeSoftwareStatement(id: softwareID, actor: Admin.cliActor) }
                 print("revoked \(softwareID)")
             }
         }
@@ -100,19 +83,7 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The client_id.") var clientID: String
 
             func run() async throws {
-                guard
-                    try await Admin.withService(
-                        storage,
-                        { service in
-                            let revoked = try await service.repository.revokeClient(id: clientID)
-                            if revoked {
-                                try await Admin.record(service, "client.revoke", clientID, before: ["status": "active"], after: ["status": "revoked"])
-                            }
-                            return revoked
-                        })
-                else {
-                    throw AdminFailure.exit("no client \(clientID) (list them with `entitle admin client list`)")
-                }
+                try await Admin.withService(storage) { try await $0.revokeClient(id: clientID, actor: Admin.cliActor) }
                 print("revoked \(clientID)")
             }
         }

@@ -4,6 +4,7 @@ import EntitleCore
 import EntitleHost
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// Production from zero, as an operator does it: `entitle serve --no-demo` on an empty data directory with an operations
@@ -34,7 +35,7 @@ import Testing
         return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
 
-    static func postJSON(_ client: HTTPClient, _ method: HTTPMethod = .POST, _ url: String, _ json: Any, token: String? = nil) async throws
+    static func postJSON(_ client: HTTPClient, _ url: String, _ json: Any, method: HTTPMethod = .POST, token: String? = nil) async throws
         -> (status: Int, object: [String: Any])
     {
         var request = HTTPClientRequest(url: url)
@@ -161,7 +162,7 @@ import Testing
             // 6. The integration is disabled during a dispute: refused within the catalog bound (500 ms).
             var tv = RESTClient(httpClient: http, baseURL: base, serviceProvider: "MYNET", deviceID: "device-" + UUID().uuidString)
             _ = try await tv.registerAndAuthorize(softwareStatement: apiJWT, redirectURI: "mynet://callback")
-            let disabled = try await Self.postJSON(http, .PUT, admin + "/admin/api/integrations/MYNET/PyIdP", ["enabled": false], token: token)
+            let disabled = try await Self.postJSON(http, admin + "/admin/api/integrations/MYNET/PyIdP", ["enabled": false], method: .PUT, token: token)
             #expect(disabled.status == 200 && disabled.object["enabled"] as? Bool == false)
             try await Task.sleep(for: .milliseconds(1200))
             #expect(!(try await tv.send(.GET, "/api/v2/MYNET/configuration").text.contains("PyIdP")))

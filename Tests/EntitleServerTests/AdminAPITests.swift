@@ -4,6 +4,7 @@ import EntitleServer
 import EntitleTesting
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 
 /// The admin API over a real socket: operator sign-in (session cookie with CSRF, or bearer token), roles, throttling,

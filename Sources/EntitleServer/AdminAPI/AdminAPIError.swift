@@ -7,7 +7,7 @@ import SAML
 enum AdminAPIError {
     /// An error body with a status and code.
     static func make(_ status: Int, _ code: String, _ message: String, headers: HTTPFields = [:]) -> APIError {
-        APIError(EnhancedError(action: "none", status: status, code: code, message: message), headers: headers)
+        APIError(EnhancedError(action: "none", status: status, code: .init(code), message: message), headers: headers)
     }
 
     /// No valid session or token.

@@ -15,8 +15,9 @@ package struct AdminError: Error, CustomStringConvertible, Sendable {
         (self.code, self.description, self.status, self.retryAfter) = (code, description, status, retryAfter)
     }
 
-    /// An unknown id (404).
+    /// An unknown id (404): `unknown_software_statement` and "no software statement ID (hint)" for the kind
+    /// "software statement".
     package static func unknown(_ kind: String, _ id: String, hint: String) -> AdminError {
-        AdminError("unknown_\(kind)", "no \(kind) \(id) (\(hint))", status: 404)
+        AdminError("unknown_" + kind.replacingOccurrences(of: " ", with: "_"), "no \(kind) \(id) (\(hint))", status: 404)
     }
 }
