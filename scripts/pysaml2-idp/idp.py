@@ -14,6 +14,7 @@ Prints "ready" on standard output once it listens.
 import argparse
 import html
 import os
+import signal
 import subprocess
 import sys
 import urllib.parse
@@ -52,6 +53,7 @@ def main():
             "name_id_format": [NAMEID_FORMAT_PERSISTENT],
             "want_authn_requests_signed": False,
             "policy": {"default": {"lifetime": {"minutes": 5}, "attribute_restrictions": None}},
+            "signing_algorithm": SIG_RSA_SHA256, "digest_algorithm": DIGEST_SHA256,
         }},
         "key_file": key, "cert_file": cert,
         "metadata": {"local": [args.sp_metadata]},
@@ -115,6 +117,9 @@ def main():
         def log_message(self, *_):
             pass
 
+    # A parent may have left SIGTERM blocked or ignored (both are inherited); the test stops this process with it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     server = make_server("127.0.0.1", args.port, app, handler_class=Quiet)
     print("ready", flush=True)
     server.serve_forever()
