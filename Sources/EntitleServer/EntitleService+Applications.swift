@@ -25,7 +25,8 @@ extension EntitleService {
         guard try await repository.revokeSoftwareStatement(id: id) else {
             throw AdminError.unknown("software statement", id, hint: "list them with `entitle admin software-statement list`")
         }
-        try await recordChange(actor: actor, action: "software-statement.revoke", target: id, before: ["status": "active"], after: ["status": "revoked"])
+        try await recordChange(
+            actor: actor, action: "software-statement.revoke", target: id, before: ["status": "active"], after: ["status": "revoked"])
     }
 
     /// Revokes a registered client (its access tokens stop working) and records it.

@@ -24,7 +24,9 @@ extension Admin.MVPD {
             update.displayInPlatformPicker = displayInPicker
             update.profileTTLSeconds = profileTTL
             if let samlMetadata {
-                guard let xml = try? String(contentsOfFile: samlMetadata, encoding: .utf8) else { throw AdminFailure.exit("cannot read \(samlMetadata)") }
+                guard let xml = try? String(contentsOfFile: samlMetadata, encoding: .utf8) else {
+                    throw AdminFailure.exit("cannot read \(samlMetadata)")
+                }
                 update.samlMetadataXML = xml
             }
             guard update != MVPDUpdate() else { throw ValidationError("Give at least one setting to change (see --help).") }
@@ -60,7 +62,8 @@ extension Admin.MVPD {
     /// `entitle admin mvpd disable`.
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Disable an MVPD for every requestor (no listing, sign-in or authorization within the catalog bound); integrations keep their state.")
+            abstract:
+                "Disable an MVPD for every requestor (no listing, sign-in or authorization within the catalog bound); integrations keep their state.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "MVPD id.") var id: String
 
@@ -108,7 +111,9 @@ extension Admin {
             @Option(help: "MVPD id.") var mvpd: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: true, actor: Admin.cliActor) }
+                try await Admin.withService(storage) {
+                    try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: true, actor: Admin.cliActor)
+                }
                 print("\(requestor)/\(mvpd) enabled")
             }
         }
@@ -121,7 +126,9 @@ extension Admin {
             @Option(help: "MVPD id.") var mvpd: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: false, actor: Admin.cliActor) }
+                try await Admin.withService(storage) {
+                    try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: false, actor: Admin.cliActor)
+                }
                 print("\(requestor)/\(mvpd) disabled")
             }
         }

@@ -3,9 +3,9 @@ import EntitleServer
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #elseif canImport(Darwin)
-    import Darwin
+import Darwin
 #endif
 
 extension Admin {
@@ -77,7 +77,9 @@ extension Admin {
 
             func run() async throws {
                 let password = try Operator.readPassword()
-                try await Admin.withService(storage) { try await $0.setOperatorPassword(username: username, password: password, actor: Admin.cliActor) }
+                try await Admin.withService(storage) {
+                    try await $0.setOperatorPassword(username: username, password: password, actor: Admin.cliActor)
+                }
                 print("password of \(username) changed")
             }
         }

@@ -114,30 +114,30 @@ struct Serve: AsyncParsableCommand {
         let operations = adminPort.map { _ in "http://\(adminHost ?? host)" }
         let app = entitleHost.makeApplication(
             onServerRunning: { _ in
-            var lines = [
-                "Entitle is running.",
-                "  Base URL:            \(base)",
-                "  Storage:             \(entitleHost.engine.kind == .postgres ? "PostgreSQL" : "SQLite in \(dataDirectory)")",
-                "  OpenAPI document:    \(base)/openapi.json",
-                "  Media-token keys:    \(base)/keys/media-token",
-            ]
-            if let info {
-                lines += [
-                    "  Requestor id:        \(info.requestorID)",
-                    "  Software statement:  \(info.softwareStatementPath)",
-                    "  Programmer key:      \(info.programmerKeyPath)",
-                    "  Demo subscribers:    alice / alice-pass (Demo Cable: news, sports, movies; TV-MA)",
-                    "                       bob / bob-pass (Demo Cable: news, sports; TV-PG)",
-                    "                       carol / carol-pass (Demo Fiber: news; TV-14)",
-                    "                       dave / dave-pass (Demo SSO TV: news, movies; TV-14)",
-                    "  TempPass:            TempPass (10 minutes per device, no login);",
-                    "                       TempPassPromo (3 videos per AP-TempPass-Identity, 24 hours)",
-                    "  Activation page:     \(base)/activate",
+                var lines = [
+                    "Entitle is running.",
+                    "  Base URL:            \(base)",
+                    "  Storage:             \(entitleHost.engine.kind == .postgres ? "PostgreSQL" : "SQLite in \(dataDirectory)")",
+                    "  OpenAPI document:    \(base)/openapi.json",
+                    "  Media-token keys:    \(base)/keys/media-token",
                 ]
-            }
-            lines += Serve.nextSteps(base: base, dataDirectory: dataDirectory, demo: info != nil)
-            lines.append("Press Ctrl-C to stop.")
-            FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+                if let info {
+                    lines += [
+                        "  Requestor id:        \(info.requestorID)",
+                        "  Software statement:  \(info.softwareStatementPath)",
+                        "  Programmer key:      \(info.programmerKeyPath)",
+                        "  Demo subscribers:    alice / alice-pass (Demo Cable: news, sports, movies; TV-MA)",
+                        "                       bob / bob-pass (Demo Cable: news, sports; TV-PG)",
+                        "                       carol / carol-pass (Demo Fiber: news; TV-14)",
+                        "                       dave / dave-pass (Demo SSO TV: news, movies; TV-14)",
+                        "  TempPass:            TempPass (10 minutes per device, no login);",
+                        "                       TempPassPromo (3 videos per AP-TempPass-Identity, 24 hours)",
+                        "  Activation page:     \(base)/activate",
+                    ]
+                }
+                lines += Serve.nextSteps(base: base, dataDirectory: dataDirectory, demo: info != nil)
+                lines.append("Press Ctrl-C to stop.")
+                FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             },
             onOperationsRunning: { port in
                 guard let operations, let port else { return }

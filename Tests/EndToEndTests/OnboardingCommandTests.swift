@@ -84,7 +84,8 @@ import Testing
 
     @Test func operatorAccountsAreManagedFromTheCommandLine() async throws {
         try await LocalService.run { service in
-            let add = try await Self.admin(service, ["operator", "add", "--username", "jane", "--role", "read-only"], input: "a long enough password\n")
+            let add = try await Self.admin(
+                service, ["operator", "add", "--username", "jane", "--role", "read-only"], input: "a long enough password\n")
             #expect(add.status == 0, "\(add.stderr)")
             let listed = try #require(try Self.json(try await Self.admin(service, ["operator", "list", "--json"]).stdout) as? [[String: Any]])
             #expect(listed.first?["username"] as? String == "jane" && listed.first?["role"] as? String == "read-only")

@@ -140,7 +140,9 @@ import Testing
                     Issue.record("no page at the authentication URL")
                     return
                 }
-                if let post = page.forms.first(where: { $0["SAMLRequest"] != nil && $0["password"] == nil && !$0.fields.contains { $0.0 == "password" } }) {
+                if let post = page.forms.first(where: {
+                    $0["SAMLRequest"] != nil && $0["password"] == nil && !$0.fields.contains { $0.0 == "password" }
+                }) {
                     guard case .page(let login) = try await browser.submit(post, from: page) else { throw BrowserError("no login page") }
                     page = login
                 }
@@ -162,7 +164,8 @@ import Testing
             // 6. The integration is disabled during a dispute: refused within the catalog bound (500 ms).
             var tv = RESTClient(httpClient: http, baseURL: base, serviceProvider: "MYNET", deviceID: "device-" + UUID().uuidString)
             _ = try await tv.registerAndAuthorize(softwareStatement: apiJWT, redirectURI: "mynet://callback")
-            let disabled = try await Self.postJSON(http, admin + "/admin/api/integrations/MYNET/PyIdP", ["enabled": false], method: .PUT, token: token)
+            let disabled = try await Self.postJSON(
+                http, admin + "/admin/api/integrations/MYNET/PyIdP", ["enabled": false], method: .PUT, token: token)
             #expect(disabled.status == 200 && disabled.object["enabled"] as? Bool == false)
             try await Task.sleep(for: .milliseconds(1200))
             #expect(!(try await tv.send(.GET, "/api/v2/MYNET/configuration").text.contains("PyIdP")))

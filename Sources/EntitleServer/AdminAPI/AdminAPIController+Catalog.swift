@@ -39,7 +39,8 @@ extension AdminAPIController {
         var programmerCertificatePEM: String?
 
         func record(id: String) -> RequestorRecord {
-            RequestorRecord(id: id, name: name, domains: domains ?? [], maxResources: maxResources ?? 5, metadataCertificatePem: programmerCertificatePEM)
+            RequestorRecord(
+                id: id, name: name, domains: domains ?? [], maxResources: maxResources ?? 5, metadataCertificatePem: programmerCertificatePEM)
         }
     }
 
@@ -98,7 +99,8 @@ extension AdminAPIController {
             options.authorizationProtocol = kind
         }
         let actor = context.operatorIdentity.actor
-        try await service.importSAMLMVPD(id: body.id, metadataXML: body.samlMetadata, options: options, requestors: body.requestors ?? [], actor: actor)
+        try await service.importSAMLMVPD(
+            id: body.id, metadataXML: body.samlMetadata, options: options, requestors: body.requestors ?? [], actor: actor)
         if let settings = body.settings, settings != MVPDUpdate() { try await service.updateMVPD(id: body.id, settings, actor: actor) }
         return Self.json(try await service.mvpdView(id: body.id), status: .created)
     }

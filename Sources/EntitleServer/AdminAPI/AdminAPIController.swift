@@ -75,7 +75,8 @@ struct AdminAPIController {
         case .keyNotFound(let key, _): return "missing \(key.stringValue)"
         case .typeMismatch(_, let c), .valueNotFound(_, let c):
             return "wrong type at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
-        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not JSON" : "bad value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .dataCorrupted(let c):
+            return c.codingPath.isEmpty ? "not JSON" : "bad value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
         @unknown default: return "not readable"
         }
     }

@@ -11,7 +11,8 @@ enum AdminAPIError {
     }
 
     /// No valid session or token.
-    static let unauthenticated = make(401, "unauthenticated", "Sign in: POST /admin/api/session, then send the session cookie or `Authorization: Bearer <token>`.")
+    static let unauthenticated = make(
+        401, "unauthenticated", "Sign in: POST /admin/api/session, then send the session cookie or `Authorization: Bearer <token>`.")
     /// A browser change without the session's CSRF token.
     static let csrf = make(403, "csrf_token_invalid", "Send the session's csrfToken in the X-CSRF-Token header with every change.")
     /// A read-only operator asked for a change.

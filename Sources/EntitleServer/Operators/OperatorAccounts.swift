@@ -94,7 +94,11 @@ package struct OperatorAccounts: Sendable {
             tokenHash: Secrets.sha256Hex(token), username: account.username, csrfToken: Secrets.randomToken(bytes: 24), createdAt: now,
             lastSeenAt: now)
         try await repository.insertOperatorSession(session)
-        return (token, OperatorIdentity(username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: session.tokenHash))
+        return (
+            token,
+            OperatorIdentity(
+                username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: session.tokenHash)
+        )
     }
 
     /// The operator of a session token, or nil when the token is unknown, expired (idle or absolute), or its account is
@@ -110,7 +114,8 @@ package struct OperatorAccounts: Sendable {
             return nil
         }
         if now - session.lastSeenAt > 10_000 { try await repository.touchOperatorSession(tokenHash: tokenHash, at: now) }
-        return OperatorIdentity(username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: tokenHash)
+        return OperatorIdentity(
+            username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: tokenHash)
     }
 
     /// Ends a session.
@@ -133,7 +138,9 @@ package struct OperatorAccounts: Sendable {
     }
 
     private static func hashOffLoop(_ password: String) async throws -> String {
-        do { return try await NIOThreadPool.singleton.runIfActive { try OperatorPassword.hash(password) } } catch let refused as OperatorPassword.Refused {
+        do { return try await NIOThreadPool.singleton.runIfActive { try OperatorPassword.hash(password) } } catch let refused
+            as OperatorPassword.Refused
+        {
             throw AdminError("invalid_password", refused.description)
         }
     }
