@@ -159,6 +159,36 @@ extension EntitleService {
             before: before.map { ["enabled": $0] }, after: ["enabled": enabled])
     }
 
+    /// Changes what one integration shows and keeps instead of its MVPD's settings (nil: unchanged; an empty name or
+    /// logo, or a TTL of 0, goes back to the MVPD's) and records it.
+    package func setIntegrationSettings(
+        requestor: String, mvpd: String, displayName: String?, logoURL: String?, profileTTLSeconds: Int64?, actor: String
+    ) async throws {
+        guard let before = try await repository.integrations(requestor: requestor, mvpd: mvpd).first else {
+            throw AdminError(
+                "unknown_integration", "\(mvpd) is not integrated with \(requestor) (`entitle admin integration enable` first)", status: 404)
+        }
+        var after = before
+        if let displayName { after.displayName = displayName.trimmingCharacters(in: .whitespaces).isEmpty ? nil : displayName }
+        if let logoURL {
+            guard logoURL.isEmpty || URL(string: logoURL)?.scheme.map({ ["https", "http"].contains($0) }) == true else {
+                throw AdminError("invalid_value", "the logo URL must be an http(s) URL")
+            }
+            after.logoUrl = logoURL.isEmpty ? nil : logoURL
+        }
+        if let profileTTLSeconds {
+            guard profileTTLSeconds == 0 || (60...(400 * 86_400)).contains(profileTTLSeconds) else {
+                throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days (0: the MVPD's)")
+            }
+            after.profileTtlSeconds = profileTTLSeconds == 0 ? nil : profileTTLSeconds
+        }
+        try await repository.setIntegrationOverrides(
+            requestor: requestor, mvpd: mvpd, displayName: after.displayName, logoURL: after.logoUrl, profileTTLSeconds: after.profileTtlSeconds)
+        try await recordChange(
+            actor: actor, action: "integration.update", target: "\(requestor)/\(mvpd)", before: IntegrationView(before),
+            after: IntegrationView(after))
+    }
+
     /// Integrations, optionally of one requestor and/or MVPD.
     package func integrationViews(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
         try await repository.integrations(requestor: requestor, mvpd: mvpd).map(IntegrationView.init)
@@ -216,8 +246,17 @@ package struct IntegrationView: Codable, Sendable, Equatable {
     package var mvpd: String
     /// Whether it is enabled.
     package var enabled: Bool
+    /// Display name shown for this requestor instead of the MVPD's.
+    package var displayName: String?
+    /// Logo URL shown for this requestor instead of the MVPD's.
+    package var logoURL: String?
+    /// Profile lifetime for this requestor instead of the MVPD's, seconds.
+    package var profileTTLSeconds: Int64?
 
-    init(_ record: IntegrationRecord) { (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0) }
+    init(_ record: IntegrationRecord) {
+        (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0)
+        (displayName, logoURL, profileTTLSeconds) = (record.displayName, record.logoUrl, record.profileTtlSeconds)
+    }
 }
 
 /// A requestor as the admin API shows it.

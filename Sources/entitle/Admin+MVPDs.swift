@@ -102,7 +102,35 @@ extension Admin {
     /// `entitle admin integration`: one requestor × MVPD integration on or off.
     struct Integration: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Enable, disable or list the integrations of requestors with MVPDs.", subcommands: [Enable.self, Disable.self, List.self])
+            abstract: "Enable, disable, set or list the integrations of requestors with MVPDs.",
+            subcommands: [Enable.self, Disable.self, Set.self, List.self])
+
+        struct Set: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Show an MVPD to one requestor's apps with another name or logo, or keep its sign-ins for another time.",
+                discussion: "An empty --display-name or --logo-url, or --profile-ttl 0, goes back to the MVPD's own setting.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id.") var requestor: String
+            @Option(help: "MVPD id.") var mvpd: String
+            @Option(help: "Display name for this requestor.") var displayName: String?
+            @Option(help: "Logo URL for this requestor.") var logoURL: String?
+            @Option(help: "Profile (authentication) lifetime for this requestor, seconds.") var profileTTL: Int64?
+
+            func validate() throws {
+                guard displayName != nil || logoURL != nil || profileTTL != nil else {
+                    throw ValidationError("Give --display-name, --logo-url or --profile-ttl.")
+                }
+            }
+
+            func run() async throws {
+                try await Admin.withService(storage) {
+                    try await $0.setIntegrationSettings(
+                        requestor: requestor, mvpd: mvpd, displayName: displayName, logoURL: logoURL, profileTTLSeconds: profileTTL,
+                        actor: Admin.cliActor)
+                }
+                print("\(requestor)/\(mvpd) updated")
+            }
+        }
 
         struct Enable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Offer an MVPD to a requestor's apps.")
@@ -143,7 +171,13 @@ extension Admin {
             func run() async throws {
                 let views = try await Admin.withService(storage) { try await $0.integrationViews(requestor: requestor, mvpd: mvpd) }
                 if json { return print(try Admin.Requestor.json(views)) }
-                for view in views { print("\(view.requestor)\t\(view.mvpd)\t\(view.enabled ? "enabled" : "disabled")") }
+                for view in views {
+                    let settings = [
+                        view.displayName.map { "name=\($0)" }, view.logoURL.map { "logo=\($0)" }, view.profileTTLSeconds.map { "profile-ttl=\($0)" },
+                    ]
+                    .compactMap { $0 }
+                    print(([view.requestor, view.mvpd, view.enabled ? "enabled" : "disabled"] + settings).joined(separator: "\t"))
+                }
             }
         }
     }

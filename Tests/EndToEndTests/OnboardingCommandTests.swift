@@ -31,6 +31,19 @@ import Testing
             let configuration = try await service.client().send(.GET, "/api/v2/REF/configuration").text
             #expect(configuration.contains("Demo Cable Plus"), "the running service sees the change")
 
+            // One requestor's apps can show the MVPD under another name, and keep its sign-ins for another time.
+            let set = try await Self.admin(
+                service,
+                ["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--display-name", "Cable for REF", "--profile-ttl", "7200"])
+            #expect(set.status == 0, "\(set.stderr)")
+            #expect(try await service.client().send(.GET, "/api/v2/REF/configuration").text.contains("Cable for REF"))
+            #expect(try await service.service.repository.integratedMVPD(requestor: "REF", mvpd: "DemoCable")?.profileTtlSeconds == 7200)
+            let setList = try await Self.admin(service, ["integration", "list", "--mvpd", "DemoCable"])
+            #expect(setList.stdout.contains("REF\tDemoCable\tenabled\tname=Cable for REF\tprofile-ttl=7200"), "\(setList.stdout)")
+            #expect(
+                try await Self.admin(service, ["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--display-name", ""]).status == 0)
+            #expect(try await service.client().send(.GET, "/api/v2/REF/configuration").text.contains("Demo Cable Plus"))
+
             let listed = try #require(try Self.json(try await Self.admin(service, ["mvpd", "list", "--json"]).stdout) as? [[String: Any]])
             #expect(listed.contains { $0["id"] as? String == "DemoFiber" })
 
@@ -55,6 +68,9 @@ import Testing
                 (["integration", "enable", "--requestor", "NOPE", "--mvpd", "DemoCable"], "no requestor NOPE"),
                 (["integration", "enable", "--requestor", "REF", "--mvpd", "NOPE"], "no mvpd NOPE"),
                 (["requestor", "disable", "--id", "NOPE"], "no requestor NOPE"),
+                (["integration", "set", "--requestor", "REF", "--mvpd", "NOPE", "--display-name", "X"], "not integrated"),
+                (["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--profile-ttl", "5"], "profile TTL"),
+                (["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--logo-url", "javascript:x"], "logo URL"),
             ]
             for (arguments, message) in refused {
                 let result = try await Self.admin(service, arguments)
@@ -63,7 +79,7 @@ import Testing
             #expect(try await Self.admin(service, ["mvpd", "update", "--id", "DemoCable"]).status == 64, "nothing to change is a usage error")
 
             let changes = try await Self.admin(service, ["changes", "list"])
-            for action in ["mvpd.update", "integration.disable", "integration.enable", "mvpd.disable", "mvpd.remove"] {
+            for action in ["mvpd.update", "integration.update", "integration.disable", "integration.enable", "mvpd.disable", "mvpd.remove"] {
                 #expect(changes.stdout.contains("\t\(action)\t"), "\(action): \(changes.stdout)")
             }
         }

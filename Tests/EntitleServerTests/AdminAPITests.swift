@@ -75,6 +75,10 @@ import Testing
             #expect((mvpd.object["integrations"] as? [[String: Any]])?.first?["enabled"] as? Bool == true)
             #expect(mvpd.object["authorizationKey"] == nil, "never a secret")
 
+            let renamed = try await Self.call(
+                local, .PUT, "/admin/api/integrations/MYNET/MyCable", json: ["displayName": "Cable (MYNET)", "profileTTLSeconds": 3600], token: token)
+            #expect(renamed.status == 200 && renamed.object["displayName"] as? String == "Cable (MYNET)", "\(renamed.text)")
+            #expect(try await local.service.repository.integratedMVPD(requestor: "MYNET", mvpd: "MyCable")?.displayName == "Cable (MYNET)")
             let disabled = try await Self.call(local, .PUT, "/admin/api/integrations/MYNET/MyCable", json: ["enabled": false], token: token)
             #expect(disabled.status == 200 && disabled.object["enabled"] as? Bool == false, "\(disabled.text)")
             #expect(try await local.service.repository.integratedMVPD(requestor: "MYNET", mvpd: "MyCable") == nil)
@@ -89,7 +93,9 @@ import Testing
             let changes = try await Self.call(local, .GET, "/admin/api/changes", token: token)
             let entries = try #require(changes.json as? [[String: Any]])
             let mine = entries.filter { $0["actor"] as? String == "operator:ops" }.compactMap { $0["action"] as? String }
-            #expect(mine == ["requestor.add", "mvpd.add", "mvpd.update", "integration.disable", "software-statement.create"], "\(mine)")
+            #expect(
+                mine == ["requestor.add", "mvpd.add", "mvpd.update", "integration.update", "integration.disable", "software-statement.create"],
+                "\(mine)")
             let integration = try #require(entries.first { $0["action"] as? String == "integration.disable" })
             #expect((integration["before"] as? [String: Any])?["enabled"] as? Bool == true)
             #expect((integration["after"] as? [String: Any])?["enabled"] as? Bool == false)
@@ -167,6 +173,8 @@ import Testing
                 (.PUT, "/admin/api/integrations/REF/NOPE", ["enabled": true], nil, 404, "unknown_mvpd"),
                 (.PUT, "/admin/api/integrations/NOPE/DemoCable", ["enabled": true], nil, 404, "unknown_requestor"),
                 (.PUT, "/admin/api/integrations/REF/DemoCable", ["enabled": "yes"], nil, 400, "invalid_request"),
+                (.PUT, "/admin/api/integrations/REF/DemoCable", [String: Any](), nil, 400, "invalid_request"),
+                (.PUT, "/admin/api/integrations/REF/TempPassNope", ["displayName": "X"], nil, 404, "unknown_integration"),
                 (.POST, "/admin/api/software-statements", ["requestor": "NOPE", "name": "App"], nil, 404, "unknown_requestor"),
                 (.POST, "/admin/api/clients/NOPE/revoke", nil, nil, 404, "unknown_client"),
                 (.GET, "/admin/api/changes?since=yesterday", nil, nil, 400, "invalid_value"),

@@ -118,12 +118,27 @@ extension AdminAPIController {
         return Self.json(try await service.mvpdView(id: id))
     }
 
-    struct IntegrationState: Decodable { var enabled: Bool }
+    /// An integration's state and settings; absent fields stay as they are.
+    struct IntegrationState: Decodable {
+        var enabled: Bool?
+        var displayName: String?
+        var logoURL: String?
+        var profileTTLSeconds: Int64?
+    }
 
     func setIntegration(_ request: Request, context: AdminContext) async throws -> Response {
         let (requestor, mvpd) = (try context.parameters.require("requestor"), try context.parameters.require("mvpd"))
         let state = try await Self.decode(IntegrationState.self, request, context: context)
-        try await service.setIntegration(requestor: requestor, mvpd: mvpd, enabled: state.enabled, actor: context.operatorIdentity.actor)
+        if state.enabled == nil && state.displayName == nil && state.logoURL == nil && state.profileTTLSeconds == nil {
+            throw AdminAPIError.make(400, "invalid_request", "Give enabled, displayName, logoURL or profileTTLSeconds.")
+        }
+        let actor = context.operatorIdentity.actor
+        if let enabled = state.enabled { try await service.setIntegration(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
+        if state.displayName != nil || state.logoURL != nil || state.profileTTLSeconds != nil {
+            try await service.setIntegrationSettings(
+                requestor: requestor, mvpd: mvpd, displayName: state.displayName, logoURL: state.logoURL,
+                profileTTLSeconds: state.profileTTLSeconds, actor: actor)
+        }
         return Self.json(try await service.integrationViews(requestor: requestor, mvpd: mvpd).first)
     }
 }

@@ -211,6 +211,16 @@ enum Migrations {
                 "CREATE TABLE IF NOT EXISTS disabled_requestors (requestor_id TEXT PRIMARY KEY, disabled_at BIGINT NOT NULL)",
             ]
         ),
+        // Issue 19: per-integration display name, logo and profile lifetime (absent: the MVPD's own).
+        (
+            42,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS integration_overrides (requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, display_name TEXT,
+                  logo_url TEXT, profile_ttl_seconds BIGINT, PRIMARY KEY (requestor_id, mvpd_id))
+                """
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

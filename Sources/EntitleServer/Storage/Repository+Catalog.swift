@@ -36,27 +36,55 @@ extension Repository {
         }
     }
 
-    /// The MVPDs integrated (and enabled) with a requestor, ordered by display name.
+    /// The MVPDs integrated (and enabled) with a requestor, ordered by display name, with the integration's display
+    /// name, logo and profile lifetime where it overrides the MVPD's.
     package func mvpds(requestor: String) async throws -> [MVPDRecord] {
         try await cached("mvpds|" + requestor) {
-            try await all(
+            try await integratedRecords(
                 """
-                SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+                SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
+                  o.profile_ttl_seconds AS override_profile_ttl_seconds
+                FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+                LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
                 WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1
-                AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id) ORDER BY m.display_name, m.id
-                """, as: MVPDRecord.self)
+                AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
+                """
+            ).sorted { ($0.displayName, $0.id) < ($1.displayName, $1.id) }
         }
     }
 
-    /// An MVPD if it is integrated and enabled for the requestor.
+    /// An MVPD if it is integrated and enabled for the requestor, with the integration's overrides.
     package func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
         try await cached("integrated|" + requestor + "|" + mvpd) {
-            try await first(
+            try await integratedRecords(
                 """
-                SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+                SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
+                  o.profile_ttl_seconds AS override_profile_ttl_seconds
+                FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+                LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
                 WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
                 AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
-                """, as: MVPDRecord.self)
+                """
+            ).first
+        }
+    }
+
+    /// The settings of one integration that replace its MVPD's.
+    private struct OverrideRow: Decodable {
+        var overrideDisplayName: String?
+        var overrideLogoUrl: String?
+        var overrideProfileTtlSeconds: Int64?
+    }
+
+    /// MVPD rows with their integration's overrides applied.
+    private func integratedRecords(_ query: SQLQueryString) async throws -> [MVPDRecord] {
+        try await sql.raw(query).all().map { row in
+            var record = MVPDRecord(row: try decoder.decode(MVPDRecord.Row.self, from: row))
+            let override = try decoder.decode(OverrideRow.self, from: row)
+            if let name = override.overrideDisplayName { record.displayName = name }
+            if let logo = override.overrideLogoUrl { record.logoUrl = logo }
+            if let ttl = override.overrideProfileTtlSeconds { record.profileTtlSeconds = ttl }
+            return record
         }
     }
 

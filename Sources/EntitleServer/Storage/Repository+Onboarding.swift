@@ -8,6 +8,12 @@ package struct IntegrationRecord: Codable, Sendable, Equatable {
     package var mvpdId: String
     /// 1 when enabled.
     package var enabled: Int64
+    /// Display name shown for this requestor instead of the MVPD's.
+    package var displayName: String? = nil
+    /// Logo URL shown for this requestor instead of the MVPD's.
+    package var logoUrl: String? = nil
+    /// Profile lifetime for this requestor instead of the MVPD's, seconds.
+    package var profileTtlSeconds: Int64? = nil
 }
 
 /// What the onboarding commands and the admin API read and change beyond the catalog reads of the request path:
@@ -55,13 +61,38 @@ extension Repository {
 
     /// Integrations, optionally of one requestor and/or one MVPD, ordered by requestor then MVPD.
     package func integrations(requestor: String?, mvpd: String?) async throws -> [IntegrationRecord] {
-        let rows = try await all("SELECT requestor_id, mvpd_id, enabled FROM integrations ORDER BY requestor_id, mvpd_id", as: IntegrationRecord.self)
+        let rows = try await all(
+            """
+            SELECT i.requestor_id, i.mvpd_id, i.enabled, o.display_name, o.logo_url, o.profile_ttl_seconds FROM integrations i
+            LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
+            ORDER BY i.requestor_id, i.mvpd_id
+            """, as: IntegrationRecord.self)
         return rows.filter { (requestor == nil || $0.requestorId == requestor) && (mvpd == nil || $0.mvpdId == mvpd) }
+    }
+
+    /// Sets (or, with all three nil, clears) an integration's display name, logo and profile lifetime.
+    package func setIntegrationOverrides(requestor: String, mvpd: String, displayName: String?, logoURL: String?, profileTTLSeconds: Int64?)
+        async throws
+    {
+        if displayName == nil && logoURL == nil && profileTTLSeconds == nil {
+            try await run("DELETE FROM integration_overrides WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)")
+        } else {
+            try await run(
+                """
+                INSERT INTO integration_overrides (requestor_id, mvpd_id, display_name, logo_url, profile_ttl_seconds)
+                VALUES (\(bind: requestor), \(bind: mvpd), \(bind: displayName), \(bind: logoURL), \(bind: profileTTLSeconds))
+                ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET display_name = excluded.display_name, logo_url = excluded.logo_url,
+                  profile_ttl_seconds = excluded.profile_ttl_seconds
+                """)
+        }
+        try await catalogChanged()
     }
 
     /// Removes an MVPD with its integrations and settings.
     package func deleteMVPD(id: String) async throws {
-        for table in ["integrations", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds"] {
+        for table in [
+            "integrations", "integration_overrides", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds",
+        ] {
             try await run("DELETE FROM \(unsafeRaw: table) WHERE mvpd_id = \(bind: id)")
         }
         try await run("DELETE FROM mvpds WHERE id = \(bind: id)")
