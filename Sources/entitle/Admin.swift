@@ -122,15 +122,16 @@ struct Admin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add and list MVPD integrations.", subcommands: [Add.self, List.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add or update a SAML 2.0 MVPD from its IdP metadata XML.")
+            static let configuration = CommandConfiguration(
+                abstract: "Add or update an MVPD: SAML 2.0 from its IdP metadata XML, or OAuth 2.0 (--oauth2-issuer or --oauth2-…-url).")
             @OptionGroup var storage: StorageOptions
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
             @Option(
                 help: ArgumentHelp(
-                    "IdP SAML metadata XML file, from the MVPD (its entity descriptor).",
+                    "IdP SAML metadata XML file, from the MVPD (its entity descriptor); not for an OAuth 2.0 MVPD.",
                     discussion: "For the DemoMVPD: curl -o idp-metadata.xml $ENTITLE_URL/demo-mvpd/DemoCable/saml/metadata"))
-            var samlMetadata: String
+            var samlMetadata: String?
             @Option(help: "Logo URL.") var logoURL = ""
             @Option(help: "Authorization API URL.") var authorizationURL: String?
             @Option(help: "Authorization API bearer key (visible in ps: prefer --authorization-key-file).") var authorizationKey: String?
@@ -146,9 +147,14 @@ struct Admin: AsyncParsableCommand {
             @Flag(help: "Accept RSA-SHA1 signatures from this legacy IdP (insecure; logged as a warning).") var allowRsaSha1 = false
             @Flag(help: "Without --authorization-url: authorize every authenticated subscriber of this MVPD.") var authorizeAll = false
             @OptionGroup var authorizationProtocol: MVPDAuthorizationProtocolOptions
+            @OptionGroup var oauth2: OAuth2MVPDOptions
 
             func validate() throws {
                 _ = try SAMLAttributeMapping.parse(attributes)
+                try oauth2.validate(samlMetadata: samlMetadata)
+                if !oauth2.isRequested && samlMetadata == nil {
+                    throw ValidationError("Give --saml-metadata (a SAML 2.0 MVPD) or --oauth2-issuer / --oauth2-…-url (an OAuth 2.0 MVPD).")
+                }
                 try authorizationProtocol.validate(authorizationURL: authorizationURL)
                 if authorizationKey != nil && authorizationKeyFile != nil {
                     throw ValidationError("Give --authorization-key or --authorization-key-file, not both.")
@@ -156,15 +162,8 @@ struct Admin: AsyncParsableCommand {
                 if authorizeAll && authorizationURL != nil { throw ValidationError("--authorize-all and --authorization-url exclude each other.") }
             }
 
-            func run() async throws {
-                let xml: String
-                do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
-                    throw AdminFailure.exit(
-                        """
-                        cannot read \(samlMetadata). It is the MVPD's SAML IdP metadata (XML); for the DemoMVPD download it with
-                          curl -o \(samlMetadata) \(EnvironmentDefaults.serviceURL)/demo-mvpd/DemoCable/saml/metadata
-                        """)
-                }
+            /// The options common to both kinds of MVPD.
+            func mvpdOptions() throws -> EntitleService.MVPDOptions {
                 var key = authorizationKey
                 if let authorizationKeyFile {
                     guard let text = try? String(contentsOfFile: authorizationKeyFile, encoding: .utf8) else {
@@ -180,6 +179,21 @@ struct Admin: AsyncParsableCommand {
                 options.allowRSASHA1 = allowRsaSha1
                 options.authorizeAllAuthenticated = authorizeAll
                 options.authorizationProtocol = authorizationProtocol.authorizationProtocol
+                return options
+            }
+
+            func run() async throws {
+                let options = try mvpdOptions()
+                if oauth2.isRequested { return try await addOAuth2MVPD(options: options) }
+                let samlMetadata = self.samlMetadata ?? ""
+                let xml: String
+                do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
+                    throw AdminFailure.exit(
+                        """
+                        cannot read \(samlMetadata). It is the MVPD's SAML IdP metadata (XML); for the DemoMVPD download it with
+                          curl -o \(samlMetadata) \(EnvironmentDefaults.serviceURL)/demo-mvpd/DemoCable/saml/metadata
+                        """)
+                }
                 if allowRsaSha1 {
                     FileHandle.standardError.write(
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))

@@ -86,8 +86,8 @@ import Testing
                 app.enabler.getAuthentication()
                 try await app.waitFor("displayProviderDialog")
                 let listed = try #require(app.providerLists.withLock { $0.first }).map(\.ID)
-                #expect(Set(listed) == ["DemoCable", "DemoFiber", "DemoSSO", "TempPass", "TempPassPromo", "TempPassB"])
-                #expect(listed.count == 6, "each MVPD once: \(listed)")
+                #expect(Set(listed) == ["DemoCable", "DemoFiber", "DemoSSO", "DemoStream", "TempPass", "TempPassPromo", "TempPassB"])
+                #expect(listed.count == 7, "each MVPD once: \(listed)")
 
                 try await app.signIn(mvpd: "TempPassB")
                 #expect(app.wire.exchanges("/sessions", method: "POST").last?.port == portB)

@@ -10,6 +10,8 @@ struct DecisionService: Sendable, ClockReading {
     let mvpdClient: MVPDAuthorizationClient
     let degradation: DegradationService
     let mediaTokens: MediaTokenService
+    /// OAuth 2.0 MVPDs: the access token for each authorization call.
+    let oauth2: OAuth2SignIn
     let metrics: ServiceMetrics
     let clock: any ServiceClock
     /// The MVPD answer lifetime when no TTL is configured for the integration, seconds.
@@ -65,8 +67,16 @@ struct DecisionService: Sendable, ClockReading {
                 subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
                 notAfter: profile.notAfter, catalogGeneration: catalogGeneration
             ) {
-                await service.mvpdClient.authorize(
-                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP)
+                // An OAuth 2.0 MVPD is asked on the user's behalf: its refresh token is exchanged for an access token first.
+                var bearer: String?
+                if mvpd.kind == .oauth2 {
+                    switch await service.oauth2.accessToken(profile: profile, mvpd: mvpd) {
+                    case .success(let token): bearer = token
+                    case .failure(let error): return .failed(error)
+                    }
+                }
+                return await service.mvpdClient.authorize(
+                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer)
             }
             switch verdict {
             case .authorized: return (index, .authorized(source: .mvpd))

@@ -12,16 +12,17 @@ extension MVPDAuthorizationClient {
     static let xmlAccept = "text/xml, application/xml"
 
     /// `POST {authorizationURL}` with an XACML 2.0 request context (`text/xml`), answered with an XACML response.
-    func authorizeXACML(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?) async -> Verdict {
+    func authorizeXACML(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil) async -> Verdict {
         guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
-        var request = Self.request(url, method: .POST, accept: Self.xmlAccept, contentType: "text/xml; charset=utf-8", mvpd: mvpd)
+        var request = Self.request(
+            url, method: .POST, accept: Self.xmlAccept, contentType: "text/xml; charset=utf-8", mvpd: mvpd, bearer: bearer)
         let body = XACML.request(userID: userID, resources: [Self.channelOrResource(resource)], ipAddress: clientIP)
         request.body = .bytes(ByteBuffer(string: body))
         return await exchange(request, mvpd: mvpd)
     }
 
     /// `GET {authorizationURL}?uuID=…&mrss=…&IPAddress=…` (MRSS base64; a plain channel id is wrapped in RSS).
-    func authorizeREST(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?) async -> Verdict {
+    func authorizeREST(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil) async -> Verdict {
         guard let base = mvpd.authorizationUrl, var components = URLComponents(string: base) else { return .failed(.invalidIntegration) }
         var items = components.queryItems ?? []
         items.append(URLQueryItem(name: "uuID", value: userID))
@@ -31,7 +32,7 @@ extension MVPDAuthorizationClient {
             "\(Self.formEncode(item.name))=\(Self.formEncode(item.value ?? ""))"
         }.joined(separator: "&")
         guard let url = components.string else { return .failed(.invalidIntegration) }
-        return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd), mvpd: mvpd)
+        return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd, bearer: bearer), mvpd: mvpd)
     }
 
     /// Sends the request and maps the XACML answer; every failure names the MVPD.
