@@ -16,7 +16,7 @@ import html
 import json
 import re
 import secrets
-import sys
+import signal
 import threading
 import time
 import urllib.parse
@@ -358,6 +358,9 @@ LOGOUT_URIS = []
 
 def main():
     global CLIENT
+    # A parent that starts this from a thread with signals blocked (Foundation's Process) passes its mask on:
+    # SIGTERM must stop the provider.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
     parser = argparse.ArgumentParser()
     parser.add_argument("--client-id", required=True)
     parser.add_argument("--client-secret", required=True)

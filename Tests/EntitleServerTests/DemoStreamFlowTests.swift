@@ -32,8 +32,9 @@ import Testing
             let items = try await tv.decisions("authorize", mvpd: "DemoStream", resources: ["sports", "news"]).decode(DecisionsResponse.self)
                 .decisions
             #expect(items.first { $0.resource == "sports" }?.authorized == true)
-            let news = items.first { $0.resource == "news" }
-            #expect(news?.authorized == false && news?.error?.code == "authorization_denied_by_mvpd", "\(items)")
+            let news = try #require(items.first { $0.resource == "news" })
+            #expect(!news.authorized)
+            #expect(news.error?.code == "authorization_denied_by_mvpd", "\(items)")
         }
     }
 

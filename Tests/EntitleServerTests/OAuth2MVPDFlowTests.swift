@@ -146,13 +146,13 @@ struct OAuth2MVPDFlowTests {
             ] {
                 try await provider.setTokenEndpoint("normal", httpClient: host.httpClient)
                 let tv = try await host.client()
-                let (browser, login, code) = try await openLogin(host, tv)
+                let (browser, login, sessionCode) = try await openLogin(host, tv)
                 let callback = try await callbackURL(host, login: login)
                 try await provider.setTokenEndpoint(mode, httpClient: host.httpClient)
                 guard case .page(let page) = try await browser.get(callback) else { throw ProviderError("no page for \(mode)") }
                 #expect(page.status == status, "\(mode)")
                 #expect(page.body.contains(code) && page.body.contains("Stream TV"), "\(mode): \(page.body)")
-                let answer = try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)")
+                let answer = try await tv.send(.GET, "/api/v2/REF/profiles/code/\(sessionCode)")
                 #expect(answer.status == 403 && answer.text.contains("Stream TV"), "\(mode): \(answer.text)")
             }
 

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import Synchronization
 
 /// The OAuth 2.0 / OpenID provider of the OAuth 2.0 MVPD tests: `scripts/oauth2_provider.py`, Authlib's authorization
 /// server on Flask (PyPI), run with the venv `scripts/oauth2-provider-venv.sh` makes under `.build/`, on a free loopback
@@ -29,23 +30,34 @@ struct OAuth2Provider: Sendable {
         return process.terminationStatus == 0
     }()
 
-    /// The venv's python (made on first use: `pip install authlib flask`).
-    static let python: Result<String, ProviderError> = {
-        let output = NSTemporaryDirectory() + "entitle-oauth2-venv-" + UUID().uuidString
-        FileManager.default.createFile(atPath: output, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", root + "/scripts/oauth2-provider-venv.sh"]
-        process.standardOutput = FileHandle(forWritingAtPath: output)
-        do { try process.run() } catch { return .failure(ProviderError("cannot run scripts/oauth2-provider-venv.sh: \(error)")) }
-        process.waitUntilExit()
-        let path = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard process.terminationStatus == 0, !path.isEmpty else {
-            return .failure(ProviderError("scripts/oauth2-provider-venv.sh failed (python3 -m venv, pip install authlib flask)"))
+    /// The venv's python, made on first use (`pip install authlib flask`) by one shared task.
+    static func python() async throws -> String {
+        let task = pythonTask.withLock { task in
+            if let task { return task }
+            let made = Task<String, any Error> {
+                let output = NSTemporaryDirectory() + "entitle-oauth2-venv-" + UUID().uuidString
+                FileManager.default.createFile(atPath: output, contents: nil)
+                defer { try? FileManager.default.removeItem(atPath: output) }
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["bash", root + "/scripts/oauth2-provider-venv.sh"]
+                process.standardOutput = FileHandle(forWritingAtPath: output)
+                try process.run()
+                // Never block a thread of the cooperative pool: every test's service runs on it.
+                while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+                let path = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+                guard process.terminationStatus == 0, !path.isEmpty else {
+                    throw ProviderError("scripts/oauth2-provider-venv.sh failed (python3 -m venv, pip install authlib flask)")
+                }
+                return path
+            }
+            task = made
+            return made
         }
-        return .success(path)
-    }()
+        return try await task.value
+    }
+
+    private static let pythonTask = Mutex<Task<String, any Error>?>(nil)
 
     /// Starts the provider for a client whose redirect URIs are `redirectURI` and `logoutRedirectURI`, runs `body`,
     /// stops the provider whatever `body` does.
@@ -53,7 +65,7 @@ struct OAuth2Provider: Sendable {
         redirectURI: String, logoutRedirectURI: String, clientID: String = "entitle-test",
         _ body: (OAuth2Provider) async throws -> Void
     ) async throws {
-        let python = try Self.python.get()
+        let python = try await Self.python()
         let folder = NSTemporaryDirectory() + "entitle-oauth2-provider-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -70,24 +82,37 @@ struct OAuth2Provider: Sendable {
         process.standardOutput = FileHandle(forWritingAtPath: stdout)
         process.standardError = FileHandle(forWritingAtPath: stderr)
         try process.run()
-        defer {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        var port: Int?
-        for _ in 0..<300 {
-            let text = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("LISTENING ") }) {
-                port = Int(line.dropFirst("LISTENING ".count))
-                break
+        do {
+            var port: Int?
+            for _ in 0..<300 {
+                let text = (try? String(contentsOfFile: stdout, encoding: .utf8)) ?? ""
+                if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("LISTENING ") }) {
+                    port = Int(line.dropFirst("LISTENING ".count))
+                    break
+                }
+                guard process.isRunning else { break }
+                try await Task.sleep(for: .milliseconds(50))
             }
-            guard process.isRunning else { break }
-            try await Task.sleep(for: .milliseconds(50))
+            guard let port else {
+                throw ProviderError("the OAuth 2.0 provider did not start: \((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "")")
+            }
+            try await body(OAuth2Provider(baseURL: "http://127.0.0.1:\(port)", clientID: clientID, clientSecret: secret))
+        } catch {
+            await stop(process)
+            throw error
         }
-        guard let port else {
-            throw ProviderError("the OAuth 2.0 provider did not start: \((try? String(contentsOfFile: stderr, encoding: .utf8)) ?? "")")
+        await stop(process)
+    }
+
+    /// Stops the provider: SIGTERM, then SIGKILL if it is still there after 5 s; waits without blocking a thread.
+    static func stop(_ process: Process) async {
+        guard process.isRunning else { return }
+        process.terminate()
+        for step in 0..<100 {
+            guard process.isRunning else { return }
+            if step == 50 { kill(process.processIdentifier, SIGKILL) }
+            try? await Task.sleep(for: .milliseconds(100))
         }
-        try await body(OAuth2Provider(baseURL: "http://127.0.0.1:\(port)", clientID: clientID, clientSecret: secret))
     }
 
     /// Makes the token endpoint misbehave: `fail` (HTTP 503), `slow` (8 s), `malformed` (broken JSON) or `normal`.
