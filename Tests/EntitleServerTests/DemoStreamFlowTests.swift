@@ -25,6 +25,27 @@ import Testing
         }
     }
 
+    @Test func restV1SecondScreenSignInWithTheOAuth2MVPD() async throws {
+        try await LocalService.run { host in
+            let rest = try await host.client(device: "stb-erin")
+            let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "stb-erin")
+            let created = try await tv.call(
+                .POST, "/reggie/v1/REF/regcode", [("deviceId", "stb-erin"), ("registrationURL", "http://127.0.0.1/activate")])
+            let code = try #require(created.json?["code"] as? String)
+            guard case .page(let landed) = try await tv.login(code: code, mvpd: "DemoStream", user: "erin") else {
+                throw BrowserError("the browser did not land")
+            }
+            #expect(landed.url == host.baseURL + "/authenticated?mvpd=DemoStream")
+            #expect(try await tv.device(.GET, "/api/v1/tokens/authn").json?["mvpd"] as? String == "DemoStream")
+            let authorized = try await tv.device(.GET, "/api/v1/authorize", [("resource", "movies")])
+            #expect(authorized.status == 200, "\(authorized.text)")
+            #expect(try await tv.device(.GET, "/api/v1/tokens/media", [("resource", "movies")]).status == 200)
+            let metadata = try await tv.device(.GET, "/api/v1/tokens/usermetadata")
+            #expect(metadata.status == 200 && metadata.text.contains("TV-MA"), "\(metadata.text)")
+            #expect(try await tv.device(.DELETE, "/api/v1/logout").status == 204)
+        }
+    }
+
     @Test func franksPackageIsAskedOnHisBehalf() async throws {
         try await LocalService.run { host in
             let tv = try await host.client()
