@@ -141,7 +141,7 @@ struct Admin: AsyncParsableCommand {
             @Option(
                 name: .customLong("attribute"),
                 help:
-                    "KEY=SAML-ATTRIBUTE-NAME: read user metadata KEY from that attribute (or KEY=NameID); repeat. Common names are mapped by default."
+                    "KEY=SAML-ATTRIBUTE-NAME (or userinfo claim): read user metadata KEY from it (or KEY=NameID); repeat. PARENT.CHILD=NAME builds an object (maxRating.MPAA=MaxMovieRating). Common names are mapped by default."
             )
             var attributes: [String] = []
             @Flag(help: "Accept RSA-SHA1 signatures from this legacy IdP (insecure; logged as a warning).") var allowRsaSha1 = false

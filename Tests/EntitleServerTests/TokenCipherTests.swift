@@ -31,24 +31,4 @@ import Testing
             #expect(try await cipher.open(newer, context: "c") == "refresh-456")
         }
     }
-
-    @Test func objectValuedMetadataIsStoredAsJSONAndSentAsTheObject() throws {
-        let stored = UserMetadataEncoder.stored([
-            "maxRating": .object(["MPAA": .string("PG-13"), "VCHIP": .string("TV-Y")]), "channels": .array([.string("news")]),
-            "age": .number(42), "adult": .bool(true), "zip": .string("02134"),
-        ])
-        #expect(stored["@json"] == ["maxRating"])
-        #expect(stored["channels"] == ["news"] && stored["age"] == ["42"] && stored["adult"] == ["true"] && stored["zip"] == ["02134"])
-        let record = ProfileRecord(
-            requestorId: "REF", clientId: "c", deviceId: "d", mvpdId: "M", type: .regular, issuer: "M", notBefore: 0, notAfter: 1,
-            attributes: JSONText.encode(stored), nameId: "u", sessionIndex: nil, sessionCode: nil, userId: "u")
-        let requestor = RequestorRecord(id: "REF", name: "R", domains: [], maxResources: 5, metadataCertificatePem: nil)
-        let profile = UserMetadataEncoder(requestor: requestor, mvpd: nil).profile(record)
-        #expect(profile.attributes["maxRating"]?.value == .object(["MPAA": .string("PG-13"), "VCHIP": .string("TV-Y")]))
-        #expect(profile.attributes["@json"] == nil)
-        // The wire form decodes back to the object (the SDK's decoding).
-        let wire = try JSONEncoder().encode(profile)
-        let decoded = try JSONDecoder().decode(Profile.self, from: wire)
-        #expect(decoded.attributes["maxRating"]?.value == .object(["MPAA": .string("PG-13"), "VCHIP": .string("TV-Y")]))
-    }
 }

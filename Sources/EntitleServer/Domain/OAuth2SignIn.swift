@@ -123,7 +123,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
                 return false
             }
             let mapping = SAMLAttributeMapping(try await repository.samlOptions(mvpd: mvpd.id)?.attributeMapping ?? [:])
-            var metadata = mapping.map(claims, nameID: .string(userID))
+            var metadata = mapping.grouped(mapping.map(claims, nameID: .string(userID)))
             metadata["userID"] = .string(userID)
             let now = self.now
             let profile = ProfileRecord(

@@ -1,3 +1,4 @@
+import EntitleCore
 import SAML
 
 /// How the attributes of a SAML assertion become a profile's user metadata. Real MVPDs name their attributes in many
@@ -67,6 +68,22 @@ package struct SAMLAttributeMapping: Sendable, Equatable {
         for (name, values) in attributes where !consumed.contains(name) && result[name] == nil {
             result[name] = values
         }
+        return result
+    }
+
+    /// Groups the values of configured keys named `parent.child` into one object-valued key `parent` (so
+    /// `--attribute maxRating.MPAA=MaxMovieRating --attribute maxRating.VCHIP=MaxTVRating` gives `maxRating`
+    /// `{"MPAA": …, "VCHIP": …}`, as the SDK spec delivers it). Other keys are left as they are.
+    package func grouped(_ metadata: [String: JSONValue]) -> [String: JSONValue] {
+        var result = metadata
+        var objects: [String: [String: JSONValue]] = [:]
+        for key in configured.keys {
+            guard let dot = key.firstIndex(of: "."), dot != key.startIndex, key.index(after: dot) != key.endIndex,
+                let value = result.removeValue(forKey: key)
+            else { continue }
+            objects[String(key[..<dot]), default: [:]][String(key[key.index(after: dot)...])] = value
+        }
+        for (parent, fields) in objects { result[parent] = .object(fields) }
         return result
     }
 }
