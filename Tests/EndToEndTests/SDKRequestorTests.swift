@@ -212,7 +212,7 @@ import Testing
             // The array filter with forceAuthn shows the picker again although authenticated.
             app.enabler.getAuthentication(true, withData: nil, andFilter: ["DemoCable"])
             try await app.waitFor("displayProviderDialog(", count: 2)
-            #expect(app.providerLists.withLock { $0.map(\.count) } == [5, 5])
+            #expect(app.providerLists.withLock { $0.map(\.count) } == [6, 6])  // every demo MVPD, DemoStream included
         }
     }
 }
