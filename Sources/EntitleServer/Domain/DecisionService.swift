@@ -78,22 +78,20 @@ struct DecisionService: Sendable, ClockReading {
                 return await service.mvpdClient.authorize(
                     mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer)
             }
-            switch verdict {
-            case .authorized: return (index, .authorized(source: .mvpd))
-            case .denied(let parental, let message):
-                let base: EnhancedError =
-                    parental
-                    ? .authorizationDeniedByParentalControls
-                    : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
-                return (index, .denied(base.with(details: message), source: .mvpd))
-            case .failed(let error): return (index, .denied(error, source: .mvpd))
-            }
+            return (index, Self.verdict(verdict, issueTokens: issueTokens))
         }
-        // One resource (the common play): asked inline, without a child task and its thread hop.
-        let verdicts =
-            resources.count == 1
-            ? [await ask(0, resources[0]).1]
-            : await withTaskGroup(of: (Int, Verdict).self) { group in
+        let verdicts: [Verdict]
+        if !issueTokens, resources.count > 1, authorizationProtocol == .xacml, !authorizeAll, !mvpd.isTempPass,
+            !rules.contains(.authzNone), !rules.contains(.authzAll), profile.type != .degraded,
+            let limit = try await repository.preflightMaxResources(requestor: requestor, mvpd: mvpd.id), limit > 0
+        {
+            // Preflight in one call per `limit` resources (multi-channel AuthZ), where the integration has it.
+            verdicts = await preflight(resources, mvpd: mvpd, profile: profile, limit: Int(limit), clientIP: clientIP)
+        } else if resources.count == 1 {
+            // One resource (the common play): asked inline, without a child task and its thread hop.
+            verdicts = [await ask(0, resources[0]).1]
+        } else {
+            verdicts = await withTaskGroup(of: (Int, Verdict).self) { group in
                 for (index, raw) in resources.enumerated() {
                     group.addTask { await ask(index, raw) }
                 }
@@ -101,6 +99,7 @@ struct DecisionService: Sendable, ClockReading {
                 for await (index, verdict) in group { result[index] = verdict }
                 return result
             }
+        }
         let signer = issueTokens ? try? await mediaTokens.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + decisionLifetime)
         return zip(resources, verdicts).map { resource, verdict in

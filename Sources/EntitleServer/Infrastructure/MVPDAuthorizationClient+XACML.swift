@@ -37,25 +37,31 @@ extension MVPDAuthorizationClient {
 
     /// Sends the request and maps the XACML answer; every failure names the MVPD.
     private func exchange(_ request: HTTPClientRequest, mvpd: MVPDRecord) async -> Verdict {
+        switch await results(request, mvpd: mvpd) {
+        case .success(let results): return Self.verdict(results[0], mvpdName: mvpd.displayName)
+        case .failure(let error): return .failed(error)
+        }
+    }
+
+    /// Sends the request and parses every `Result` of the XACML answer; every failure names the MVPD.
+    func results(_ request: HTTPClientRequest, mvpd: MVPDRecord) async -> Result<[XACML.Result], EnhancedError> {
         let name = mvpd.displayName
         do {
             let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))
             let body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
             guard response.status == .ok else {
-                return .failed(
+                return .failure(
                     EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered with HTTP \(response.status.code)."))
             }
-            let results: [XACML.Result]
             do throws(XACML.MalformedResponse) {
-                results = try XACML.parseResponse(String(buffer: body))
+                return .success(try XACML.parseResponse(String(buffer: body)))
             } catch {
-                return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered malformed XACML: \(error.reason)"))
+                return .failure(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered malformed XACML: \(error.reason)"))
             }
-            return Self.verdict(results[0], mvpdName: name)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
-            return .failed(EnhancedError.networkConnectionTimeout.with(details: "The TV provider \(name) did not answer in time."))
+            return .failure(EnhancedError.networkConnectionTimeout.with(details: "The TV provider \(name) did not answer in time."))
         } catch {
-            return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) could not be reached."))
+            return .failure(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) could not be reached."))
         }
     }
 

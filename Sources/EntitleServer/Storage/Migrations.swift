@@ -208,6 +208,16 @@ enum Migrations {
                 """,
             ]
         ),
+        // Issue 25: preflight — several resources in one XACML call for preauthorize, at most this many per call.
+        (
+            52,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS integration_preflight (
+                    requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, max_resources BIGINT NOT NULL, PRIMARY KEY (requestor_id, mvpd_id))
+                """
+            ]
+        ),
         // Issue 19: the changes log (who changed what, when, the values before and after; secrets never).
         (
             40,
