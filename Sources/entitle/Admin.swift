@@ -148,8 +148,21 @@ struct Admin: AsyncParsableCommand {
             @Flag(help: "Without --authorization-url: authorize every authenticated subscriber of this MVPD.") var authorizeAll = false
             @OptionGroup var authorizationProtocol: MVPDAuthorizationProtocolOptions
             @OptionGroup var oauth2: OAuth2MVPDOptions
+            @Option(
+                help:
+                    "Preflight in one XACML call: preauthorize asks about at most N resources per call (for each --requestor's integration; 0 turns it off)."
+            )
+            var preflightMaxResources: Int?
 
             func validate() throws {
+                if let limit = preflightMaxResources {
+                    guard (0...1000).contains(limit) else { throw ValidationError("--preflight-max-resources is 0 to 1000.") }
+                    if limit > 0 && authorizationProtocol.authorizationProtocol != .xacml {
+                        throw ValidationError(
+                            "--preflight-max-resources needs --authorization-protocol xacml (one request context, several resources).")
+                    }
+                    if requestor.isEmpty { throw ValidationError("--preflight-max-resources is set per integration: give --requestor.") }
+                }
                 _ = try SAMLAttributeMapping.parse(attributes)
                 try oauth2.validate(samlMetadata: samlMetadata)
                 if !oauth2.isRequested && samlMetadata == nil {
@@ -206,6 +219,7 @@ struct Admin: AsyncParsableCommand {
                     }
                     let before = try await service.repository.mvpd(id: id)
                     let metadata = try await service.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
+                    try await applyPreflight(service)
                     let after: [String: String] = [
                         "name": name, "entityID": metadata.entityID, "sso": metadata.singleSignOnRedirectURL, "logoURL": logoURL,
                         "authorizationURL": authorizationURL ?? "", "requestors": requestor.joined(separator: " "),

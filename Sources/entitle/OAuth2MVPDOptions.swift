@@ -101,6 +101,7 @@ extension Admin.MVPD.Add {
             let before = try await service.repository.mvpd(id: id)
             let settings = try await oauth2.settings(service, clientSecret: secret)
             try await service.saveOAuth2MVPD(id: id, options: options, oauth2: settings, requestors: requestor)
+            try await applyPreflight(service)
             let after: [String: String] = [
                 "name": name, "kind": "oauth2", "issuer": settings.issuer ?? "", "authorize": settings.authorizeURL,
                 "token": settings.tokenURL, "userinfo": settings.userinfoURL, "logout": settings.logoutURL ?? "",
@@ -115,6 +116,16 @@ extension Admin.MVPD.Add {
         print("Register this redirect URI at the MVPD: \(oauth2.serviceURL)/adobe-services/oauth2")
         if settings.logoutURL != nil {
             print("Register this logout redirect URI at the MVPD: \(oauth2.serviceURL)/adobe-services/oauth2/logout")
+        }
+    }
+}
+
+extension Admin.MVPD.Add {
+    /// Sets `--preflight-max-resources` on the MVPD's integration with each `--requestor`.
+    func applyPreflight(_ service: EntitleService) async throws {
+        guard let limit = preflightMaxResources else { return }
+        for requestorID in requestor {
+            try await service.repository.setPreflight(requestor: requestorID, mvpd: id, maxResources: limit > 0 ? Int64(limit) : nil)
         }
     }
 }

@@ -1,6 +1,7 @@
 import AccessEnabler
 import EntitleCore
 import EntitleHost
+import EntitleServer
 import EntitleTesting
 import Foundation
 import Testing
@@ -85,6 +86,30 @@ import Testing
             }
             let list = try await Self.admin(service, ["mvpd", "list"])
             #expect(!list.stdout.contains("Bad"))
+        }
+    }
+
+    @Test func thePreflightSettingIsPerIntegrationAndNeedsXACML() async throws {
+        try await LocalService.run { service in
+            let metadata = NSTemporaryDirectory() + "entitle-idp-\(UUID().uuidString).xml"
+            defer { try? FileManager.default.removeItem(atPath: metadata) }
+            try #require(service.host.demo?.metadata(for: "DemoCable")).xml().write(toFile: metadata, atomically: true, encoding: .utf8)
+            let base = ["mvpd", "add", "--id", "Multi", "--name", "Multi Cable", "--saml-metadata", metadata]
+            let xacml = ["--authorization-protocol", "xacml", "--authorization-url", service.baseURL + "/demo-mvpd/DemoCable/xacml"]
+            let add = try await Self.admin(service, base + xacml + ["--requestor", "REF", "--preflight-max-resources", "3"])
+            #expect(add.status == 0, "\(add.stderr)")
+            #expect(try await service.service.repository.preflightMaxResources(requestor: "REF", mvpd: "Multi") == 3)
+            let off = try await Self.admin(service, base + xacml + ["--requestor", "REF", "--preflight-max-resources", "0"])
+            #expect(off.status == 0, "\(off.stderr)")
+            #expect(try await service.service.repository.preflightMaxResources(requestor: "REF", mvpd: "Multi") == nil)
+            for (arguments, message) in [
+                (["--requestor", "REF", "--preflight-max-resources", "3"], "--authorization-protocol xacml"),
+                (xacml + ["--preflight-max-resources", "3"], "--requestor"),
+                (xacml + ["--requestor", "REF", "--preflight-max-resources", "5000"], "0 to 1000"),
+            ] {
+                let refused = try await Self.admin(service, base + arguments)
+                #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+            }
         }
     }
 }
