@@ -46,6 +46,24 @@ import Testing
         }
     }
 
+    @Test func degradationRulesApplyToTheOAuth2MVPD() async throws {
+        try await LocalService.run { host in
+            let now = host.clock.now()
+            let signedIn = try await host.client()
+            _ = try await host.signIn(signedIn, mvpd: "DemoStream", user: "frank")
+            try await host.service.setDegradation(
+                requestor: "REF", mvpd: "DemoStream", rule: "authn-all", start: now.addingTimeInterval(-1), end: now.addingTimeInterval(600))
+            let tv = try await host.client()
+            let session = try await tv.createSession(mvpd: "DemoStream", redirectURL: nil).decode(SessionResponse.self)
+            #expect(session.actionName == "authorize" && session.reasonType == "degraded")
+            try await host.service.setDegradation(
+                requestor: "REF", mvpd: "DemoStream", rule: "authz-none", start: now.addingTimeInterval(-1), end: now.addingTimeInterval(600))
+            let denied = try await signedIn.decisions("authorize", mvpd: "DemoStream", resources: ["sports"]).decode(DecisionsResponse.self)
+                .decisions[0]
+            #expect(!denied.authorized && denied.error?.code == "authorization_denied_by_degradation_rule")
+        }
+    }
+
     @Test func franksPackageIsAskedOnHisBehalf() async throws {
         try await LocalService.run { host in
             let tv = try await host.client()
