@@ -166,7 +166,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
-                "TerminalQR",
+                "TerminalQR", .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(name: "AdobeStyleDelegateTests", dependencies: ["AccessEnabler", "EntitleHost", "EntitleClients", "EntitleTesting"]),
         .testTarget(

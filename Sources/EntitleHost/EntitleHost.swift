@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import SAML
+import ServiceLifecycle
 
 /// The composition root: opens storage, prepares keys, seeds the demo world, mounts the DemoMVPD and builds the HTTP application.
 /// `entitle serve` and the end-to-end tests run exactly this.
@@ -39,6 +40,7 @@ package struct EntitleHost: Sendable {
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
         serviceConfiguration.trustedProxies = configuration.trustedProxies
+        serviceConfiguration.operationsAddressSeparate = configuration.adminPort != nil
         let profileCache = ProfileCache(
             feed: engine.kind == .postgres ? .notified : .polled, bound: configuration.profileCacheBound,
             capacity: configuration.profileCacheDevices)
@@ -101,14 +103,29 @@ package struct EntitleHost: Sendable {
     }
 
     /// The HTTP application (Hummingbird), with graceful shutdown on SIGINT/SIGTERM when run with `runService()`.
-    package func makeApplication(onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in }) -> some ApplicationProtocol {
+    /// With an operations address (`adminPort`), a second server for `/metrics` and the admin API runs beside it;
+    /// `onOperationsRunning` receives its port.
+    package func makeApplication(
+        onServerRunning: @escaping @Sendable (Int?) async -> Void = { _ in },
+        onOperationsRunning: @escaping @Sendable (Int?) async -> Void = { _ in }
+    ) -> some ApplicationProtocol {
         let limits = configuration.connectionLimits.exempting(configuration.trustedProxies)
+        var services: [any Service] = []
+        if let adminPort = configuration.adminPort {
+            services.append(
+                Application(
+                    router: service.buildOperationsRouter(),
+                    configuration: .init(address: .hostname(configuration.adminHost ?? configuration.host, port: adminPort), serverName: "Entitle"),
+                    onServerRunning: { channel in await onOperationsRunning(channel.localAddress?.port) },
+                    logger: service.logger))
+        }
         return Application(
             router: buildRouter(),
             server: HTTPServerBuilder { responder in GuardedHTTP1Channel(responder: responder, limits: limits) },
             configuration: .init(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "Entitle",
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maxConnections)),
+            services: services,
             onServerRunning: { channel in await onServerRunning(channel.localAddress?.port) },
             logger: service.logger)
     }

@@ -33,6 +33,10 @@ package struct HostConfiguration: Sendable {
     package var trustedProxies: [IPAddressRange] = []
     /// Timeouts and the connection cap of the HTTP server.
     package var connectionLimits = ConnectionLimits()
+    /// Interface of the operations address (`/metrics`, the admin API); the service's `host` when nil.
+    package var adminHost: String?
+    /// Port of the operations address; when nil, `/metrics` and the admin API are served on the service's port.
+    package var adminPort: Int?
     /// Whether to seed the demo world and mount the DemoMVPD.
     package var demo = true
 

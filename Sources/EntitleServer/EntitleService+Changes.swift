@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The changes log: every administrative change records who, when, what, and the values before and after.
@@ -14,9 +15,19 @@ extension EntitleService {
         }
         try await repository.appendChange(
             ChangeRecord(
-                id: UUID().uuidString, at: now, actor: actor, action: action, target: target, valueBefore: try text(before),
+                id: Self.changeID(at: now), at: now, actor: actor, action: action, target: target, valueBefore: try text(before),
                 valueAfter: try text(after)))
         logger.notice("administrative change", metadata: ["actor": "\(actor)", "action": "\(action)", "target": "\(target)"])
+    }
+}
+
+extension EntitleService {
+    /// An id that orders entries of the same millisecond as they were made (the log is read ordered by time, then id):
+    /// the time, the machine's monotonic clock, and randomness.
+    static func changeID(at: Int64) -> String {
+        let tick = String(DispatchTime.now().uptimeNanoseconds), time = String(max(0, at))
+        return String(repeating: "0", count: max(0, 13 - time.count)) + time + "-" + String(repeating: "0", count: max(0, 20 - tick.count)) + tick
+            + "-" + Secrets.randomHex(bytes: 6)
     }
 }
 

@@ -4,17 +4,11 @@ import SQLKit
 
 /// Requestor management for `entitle admin requestor add|update|list|show`: checked creation and update.
 extension EntitleService {
-    /// A refused requestor change: an unknown or duplicate id, or a malformed value.
-    package struct RequestorChangeError: Error, CustomStringConvertible {
-        /// What was refused and why.
-        package var description: String
-    }
-
     /// Creates a requestor; refuses an id that exists, a malformed id or domain, and a certificate that holds no RSA key.
     package func addRequestor(_ record: RequestorRecord) async throws {
         try Self.checkRequestor(record)
-        guard try await repository.requestor(id: record.id) == nil else {
-            throw RequestorChangeError(description: "requestor \(record.id) exists (change it with `entitle admin requestor update`)")
+        guard try await repository.requestorForAdmin(id: record.id) == nil else {
+            throw AdminError("requestor_exists", "requestor \(record.id) exists (change it with `entitle admin requestor update`)", status: 409)
         }
         try await repository.upsertRequestor(record)
     }
@@ -23,8 +17,8 @@ extension EntitleService {
     @discardableResult
     package func updateRequestor(_ record: RequestorRecord) async throws -> RequestorRecord {
         try Self.checkRequestor(record)
-        guard let before = try await repository.requestor(id: record.id) else {
-            throw RequestorChangeError(description: "no requestor \(record.id) (list them with `entitle admin requestor list`)")
+        guard let before = try await repository.requestorForAdmin(id: record.id) else {
+            throw AdminError("unknown_requestor", "no requestor \(record.id) (list them with `entitle admin requestor list`)", status: 404)
         }
         try await repository.upsertRequestor(record)
         return before
@@ -38,22 +32,22 @@ extension EntitleService {
     static func checkRequestor(_ record: RequestorRecord) throws {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
         guard !record.id.isEmpty, record.id.count <= 64, record.id.unicodeScalars.allSatisfy(allowed.contains) else {
-            throw RequestorChangeError(description: "requestor id \"\(record.id)\": use 1-64 letters, digits, _, - or .")
+            throw AdminError("invalid_value", "requestor id \"\(record.id)\": use 1-64 letters, digits, _, - or .")
         }
         guard !record.name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw RequestorChangeError(description: "requestor name must not be empty")
+            throw AdminError("invalid_value", "requestor name must not be empty")
         }
         let domainCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-.*")
         for domain in record.domains {
             guard !domain.isEmpty, domain.count <= 253, domain.unicodeScalars.allSatisfy(domainCharacters.contains) else {
-                throw RequestorChangeError(description: "domain \"\(domain)\" is not a host name (such as mynet.example)")
+                throw AdminError("invalid_value", "domain \"\(domain)\" is not a host name (such as mynet.example)")
             }
         }
         guard (1...1000).contains(record.maxResources) else {
-            throw RequestorChangeError(description: "max resources must be 1...1000")
+            throw AdminError("invalid_value", "max resources must be 1...1000")
         }
         if let pem = record.metadataCertificatePem, UserMetadataEncoder.publicKey(pem: pem) == nil {
-            throw RequestorChangeError(description: "the programmer certificate is not a PEM certificate or public key with an RSA key")
+            throw AdminError("invalid_value", "the programmer certificate is not a PEM certificate or public key with an RSA key")
         }
     }
 }

@@ -18,7 +18,8 @@ extension EntitleService {
             limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
             burst: configuration.rateLimitBurst, clock: clock)
 
-        OperationsController(metrics: metrics, keys: keys, configuration: configuration).addRoutes(to: router)
+        OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
+        if !configuration.operationsAddressSeparate { addOperatorRoutes(to: router) }
         let readiness = ReadinessCheck(repository: repository, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         DCRController(repository: repository, tokens: tokens, clock: clock)
@@ -64,5 +65,35 @@ extension EntitleService {
         ).addRoutes(to: router)
         routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
         return router
+    }
+
+    /// The router of the operations address (`serve --admin-port`): `/metrics`, the admin API, `/healthz` and `/readyz`.
+    package func buildOperationsRouter() -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        let routeTable = RouteTable()
+        router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
+        router.get("/healthz") { _, _ in JSONCoding.response(["status": "ok"]) }
+        let readiness = ReadinessCheck(repository: repository, keys: keys)
+        router.get("/readyz") { _, _ in await readiness.response() }
+        addOperatorRoutes(to: router)
+        routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
+        return router
+    }
+
+    /// What only operators use: `/metrics` and the admin API (`/admin/api`), on the service's address or on the
+    /// operations address when one is given.
+    func addOperatorRoutes(to router: Router<AppContext>) {
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
+        let errors = AdminErrorMiddleware<AppContext>()
+        AdminAPIController(service: self, accounts: operators).addRoutes(
+            open: router.group("/admin/api").add(middleware: errors),
+            authenticated: router.group("/admin/api").add(middleware: errors).add(middleware: AdminAuthMiddleware(accounts: operators))
+                .group(context: AdminContext.self))
     }
 }

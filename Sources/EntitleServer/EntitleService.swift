@@ -37,6 +37,8 @@ package struct EntitleService: Sendable {
     let assertions: AssertionConsumer
     let partnerSSO: PartnerSingleSignOn
     let oauth2: OAuth2SignIn
+    /// Operator accounts and sessions of the admin API.
+    package let operators: OperatorAccounts
 
     /// Creates the service.
     package init(
@@ -76,6 +78,7 @@ package struct EntitleService: Sendable {
         assertions = AssertionConsumer(
             repository: repository, configuration: configuration, authorizations: caches.authorizations,
             metrics: metrics, clock: clock, logger: logger)
+        operators = OperatorAccounts(repository: repository, clock: clock)
         partnerSSO = PartnerSingleSignOn(
             repository: repository, configuration: configuration, assertions: assertions, profiles: profiles,
             clock: clock)

@@ -4,6 +4,9 @@ import Foundation
 package struct ServiceConfiguration: Sendable {
     /// The externally visible base URL, such as `http://127.0.0.1:8080` (no trailing slash).
     package var publicBaseURL: String
+    /// Whether `/metrics` and the admin API are served on an operations address of their own
+    /// (``EntitleService/buildOperationsRouter()``) instead of the service's.
+    package var operationsAddressSeparate = false
     /// Per-device token bucket: requests per second (0 disables throttling).
     package var rateLimitPerSecond: Double = 1
     /// Per-device token bucket: burst size.

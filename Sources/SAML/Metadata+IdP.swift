@@ -15,7 +15,7 @@ package enum SAMLBinding {
 package struct IdentityProviderMetadata: Sendable, Equatable {
     /// The IdP entityID (expected Issuer).
     package var entityID: String
-    /// SingleSignOnService location for the HTTP-Redirect binding.
+    /// SingleSignOnService location for the HTTP-Redirect binding (the HTTP-POST one for an IdP that offers only that).
     package var singleSignOnRedirectURL: String
     /// SingleLogoutService location for the HTTP-Redirect binding, if any.
     package var singleLogoutRedirectURL: String?
@@ -53,8 +53,13 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
         guard let entityID = entity.attribute("entityID"), !entityID.isEmpty else {
             throw SAMLError.missing("EntityDescriptor has no entityID")
         }
-        guard let sso = redirectLocation(descriptor, "SingleSignOnService") else {
-            throw SAMLError.missing("IdP has no HTTP-Redirect SingleSignOnService")
+        // An IdP that offers only the HTTP-POST binding for sign-in is accepted: its POST location stands in (the
+        // service posts the AuthnRequest to it, as Adobe's own login page does).
+        guard
+            let sso = redirectLocation(descriptor, "SingleSignOnService")
+                ?? endpointLocation(descriptor, "SingleSignOnService", binding: SAMLBinding.httpPOST)
+        else {
+            throw SAMLError.missing("IdP has no HTTP-Redirect or HTTP-POST SingleSignOnService")
         }
         let certificates = try metadataSigningCertificates(descriptor)
         guard !certificates.isEmpty else { throw SAMLError.missing("IdP metadata has no signing certificate") }

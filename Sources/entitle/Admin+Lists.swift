@@ -9,9 +9,11 @@ extension Admin.SoftwareStatement {
             abstract: "List software statements: software_id, requestor, status, issued, name, redirect URIs.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Only this requestor's statements.") var requestor: String?
+        @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
             let statements = try await Admin.withService(storage) { try await $0.repository.softwareStatementsForAdmin(requestor: requestor) }
+            if json { return print(try Admin.Requestor.json(statements.map(SoftwareStatementView.init))) }
             for s in statements {
                 print(
                     [
@@ -31,6 +33,7 @@ extension Admin.Client {
         @OptionGroup var storage: StorageOptions
         @Option(help: "Only clients registered with this software statement.") var softwareID: String?
         @Option(help: "At most this many lines.") var limit = 100
+        @Flag(help: "Print JSON.") var json = false
 
         func validate() throws {
             guard (1...100_000).contains(limit) else { throw ValidationError("--limit must be 1…100000.") }
@@ -38,6 +41,7 @@ extension Admin.Client {
 
         func run() async throws {
             let clients = try await Admin.withService(storage) { try await $0.repository.clientsForAdmin(softwareID: softwareID, limit: limit) }
+            if json { return print(try Admin.Requestor.json(clients.map(ClientView.init))) }
             for c in clients {
                 print(
                     [c.clientId, c.softwareId, c.requestorId, c.revoked ? "revoked" : "active", Admin.date(seconds: c.issuedAt)]

@@ -8,7 +8,7 @@ extension Admin {
     struct Requestor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create, change and list requestors; per-requestor settings.",
-            subcommands: [Add.self, Update.self, List.self, Show.self, SetMediaTokenAlgorithm.self, MediaTokenAlgorithms.self])
+            subcommands: [Add.self, Update.self, List.self, Show.self, Disable.self, Enable.self, SetMediaTokenAlgorithm.self, MediaTokenAlgorithms.self])
 
         struct SetMediaTokenAlgorithm: AsyncParsableCommand {
             static let configuration = CommandConfiguration(

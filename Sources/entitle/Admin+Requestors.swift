@@ -33,10 +33,7 @@ extension Admin.Requestor {
             let record = RequestorRecord(
                 id: id, name: name, domains: settings.domain, maxResources: settings.maxResources ?? 5,
                 metadataCertificatePem: try settings.certificatePEM())
-            try await Admin.withService(storage) { service in
-                try await service.addRequestor(record)
-                try await Admin.record(service, "requestor.add", id, after: RequestorChangeView(record))
-            }
+            try await Admin.withService(storage) { try await $0.addRequestor(record, actor: Admin.cliActor) }
             print("requestor \(id) added")
         }
     }
@@ -55,7 +52,7 @@ extension Admin.Requestor {
                 throw ValidationError("--programmer-certificate and --remove-programmer-certificate exclude each other.")
             }
             try await Admin.withService(storage) { service in
-                guard var record = try await service.repository.requestor(id: id) else {
+                guard var record = try await service.repository.requestorForAdmin(id: id) else {
                     throw AdminFailure.exit("no requestor \(id) (list them with `entitle admin requestor list`)")
                 }
                 if let name = settings.name { record.name = name }
@@ -63,8 +60,7 @@ extension Admin.Requestor {
                 if let max = settings.maxResources { record.maxResources = max }
                 if let pem { record.metadataCertificatePem = pem }
                 if removeProgrammerCertificate { record.metadataCertificatePem = nil }
-                let before = try await service.updateRequestor(record)
-                try await Admin.record(service, "requestor.update", id, before: RequestorChangeView(before), after: RequestorChangeView(record))
+                try await service.updateRequestor(record, actor: Admin.cliActor)
             }
             print("requestor \(id) updated")
         }
@@ -77,43 +73,49 @@ extension Admin.Requestor {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let records = try await Admin.withService(storage) { try await $0.allRequestors() }
+            let views = try await Admin.withService(storage) { try await $0.requestorViews() }
             if json {
-                print(try Admin.Requestor.json(records.map(Admin.Requestor.summary)))
+                print(try Admin.Requestor.json(views))
             } else {
-                for r in records { print("\(r.id)\t\(r.name)\t\(r.domains.joined(separator: ","))") }
+                for r in views { print("\(r.id)\t\(r.name)\t\(r.domains.joined(separator: ","))\(r.disabled ? "\tdisabled" : "")") }
             }
         }
     }
 
     /// `entitle admin requestor show`.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one requestor as JSON.")
+        static let configuration = CommandConfiguration(abstract: "Print one requestor as JSON, with its integrations.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
-            let record = try await Admin.withService(storage) { service in
-                guard let record = try await service.repository.requestor(id: id) else {
-                    throw AdminFailure.exit("no requestor \(id) (list them with `entitle admin requestor list`)")
-                }
-                return record
-            }
-            print(try Admin.Requestor.json(Admin.Requestor.summary(record)))
+            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.requestorView(id: id) }))
         }
     }
 
-    /// A requestor's printable settings (the certificate as a flag: it is public, but long).
-    struct Summary: Encodable {
-        var id: String
-        var name: String
-        var domains: [String]
-        var maxResources: Int64
-        var programmerCertificate: Bool
+    /// `entitle admin requestor disable`.
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable a requestor: every protocol treats it as unknown (within the catalog bound) until enabled again.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Requestor id.") var id: String
+
+        func run() async throws {
+            try await Admin.withService(storage) { try await $0.setRequestorDisabled(id: id, true, actor: Admin.cliActor) }
+            print("requestor \(id) disabled")
+        }
     }
 
-    static func summary(_ r: RequestorRecord) -> Summary {
-        Summary(id: r.id, name: r.name, domains: r.domains, maxResources: r.maxResources, programmerCertificate: r.metadataCertificatePem != nil)
+    /// `entitle admin requestor enable`.
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled requestor again.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Requestor id.") var id: String
+
+        func run() async throws {
+            try await Admin.withService(storage) { try await $0.setRequestorDisabled(id: id, false, actor: Admin.cliActor) }
+            print("requestor \(id) enabled")
+        }
     }
 
     static func json(_ value: some Encodable) throws -> String {

@@ -11,7 +11,7 @@ struct Admin: AsyncParsableCommand {
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
         subcommands: [
             SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
-            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self,
+            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self, Integration.self, Operator.self,
         ]
     )
 
@@ -54,12 +54,8 @@ struct Admin: AsyncParsableCommand {
             @Option(name: .customLong("redirect-uri"), help: "Allowed redirect URI (repeat for several).") var redirectURIs: [String] = []
 
             func run() async throws {
-                let (id, jwt) = try await Admin.withService(storage) { service in
-                    let issued = try await service.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs)
-                    try await Admin.record(
-                        service, "software-statement.create", issued.0,
-                        after: ["requestor": requestor, "name": name, "redirectURIs": redirectURIs.joined(separator: " ")])
-                    return issued
+                let (id, jwt) = try await Admin.withService(storage) {
+                    try await $0.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs, actor: Admin.cliActor)
                 }
                 FileHandle.standardError.write(Data("software_id: \(id)\n".utf8))
                 print(jwt)
@@ -72,20 +68,7 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The software_id.") var softwareID: String
 
             func run() async throws {
-                guard
-                    try await Admin.withService(
-                        storage,
-                        { service in
-                            let revoked = try await service.repository.revokeSoftwareStatement(id: softwareID)
-                            if revoked {
-                                try await Admin.record(
-                                    service, "software-statement.revoke", softwareID, before: ["status": "active"], after: ["status": "revoked"])
-                            }
-                            return revoked
-                        })
-                else {
-                    throw AdminFailure.exit("no software statement \(softwareID) (list them with `entitle admin software-statement list`)")
-                }
+                try await Admin.withService(storage) { try await $0.revokeSoftwareStatement(id: softwareID, actor: Admin.cliActor) }
                 print("revoked \(softwareID)")
             }
         }
@@ -100,26 +83,16 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The client_id.") var clientID: String
 
             func run() async throws {
-                guard
-                    try await Admin.withService(
-                        storage,
-                        { service in
-                            let revoked = try await service.repository.revokeClient(id: clientID)
-                            if revoked {
-                                try await Admin.record(service, "client.revoke", clientID, before: ["status": "active"], after: ["status": "revoked"])
-                            }
-                            return revoked
-                        })
-                else {
-                    throw AdminFailure.exit("no client \(clientID) (list them with `entitle admin client list`)")
-                }
+                try await Admin.withService(storage) { try await $0.revokeClient(id: clientID, actor: Admin.cliActor) }
                 print("revoked \(clientID)")
             }
         }
     }
 
     struct MVPD: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add and list MVPD integrations.", subcommands: [Add.self, List.self])
+        static let configuration = CommandConfiguration(
+            abstract: "Add, change, disable, remove and list MVPDs.",
+            subcommands: [Add.self, Update.self, Show.self, List.self, Disable.self, Enable.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -239,10 +212,14 @@ struct Admin: AsyncParsableCommand {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List MVPDs.")
             @OptionGroup var storage: StorageOptions
+            @Flag(help: "Print JSON (each MVPD as `mvpd show` prints it).") var json = false
 
             func run() async throws {
-                let mvpds = try await Admin.withService(storage) { try await $0.repository.allMVPDs() }
-                for mvpd in mvpds { print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.displayName)\t\(mvpd.entityId ?? "-")") }
+                let mvpds = try await Admin.withService(storage) { try await $0.mvpdViews() }
+                if json { return print(try Admin.Requestor.json(mvpds)) }
+                for mvpd in mvpds {
+                    print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.name)\t\(mvpd.entityID ?? "-")\(mvpd.disabled ? "\tdisabled" : "")")
+                }
             }
         }
     }

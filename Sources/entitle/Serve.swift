@@ -59,6 +59,12 @@ struct Serve: AsyncParsableCommand {
             valueName: "cidr"))
     var trustedProxy: [String] = []
 
+    @Option(help: "Interface of the operations address (default: --host); used with --admin-port.")
+    var adminHost: String?
+
+    @Option(help: "Port of an operations address serving /metrics and the admin API (/admin/api), which the service port then does not serve.")
+    var adminPort: Int?
+
     @Flag(help: "Do not seed the demo world or mount the DemoMVPD.")
     var noDemo = false
 
@@ -70,6 +76,10 @@ struct Serve: AsyncParsableCommand {
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
         guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be positive.") }
+        if let adminPort, !(0...65535).contains(adminPort) || adminPort == port {
+            throw ValidationError("--admin-port must be 0-65535 and differ from --port.")
+        }
+        if adminHost != nil && adminPort == nil { throw ValidationError("--admin-host needs --admin-port.") }
         for proxy in trustedProxy where IPAddressRange(proxy) == nil {
             throw ValidationError("--trusted-proxy \(proxy) is not an IP address or CIDR range (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8).")
         }
@@ -95,11 +105,15 @@ struct Serve: AsyncParsableCommand {
         configuration.connectionLimits.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.connectionLimits.headerTimeout = headerTimeout
         configuration.trustedProxies = trustedProxy.compactMap { IPAddressRange($0) }
+        configuration.adminHost = adminHost
+        configuration.adminPort = adminPort
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory
         let base = configuration.baseURL
         let info = entitleHost.demoInfo
-        let app = entitleHost.makeApplication { _ in
+        let operations = adminPort.map { _ in "http://\(adminHost ?? host)" }
+        let app = entitleHost.makeApplication(
+            onServerRunning: { _ in
             var lines = [
                 "Entitle is running.",
                 "  Base URL:            \(base)",
@@ -124,7 +138,11 @@ struct Serve: AsyncParsableCommand {
             lines += Serve.nextSteps(base: base, dataDirectory: dataDirectory, demo: info != nil)
             lines.append("Press Ctrl-C to stop.")
             FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
-        }
+            },
+            onOperationsRunning: { port in
+                guard let operations, let port else { return }
+                FileHandle.standardOutput.write(Data("Operations address (/metrics, /admin/api): \(operations):\(port)\n".utf8))
+            })
         do {
             try await app.runService()
         } catch {

@@ -11,13 +11,13 @@ import Testing
     /// SHA-256("fan@example.com"), computed with sha256sum: what the SDK sends for that address.
     static let fanDigest = "90fb42525afe02cbd2224ed6b3ae00fa178bb556ea86996415a257667bd87b60"
 
-    static func admin(_ service: LocalService, _ arguments: [String]) async throws -> DeviceProcess.Result {
+    static func admin(_ service: LocalService, _ arguments: [String], input: String? = nil) async throws -> DeviceProcess.Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-admin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let process = try DeviceProcess(
             binary: try DeviceCommandTests.binary(),
-            arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory], directory: directory)
+            arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory], directory: directory, standardInput: input)
         defer { process.stop() }
         return try await process.finish(timeout: 60)
     }

@@ -221,7 +221,8 @@ final class DeviceProcess {
     private let stderrURL: URL
 
     /// Starts `binary`; `environment` adds to (or overrides) this process's environment.
-    init(binary: URL, arguments: [String], directory: URL, environment: [String: String] = [:]) throws {
+    /// `standardInput` is written to a file the process reads (none: `/dev/null`).
+    init(binary: URL, arguments: [String], directory: URL, environment: [String: String] = [:], standardInput: String? = nil) throws {
         let id = UUID().uuidString
         stdoutURL = directory.appendingPathComponent("stdout-\(id)")
         stderrURL = directory.appendingPathComponent("stderr-\(id)")
@@ -232,7 +233,13 @@ final class DeviceProcess {
         process.arguments = arguments
         process.currentDirectoryURL = directory
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.standardInput = FileHandle.nullDevice
+        if let standardInput {
+            let inputURL = directory.appendingPathComponent("stdin-\(id)")
+            try Data(standardInput.utf8).write(to: inputURL)
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
         process.standardError = try FileHandle(forWritingTo: stderrURL)
         try process.run()

@@ -3,9 +3,8 @@ import Foundation
 import Hummingbird
 import SAML
 
-/// Operations and public documents: `/healthz`, `/metrics`, `/openapi.json`, `/keys/media-token`, `/sp/saml/metadata`.
+/// Public documents and liveness: `/healthz`, `/openapi.json`, `/keys/media-token`, `/sp/saml/metadata`.
 struct OperationsController: Sendable {
-    let metrics: ServiceMetrics
     let keys: ServiceKeys
     let configuration: ServiceConfiguration
 
@@ -13,11 +12,6 @@ struct OperationsController: Sendable {
     func addRoutes(to router: Router<AppContext>) {
         router.get("/healthz") { _, _ in
             JSONCoding.response(["status": "ok"])
-        }
-        router.get("/metrics") { _, _ in
-            Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }
         router.get("/openapi.json") { _, _ in
             Response(

@@ -16,6 +16,8 @@ package struct AppContext: RequestContext {
     package var forwardedHTTPS = false
     /// The authenticated caller, set by ``CallerMiddleware``.
     var caller: CallerIdentity?
+    /// The signed-in operator of the admin API, set by ``AdminAuthMiddleware``.
+    var adminOperator: OperatorIdentity?
 
     /// Creates the context for a request on a channel.
     package init(source: ApplicationRequestContextSource) {

@@ -229,6 +229,22 @@ enum Migrations {
                 "CREATE INDEX IF NOT EXISTS admin_changes_at ON admin_changes (at)",
             ]
         ),
+        // Issue 19: operator accounts of the admin API and console, their sessions, and disabled MVPDs and requestors.
+        (
+            41,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS operators (username TEXT PRIMARY KEY, password_hash TEXT NOT NULL, role TEXT NOT NULL,
+                  disabled BIGINT NOT NULL, created_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS operator_sessions (token_hash TEXT PRIMARY KEY, username TEXT NOT NULL,
+                  csrf_token TEXT NOT NULL, created_at BIGINT NOT NULL, last_seen_at BIGINT NOT NULL)
+                """,
+                "CREATE TABLE IF NOT EXISTS disabled_mvpds (mvpd_id TEXT PRIMARY KEY, disabled_at BIGINT NOT NULL)",
+                "CREATE TABLE IF NOT EXISTS disabled_requestors (requestor_id TEXT PRIMARY KEY, disabled_at BIGINT NOT NULL)",
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

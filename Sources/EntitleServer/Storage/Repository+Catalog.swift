@@ -4,7 +4,11 @@ extension Repository {
     /// A requestor by id.
     package func requestor(id: String) async throws -> RequestorRecord? {
         try await cached("requestor|" + id) {
-            try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)
+            try await first(
+                """
+                SELECT * FROM requestors r WHERE r.id = \(bind: id)
+                AND NOT EXISTS (SELECT 1 FROM disabled_requestors d WHERE d.requestor_id = r.id)
+                """, as: RequestorRecord.self)
         }
     }
 
@@ -38,7 +42,8 @@ extension Repository {
             try await all(
                 """
                 SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
-                WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1 ORDER BY m.display_name, m.id
+                WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1
+                AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id) ORDER BY m.display_name, m.id
                 """, as: MVPDRecord.self)
         }
     }
@@ -50,6 +55,7 @@ extension Repository {
                 """
                 SELECT m.* FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
                 WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
+                AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
                 """, as: MVPDRecord.self)
         }
     }

@@ -1,0 +1,35 @@
+import HTTPTypes
+import Hummingbird
+
+/// Establishes the operator of every authenticated admin API route from the session cookie or a bearer token, and
+/// enforces the rules of a change: a read-write role, and with a cookie the session's CSRF token in `X-CSRF-Token`
+/// (a bearer token is not sent by a browser on its own, so it needs none). Signing out is allowed to every role.
+struct AdminAuthMiddleware: RouterMiddleware {
+    let accounts: OperatorAccounts
+
+    /// The session cookie's name.
+    static let cookieName = "entitle_admin"
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        let bearer = request.headers[.authorization].flatMap { value -> String? in
+            value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
+        }
+        let cookie = request.cookies[Self.cookieName]?.value
+        guard let token = bearer ?? cookie, !token.isEmpty, token.count <= 128, let identity = try await accounts.identity(token: token) else {
+            throw AdminAPIError.unauthenticated
+        }
+        if ![.get, .head, .options].contains(request.method) {
+            if bearer == nil, !Secrets.constantTimeEqual(request.headers[.csrfToken] ?? "", identity.csrfToken) { throw AdminAPIError.csrf }
+            let signingOut = request.method == .delete && request.uri.path.hasSuffix("/admin/api/session")
+            if !identity.role.mayChange && !signingOut { throw AdminAPIError.readOnly }
+        }
+        var context = context
+        context.adminOperator = identity
+        return try await next(request, context)
+    }
+}
+
+extension HTTPField.Name {
+    /// `X-CSRF-Token`.
+    static let csrfToken = Self("X-CSRF-Token")!
+}

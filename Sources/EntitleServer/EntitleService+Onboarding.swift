@@ -1,0 +1,308 @@
+import EntitleCore
+import Foundation
+import SAML
+
+/// Onboarding, for every front end (`entitle admin`, the admin API, the console): requestors, MVPDs and their
+/// integrations, each change recorded in the changes log with who made it and the values before and after.
+extension EntitleService {
+    /// Creates a requestor and records it.
+    package func addRequestor(_ record: RequestorRecord, actor: String) async throws {
+        try await addRequestor(record)
+        try await recordChange(actor: actor, action: "requestor.add", target: record.id, after: RequestorChangeView(record))
+    }
+
+    /// Replaces a requestor's settings and records the change.
+    package func updateRequestor(_ record: RequestorRecord, actor: String) async throws {
+        let before = try await updateRequestor(record)
+        try await recordChange(
+            actor: actor, action: "requestor.update", target: record.id, before: RequestorChangeView(before), after: RequestorChangeView(record))
+    }
+
+    /// Disables or enables a requestor: a disabled one is unknown to every protocol within the catalog bound.
+    package func setRequestorDisabled(id: String, _ disabled: Bool, actor: String) async throws {
+        guard try await repository.requestorForAdmin(id: id) != nil else {
+            throw AdminError.unknown("requestor", id, hint: "list them with `entitle admin requestor list`")
+        }
+        let wasDisabled = try await repository.disabledRequestorIDs().contains(id)
+        try await repository.setRequestorDisabled(id: id, disabled, at: now)
+        try await recordChange(
+            actor: actor, action: disabled ? "requestor.disable" : "requestor.enable", target: id, before: ["disabled": wasDisabled],
+            after: ["disabled": disabled])
+    }
+
+    /// Every requestor as the admin API shows it.
+    package func requestorViews() async throws -> [RequestorView] {
+        let disabled = try await repository.disabledRequestorIDs()
+        let integrations = try await repository.integrations(requestor: nil, mvpd: nil)
+        return try await allRequestors().map { RequestorView($0, disabled: disabled.contains($0.id), integrations: integrations) }
+    }
+
+    /// One requestor as the admin API shows it.
+    package func requestorView(id: String) async throws -> RequestorView {
+        guard let record = try await repository.requestorForAdmin(id: id) else {
+            throw AdminError.unknown("requestor", id, hint: "list them with `entitle admin requestor list`")
+        }
+        return RequestorView(
+            record, disabled: try await repository.disabledRequestorIDs().contains(id),
+            integrations: try await repository.integrations(requestor: id, mvpd: nil))
+    }
+
+    /// Every MVPD as the admin API shows it (no secrets).
+    package func mvpdViews() async throws -> [MVPDView] {
+        var views: [MVPDView] = []
+        for mvpd in try await repository.allMVPDs() { views.append(try await mvpdView(mvpd)) }
+        return views
+    }
+
+    /// One MVPD as the admin API shows it (no secrets).
+    package func mvpdView(id: String) async throws -> MVPDView {
+        try await mvpdView(try await existingMVPD(id))
+    }
+
+    /// Adds or replaces a SAML MVPD from its metadata, integrated with `requestors` (which must exist), and records it.
+    @discardableResult
+    package func importSAMLMVPD(
+        id: String, metadataXML: String, options: MVPDOptions, requestors: [String], actor: String
+    ) async throws -> IdentityProviderMetadata {
+        try Self.checkMVPDID(id)
+        for requestor in requestors where try await repository.requestorForAdmin(id: requestor) == nil {
+            throw AdminError.unknown("requestor", requestor, hint: "create it with `entitle admin requestor add`")
+        }
+        let before = try await repository.mvpd(id: id) == nil ? nil : try await mvpdView(id: id)
+        let metadata: IdentityProviderMetadata
+        do {
+            metadata = try await importSAMLMVPD(id: id, metadataXML: metadataXML, options: options, requestors: requestors)
+        } catch let error as SAMLError {
+            throw AdminError("invalid_metadata", "the SAML metadata cannot be used: \(error)")
+        } catch let error as ConfigurationError {
+            throw AdminError("invalid_value", error.description)
+        }
+        try await recordChange(
+            actor: actor, action: before == nil ? "mvpd.add" : "mvpd.update", target: id, before: before, after: try await mvpdView(id: id))
+        return metadata
+    }
+
+    /// Changes some settings of an MVPD (nil: unchanged) and records the change.
+    package func updateMVPD(id: String, _ update: MVPDUpdate, actor: String) async throws {
+        var record = try await existingMVPD(id)
+        let before = try await mvpdView(record)
+        if let name = update.displayName {
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw AdminError("invalid_value", "the display name must not be empty") }
+            record.displayName = name
+        }
+        if let logo = update.logoURL {
+            guard logo.isEmpty || URL(string: logo)?.scheme.map({ ["https", "http"].contains($0) }) == true else {
+                throw AdminError("invalid_value", "the logo URL must be an http(s) URL")
+            }
+            record.logoUrl = logo
+        }
+        if let value = update.requiresSafariViewController { record.requiresSafariViewController = value }
+        if let value = update.enablePlatformServices {
+            record.enablePlatformServices = value
+            record.platformMappingId = value ? (record.platformMappingId ?? id) : nil
+        }
+        if let value = update.boardingStatus {
+            let known = ["SUPPORTED", "PICKER", "NOT_SUPPORTED", ""]
+            guard known.contains(value) else { throw AdminError("invalid_value", "boarding status \(value): use SUPPORTED, PICKER or NOT_SUPPORTED") }
+            record.boardingStatus = value.isEmpty ? nil : value
+        }
+        if let value = update.displayInPlatformPicker { record.displayInPlatformPicker = value }
+        if let seconds = update.profileTTLSeconds {
+            guard (60...(400 * 86_400)).contains(seconds) else { throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days") }
+            record.profileTtlSeconds = seconds
+        }
+        if let xml = update.samlMetadataXML {
+            guard record.kind == .saml else { throw AdminError("invalid_value", "\(id) is not a SAML MVPD") }
+            let metadata: IdentityProviderMetadata
+            do { metadata = try IdentityProviderMetadata.parse(xml: xml) } catch {
+                throw AdminError("invalid_metadata", "the SAML metadata cannot be used: \(error)")
+            }
+            record.entityId = metadata.entityID
+            record.ssoUrl = metadata.singleSignOnRedirectURL
+            record.sloUrl = metadata.singleLogoutRedirectURL
+            record.certificates = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
+            try await recordSSOPostBinding(mvpd: id, metadataXML: xml)
+        }
+        try await repository.upsertMVPD(record)
+        try await recordChange(actor: actor, action: "mvpd.update", target: id, before: before, after: try await mvpdView(id: id))
+    }
+
+    /// Disables or enables an MVPD for every requestor (its integrations keep their own state) and records it.
+    package func setMVPDDisabled(id: String, _ disabled: Bool, actor: String) async throws {
+        let before = try await mvpdView(try await existingMVPD(id))
+        try await repository.setMVPDDisabled(id: id, disabled, at: now)
+        try await recordChange(
+            actor: actor, action: disabled ? "mvpd.disable" : "mvpd.enable", target: id, before: ["disabled": before.disabled],
+            after: ["disabled": disabled])
+    }
+
+    /// Removes a disabled MVPD with its integrations and settings (refused while it is enabled), and records it.
+    package func removeMVPD(id: String, actor: String) async throws {
+        let before = try await mvpdView(try await existingMVPD(id))
+        guard before.disabled else {
+            throw AdminError("mvpd_enabled", "disable \(id) first (`entitle admin mvpd disable --id \(id)`), then remove it", status: 409)
+        }
+        try await repository.deleteMVPD(id: id)
+        try await recordChange(actor: actor, action: "mvpd.remove", target: id, before: before)
+    }
+
+    /// Enables or disables one requestor × MVPD integration (both must exist) and records it.
+    package func setIntegration(requestor: String, mvpd: String, enabled: Bool, actor: String) async throws {
+        guard try await repository.requestorForAdmin(id: requestor) != nil else {
+            throw AdminError.unknown("requestor", requestor, hint: "list them with `entitle admin requestor list`")
+        }
+        _ = try await existingMVPD(mvpd)
+        let before = try await repository.integrations(requestor: requestor, mvpd: mvpd).first.map { $0.enabled != 0 }
+        try await repository.setIntegration(requestor: requestor, mvpd: mvpd, enabled: enabled)
+        try await recordChange(
+            actor: actor, action: enabled ? "integration.enable" : "integration.disable", target: "\(requestor)/\(mvpd)",
+            before: before.map { ["enabled": $0] }, after: ["enabled": enabled])
+    }
+
+    /// Integrations, optionally of one requestor and/or MVPD.
+    package func integrationViews(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
+        try await repository.integrations(requestor: requestor, mvpd: mvpd).map(IntegrationView.init)
+    }
+
+    private func existingMVPD(_ id: String) async throws -> MVPDRecord {
+        guard let record = try await repository.mvpd(id: id) else {
+            throw AdminError.unknown("mvpd", id, hint: "list them with `entitle admin mvpd list`")
+        }
+        return record
+    }
+
+    private func mvpdView(_ record: MVPDRecord) async throws -> MVPDView {
+        MVPDView(
+            record, protocol: try await repository.authorizationProtocol(mvpd: record.id), saml: try await repository.samlOptions(mvpd: record.id),
+            disabled: try await repository.disabledMVPDIDs().contains(record.id),
+            integrations: try await repository.integrations(requestor: nil, mvpd: record.id))
+    }
+
+    static func checkMVPDID(_ id: String) throws {
+        guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
+            throw AdminError("invalid_value", "MVPD id \"\(id)\": use 1-64 letters, digits, _ or -")
+        }
+    }
+}
+
+/// Settings of an MVPD to change; nil leaves one as it is.
+package struct MVPDUpdate: Codable, Sendable, Equatable {
+    /// Display name.
+    package var displayName: String?
+    /// Logo URL (empty: none).
+    package var logoURL: String?
+    /// Whether the login needs SFSafariViewController.
+    package var requiresSafariViewController: Bool?
+    /// Apple SSO (`enablePlatformServices`).
+    package var enablePlatformServices: Bool?
+    /// Apple SSO boarding status: SUPPORTED, PICKER, NOT_SUPPORTED (empty: none).
+    package var boardingStatus: String?
+    /// Whether shown in Apple's provider picker.
+    package var displayInPlatformPicker: Bool?
+    /// Profile (authentication) lifetime, seconds.
+    package var profileTTLSeconds: Int64?
+    /// New SAML IdP metadata XML.
+    package var samlMetadataXML: String?
+
+    /// An empty update.
+    package init() {}
+}
+
+/// One requestor × MVPD integration.
+package struct IntegrationView: Codable, Sendable, Equatable {
+    /// Requestor id.
+    package var requestor: String
+    /// MVPD id.
+    package var mvpd: String
+    /// Whether it is enabled.
+    package var enabled: Bool
+
+    init(_ record: IntegrationRecord) { (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0) }
+}
+
+/// A requestor as the admin API shows it.
+package struct RequestorView: Codable, Sendable, Equatable {
+    /// Id.
+    package var id: String
+    /// Name.
+    package var name: String
+    /// Registered domains.
+    package var domains: [String]
+    /// Most resources per preauthorization.
+    package var maxResources: Int64
+    /// Whether a programmer certificate (encrypted user metadata) is set.
+    package var programmerCertificate: Bool
+    /// Whether disabled.
+    package var disabled: Bool
+    /// Its integrations.
+    package var integrations: [IntegrationView]
+
+    init(_ r: RequestorRecord, disabled: Bool, integrations: [IntegrationRecord]) {
+        (id, name, domains, maxResources, programmerCertificate) = (r.id, r.name, r.domains, r.maxResources, r.metadataCertificatePem != nil)
+        self.disabled = disabled
+        self.integrations = integrations.filter { $0.requestorId == r.id }.map(IntegrationView.init)
+    }
+}
+
+/// An MVPD as the admin API and `mvpd show` present it: its settings, never its secrets.
+package struct MVPDView: Codable, Sendable, Equatable {
+    /// Id.
+    package var id: String
+    /// Display name.
+    package var name: String
+    /// `saml` or `temppass` (and the kinds added later).
+    package var kind: String
+    /// Logo URL.
+    package var logoURL: String
+    /// SAML entity id.
+    package var entityID: String?
+    /// SAML sign-in URL.
+    package var singleSignOnURL: String?
+    /// SAML single logout URL.
+    package var singleLogoutURL: String?
+    /// Signing certificates held.
+    package var signingCertificates: Int
+    /// Authorization endpoint.
+    package var authorizationURL: String?
+    /// `entitle-json`, `xacml`, `rest` or `none`.
+    package var authorizationProtocol: String
+    /// Whether an authorization bearer key is set (the key itself is never shown).
+    package var authorizationKeySet: Bool
+    /// Whether every authenticated subscriber is authorized.
+    package var authorizeAll: Bool
+    /// Whether RSA-SHA1 is accepted from this IdP.
+    package var allowRSASHA1: Bool
+    /// SFSafariViewController.
+    package var requiresSafariViewController: Bool
+    /// Apple SSO.
+    package var enablePlatformServices: Bool
+    /// Apple SSO boarding status.
+    package var boardingStatus: String?
+    /// Shown in Apple's picker.
+    package var displayInPlatformPicker: Bool
+    /// Profile lifetime, seconds.
+    package var profileTTLSeconds: Int64
+    /// User-metadata keys delivered encrypted.
+    package var encryptedAttributes: [String]
+    /// User-metadata key → SAML attribute names.
+    package var attributeMapping: [String: [String]]
+    /// Whether disabled for every requestor.
+    package var disabled: Bool
+    /// Its integrations.
+    package var integrations: [IntegrationView]
+
+    init(
+        _ m: MVPDRecord, protocol kind: MVPDAuthorizationProtocol, saml: MVPDSAMLOptionsRecord?, disabled: Bool,
+        integrations: [IntegrationRecord]
+    ) {
+        (id, name, self.kind, logoURL, entityID) = (m.id, m.displayName, m.kind.rawValue, m.logoUrl, m.entityId)
+        (singleSignOnURL, singleLogoutURL, signingCertificates) = (m.ssoUrl, m.sloUrl, m.certificates.count)
+        (authorizationURL, authorizationProtocol, authorizationKeySet) = (m.authorizationUrl, kind.rawValue, m.authorizationKey != nil)
+        (authorizeAll, allowRSASHA1, attributeMapping) = (saml?.authorizeAll ?? false, saml?.allowRSASHA1 ?? false, saml?.attributeMapping ?? [:])
+        (requiresSafariViewController, enablePlatformServices) = (m.requiresSafariViewController, m.enablePlatformServices)
+        (boardingStatus, displayInPlatformPicker, profileTTLSeconds) = (m.boardingStatus, m.displayInPlatformPicker, m.profileTtlSeconds)
+        encryptedAttributes = m.encryptedAttributes
+        self.disabled = disabled
+        self.integrations = integrations.map(IntegrationView.init)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import NIOPosix
+
+/// An authenticated operator of the admin API.
+package struct OperatorIdentity: Sendable, Equatable {
+    /// Login name.
+    package var username: String
+    /// Role.
+    package var role: OperatorRole
+    /// The session's CSRF token (required with a session cookie on every change).
+    package var csrfToken: String
+    /// SHA-256 of the session token (to end the session).
+    package var tokenHash: String
+    /// How the changes log names this operator.
+    package var actor: String { "operator:" + username }
+}
+
+/// Operator accounts and their sessions: creation, sign-in with throttling, session lookup with idle and absolute
+/// expiry, sign-out.
+package struct OperatorAccounts: Sendable {
+    let repository: Repository
+    let clock: any ServiceClock
+    let throttle: LoginThrottle
+    /// A session ends after this long without a request.
+    package var idleTimeout: Duration = .seconds(30 * 60)
+    /// A session ends this long after sign-in, whatever its use.
+    package var absoluteTimeout: Duration = .seconds(12 * 3600)
+
+    /// Creates the accounts service.
+    package init(repository: Repository, clock: any ServiceClock, throttle: LoginThrottle = LoginThrottle()) {
+        self.repository = repository
+        self.clock = clock
+        self.throttle = throttle
+    }
+
+    /// Creates an account; refuses a malformed or taken name, an unknown role and a short password.
+    package func add(username: String, role: OperatorRole, password: String) async throws -> OperatorRecord {
+        try Self.checkUsername(username)
+        guard role.isKnown else {
+            throw AdminError("invalid_role", "role \(role.rawValue): use read-only or read-write")
+        }
+        let hash = try await Self.hashOffLoop(password)
+        let record = OperatorRecord(
+            username: username, passwordHash: hash, role: role.rawValue, disabled: 0, createdAt: clock.nowMilliseconds())
+        guard try await repository.insertOperator(record) else {
+            throw AdminError("operator_exists", "operator \(username) exists", status: 409)
+        }
+        return record
+    }
+
+    /// Disables or enables an account (a disabled account's sessions end at once). Returns the account before.
+    package func setDisabled(username: String, _ disabled: Bool) async throws -> OperatorRecord {
+        let before = try await existing(username)
+        var after = before
+        after.disabled = disabled ? 1 : 0
+        _ = try await repository.updateOperator(after)
+        return before
+    }
+
+    /// Sets a new password (the account's sessions end). Returns the account before.
+    package func setPassword(username: String, password: String) async throws -> OperatorRecord {
+        let before = try await existing(username)
+        var after = before
+        after.passwordHash = try await Self.hashOffLoop(password)
+        _ = try await repository.updateOperator(after)
+        try await repository.deleteOperatorSessions(username: username)
+        return before
+    }
+
+    /// Removes an account and its sessions. Returns the account before.
+    package func remove(username: String) async throws -> OperatorRecord {
+        let before = try await existing(username)
+        _ = try await repository.deleteOperator(username: username)
+        return before
+    }
+
+    /// Signs an operator in: returns the session token (shown once) and the identity. Throttled per account and address;
+    /// an unknown name, a wrong password and a disabled account get the same answer.
+    package func signIn(username: String, password: String, address: String?) async throws -> (token: String, identity: OperatorIdentity) {
+        let now = clock.nowMilliseconds()
+        if let wait = throttle.retryAfter(username: username, address: address, now: now) {
+            throw AdminError("too_many_attempts", "too many failed sign-ins; try again later", status: 429, retryAfter: wait)
+        }
+        let account = try await repository.operatorAccount(username: username)
+        let hash = account?.passwordHash ?? OperatorPassword.decoy
+        let matches = try await NIOThreadPool.singleton.runIfActive { OperatorPassword.verify(password, hash: hash) }
+        guard let account, matches, account.disabled == 0 else {
+            throttle.failed(username: username, address: address, now: now)
+            throw AdminError("invalid_credentials", "unknown operator or wrong password", status: 401)
+        }
+        throttle.succeeded(username: username)
+        let token = Secrets.randomToken(bytes: 32)
+        let session = OperatorSessionRecord(
+            tokenHash: Secrets.sha256Hex(token), username: account.username, csrfToken: Secrets.randomToken(bytes: 24), createdAt: now,
+            lastSeenAt: now)
+        try await repository.insertOperatorSession(session)
+        return (token, OperatorIdentity(username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: session.tokenHash))
+    }
+
+    /// The operator of a session token, or nil when the token is unknown, expired (idle or absolute), or its account is
+    /// disabled or gone. Records the request for idle expiry.
+    package func identity(token: String) async throws -> OperatorIdentity? {
+        let tokenHash = Secrets.sha256Hex(token)
+        guard let session = try await repository.operatorSession(tokenHash: tokenHash) else { return nil }
+        let now = clock.nowMilliseconds()
+        guard now - session.lastSeenAt <= idleTimeout.milliseconds, now - session.createdAt <= absoluteTimeout.milliseconds,
+            let account = try await repository.operatorAccount(username: session.username), account.disabled == 0
+        else {
+            try await repository.deleteOperatorSession(tokenHash: tokenHash)
+            return nil
+        }
+        if now - session.lastSeenAt > 10_000 { try await repository.touchOperatorSession(tokenHash: tokenHash, at: now) }
+        return OperatorIdentity(username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: tokenHash)
+    }
+
+    /// Ends a session.
+    package func signOut(_ identity: OperatorIdentity) async throws {
+        try await repository.deleteOperatorSession(tokenHash: identity.tokenHash)
+    }
+
+    private func existing(_ username: String) async throws -> OperatorRecord {
+        guard let account = try await repository.operatorAccount(username: username) else {
+            throw AdminError("unknown_operator", "no operator \(username) (list them with `entitle admin operator list`)", status: 404)
+        }
+        return account
+    }
+
+    static func checkUsername(_ username: String) throws {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.@")
+        guard !username.isEmpty, username.count <= 64, username.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw AdminError("invalid_username", "username \"\(username)\": use 1-64 letters, digits, _, -, . or @")
+        }
+    }
+
+    private static func hashOffLoop(_ password: String) async throws -> String {
+        do { return try await NIOThreadPool.singleton.runIfActive { try OperatorPassword.hash(password) } } catch let refused as OperatorPassword.Refused {
+            throw AdminError("invalid_password", refused.description)
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}

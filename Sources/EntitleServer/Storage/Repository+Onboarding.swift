@@ -1,0 +1,70 @@
+import SQLKit
+
+/// An integration of an MVPD with a requestor, enabled or not.
+package struct IntegrationRecord: Codable, Sendable, Equatable {
+    /// Requestor id.
+    package var requestorId: String
+    /// MVPD id.
+    package var mvpdId: String
+    /// 1 when enabled.
+    package var enabled: Int64
+}
+
+/// What the onboarding commands and the admin API read and change beyond the catalog reads of the request path:
+/// requestors and MVPDs whatever their state, disabled flags, integrations, removal.
+extension Repository {
+    /// A requestor by id, disabled or not.
+    package func requestorForAdmin(id: String) async throws -> RequestorRecord? {
+        try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)
+    }
+
+    /// Ids of disabled requestors.
+    package func disabledRequestorIDs() async throws -> Set<String> {
+        Set(try await sql.raw("SELECT requestor_id FROM disabled_requestors").all(decodingColumn: "requestor_id", as: String.self))
+    }
+
+    /// Ids of disabled MVPDs.
+    package func disabledMVPDIDs() async throws -> Set<String> {
+        Set(try await sql.raw("SELECT mvpd_id FROM disabled_mvpds").all(decodingColumn: "mvpd_id", as: String.self))
+    }
+
+    /// Disables (refused everywhere within the catalog bound) or enables a requestor.
+    package func setRequestorDisabled(id: String, _ disabled: Bool, at: Int64) async throws {
+        if disabled {
+            try await run(
+                """
+                INSERT INTO disabled_requestors (requestor_id, disabled_at) VALUES (\(bind: id), \(bind: at))
+                ON CONFLICT (requestor_id) DO NOTHING
+                """)
+        } else {
+            try await run("DELETE FROM disabled_requestors WHERE requestor_id = \(bind: id)")
+        }
+        try await catalogChanged()
+    }
+
+    /// Disables (no sign-in, authorization or listing for any requestor) or enables an MVPD.
+    package func setMVPDDisabled(id: String, _ disabled: Bool, at: Int64) async throws {
+        if disabled {
+            try await run(
+                "INSERT INTO disabled_mvpds (mvpd_id, disabled_at) VALUES (\(bind: id), \(bind: at)) ON CONFLICT (mvpd_id) DO NOTHING")
+        } else {
+            try await run("DELETE FROM disabled_mvpds WHERE mvpd_id = \(bind: id)")
+        }
+        try await catalogChanged()
+    }
+
+    /// Integrations, optionally of one requestor and/or one MVPD, ordered by requestor then MVPD.
+    package func integrations(requestor: String?, mvpd: String?) async throws -> [IntegrationRecord] {
+        let rows = try await all("SELECT requestor_id, mvpd_id, enabled FROM integrations ORDER BY requestor_id, mvpd_id", as: IntegrationRecord.self)
+        return rows.filter { (requestor == nil || $0.requestorId == requestor) && (mvpd == nil || $0.mvpdId == mvpd) }
+    }
+
+    /// Removes an MVPD with its integrations and settings.
+    package func deleteMVPD(id: String) async throws {
+        for table in ["integrations", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds"] {
+            try await run("DELETE FROM \(unsafeRaw: table) WHERE mvpd_id = \(bind: id)")
+        }
+        try await run("DELETE FROM mvpds WHERE id = \(bind: id)")
+        try await catalogChanged()
+    }
+}

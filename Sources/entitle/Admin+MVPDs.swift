@@ -1,0 +1,143 @@
+import ArgumentParser
+import EntitleServer
+import Foundation
+
+extension Admin.MVPD {
+    /// The MVPD settings `mvpd update` changes; each absent option leaves its setting as it is.
+    struct Changes: ParsableArguments {
+        @Option(help: "Display name.") var name: String?
+        @Option(help: "Logo URL (empty: none).") var logoURL: String?
+        @Option(help: "New SAML IdP metadata XML file (the MVPD's, after a certificate or endpoint change).") var samlMetadata: String?
+        @Option(help: "Whether the login page needs SFSafariViewController (true or false).") var requiresSafariViewController: Bool?
+        @Option(help: "Apple single sign-on (enablePlatformServices), true or false.") var platformServices: Bool?
+        @Option(help: "Apple SSO boarding status: SUPPORTED, PICKER or NOT_SUPPORTED (empty: none).") var boardingStatus: String?
+        @Option(help: "Whether shown in Apple's provider picker (true or false).") var displayInPicker: Bool?
+        @Option(help: "Profile (authentication) lifetime in seconds.") var profileTTL: Int64?
+
+        func update() throws -> MVPDUpdate {
+            var update = MVPDUpdate()
+            update.displayName = name
+            update.logoURL = logoURL
+            update.requiresSafariViewController = requiresSafariViewController
+            update.enablePlatformServices = platformServices
+            update.boardingStatus = boardingStatus
+            update.displayInPlatformPicker = displayInPicker
+            update.profileTTLSeconds = profileTTL
+            if let samlMetadata {
+                guard let xml = try? String(contentsOfFile: samlMetadata, encoding: .utf8) else { throw AdminFailure.exit("cannot read \(samlMetadata)") }
+                update.samlMetadataXML = xml
+            }
+            guard update != MVPDUpdate() else { throw ValidationError("Give at least one setting to change (see --help).") }
+            return update
+        }
+    }
+
+    /// `entitle admin mvpd update`.
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change an MVPD's name, logo, flags, profile lifetime or SAML metadata.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "MVPD id.") var id: String
+        @OptionGroup var changes: Changes
+
+        func run() async throws {
+            let update = try changes.update()
+            try await Admin.withService(storage) { try await $0.updateMVPD(id: id, update, actor: Admin.cliActor) }
+            print("MVPD \(id) updated")
+        }
+    }
+
+    /// `entitle admin mvpd show`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one MVPD as JSON: its settings (never its keys) and integrations.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "MVPD id.") var id: String
+
+        func run() async throws {
+            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.mvpdView(id: id) }))
+        }
+    }
+
+    /// `entitle admin mvpd disable`.
+    struct Disable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Disable an MVPD for every requestor (no listing, sign-in or authorization within the catalog bound); integrations keep their state.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "MVPD id.") var id: String
+
+        func run() async throws {
+            try await Admin.withService(storage) { try await $0.setMVPDDisabled(id: id, true, actor: Admin.cliActor) }
+            print("MVPD \(id) disabled")
+        }
+    }
+
+    /// `entitle admin mvpd enable`.
+    struct Enable: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Enable a disabled MVPD again.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "MVPD id.") var id: String
+
+        func run() async throws {
+            try await Admin.withService(storage) { try await $0.setMVPDDisabled(id: id, false, actor: Admin.cliActor) }
+            print("MVPD \(id) enabled")
+        }
+    }
+
+    /// `entitle admin mvpd remove`.
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a disabled MVPD with its integrations and settings.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "MVPD id.") var id: String
+
+        func run() async throws {
+            try await Admin.withService(storage) { try await $0.removeMVPD(id: id, actor: Admin.cliActor) }
+            print("MVPD \(id) removed")
+        }
+    }
+}
+
+extension Admin {
+    /// `entitle admin integration`: one requestor × MVPD integration on or off.
+    struct Integration: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enable, disable or list the integrations of requestors with MVPDs.", subcommands: [Enable.self, Disable.self, List.self])
+
+        struct Enable: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Offer an MVPD to a requestor's apps.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id.") var requestor: String
+            @Option(help: "MVPD id.") var mvpd: String
+
+            func run() async throws {
+                try await Admin.withService(storage) { try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: true, actor: Admin.cliActor) }
+                print("\(requestor)/\(mvpd) enabled")
+            }
+        }
+
+        struct Disable: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Stop offering an MVPD to a requestor's apps: sign-ins and authorizations are refused within the catalog bound.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Requestor id.") var requestor: String
+            @Option(help: "MVPD id.") var mvpd: String
+
+            func run() async throws {
+                try await Admin.withService(storage) { try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: false, actor: Admin.cliActor) }
+                print("\(requestor)/\(mvpd) disabled")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List integrations (requestor, MVPD, enabled or disabled).")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Only this requestor's.") var requestor: String?
+            @Option(help: "Only this MVPD's.") var mvpd: String?
+            @Flag(help: "Print JSON.") var json = false
+
+            func run() async throws {
+                let views = try await Admin.withService(storage) { try await $0.integrationViews(requestor: requestor, mvpd: mvpd) }
+                if json { return print(try Admin.Requestor.json(views)) }
+                for view in views { print("\(view.requestor)\t\(view.mvpd)\t\(view.enabled ? "enabled" : "disabled")") }
+            }
+        }
+    }
+}

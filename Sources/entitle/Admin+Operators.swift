@@ -1,0 +1,111 @@
+import ArgumentParser
+import EntitleServer
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Admin {
+    /// `entitle admin operator`: the accounts of the admin API and console.
+    struct Operator: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Operator accounts of the admin API and console (read-only or read-write).",
+            subcommands: [Add.self, List.self, Disable.self, Enable.self, Password.self, Remove.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Create an operator account.",
+                discussion: "The password is read from standard input when it is not a terminal (one line), else prompted twice.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Login name.") var username: String
+            @Option(help: "read-only or read-write.") var role: String
+
+            func validate() throws {
+                guard OperatorRole(rawValue: role).isKnown else { throw ValidationError("--role must be read-only or read-write.") }
+            }
+
+            func run() async throws {
+                let password = try Operator.readPassword()
+                let record = try await Admin.withService(storage) { service in
+                    try await service.addOperator(username: username, role: OperatorRole(rawValue: role), password: password, actor: Admin.cliActor)
+                }
+                print("operator \(record.username) added (\(record.role))")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List operator accounts.")
+            @OptionGroup var storage: StorageOptions
+            @Flag(help: "Print JSON.") var json = false
+
+            func run() async throws {
+                let views = try await Admin.withService(storage) { try await $0.repository.allOperators().map(OperatorView.init) }
+                if json { return print(try Admin.Requestor.json(views)) }
+                for view in views { print("\(view.username)\t\(view.role)\t\(view.disabled ? "disabled" : "active")\t\(view.createdAt)") }
+            }
+        }
+
+        struct Disable: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Disable an account: it cannot sign in, its sessions end at once.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Login name.") var username: String
+
+            func run() async throws {
+                try await Admin.withService(storage) { try await $0.setOperatorDisabled(username: username, true, actor: Admin.cliActor) }
+                print("operator \(username) disabled")
+            }
+        }
+
+        struct Enable: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Enable a disabled account again.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Login name.") var username: String
+
+            func run() async throws {
+                try await Admin.withService(storage) { try await $0.setOperatorDisabled(username: username, false, actor: Admin.cliActor) }
+                print("operator \(username) enabled")
+            }
+        }
+
+        struct Password: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Set a new password (read as by `operator add`); the account's sessions end.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Login name.") var username: String
+
+            func run() async throws {
+                let password = try Operator.readPassword()
+                try await Admin.withService(storage) { try await $0.setOperatorPassword(username: username, password: password, actor: Admin.cliActor) }
+                print("password of \(username) changed")
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove an operator account and its sessions.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Login name.") var username: String
+
+            func run() async throws {
+                try await Admin.withService(storage) { try await $0.removeOperator(username: username, actor: Admin.cliActor) }
+                print("operator \(username) removed")
+            }
+        }
+
+        /// The password: one line of standard input when it is not a terminal, else prompted twice without echo.
+        static func readPassword() throws -> String {
+            guard isatty(STDIN_FILENO) != 0 else {
+                guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+                    throw AdminFailure.exit("no password on standard input (one line)")
+                }
+                return line
+            }
+            guard let first = getpass("Password: ").map({ String(cString: $0) }),
+                let second = getpass("Password again: ").map({ String(cString: $0) })
+            else { throw AdminFailure.exit("no password given") }
+            guard first == second else { throw AdminFailure.exit("the passwords differ") }
+            return first
+        }
+    }
+}
