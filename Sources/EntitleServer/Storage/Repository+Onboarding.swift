@@ -61,7 +61,10 @@ extension Repository {
 
     /// Removes an MVPD with its integrations and settings.
     package func deleteMVPD(id: String) async throws {
-        for table in ["integrations", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds"] {
+        for table in [
+            "integrations", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds", "mvpd_oauth2",
+            "integration_preflight", "oauth2_grants", "oauth2_pending",
+        ] {
             try await run("DELETE FROM \(unsafeRaw: table) WHERE mvpd_id = \(bind: id)")
         }
         try await run("DELETE FROM mvpds WHERE id = \(bind: id)")
