@@ -50,6 +50,12 @@ import Testing
             #expect(try await app.enabler.userMetadata("userID").value == .string("dst-frank-0e72"))
             app.enabler.getAuthorization("sports")
             try await app.waitFor("setToken(sports)")
+
+            // Removed (after disabling), nothing of the OAuth 2.0 integration stays behind.
+            #expect(try await Self.admin(service, ["mvpd", "disable", "--id", "Streamy"]).status == 0)
+            let removed = try await Self.admin(service, ["mvpd", "remove", "--id", "Streamy"])
+            #expect(removed.status == 0, "\(removed.stderr)")
+            #expect(try await service.service.repository.oauth2Settings(mvpd: "Streamy") == nil)
         }
     }
 
