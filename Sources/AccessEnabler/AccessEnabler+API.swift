@@ -173,13 +173,14 @@ enum SendableValues {
         return result
     }
 
-    /// A JSON value as the Foundation value a delegate receives (`String`, `Double`, `Bool`, `[Any]`).
+    /// A JSON value as the Foundation value a delegate receives (`String`, `Double`, `Bool`, `[Any]`, `[String: Any]`).
     static func object(_ value: JSONValue) -> Any {
         switch value {
         case .string(let string): return string
         case .number(let number): return number
         case .bool(let bool): return bool
         case .array(let array): return array.map(object)
+        case .object(let fields): return fields.mapValues(object)
         }
     }
 }

@@ -43,6 +43,7 @@ extension DemoMVPD {
         group.post(":mvpd/platform/sso") { request, context in
             await self.platformSingleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
+        addOAuth2Routes(to: group)
     }
 
     func metadataResponse(providerID: String) -> Response {

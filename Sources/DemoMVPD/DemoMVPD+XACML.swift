@@ -10,7 +10,9 @@ extension DemoMVPD {
     /// `POST {mvpd}/xacml`.
     func authorizeXACML(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
-        guard keyMatches(request) else { return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized) }
+        guard keyMatches(request, provider: provider) else {
+            return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
+        }
         var request = request
         guard let buffer = try? await request.collectBody(upTo: Self.maximumAuthorizeBodySize) else {
             return xmlResponse("The request body is too large.", status: .contentTooLarge)
@@ -27,7 +29,9 @@ extension DemoMVPD {
     /// `GET {mvpd}/rest/authz?uuID=…&mrss=…&IPAddress=…` (MRSS base64).
     func authorizeREST(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
-        guard keyMatches(request) else { return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized) }
+        guard keyMatches(request, provider: provider) else {
+            return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
+        }
         let query = request.uri.queryParameters
         guard let user = query.get("uuID"), !user.isEmpty,
             let mrss = query.get("mrss").flatMap({ Data(base64Encoded: $0) }).map({ String(decoding: $0, as: UTF8.self) })
@@ -35,8 +39,10 @@ extension DemoMVPD {
         return decideAll(userID: user, resources: [mrss], provider: provider)
     }
 
-    private func keyMatches(_ request: Request) -> Bool {
-        !configuration.authorizationAPIKey.isEmpty
+    /// The API key, or — for an OAuth 2.0 provider — a subscriber's access token (the call on the user's behalf).
+    private func keyMatches(_ request: Request, provider: DemoProvider) -> Bool {
+        if provider.signsInWithOAuth2, accessTokenSubscriber(request, provider: provider) != nil { return true }
+        return !configuration.authorizationAPIKey.isEmpty
             && constantTimeEquals(request.headers[.authorization] ?? "", "Bearer \(configuration.authorizationAPIKey)")
     }
 

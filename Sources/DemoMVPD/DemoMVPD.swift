@@ -5,8 +5,8 @@ import SAML
 /// The built-in demo MVPD: a SAML 2.0 identity provider (login page, browser sessions, Single Logout) for the
 /// demo providers, and an authorization API. It talks to the Entitle service only over HTTP.
 package struct DemoMVPD: Sendable {
-    /// The demo providers: DemoCable, DemoFiber, DemoSSO.
-    package static let providers: [DemoProvider] = [.demoCable, .demoFiber, .demoSSO]
+    /// The demo providers: DemoCable, DemoFiber, DemoSSO (SAML 2.0) and DemoStream (OAuth 2.0).
+    package static let providers: [DemoProvider] = [.demoCable, .demoFiber, .demoSSO, .demoStream]
 
     /// The configuration the IdP runs with.
     package let configuration: DemoMVPDConfiguration
@@ -33,9 +33,9 @@ package struct DemoMVPD: Sendable {
     }
 
     /// The IdP metadata of a demo provider: entity ID `"\(baseURL)/\(id)"`, SSO `…/saml/sso`, SLO `…/saml/slo`
-    /// (DemoFiber only); nil for an unknown id.
+    /// (DemoFiber only); nil for an unknown id or an OAuth 2.0 provider.
     package func metadata(for providerID: String) -> IdentityProviderMetadata? {
-        guard let provider = Self.provider(id: providerID) else { return nil }
+        guard let provider = Self.provider(id: providerID), !provider.signsInWithOAuth2 else { return nil }
         let base = configuration.baseURL
         return IdentityProviderMetadata(
             entityID: provider.entityID(baseURL: base),

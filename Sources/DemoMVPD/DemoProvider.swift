@@ -12,6 +12,8 @@ package struct DemoProvider: Sendable, Equatable, Hashable {
     package let platformSSO: Bool
     /// The brand colour used by the logo and the login page.
     package let brandColor: String
+    /// Whether users sign in with OAuth 2.0 (``DemoMVPD`` `{mvpd}/oauth2/…`) rather than SAML.
+    package var signsInWithOAuth2 = false
 
     /// Creates a provider description.
     package init(
@@ -64,6 +66,14 @@ extension DemoProvider {
         id: "DemoFiber", displayName: "Demo Fiber", supportsSingleLogout: true,
         requiresSafariViewController: true, platformSSO: false,
         brandColor: "#0a7d4f")
+    /// Demo Stream: an OAuth 2.0 MVPD (authorization code with PKCE, a userinfo endpoint, logout).
+    package static let demoStream: DemoProvider = {
+        var provider = DemoProvider(
+            id: "DemoStream", displayName: "Demo Stream", supportsSingleLogout: false, requiresSafariViewController: false,
+            platformSSO: false, brandColor: "#c2410c")
+        provider.signsInWithOAuth2 = true
+        return provider
+    }()
     /// Demo SSO TV: takes part in Apple platform single sign-on.
     package static let demoSSO = DemoProvider(
         id: "DemoSSO", displayName: "Demo SSO TV", supportsSingleLogout: false,

@@ -49,6 +49,12 @@ package struct DemoSubscriber: Sendable, Equatable, Hashable {
         DemoSubscriber(
             username: "dave", password: "dave-pass", providerID: "DemoSSO", userID: "ds-dave-b604",
             householdID: "H-3001", channels: ["news", "movies"], maxRating: "TV-14", zip: "60601"),
+        DemoSubscriber(
+            username: "erin", password: "erin-pass", providerID: "DemoStream", userID: "dst-erin-93c1",
+            householdID: "H-4001", channels: ["news", "sports", "movies"], maxRating: "TV-MA", zip: "02134"),
+        DemoSubscriber(
+            username: "frank", password: "frank-pass", providerID: "DemoStream", userID: "dst-frank-0e72",
+            householdID: "H-4002", channels: ["sports"], maxRating: "TV-PG", zip: "02135"),
     ]
 
     /// The subscriber of `providerID` whose credentials match, or nil (unknown user, wrong password or wrong MVPD

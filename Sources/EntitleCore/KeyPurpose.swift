@@ -19,6 +19,10 @@ public struct KeyPurpose: OpenCode {
     /// SAML AuthnRequest and LogoutRequest signing.
     public static let samlSP = KeyPurpose(rawValue: "saml-sp")
 
+    /// AES-256-GCM encryption of secrets kept at rest: OAuth 2.0 MVPDs' refresh tokens and client secrets. Created on
+    /// first use; an old key keeps decrypting what it encrypted after a rotation.
+    public static let tokenEncryption = KeyPurpose(rawValue: "token-encryption")
+
     /// Every purpose this version creates keys for.
     public static let known: [KeyPurpose] = [.mediaToken, .mediaTokenECDSAP256, .mediaTokenEd25519, .jwt, .samlSP]
 

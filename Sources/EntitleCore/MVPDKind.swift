@@ -11,4 +11,6 @@ public struct MVPDKind: OpenCode {
     public static let saml = MVPDKind(rawValue: "saml")
     /// A TempPass pseudo-MVPD: a timed pass per device, no login.
     public static let tempPass = MVPDKind(rawValue: "temppass")
+    /// An OAuth 2.0 MVPD: authorization-code sign-in (PKCE S256) and a user-profile endpoint.
+    public static let oauth2 = MVPDKind(rawValue: "oauth2")
 }

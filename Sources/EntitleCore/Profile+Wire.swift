@@ -67,8 +67,10 @@ public enum JSONValue: Codable, Sendable, Equatable {
     case bool(Bool)
     /// An array.
     case array([JSONValue])
+    /// An object, such as `maxRating` `{"MPAA": "PG-13", "VCHIP": "TV-Y"}`.
+    case object([String: JSONValue])
 
-    /// Decodes a string, number, bool or array.
+    /// Decodes a string, number, bool, array or object.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let value = try? container.decode(Bool.self) {
@@ -77,8 +79,10 @@ public enum JSONValue: Codable, Sendable, Equatable {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
         } else {
-            self = .array(try container.decode([JSONValue].self))
+            self = .object(try container.decode([String: JSONValue].self))
         }
     }
 
@@ -91,6 +95,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
             if value.rounded() == value, abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
         case .bool(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
         }
     }
 

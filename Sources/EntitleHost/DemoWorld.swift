@@ -106,6 +106,7 @@ enum DemoWorld {
             options.encryptedAttributes = ["zip"]
             try await service.importSAMLMVPD(id: provider.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
         }
+        try await seedDemoStream(service: service, demo: demo, demoBaseURL: demoBaseURL)
         try await service.saveTempPassMVPD(
             id: "TempPass", displayName: "Try it free", logoURL: service.configuration.publicBaseURL + "/logos/TempPass.svg",
             minutes: 10, requestors: [requestorID])
@@ -126,6 +127,26 @@ enum DemoWorld {
 }
 
 /// Writes files that hold secrets: created with mode 0600 in a 0700 folder.
+extension DemoWorld {
+    /// DemoStream, the OAuth 2.0 demo MVPD: the DemoMVPD's authorization-code provider (client `entitle-demo`, the
+    /// authorization API key as its secret), REST authorization with the user's access token.
+    static func seedDemoStream(service: EntitleService, demo: DemoMVPD, demoBaseURL: String) async throws {
+        let stream = DemoProvider.demoStream
+        let base = stream.entityID(baseURL: demoBaseURL)
+        var options = EntitleService.MVPDOptions(
+            displayName: stream.displayName, logoURL: stream.logoURL(baseURL: demoBaseURL), authorizationURL: base + "/rest/authz")
+        options.authorizationProtocol = .rest
+        options.encryptedAttributes = ["zip"]
+        var settings = EntitleService.OAuth2MVPDSettings(
+            authorizeURL: base + "/oauth2/authorize", tokenURL: base + "/oauth2/token", userinfoURL: base + "/oauth2/userinfo",
+            logoutURL: base + "/oauth2/logout", clientID: DemoMVPD.oauth2ClientID, clientSecret: demo.configuration.authorizationAPIKey)
+        settings.issuer = base
+        settings.scopes = ["openid", "profile"]
+        settings.allowPlainHTTP = true  // the demo runs wherever `serve` listens, https or not
+        try await service.saveOAuth2MVPD(id: stream.id, options: options, oauth2: settings, requestors: [requestorID])
+    }
+}
+
 enum PrivateFile {
     static func write(_ text: String, to path: String) throws {
         try DataDirectory.writePrivateFile(Data(text.utf8), to: path)

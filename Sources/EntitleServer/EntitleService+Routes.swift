@@ -43,9 +43,10 @@ extension EntitleService {
             .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
         SAMLServiceProviderController(
             repository: repository, configuration: configuration, keys: keys, sessions: sessions, tempPass: tempPass,
-            degradation: degradation, assertions: assertions, signedIn: signedIn, clock: clock
+            degradation: degradation, assertions: assertions, oauth2: oauth2, signedIn: signedIn, clock: clock
         )
         .addRoutes(to: router)
+        OAuth2Controller(oauth2: oauth2, repository: repository, signedIn: signedIn).addRoutes(to: router)
         ActivationController(repository: repository, sessions: sessions, configuration: configuration, pages: pages, clock: clock).addRoutes(
             to: router)
 

@@ -36,6 +36,7 @@ package struct EntitleService: Sendable {
     let callers: CallerAuthenticator
     let assertions: AssertionConsumer
     let partnerSSO: PartnerSingleSignOn
+    let oauth2: OAuth2SignIn
     /// Operator accounts and sessions of the admin API.
     package let operators: OperatorAccounts
 
@@ -63,10 +64,15 @@ package struct EntitleService: Sendable {
             repository: repository, tempPass: tempPass, degradation: degradation, clock: clock,
             sessionLifetime: configuration.sessionLifetime)
         profiles = ProfileAnswers(repository: repository, tempPass: tempPass, clock: clock)
+        let oauth2 = OAuth2SignIn(
+            repository: repository, configuration: configuration,
+            client: OAuth2Client(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
+            cipher: TokenCipher(repository: repository, keys: keys), authorizations: caches.authorizations, metrics: metrics, clock: clock)
+        self.oauth2 = oauth2
         decisions = DecisionService(
             repository: repository, authorizations: caches.authorizations,
             mvpdClient: MVPDAuthorizationClient(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
-            degradation: degradation, mediaTokens: mediaTokens, metrics: metrics, clock: clock,
+            degradation: degradation, mediaTokens: mediaTokens, oauth2: oauth2, metrics: metrics, clock: clock,
             defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
         callers = CallerAuthenticator(tokens: tokens, repository: repository, caches: caches)
         assertions = AssertionConsumer(

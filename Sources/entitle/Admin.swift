@@ -95,15 +95,16 @@ struct Admin: AsyncParsableCommand {
             subcommands: [Add.self, Update.self, Show.self, List.self, Disable.self, Enable.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add or update a SAML 2.0 MVPD from its IdP metadata XML.")
+            static let configuration = CommandConfiguration(
+                abstract: "Add or update an MVPD: SAML 2.0 from its IdP metadata XML, or OAuth 2.0 (--oauth2-issuer or --oauth2-…-url).")
             @OptionGroup var storage: StorageOptions
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
             @Option(
                 help: ArgumentHelp(
-                    "IdP SAML metadata XML file, from the MVPD (its entity descriptor).",
+                    "IdP SAML metadata XML file, from the MVPD (its entity descriptor); not for an OAuth 2.0 MVPD.",
                     discussion: "For the DemoMVPD: curl -o idp-metadata.xml $ENTITLE_URL/demo-mvpd/DemoCable/saml/metadata"))
-            var samlMetadata: String
+            var samlMetadata: String?
             @Option(help: "Logo URL.") var logoURL = ""
             @Option(help: "Authorization API URL.") var authorizationURL: String?
             @Option(help: "Authorization API bearer key (visible in ps: prefer --authorization-key-file).") var authorizationKey: String?
@@ -113,15 +114,33 @@ struct Admin: AsyncParsableCommand {
             @Option(
                 name: .customLong("attribute"),
                 help:
-                    "KEY=SAML-ATTRIBUTE-NAME: read user metadata KEY from that attribute (or KEY=NameID); repeat. Common names are mapped by default."
+                    "KEY=SAML-ATTRIBUTE-NAME (or userinfo claim): read user metadata KEY from it (or KEY=NameID); repeat. PARENT.CHILD=NAME builds an object (maxRating.MPAA=MaxMovieRating). Common names are mapped by default."
             )
             var attributes: [String] = []
             @Flag(help: "Accept RSA-SHA1 signatures from this legacy IdP (insecure; logged as a warning).") var allowRsaSha1 = false
             @Flag(help: "Without --authorization-url: authorize every authenticated subscriber of this MVPD.") var authorizeAll = false
             @OptionGroup var authorizationProtocol: MVPDAuthorizationProtocolOptions
+            @OptionGroup var oauth2: OAuth2MVPDOptions
+            @Option(
+                help:
+                    "Preflight in one XACML call: preauthorize asks about at most N resources per call (for each --requestor's integration; 0 turns it off)."
+            )
+            var preflightMaxResources: Int?
 
             func validate() throws {
+                if let limit = preflightMaxResources {
+                    guard (0...1000).contains(limit) else { throw ValidationError("--preflight-max-resources is 0 to 1000.") }
+                    if limit > 0 && authorizationProtocol.authorizationProtocol != .xacml {
+                        throw ValidationError(
+                            "--preflight-max-resources needs --authorization-protocol xacml (one request context, several resources).")
+                    }
+                    if requestor.isEmpty { throw ValidationError("--preflight-max-resources is set per integration: give --requestor.") }
+                }
                 _ = try SAMLAttributeMapping.parse(attributes)
+                try oauth2.validate(samlMetadata: samlMetadata)
+                if !oauth2.isRequested && samlMetadata == nil {
+                    throw ValidationError("Give --saml-metadata (a SAML 2.0 MVPD) or --oauth2-issuer / --oauth2-…-url (an OAuth 2.0 MVPD).")
+                }
                 try authorizationProtocol.validate(authorizationURL: authorizationURL)
                 if authorizationKey != nil && authorizationKeyFile != nil {
                     throw ValidationError("Give --authorization-key or --authorization-key-file, not both.")
@@ -129,15 +148,8 @@ struct Admin: AsyncParsableCommand {
                 if authorizeAll && authorizationURL != nil { throw ValidationError("--authorize-all and --authorization-url exclude each other.") }
             }
 
-            func run() async throws {
-                let xml: String
-                do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
-                    throw AdminFailure.exit(
-                        """
-                        cannot read \(samlMetadata). It is the MVPD's SAML IdP metadata (XML); for the DemoMVPD download it with
-                          curl -o \(samlMetadata) \(EnvironmentDefaults.serviceURL)/demo-mvpd/DemoCable/saml/metadata
-                        """)
-                }
+            /// The options common to both kinds of MVPD.
+            func mvpdOptions() throws -> EntitleService.MVPDOptions {
                 var key = authorizationKey
                 if let authorizationKeyFile {
                     guard let text = try? String(contentsOfFile: authorizationKeyFile, encoding: .utf8) else {
@@ -153,6 +165,21 @@ struct Admin: AsyncParsableCommand {
                 options.allowRSASHA1 = allowRsaSha1
                 options.authorizeAllAuthenticated = authorizeAll
                 options.authorizationProtocol = authorizationProtocol.authorizationProtocol
+                return options
+            }
+
+            func run() async throws {
+                let options = try mvpdOptions()
+                if oauth2.isRequested { return try await addOAuth2MVPD(options: options) }
+                let samlMetadata = self.samlMetadata ?? ""
+                let xml: String
+                do { xml = try String(contentsOfFile: samlMetadata, encoding: .utf8) } catch {
+                    throw AdminFailure.exit(
+                        """
+                        cannot read \(samlMetadata). It is the MVPD's SAML IdP metadata (XML); for the DemoMVPD download it with
+                          curl -o \(samlMetadata) \(EnvironmentDefaults.serviceURL)/demo-mvpd/DemoCable/saml/metadata
+                        """)
+                }
                 if allowRsaSha1 {
                     FileHandle.standardError.write(
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
@@ -165,6 +192,7 @@ struct Admin: AsyncParsableCommand {
                     }
                     let before = try await service.repository.mvpd(id: id)
                     let metadata = try await service.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
+                    try await applyPreflight(service)
                     let after: [String: String] = [
                         "name": name, "entityID": metadata.entityID, "sso": metadata.singleSignOnRedirectURL, "logoURL": logoURL,
                         "authorizationURL": authorizationURL ?? "", "requestors": requestor.joined(separator: " "),

@@ -105,6 +105,7 @@ struct DeviceOutput: Sendable {
             return number
         case .bool(let bool): return bool
         case .array(let array): return array.map(foundationValue)
+        case .object(let fields): return fields.mapValues(foundationValue)
         }
     }
 
@@ -115,6 +116,7 @@ struct DeviceOutput: Sendable {
         case .number(let number): return number.rounded() == number && abs(number) < 9e15 ? String(Int64(number)) : String(number)
         case .bool(let bool): return String(bool)
         case .array(let array): return array.map(text).joined(separator: ", ")
+        case .object(let fields): return fields.sorted { $0.key < $1.key }.map { "\($0.key): \(text($0.value))" }.joined(separator: ", ")
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 @Suite("DemoMVPD metadata and providers")
 struct MetadataTests {
-    @Test("served metadata parses and names the IdP endpoints and certificate", arguments: DemoMVPD.providers)
+    @Test("served metadata parses and names the IdP endpoints and certificate", arguments: DemoMVPD.providers.filter { !$0.signsInWithOAuth2 })
     func metadata(provider: DemoProvider) async throws {
         try await Fixture.application().test(.router) { client in
             let response = try await client.executeRequest(
@@ -42,8 +42,9 @@ struct MetadataTests {
 
     @Test("the demo providers carry the demo world's flags")
     func providers() {
-        #expect(DemoMVPD.providers.map(\.id) == ["DemoCable", "DemoFiber", "DemoSSO"])
-        #expect(DemoMVPD.providers.map(\.displayName) == ["Demo Cable", "Demo Fiber", "Demo SSO TV"])
+        #expect(DemoMVPD.providers.map(\.id) == ["DemoCable", "DemoFiber", "DemoSSO", "DemoStream"])
+        #expect(DemoMVPD.providers.map(\.displayName) == ["Demo Cable", "Demo Fiber", "Demo SSO TV", "Demo Stream"])
+        #expect(DemoMVPD.providers.filter(\.signsInWithOAuth2).map(\.id) == ["DemoStream"])
         #expect(DemoMVPD.providers.filter(\.supportsSingleLogout).map(\.id) == ["DemoFiber"])
         #expect(DemoMVPD.providers.filter(\.requiresSafariViewController).map(\.id) == ["DemoFiber"])
         #expect(DemoMVPD.providers.filter(\.platformSSO).map(\.id) == ["DemoSSO"])

@@ -246,7 +246,7 @@ import Testing
             let listed = try #require(app.providerLists.withLock { $0.first })
             let configured = try app.wire.lastBody("/configuration", as: ConfigurationResponse.self).requestor.mvpds
             #expect(listed == configured.map(MVPD.init(configuration:)))
-            #expect(Set(listed.map(\.ID)) == ["DemoCable", "DemoFiber", "DemoSSO", "TempPass", "TempPassPromo"])
+            #expect(Set(listed.map(\.ID)) == ["DemoCable", "DemoFiber", "DemoSSO", "DemoStream", "TempPass", "TempPassPromo"])
             let sso = try #require(listed.first { $0.ID == "DemoSSO" })
             #expect(sso.enablePlatformServices && sso.boardingStatus == "SUPPORTED")
             #expect(listed.first { $0.ID == "TempPass" }?.isTempPass == true)

@@ -86,8 +86,8 @@ import Testing
                 app.enabler.getAuthentication()
                 try await app.waitFor("displayProviderDialog")
                 let listed = try #require(app.providerLists.withLock { $0.first }).map(\.ID)
-                #expect(Set(listed) == ["DemoCable", "DemoFiber", "DemoSSO", "TempPass", "TempPassPromo", "TempPassB"])
-                #expect(listed.count == 6, "each MVPD once: \(listed)")
+                #expect(Set(listed) == ["DemoCable", "DemoFiber", "DemoSSO", "DemoStream", "TempPass", "TempPassPromo", "TempPassB"])
+                #expect(listed.count == 7, "each MVPD once: \(listed)")
 
                 try await app.signIn(mvpd: "TempPassB")
                 #expect(app.wire.exchanges("/sessions", method: "POST").last?.port == portB)
@@ -212,7 +212,7 @@ import Testing
             // The array filter with forceAuthn shows the picker again although authenticated.
             app.enabler.getAuthentication(true, withData: nil, andFilter: ["DemoCable"])
             try await app.waitFor("displayProviderDialog(", count: 2)
-            #expect(app.providerLists.withLock { $0.map(\.count) } == [5, 5])
+            #expect(app.providerLists.withLock { $0.map(\.count) } == [6, 6])  // every demo MVPD, DemoStream included
         }
     }
 }

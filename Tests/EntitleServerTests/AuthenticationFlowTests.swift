@@ -17,7 +17,7 @@ import Testing
 
             let configuration = try await tv.send(.GET, "/api/v2/REF/configuration").decode(ConfigurationResponse.self)
             let ids = configuration.requestor.mvpds.map(\.id)
-            #expect(Set(ids) == ["DemoCable", "DemoFiber", "DemoSSO", "TempPass", "TempPassPromo"])
+            #expect(Set(ids) == ["DemoCable", "DemoFiber", "DemoSSO", "DemoStream", "TempPass", "TempPassPromo"])
             #expect(configuration.requestor.mvpds.first { $0.id == "DemoSSO" }?.enablePlatformServices == true)
             #expect(configuration.requestor.mvpds.first { $0.id == "DemoSSO" }?.boardingStatus == "SUPPORTED")
             #expect(configuration.requestor.mvpds.first { $0.id == "TempPass" }?.isTempPass == true)

@@ -48,6 +48,7 @@ import Testing
             attributes: [
                 "urn:mace:dir:attribute-def:userid": ["pysaml-user-7"], "urn:example:household": ["HH-7"],
                 "urn:oid:0.9.2342.19200300.100.1.3": ["u7@example.net"], "urn:example:other": ["kept"],
+                "MaxMovieRating": ["nc-17"], "MaxTVRating": ["tv-ma"],
             ],
             now: host.clock.now(), sessionNotOnOrAfter: host.clock.now().addingTimeInterval(3600))
         var posted = form
@@ -88,6 +89,19 @@ import Testing
             #expect(profile.attributes["userID"]?.value == .string("_transient_8f3a"))
             // The default name is not consumed when the operator maps userID elsewhere: it is kept as sent.
             #expect(profile.attributes["urn:mace:dir:attribute-def:userid"]?.value == .string("pysaml-user-7"))
+        }
+    }
+
+    /// The notes' `MaxTVRating` / `MaxMovieRating` attributes become the SDK's object-valued `maxRating`.
+    @Test func twoRatingAttributesBecomeOneObjectValuedMaxRating() async throws {
+        try await LocalService.run { host in
+            try await configureForeign(
+                host, mapping: ["maxRating.MPAA": ["MaxMovieRating"], "maxRating.VCHIP": ["MaxTVRating"]], authorizeAll: true)
+            let tv = try await host.client()
+            let profile = try await signInWithForeignAttributes(host, tv)
+            #expect(profile.attributes["maxRating"]?.value == .object(["MPAA": .string("nc-17"), "VCHIP": .string("tv-ma")]))
+            #expect(profile.attributes["MaxMovieRating"] == nil && profile.attributes["maxRating.MPAA"] == nil)
+            #expect(profile.attributes["userID"]?.value == .string("pysaml-user-7"))
         }
     }
 

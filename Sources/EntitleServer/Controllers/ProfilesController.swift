@@ -26,7 +26,10 @@ struct ProfilesController: ClockReading {
                 throw APIError(.invalidCode)
             }
             if session.status == .failed {
-                throw APIError(EnhancedError.authenticatedProfileMissing.with(details: "The sign-in at the TV provider did not succeed."))
+                // An OAuth 2.0 MVPD's failure is kept as "code: details" (the details name the MVPD).
+                let reason = session.failure.flatMap { failure in failure.firstRange(of: ": ").map { " " + failure[$0.upperBound...] } } ?? ""
+                throw APIError(
+                    EnhancedError.authenticatedProfileMissing.with(details: "The sign-in at the TV provider did not succeed." + reason))
             }
             guard session.status == .authenticated, let mvpd = session.mvpdId,
                 let record = try await repository.profile(

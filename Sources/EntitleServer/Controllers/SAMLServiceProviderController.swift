@@ -16,6 +16,7 @@ struct SAMLServiceProviderController: ClockReading {
     let tempPass: TempPassService
     let degradation: DegradationService
     let assertions: AssertionConsumer
+    let oauth2: OAuth2SignIn
     let signedIn: SignedInResponder
     let clock: any ServiceClock
 
@@ -70,6 +71,12 @@ struct SAMLServiceProviderController: ClockReading {
             try await repository.markAuthenticated(code: code)
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
+        if mvpd.kind == .oauth2 {
+            guard let location = try await oauth2.authorizationURL(session: session, mvpd: mvpd) else {
+                return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
+            }
+            return HTMLPage.redirect(to: location)
+        }
         guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
         let postURL = try await repository.ssoPostLocation(mvpd: mvpd.id)
         let authnRequest = AuthnRequest(
@@ -111,6 +118,13 @@ struct SAMLServiceProviderController: ClockReading {
         else {
             if let answer = try await adobeServicesLogout(query: query) { return answer }
             return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
+        }
+        if mvpd.kind == .oauth2 {
+            // RP-initiated logout at the MVPD's endpoint; it sends the browser back to /adobe-services/oauth2/logout.
+            guard let location = try await oauth2.logoutURL(mvpd: mvpd, requestID: record.requestId) else {
+                return HTMLPage.message(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
+            }
+            return HTMLPage.redirect(to: location)
         }
         let logoutRequest = LogoutRequest(
             id: record.requestId, issueInstant: clock.now(), issuer: configuration.spEntityID,

@@ -109,12 +109,19 @@ struct AssertionConsumer: Sendable, ClockReading {
             notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
         }
         let assertion = verified.assertion, session = verified.session
-        let metadata = SAMLAttributeMapping(verified.options?.attributeMapping ?? [:]).userMetadata(of: assertion)
-        let userID = metadata["userID"]?.first ?? assertion.nameID
+        let mapping = SAMLAttributeMapping(verified.options?.attributeMapping ?? [:])
+        let metadata = mapping.grouped(
+            mapping.userMetadata(of: assertion).mapValues { $0.count == 1 ? JSONValue.string($0[0]) : .array($0.map(JSONValue.string)) })
+        let userID: String
+        switch metadata["userID"] {
+        case .string(let text)?: userID = text
+        case .array(let values)?: userID = values.first?.stringValue ?? assertion.nameID
+        default: userID = assertion.nameID
+        }
         let profile = ProfileRecord(
             requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: verified.mvpd.id,
             type: type, issuer: issuer, notBefore: now, notAfter: notAfter,
-            attributes: JSONText.encode(metadata.merging(extraAttributes) { $1 }),
+            attributes: JSONText.encode(UserMetadataEncoder.stored(metadata).merging(extraAttributes) { $1 }),
             nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID)
         try await repository.upsertProfile(profile)
         authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)

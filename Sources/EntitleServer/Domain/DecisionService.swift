@@ -10,6 +10,8 @@ struct DecisionService: Sendable, ClockReading {
     let mvpdClient: MVPDAuthorizationClient
     let degradation: DegradationService
     let mediaTokens: MediaTokenService
+    /// OAuth 2.0 MVPDs: the access token for each authorization call.
+    let oauth2: OAuth2SignIn
     let metrics: ServiceMetrics
     let clock: any ServiceClock
     /// The MVPD answer lifetime when no TTL is configured for the integration, seconds.
@@ -65,25 +67,31 @@ struct DecisionService: Sendable, ClockReading {
                 subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
                 notAfter: profile.notAfter, catalogGeneration: catalogGeneration
             ) {
-                await service.mvpdClient.authorize(
-                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP)
+                // An OAuth 2.0 MVPD is asked on the user's behalf: its refresh token is exchanged for an access token first.
+                var bearer: String?
+                if mvpd.kind == .oauth2 {
+                    switch await service.oauth2.accessToken(profile: profile, mvpd: mvpd) {
+                    case .success(let token): bearer = token
+                    case .failure(let error): return .failed(error)
+                    }
+                }
+                return await service.mvpdClient.authorize(
+                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer)
             }
-            switch verdict {
-            case .authorized: return (index, .authorized(source: .mvpd))
-            case .denied(let parental, let message):
-                let base: EnhancedError =
-                    parental
-                    ? .authorizationDeniedByParentalControls
-                    : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
-                return (index, .denied(base.with(details: message), source: .mvpd))
-            case .failed(let error): return (index, .denied(error, source: .mvpd))
-            }
+            return (index, Self.verdict(verdict, issueTokens: issueTokens))
         }
-        // One resource (the common play): asked inline, without a child task and its thread hop.
-        let verdicts =
-            resources.count == 1
-            ? [await ask(0, resources[0]).1]
-            : await withTaskGroup(of: (Int, Verdict).self) { group in
+        let verdicts: [Verdict]
+        if !issueTokens, resources.count > 1, authorizationProtocol == .xacml, !authorizeAll, !mvpd.isTempPass,
+            !rules.contains(.authzNone), !rules.contains(.authzAll), profile.type != .degraded,
+            let limit = try await repository.preflightMaxResources(requestor: requestor, mvpd: mvpd.id), limit > 0
+        {
+            // Preflight in one call per `limit` resources (multi-channel AuthZ), where the integration has it.
+            verdicts = await preflight(resources, mvpd: mvpd, profile: profile, limit: Int(limit), clientIP: clientIP)
+        } else if resources.count == 1 {
+            // One resource (the common play): asked inline, without a child task and its thread hop.
+            verdicts = [await ask(0, resources[0]).1]
+        } else {
+            verdicts = await withTaskGroup(of: (Int, Verdict).self) { group in
                 for (index, raw) in resources.enumerated() {
                     group.addTask { await ask(index, raw) }
                 }
@@ -91,6 +99,7 @@ struct DecisionService: Sendable, ClockReading {
                 for await (index, verdict) in group { result[index] = verdict }
                 return result
             }
+        }
         let signer = issueTokens ? try? await mediaTokens.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + decisionLifetime)
         return zip(resources, verdicts).map { resource, verdict in

@@ -12,16 +12,17 @@ extension MVPDAuthorizationClient {
     static let xmlAccept = "text/xml, application/xml"
 
     /// `POST {authorizationURL}` with an XACML 2.0 request context (`text/xml`), answered with an XACML response.
-    func authorizeXACML(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?) async -> Verdict {
+    func authorizeXACML(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil) async -> Verdict {
         guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
-        var request = Self.request(url, method: .POST, accept: Self.xmlAccept, contentType: "text/xml; charset=utf-8", mvpd: mvpd)
+        var request = Self.request(
+            url, method: .POST, accept: Self.xmlAccept, contentType: "text/xml; charset=utf-8", mvpd: mvpd, bearer: bearer)
         let body = XACML.request(userID: userID, resources: [Self.channelOrResource(resource)], ipAddress: clientIP)
         request.body = .bytes(ByteBuffer(string: body))
         return await exchange(request, mvpd: mvpd)
     }
 
     /// `GET {authorizationURL}?uuID=…&mrss=…&IPAddress=…` (MRSS base64; a plain channel id is wrapped in RSS).
-    func authorizeREST(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?) async -> Verdict {
+    func authorizeREST(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil) async -> Verdict {
         guard let base = mvpd.authorizationUrl, var components = URLComponents(string: base) else { return .failed(.invalidIntegration) }
         var items = components.queryItems ?? []
         items.append(URLQueryItem(name: "uuID", value: userID))
@@ -31,30 +32,36 @@ extension MVPDAuthorizationClient {
             "\(Self.formEncode(item.name))=\(Self.formEncode(item.value ?? ""))"
         }.joined(separator: "&")
         guard let url = components.string else { return .failed(.invalidIntegration) }
-        return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd), mvpd: mvpd)
+        return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd, bearer: bearer), mvpd: mvpd)
     }
 
     /// Sends the request and maps the XACML answer; every failure names the MVPD.
     private func exchange(_ request: HTTPClientRequest, mvpd: MVPDRecord) async -> Verdict {
+        switch await results(request, mvpd: mvpd) {
+        case .success(let results): return Self.verdict(results[0], mvpdName: mvpd.displayName)
+        case .failure(let error): return .failed(error)
+        }
+    }
+
+    /// Sends the request and parses every `Result` of the XACML answer; every failure names the MVPD.
+    func results(_ request: HTTPClientRequest, mvpd: MVPDRecord) async -> Result<[XACML.Result], EnhancedError> {
         let name = mvpd.displayName
         do {
             let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))
             let body = try await response.body.collect(upTo: Self.maximumAnswerBytes)
             guard response.status == .ok else {
-                return .failed(
+                return .failure(
                     EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered with HTTP \(response.status.code)."))
             }
-            let results: [XACML.Result]
             do throws(XACML.MalformedResponse) {
-                results = try XACML.parseResponse(String(buffer: body))
+                return .success(try XACML.parseResponse(String(buffer: body)))
             } catch {
-                return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered malformed XACML: \(error.reason)"))
+                return .failure(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered malformed XACML: \(error.reason)"))
             }
-            return Self.verdict(results[0], mvpdName: name)
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
-            return .failed(EnhancedError.networkConnectionTimeout.with(details: "The TV provider \(name) did not answer in time."))
+            return .failure(EnhancedError.networkConnectionTimeout.with(details: "The TV provider \(name) did not answer in time."))
         } catch {
-            return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) could not be reached."))
+            return .failure(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) could not be reached."))
         }
     }
 

@@ -23,34 +23,36 @@ struct MVPDAuthorizationClient: Sendable {
     let httpClient: HTTPClient
     let timeoutSeconds: Int64
 
-    /// Asks the MVPD by its configured protocol; `clientIP` is the device's address as the service saw it.
+    /// Asks the MVPD by its configured protocol; `clientIP` is the device's address as the service saw it; `bearer`
+    /// (an OAuth 2.0 MVPD's access token for the user) replaces the MVPD's API key.
     func authorize(
-        mvpd: MVPDRecord, userID: String, resource: String, kind: MVPDAuthorizationProtocol = .entitleJSON, clientIP: String? = nil
+        mvpd: MVPDRecord, userID: String, resource: String, kind: MVPDAuthorizationProtocol = .entitleJSON, clientIP: String? = nil,
+        bearer: String? = nil
     ) async -> Verdict {
         switch kind {
-        case .xacml: return await authorizeXACML(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP)
-        case .rest: return await authorizeREST(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP)
+        case .xacml: return await authorizeXACML(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP, bearer: bearer)
+        case .rest: return await authorizeREST(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP, bearer: bearer)
         case .noCall: return .authorized
-        case .entitleJSON: return await authorizeJSON(mvpd: mvpd, userID: userID, resource: resource)
+        case .entitleJSON: return await authorizeJSON(mvpd: mvpd, userID: userID, resource: resource, bearer: bearer)
         }
     }
 
     /// A request to the MVPD's authorization endpoint, with its API key when it has one.
     static func request(
-        _ url: String, method: HTTPMethod, accept: String, contentType: String? = nil, mvpd: MVPDRecord
+        _ url: String, method: HTTPMethod, accept: String, contentType: String? = nil, mvpd: MVPDRecord, bearer: String? = nil
     ) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url)
         request.method = method
         if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
         request.headers.add(name: "Accept", value: accept)
-        if let key = mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
+        if let key = bearer ?? mvpd.authorizationKey { request.headers.add(name: "Authorization", value: "Bearer " + key) }
         return request
     }
 
     /// Entitle's JSON contract.
-    func authorizeJSON(mvpd: MVPDRecord, userID: String, resource: String) async -> Verdict {
+    func authorizeJSON(mvpd: MVPDRecord, userID: String, resource: String, bearer: String? = nil) async -> Verdict {
         guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
-        var request = Self.request(url, method: .POST, accept: "application/json", contentType: "application/json", mvpd: mvpd)
+        var request = Self.request(url, method: .POST, accept: "application/json", contentType: "application/json", mvpd: mvpd, bearer: bearer)
         request.body = .bytes(ByteBuffer(data: JSONCoding.encode(["userID": userID, "resource": resource])))
         do {
             let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))

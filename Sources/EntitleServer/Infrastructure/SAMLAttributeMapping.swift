@@ -1,3 +1,4 @@
+import EntitleCore
 import SAML
 
 /// How the attributes of a SAML assertion become a profile's user metadata. Real MVPDs name their attributes in many
@@ -21,7 +22,7 @@ package struct SAMLAttributeMapping: Sendable, Equatable {
             "mail", "email", "urn:oid:0.9.2342.19200300.100.1.3", "urn:mace:dir:attribute-def:mail",
             "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress",
         ],
-        "zip": ["zip", "postalCode", "urn:oid:2.5.4.17", "urn:mace:dir:attribute-def:postalCode"],
+        "zip": ["zip", "postalCode", "postal_code", "urn:oid:2.5.4.17", "urn:mace:dir:attribute-def:postalCode"],
     ]
 
     /// The operator's mapping for one MVPD.
@@ -44,13 +45,15 @@ package struct SAMLAttributeMapping: Sendable, Equatable {
 
     /// The user metadata of `assertion`.
     package func userMetadata(of assertion: ValidatedAssertion) -> [String: [String]] {
-        var result: [String: [String]] = [:]
+        map(assertion.attributes.filter { !$0.value.isEmpty }, nameID: [assertion.nameID])
+    }
+
+    /// Applies the mapping to attributes of any value type (SAML attribute values, an OAuth 2.0 MVPD's profile
+    /// claims); `nameID` is the value of the pseudo attribute ``nameID``.
+    package func map<Value>(_ attributes: [String: Value], nameID: Value) -> [String: Value] {
+        var result: [String: Value] = [:]
         var consumed = Set<String>()
-        func value(of name: String) -> [String]? {
-            if name == Self.nameID { return [assertion.nameID] }
-            guard let values = assertion.attributes[name], !values.isEmpty else { return nil }
-            return values
-        }
+        func value(of name: String) -> Value? { name == Self.nameID ? nameID : attributes[name] }
         // Explicit keys first, then default keys the operator did not configure.
         for (key, names) in configured {
             guard let name = names.first(where: { value(of: $0) != nil }) else { continue }
@@ -62,9 +65,25 @@ package struct SAMLAttributeMapping: Sendable, Equatable {
             result[key] = value(of: name)
             consumed.insert(name)
         }
-        for (name, values) in assertion.attributes where !consumed.contains(name) && result[name] == nil {
+        for (name, values) in attributes where !consumed.contains(name) && result[name] == nil {
             result[name] = values
         }
+        return result
+    }
+
+    /// Groups the values of configured keys named `parent.child` into one object-valued key `parent` (so
+    /// `--attribute maxRating.MPAA=MaxMovieRating --attribute maxRating.VCHIP=MaxTVRating` gives `maxRating`
+    /// `{"MPAA": …, "VCHIP": …}`, as the SDK spec delivers it). Other keys are left as they are.
+    package func grouped(_ metadata: [String: JSONValue]) -> [String: JSONValue] {
+        var result = metadata
+        var objects: [String: [String: JSONValue]] = [:]
+        for key in configured.keys {
+            guard let dot = key.firstIndex(of: "."), dot != key.startIndex, key.index(after: dot) != key.endIndex,
+                let value = result.removeValue(forKey: key)
+            else { continue }
+            objects[String(key[..<dot]), default: [:]][String(key[key.index(after: dot)...])] = value
+        }
+        for (parent, fields) in objects { result[parent] = .object(fields) }
         return result
     }
 }

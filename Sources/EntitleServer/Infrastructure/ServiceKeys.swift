@@ -70,10 +70,13 @@ package final class ServiceKeys: Sendable {
         return key
     }
 
-    private func makeKey(purpose: KeyPurpose) throws -> ServiceKeyRecord {
+    func makeKey(purpose: KeyPurpose) throws -> ServiceKeyRecord {
         let kid = purpose.rawValue + "-" + Secrets.randomHex(bytes: 6)
         let now = clock.nowMilliseconds()
         switch purpose {
+        case .tokenEncryption:
+            return ServiceKeyRecord(
+                kid: kid, purpose: purpose, privatePem: TokenCipher.newKeyText(), certificatePem: "", createdAt: now, retiredAt: nil)
         case .jwt:
             let key = ES256PrivateKey()
             return ServiceKeyRecord(

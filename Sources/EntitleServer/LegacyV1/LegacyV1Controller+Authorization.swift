@@ -198,6 +198,7 @@ extension LegacyV1Controller {
         case .number(let number): return number == number.rounded() && abs(number) < 1e15 ? .int(Int64(number)) : .string(String(number))
         case .bool(let flag): return .bool(flag)
         case .array(let items): return .array(element: "value", items.map(v1Value))
+        case .object(let fields): return .object(fields.sorted { $0.key < $1.key }.map { ($0.key, v1Value($0.value)) })
         }
     }
 

@@ -184,6 +184,40 @@ enum Migrations {
                 "CREATE TABLE IF NOT EXISTS mvpd_authorization_protocols (mvpd_id TEXT PRIMARY KEY, authorization_protocol TEXT NOT NULL)"
             ]
         ),
+        // Issue 25: OAuth 2.0 MVPDs — their endpoints and client, sign-ins waiting for the MVPD's callback (state, PKCE
+        // verifier), and the refresh token of each OAuth 2.0 profile, encrypted.
+        (
+            51,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS mvpd_oauth2 (
+                    mvpd_id TEXT PRIMARY KEY, issuer TEXT, authorize_url TEXT NOT NULL, token_url TEXT NOT NULL,
+                    userinfo_url TEXT NOT NULL, logout_url TEXT, client_id TEXT NOT NULL, client_secret TEXT NOT NULL,
+                    scopes TEXT NOT NULL, user_id_claim TEXT NOT NULL, token_auth_method TEXT NOT NULL, pkce BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS oauth2_pending (
+                    state_hash TEXT PRIMARY KEY, session_code TEXT NOT NULL, mvpd_id TEXT NOT NULL, code_verifier TEXT NOT NULL,
+                    expires_at BIGINT NOT NULL)
+                """,
+                """
+                CREATE TABLE IF NOT EXISTS oauth2_grants (
+                    requestor_id TEXT NOT NULL, client_id TEXT NOT NULL, device_id TEXT NOT NULL, mvpd_id TEXT NOT NULL,
+                    refresh_token TEXT NOT NULL, profile_not_before BIGINT NOT NULL, updated_at BIGINT NOT NULL,
+                    PRIMARY KEY (requestor_id, client_id, device_id, mvpd_id))
+                """,
+            ]
+        ),
+        // Issue 25: preflight — several resources in one XACML call for preauthorize, at most this many per call.
+        (
+            52,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS integration_preflight (
+                    requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, max_resources BIGINT NOT NULL, PRIMARY KEY (requestor_id, mvpd_id))
+                """
+            ]
+        ),
         // Issue 19: the changes log (who changed what, when, the values before and after; secrets never).
         (
             40,

@@ -73,3 +73,10 @@ extension Repository {
         }.filter { $0.retiredAt.map { $0 > retiredAfter } ?? true }
     }
 }
+
+extension Repository {
+    /// A key by id, whatever its state (a retired encryption key still decrypts), from the catalog cache.
+    package func serviceKey(kid: String) async throws -> ServiceKeyRecord? {
+        try await cached("key|" + kid) { try await first("SELECT * FROM service_keys WHERE kid = \(bind: kid)", as: ServiceKeyRecord.self) }
+    }
+}

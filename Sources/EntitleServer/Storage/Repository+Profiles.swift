@@ -55,6 +55,8 @@ extension Repository {
     /// Deletes the profile of a device at one MVPD; returns it when there was one.
     package func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
         defer { profileCache.evict([ProfileCache.DeviceKey(requestor: requestor, client: client, device: device)]) }
+        // An OAuth 2.0 MVPD's refresh token goes with the profile (logout, a revoked grant, an admin removal).
+        try await deleteOAuth2Grant(requestor: requestor, client: client, device: device, mvpd: mvpd)
         return try await first(
             """
             DELETE FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)

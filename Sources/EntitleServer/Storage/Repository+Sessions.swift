@@ -69,6 +69,7 @@ extension Repository {
         try await run("DELETE FROM used_assertions WHERE expires_at < \(bind: now)")
         try await run("DELETE FROM logout_requests WHERE expires_at < \(bind: now)")
         try await run("DELETE FROM rate_buckets WHERE updated_at < \(bind: now - 3_600_000)")
+        try await purgeExpiredOAuth2(now: now)
         try await purgeProfileChanges()
     }
 

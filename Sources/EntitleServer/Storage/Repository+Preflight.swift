@@ -1,0 +1,29 @@
+import SQLKit
+
+extension Repository {
+    /// How many resources one preflight call to the MVPD may carry for this integration; nil when preflight in one call
+    /// is off (each resource is asked on its own). From the catalog cache.
+    package func preflightMaxResources(requestor: String, mvpd: String) async throws -> Int64? {
+        struct Row: Decodable, Sendable {
+            var requestorId: String
+            var mvpdId: String
+            var maxResources: Int64
+        }
+        let rows = try await cached("integration-preflight") { try await all("SELECT * FROM integration_preflight", as: Row.self) }
+        return rows.first { $0.requestorId == requestor && $0.mvpdId == mvpd }?.maxResources
+    }
+
+    /// Turns preflight in one call on (at most `maxResources` per call) or off (nil) for an integration.
+    package func setPreflight(requestor: String, mvpd: String, maxResources: Int64?) async throws {
+        if let maxResources, maxResources > 0 {
+            try await run(
+                """
+                INSERT INTO integration_preflight (requestor_id, mvpd_id, max_resources) VALUES (\(bind: requestor), \(bind: mvpd), \(bind: maxResources))
+                ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET max_resources = excluded.max_resources
+                """)
+        } else {
+            try await run("DELETE FROM integration_preflight WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)")
+        }
+        try await catalogChanged()
+    }
+}
