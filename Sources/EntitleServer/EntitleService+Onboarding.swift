@@ -1,5 +1,7 @@
+import AsyncHTTPClient
 import EntitleCore
 import Foundation
+import NIOCore
 import SAML
 
 /// Onboarding, for every front end (`entitle admin`, the admin API, the console): requestors, MVPDs and their
@@ -111,7 +113,12 @@ extension EntitleService {
             guard (60...(400 * 86_400)).contains(seconds) else { throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days") }
             record.profileTtlSeconds = seconds
         }
-        if let xml = update.samlMetadataXML {
+        var metadataXML = update.samlMetadataXML
+        if let url = update.samlMetadataURL {
+            guard metadataXML == nil else { throw AdminError("invalid_value", "give the SAML metadata or its URL, not both") }
+            metadataXML = try await fetchMetadata(url)
+        }
+        if let xml = metadataXML {
             guard record.kind == .saml else { throw AdminError("invalid_value", "\(id) is not a SAML MVPD") }
             let metadata: IdentityProviderMetadata
             do { metadata = try IdentityProviderMetadata.parse(xml: xml) } catch {
@@ -124,7 +131,64 @@ extension EntitleService {
             try await recordSSOPostBinding(mvpd: id, metadataXML: xml)
         }
         try await repository.upsertMVPD(record)
+        if let url = update.samlMetadataURL {
+            try await repository.setMetadataSource(mvpd: id, url: url, at: now)
+        } else if update.samlMetadataXML != nil {
+            try await repository.setMetadataSource(mvpd: id, url: nil, at: now)
+        }
         try await recordChange(actor: actor, action: "mvpd.update", target: id, before: before, after: try await mvpdView(id: id))
+    }
+
+    /// Fetches the SAML metadata of every MVPD that has a metadata URL (or of `only`) and applies what changed, recorded
+    /// as `mvpd.update` by `actor`. Returns the MVPDs whose metadata changed; a failed fetch leaves that MVPD as it was
+    /// and is reported in `failures`.
+    package func refreshMetadata(only: String? = nil, actor: String) async throws -> (changed: [String], failures: [String: String]) {
+        var changed: [String] = [], failures: [String: String] = [:]
+        for source in try await repository.metadataSources() where only == nil || source.mvpd == only {
+            do {
+                let before = try await mvpdView(id: source.mvpd)
+                var update = MVPDUpdate()
+                update.samlMetadataURL = source.url
+                let xml = try await fetchMetadata(source.url)
+                let metadata = try IdentityProviderMetadata.parse(xml: xml)
+                let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
+                guard let record = try await repository.mvpd(id: source.mvpd) else { continue }
+                if record.entityId == metadata.entityID && record.ssoUrl == metadata.singleSignOnRedirectURL
+                    && record.sloUrl == metadata.singleLogoutRedirectURL && record.certificates == pems
+                {
+                    try await repository.setMetadataSource(mvpd: source.mvpd, url: source.url, at: now)
+                    continue
+                }
+                try await updateMVPD(id: source.mvpd, update, actor: actor)
+                _ = before
+                changed.append(source.mvpd)
+            } catch {
+                failures[source.mvpd] = "\(error)"
+            }
+        }
+        if let only, failures.isEmpty, try await repository.metadataSources().contains(where: { $0.mvpd == only }) == false {
+            throw AdminError(
+                "no_metadata_url", "\(only) has no metadata URL (set one with `entitle admin mvpd update --saml-metadata-url`)", status: 404)
+        }
+        return (changed, failures)
+    }
+
+    /// Downloads SAML metadata: http(s) only, 10 seconds, at most 1 MiB.
+    func fetchMetadata(_ url: String) async throws -> String {
+        guard let parsed = URL(string: url), ["https", "http"].contains(parsed.scheme ?? ""), parsed.host != nil else {
+            throw AdminError("invalid_value", "the metadata URL must be an http(s) URL")
+        }
+        do {
+            let response = try await httpClient.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+            guard response.status == .ok else {
+                throw AdminError("metadata_unavailable", "\(url) answered HTTP \(response.status.code)", status: 502)
+            }
+            return String(buffer: try await response.body.collect(upTo: 1 << 20))
+        } catch let error as AdminError {
+            throw error
+        } catch {
+            throw AdminError("metadata_unavailable", "cannot fetch \(url): \(error)", status: 502)
+        }
     }
 
     /// Disables or enables an MVPD for every requestor (its integrations keep their own state) and records it.
@@ -233,6 +297,8 @@ package struct MVPDUpdate: Codable, Sendable, Equatable {
     package var profileTTLSeconds: Int64?
     /// New SAML IdP metadata XML.
     package var samlMetadataXML: String?
+    /// Where to fetch the SAML IdP metadata from now and at every refresh.
+    package var samlMetadataURL: String?
 
     /// An empty update.
     package init() {}

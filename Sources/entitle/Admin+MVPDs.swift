@@ -8,6 +8,7 @@ extension Admin.MVPD {
         @Option(help: "Display name.") var name: String?
         @Option(help: "Logo URL (empty: none).") var logoURL: String?
         @Option(help: "New SAML IdP metadata XML file (the MVPD's, after a certificate or endpoint change).") var samlMetadata: String?
+        @Option(help: "URL of the MVPD's SAML metadata: fetched now and by every `mvpd refresh`.") var samlMetadataURL: String?
         @Option(help: "Whether the login page needs SFSafariViewController (true or false).") var requiresSafariViewController: Bool?
         @Option(help: "Apple single sign-on (enablePlatformServices), true or false.") var platformServices: Bool?
         @Option(help: "Apple SSO boarding status: SUPPORTED, PICKER or NOT_SUPPORTED (empty: none).") var boardingStatus: String?
@@ -23,6 +24,7 @@ extension Admin.MVPD {
             update.boardingStatus = boardingStatus
             update.displayInPlatformPicker = displayInPicker
             update.profileTTLSeconds = profileTTL
+            update.samlMetadataURL = samlMetadataURL
             if let samlMetadata {
                 guard let xml = try? String(contentsOfFile: samlMetadata, encoding: .utf8) else {
                     throw AdminFailure.exit("cannot read \(samlMetadata)")
@@ -45,6 +47,25 @@ extension Admin.MVPD {
             let update = try changes.update()
             try await Admin.withService(storage) { try await $0.updateMVPD(id: id, update, actor: Admin.cliActor) }
             print("MVPD \(id) updated")
+        }
+    }
+
+    /// `entitle admin mvpd refresh`.
+    struct Refresh: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch again the SAML metadata of MVPDs set up with --saml-metadata-url and apply what changed (certificates, endpoints).",
+            discussion: "Run it daily (a cron job or systemd timer); each change lands in the changes log. Exit 1 when a fetch failed.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: "Only this MVPD (default: every MVPD with a metadata URL).") var id: String?
+
+        func run() async throws {
+            let (changed, failures) = try await Admin.withService(storage) { try await $0.refreshMetadata(only: id, actor: Admin.cliActor) }
+            for mvpd in changed { print("\(mvpd): metadata changed and applied") }
+            for (mvpd, failure) in failures.sorted(by: { $0.key < $1.key }) {
+                FileHandle.standardError.write(Data("entitle admin: \(mvpd): \(failure)\n".utf8))
+            }
+            if changed.isEmpty && failures.isEmpty { print("no metadata changed") }
+            if !failures.isEmpty { throw ExitCode(1) }
         }
     }
 

@@ -92,7 +92,7 @@ struct Admin: AsyncParsableCommand {
     struct MVPD: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add, change, disable, remove and list MVPDs.",
-            subcommands: [Add.self, Update.self, Show.self, List.self, Disable.self, Enable.self, Remove.self])
+            subcommands: [Add.self, Update.self, Show.self, List.self, Disable.self, Enable.self, Remove.self, Refresh.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(

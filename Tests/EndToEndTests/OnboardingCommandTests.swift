@@ -44,6 +44,17 @@ import Testing
                 try await Self.admin(service, ["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--display-name", ""]).status == 0)
             #expect(try await service.client().send(.GET, "/api/v2/REF/configuration").text.contains("Demo Cable Plus"))
 
+            // Metadata from a URL, fetched now and by `mvpd refresh` (here: DemoCable's own metadata, served by the DemoMVPD).
+            let url = service.baseURL + "/demo-mvpd/DemoCable/saml/metadata"
+            let fromURL = try await Self.admin(service, ["mvpd", "update", "--id", "DemoCable", "--saml-metadata-url", url])
+            #expect(fromURL.status == 0, "\(fromURL.stderr)")
+            let refreshed = try await Self.admin(service, ["mvpd", "refresh"])
+            #expect(refreshed.status == 0 && refreshed.stdout.contains("no metadata changed"), "\(refreshed.stdout) \(refreshed.stderr)")
+            let unreachable = try await Self.admin(
+                service, ["mvpd", "update", "--id", "DemoCable", "--saml-metadata-url", service.baseURL + "/nope.xml"])
+            #expect(unreachable.status == 1 && unreachable.stderr.contains("HTTP 404"), "\(unreachable.stderr)")
+            #expect(try await Self.admin(service, ["mvpd", "refresh", "--id", "DemoFiber"]).stderr.contains("has no metadata URL"))
+
             let listed = try #require(try Self.json(try await Self.admin(service, ["mvpd", "list", "--json"]).stdout) as? [[String: Any]])
             #expect(listed.contains { $0["id"] as? String == "DemoFiber" })
 

@@ -255,6 +255,13 @@ enum Migrations {
                 """
             ]
         ),
+        // Issue 19: where an MVPD's SAML metadata is fetched from, for its refresh.
+        (
+            43,
+            [
+                "CREATE TABLE IF NOT EXISTS mvpd_metadata_sources (mvpd_id TEXT PRIMARY KEY, url TEXT NOT NULL, refreshed_at BIGINT NOT NULL)"
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded. Safe to run from several instances at once.

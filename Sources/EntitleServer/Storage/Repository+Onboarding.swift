@@ -88,11 +88,28 @@ extension Repository {
         try await catalogChanged()
     }
 
+    /// Records (or, with nil, forgets) the URL an MVPD's SAML metadata is fetched from.
+    package func setMetadataSource(mvpd: String, url: String?, at: Int64) async throws {
+        guard let url else { return try await run("DELETE FROM mvpd_metadata_sources WHERE mvpd_id = \(bind: mvpd)") }
+        try await run(
+            """
+            INSERT INTO mvpd_metadata_sources (mvpd_id, url, refreshed_at) VALUES (\(bind: mvpd), \(bind: url), \(bind: at))
+            ON CONFLICT (mvpd_id) DO UPDATE SET url = excluded.url, refreshed_at = excluded.refreshed_at
+            """)
+    }
+
+    /// Every MVPD whose metadata comes from a URL: (MVPD id, URL), by id.
+    package func metadataSources() async throws -> [(mvpd: String, url: String)] {
+        try await sql.raw("SELECT mvpd_id, url FROM mvpd_metadata_sources ORDER BY mvpd_id").all().map {
+            (try $0.decode(column: "mvpd_id", as: String.self), try $0.decode(column: "url", as: String.self))
+        }
+    }
+
     /// Removes an MVPD with its integrations and settings.
     package func deleteMVPD(id: String) async throws {
         for table in [
             "integrations", "integration_overrides", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds",
-            "mvpd_oauth2", "integration_preflight", "oauth2_grants", "oauth2_pending",
+            "mvpd_oauth2", "mvpd_metadata_sources", "integration_preflight", "oauth2_grants", "oauth2_pending",
         ] {
             try await run("DELETE FROM \(unsafeRaw: table) WHERE mvpd_id = \(bind: id)")
         }
