@@ -42,7 +42,7 @@ AT=$(curl -sf -X POST "$B/o/client/token" -H "X-Device-Info: $DI" \
 H=(-H "Authorization: Bearer $AT" -H "AP-Device-Identifier: $DEV" -H "X-Device-Info: $DI")
 SESSION=$(curl -sf "${H[@]}" -X POST "$B/api/v2/REF/sessions" -d 'mvpd=DemoCable&redirectUrl=adobepass://ios.app')
 python3 scripts/play-login.py "$B$(jq -r .url <<<"$SESSION")" alice alice-pass >/dev/null
-USER_ID=$(curl -sf "${H[@]}" "$B/api/v2/REF/profiles/DemoCable" | jq -r '.profiles.DemoCable.attributes.userID')
+USER_ID=$(curl -sf "${H[@]}" "$B/api/v2/REF/profiles/DemoCable" | jq -r '.profiles.DemoCable.attributes.userID | if type == "object" then .value else . end')
 [ -n "$USER_ID" ] && [ "$USER_ID" != null ] || { echo "make-upgrade-fixture: no profile after the sign-in" >&2; exit 1; }
 KEYS=$(curl -sf "$B/keys/media-token" | grep -c 'BEGIN CERTIFICATE')
 MADE_AT=$(date +%s%3N)
