@@ -8,7 +8,7 @@ import SQLKit
 import Testing
 
 /// TLS to PostgreSQL as the database URL's `sslmode` says (libpq's meanings), against throwaway servers of the test's
-/// own: one without TLS, one with a self-signed certificate for 127.0.0.1.
+/// own: one without TLS, one with a self-signed certificate for localhost.
 @Suite(.serialized) struct PostgresTLSTests {
     static let logger = Logger(label: "test")
 
@@ -55,8 +55,14 @@ import Testing
         try ThrowawayPostgres.run(
             "/usr/bin/openssl",
             [
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", folder + "/server.key", "-out", folder + "/server.crt",
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=DNS:localhost", "-keyout", folder + "/server.key", "-out", folder + "/server.crt",
+            ])
+        try ThrowawayPostgres.run(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=other", "-keyout", folder + "/other.key",
+                "-out", folder + "/other.crt",
             ])
         chmod(folder + "/server.key", 0o600)
         if getuid() == 0 { try ThrowawayPostgres.run("/usr/bin/chown", ["-R", "postgres", folder]) }
@@ -66,16 +72,19 @@ import Testing
         else { return }
         defer { postgres.remove() }
 
+        // Issued for localhost (not for the address 127.0.0.1).
+        let localhost = postgres.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
         try await Self.connect(postgres.url + "?sslmode=require")
         try await Self.connect(postgres.url + "?sslmode=verify-ca&sslrootcert=\(folder)/server.crt")
-        try await Self.connect(postgres.url + "?sslmode=verify-full&sslrootcert=\(folder)/server.crt")
+        try await Self.connect(localhost + "?sslmode=verify-full&sslrootcert=\(folder)/server.crt")
         // The system's CAs did not sign it: verification fails, and says so.
-        let unverified = await Self.failure(postgres.url + "?sslmode=verify-full")
+        let unverified = await Self.failure(localhost + "?sslmode=verify-full")
         #expect(unverified.contains("TLS handshake with PostgreSQL"), "\(unverified)")
-        // Issued for 127.0.0.1, not for localhost: verify-full refuses, verify-ca accepts.
-        let localhost = postgres.url.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-        let wrongHost = await Self.failure(localhost + "?sslmode=verify-full&sslrootcert=\(folder)/server.crt")
+        // verify-full checks the name: 127.0.0.1 is not the name the certificate was issued for.
+        let wrongHost = await Self.failure(postgres.url + "?sslmode=verify-full&sslrootcert=\(folder)/server.crt")
         #expect(wrongHost.contains("TLS handshake with PostgreSQL"), "\(wrongHost)")
-        try await Self.connect(localhost + "?sslmode=verify-ca&sslrootcert=\(folder)/server.crt")
+        // require with sslrootcert checks the CA (as libpq): a CA that did not sign it is refused.
+        let otherCA = await Self.failure(postgres.url + "?sslmode=require&sslrootcert=\(folder)/other.crt")
+        #expect(otherCA.contains("TLS handshake with PostgreSQL"), "\(otherCA)")
     }
 }

@@ -47,7 +47,7 @@ package struct SchemaTooNewError: Error, CustomStringConvertible, Sendable {
     package var description: String {
         "the database was written by a newer Entitle: it records schema migration(s) "
             + unknownVersions.map(String.init).joined(separator: ", ")
-            + " that this binary does not know (it knows up to \(Migrations.knownVersions.max() ?? 0)). Nothing was changed. "
+            + " that this binary does not know. Nothing was changed. "
             + "Run the newer binary, or restore a backup taken before the upgrade (see docs/upgrading.md)."
     }
 }

@@ -66,8 +66,9 @@ package enum PostgresTLS {
                     + "(postgresql.conf: ssl = on, ssl_cert_file, ssl_key_file) or change sslmode (see docs/configuration.md).")
         }
         let reflected = String(reflecting: error)
-        if error is NIOSSLError || error is BoringSSLError || reflected.contains("NIOSSLError") || reflected.contains("handshakeFailed")
-            || reflected.contains("BoringSSLError")
+        // NIOSSLError, NIOSSLExtraError (a certificate not issued for the host), BoringSSLError, also inside a PSQLError.
+        if error is NIOSSLError || error is NIOSSLExtraError || error is BoringSSLError || reflected.contains("NIOSSL")
+            || reflected.contains("BoringSSL")
         {
             return ConfigurationError(
                 "the TLS handshake with PostgreSQL at \(host) failed (sslmode=\(mode)): \(reflected). Check sslrootcert and that "
