@@ -54,7 +54,8 @@ struct UpgradeFixture: Decodable {
             let wanted = columns?[table] ?? names
             guard !wanted.isEmpty else { continue }
             let expression = wanted.map { "quote(\"\($0)\")" }.joined(separator: " || '|' || ")
-            let rows = try await sql.raw(SQLQueryString("SELECT \(unsafeRaw: expression) AS r FROM \"\(unsafeRaw: table)\"")).all(decodingColumn: "r", as: String.self)
+            let rows = try await sql.raw(SQLQueryString("SELECT \(unsafeRaw: expression) AS r FROM \"\(unsafeRaw: table)\"")).all(
+                decodingColumn: "r", as: String.self)
             result[table] = Set(rows)
         }
         return result

@@ -144,7 +144,8 @@ package enum SQLiteBackup {
             guard schema.isOpenable else { throw SchemaTooNewError(unknownVersions: schema.unknown) }
             var counts: [String: Int] = [:]
             for table in ["service_keys", "requestors", "mvpds", "clients", "profiles"] {
-                let count = try? await sql.raw(SQLQueryString("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)")).first(decodingColumn: "n", as: Int.self)
+                let count = try? await sql.raw(SQLQueryString("SELECT COUNT(*) AS n FROM \(unsafeRaw: table)")).first(
+                    decodingColumn: "n", as: Int.self)
                 counts[table] = count ?? 0
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
