@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks a release tarball (scripts/package.sh) on this machine: unpacks it, compares the shared libraries its binary
-# needs (ldd) with the runtime libraries docs/deployment.md lists, then starts `entitle serve --no-demo` on a temporary
+# needs (readelf NEEDED; ldd for any not found) with the runtime libraries docs/deployment.md lists, then starts `entitle serve --no-demo` on a temporary
 # data directory and waits for /readyz to answer 200.
 #   scripts/check-package.sh [dist/entitle-VERSION-linux-ARCH.tar.gz]   (default: the newest in dist/)
 set -euo pipefail
@@ -19,11 +19,20 @@ failed=0
 documented=$(awk '/<!-- runtime-libraries -->/{inside=1; next} /<!-- \/runtime-libraries -->/{inside=0} inside' docs/deployment.md \
   | grep -o '`[^`]*\.so[^`]*`' | tr -d '`' | sort -u)
 [ -n "$documented" ] || { echo "check-package: no runtime library list in docs/deployment.md" >&2; exit 1; }
+# Every library resolves on this machine (ldd), and every one the binary itself names (its ELF NEEDED entries; the
+# Debian packages of those bring their own dependencies) is documented.
 if ldd "$bin" | grep -q "not found"; then echo "FAIL missing libraries:"; ldd "$bin" | grep "not found"; failed=1; fi
-needed=$(ldd "$bin" | awk '$1 !~ /^(linux-vdso|\/)/ {print $1}' | sort -u)
+needed=$(readelf -d "$bin" | awk '/\(NEEDED\)/ {gsub(/[][]/, "", $5); print $5}' | grep -v '^ld-linux' | sort -u)
 for library in $needed; do
   if grep -qxF "$library" <<<"$documented"; then echo "ok   $library (documented)"; else echo "FAIL $library is needed but not in docs/deployment.md"; failed=1; fi
 done
+
+# The systemd unit parses (pointed at the unpacked binary), where systemd-analyze exists.
+if command -v systemd-analyze >/dev/null 2>&1; then
+  sed "s#/usr/local/bin/entitle#$bin#" "$(dirname "$bin")/../share/entitle/entitle.service" >"$work/entitle.service"
+  if systemd-analyze verify "$work/entitle.service" >"$work/unit.log" 2>&1; then echo "ok   share/entitle/entitle.service verifies";
+  else echo "FAIL share/entitle/entitle.service:"; cat "$work/unit.log"; failed=1; fi
+fi
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 "$bin" serve --no-demo --port "$port" --data-dir "$work/data" --log-level warning >"$work/serve.out" 2>"$work/serve.err" &
