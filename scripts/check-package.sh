@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks a release tarball (scripts/package.sh) on this machine: unpacks it, compares the shared libraries its binary
-# needs (readelf NEEDED; ldd for any not found) with the runtime libraries docs/deployment.md lists, then starts `entitle serve --no-demo` on a temporary
-# data directory and waits for /readyz to answer 200.
+# needs (readelf NEEDED; ldd for any not found) with the runtime libraries docs/deployment.md lists, checks the systemd
+# unit, then starts `entitle serve --no-demo --config` with the example configuration on a temporary data directory and
+# waits for /readyz to answer 200.
 #   scripts/check-package.sh [dist/entitle-VERSION-linux-ARCH.tar.gz]   (default: the newest in dist/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +36,9 @@ if command -v systemd-analyze >/dev/null 2>&1; then
 fi
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-"$bin" serve --no-demo --port "$port" --data-dir "$work/data" --log-level warning >"$work/serve.out" 2>"$work/serve.err" &
+# With the tarball's example configuration; flags (which beat the file) put it on a free port and a temporary directory.
+"$bin" serve --no-demo --config "$(dirname "$bin")/../share/entitle/entitle.yaml" --port "$port" --data-dir "$work/data" \
+  --public-url "http://127.0.0.1:$port" --log-level warning >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 ready=""
 for _ in $(seq 1 300); do
@@ -43,6 +46,6 @@ for _ in $(seq 1 300); do
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.1
 done
-if [ -n "$ready" ]; then echo "ok   entitle serve --no-demo started and /readyz answered 200"; else
+if [ -n "$ready" ]; then echo "ok   entitle serve --no-demo --config share/entitle/entitle.yaml started and /readyz answered 200"; else
   echo "FAIL entitle serve --no-demo did not become ready"; cat "$work/serve.err"; failed=1; fi
 [ "$failed" = 0 ] && echo "check-package: $tarball is good" || { echo "check-package: $tarball FAILED"; exit 1; }
