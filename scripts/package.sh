@@ -3,7 +3,8 @@
 #   bin/entitle (release build, Swift runtime statically linked) and its resource bundle,
 #   share/entitle/ (systemd unit, example configuration, nginx example), share/doc/entitle/ (README and docs).
 # VERSION is $ENTITLE_VERSION or `git describe`. Uses its own scratch path (.build-release), never .build.
-# A clean release build takes about 15 minutes on 2 cores. Check the result with scripts/check-package.sh.
+# Needs the -dev packages of .ci/run plus libcurl4-openssl-dev (the static Foundation links -lcurl). A clean release
+# build took 47 minutes on the shared 2-core machine (other builds beside it); after a change, 2-3 minutes. Check the result with scripts/check-package.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=${ENTITLE_VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
