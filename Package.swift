@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "5.0.1"),
     ],
     targets: [
         .target(
@@ -93,6 +95,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -136,6 +139,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(name: "EntitleCoreTests", dependencies: ["EntitleCore"]),
         .testTarget(
@@ -149,7 +153,9 @@ let package = Package(
                 "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleServer", "EntitleHost",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            // The verifier test vector (docs/media-token-verifier.md), read from the source tree.
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "AccessEnablerTests",
             dependencies: [
@@ -166,8 +172,12 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
-                "TerminalQR", .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            ]),
+                "TerminalQR",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            // The upgrade fixture (scripts/make-upgrade-fixture.sh), read from the source tree.
+            exclude: ["Fixtures"]),
         .testTarget(name: "AdobeStyleDelegateTests", dependencies: ["AccessEnabler", "EntitleHost", "EntitleClients", "EntitleTesting"]),
         .testTarget(
             name: "DemoMVPDTests",

@@ -26,6 +26,10 @@ echo "== slow-client and readiness tests, alone =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build --filter "$alone"
 echo "== README REST walk-through (curl, jq, python3) =="
 env -u ENTITLE_URL -u ENTITLE_DATA_DIR scripts/rest-walkthrough.sh
+echo "== media-token test vector, Python example (cryptography) =="
+scripts/verify-vector-python.sh
+echo "== TLS-terminating proxy: nginx in front of the service (skipped without nginx) =="
+scripts/check-proxy.sh
 echo "== schemathesis against /openapi.json: no 5xx, every answer as documented (bounded: 120 s) =="
 scripts/schemathesis.sh --max-examples 10 --max-time 120
 echo "== service tests (PostgreSQL) =="

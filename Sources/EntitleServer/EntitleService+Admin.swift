@@ -6,7 +6,7 @@ import SAML
 extension EntitleService {
     /// Prepares the database: schema and signing keys.
     package func prepare() async throws {
-        try await repository.migrate(logger: logger)
+        try await repository.migrate(logger: logger, now: now)
         try await keys.ensureKeys()
         try await repository.purgeExpired(now: now)
     }

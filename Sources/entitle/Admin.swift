@@ -11,7 +11,8 @@ struct Admin: AsyncParsableCommand {
         abstract: "Administer the service's storage: software statements, clients, MVPDs, keys.",
         subcommands: [
             SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
-            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self, Integration.self, Operator.self,
+            Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self, Integration.self, Operator.self, Backup.self,
+            Restore.self, Schema.self,
         ]
     )
 

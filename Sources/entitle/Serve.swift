@@ -7,7 +7,14 @@ import Logging
 
 /// `entitle serve`: the service and the DemoMVPD with the seeded demo world.
 struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the Entitle service and the DemoMVPD (SQLite in ./.entitle by default).")
+    static let configuration = CommandConfiguration(
+        abstract: "Run the Entitle service and the DemoMVPD (SQLite in ./.entitle by default).",
+        discussion: """
+            Every option may also come from the environment, ENTITLE_ and the option in upper snake case (--data-dir: \
+            ENTITLE_DATA_DIR; a repeated option comma-separated; a flag true or false), and from a JSON or YAML file \
+            given with --config (keys named as the long options). Precedence: flag > environment > file > default. \
+            See docs/configuration.md.
+            """)
 
     @Option(help: "Interface to listen on.")
     var host = "127.0.0.1"
@@ -71,6 +78,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical).")
     var logLevel = "info"
 
+    @Option(help: ArgumentHelp("JSON or YAML file of settings, keys named as the long options (env: ENTITLE_CONFIG).", valueName: "file"))
+    var config: String?
+
+    @Flag(help: "Print the effective settings (secrets masked) and where each comes from, then exit.")
+    var printConfig = false
+
     func validate() throws {
         guard idleTimeout > 0, requestTimeout > 0 else { throw ValidationError("--idle-timeout and --request-timeout must be positive.") }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
@@ -86,6 +99,15 @@ struct Serve: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if printConfig {
+            let arguments = Array(CommandLine.arguments.drop { $0 != "serve" }.dropFirst())
+            let resolved: ServeConfiguration
+            do { resolved = try ServeConfiguration.resolve(arguments: arguments, environment: ProcessInfo.processInfo.environment) } catch {
+                throw ValidationError("\(error)")
+            }
+            print(resolved.rendered, terminator: "")
+            return
+        }
         var logger = Logger(label: "entitle") { EscapingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         var configuration = storage.hostConfiguration(host: host, port: port, publicURL: publicURL)

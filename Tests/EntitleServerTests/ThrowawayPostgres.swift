@@ -10,11 +10,14 @@ final class ThrowawayPostgres: Sendable {
     let directory: String
     let port: Int
     let asRoot: Bool
+    /// More server settings for `postgres -o` (e.g. `-c ssl=on`).
+    let serverOptions: String
 
     /// The URL of its `postgres` database.
     var url: String { "postgres://postgres@127.0.0.1:\(port)/postgres" }
 
-    init?() throws {
+    init?(serverOptions: String = "") throws {
+        self.serverOptions = serverOptions
         let base = "/usr/lib/postgresql"
         guard let versions = try? FileManager.default.contentsOfDirectory(atPath: base),
             let newest = versions.compactMap(Int.init).max()
@@ -32,7 +35,10 @@ final class ThrowawayPostgres: Sendable {
     func start() throws {
         try postgres(
             "pg_ctl",
-            ["-D", directory + "/data", "-o", "-h 127.0.0.1 -p \(port) -k \(directory)", "-l", directory + "/log", "-w", "-t", "120", "start"])
+            [
+                "-D", directory + "/data", "-o", "-h 127.0.0.1 -p \(port) -k \(directory) \(serverOptions)", "-l", directory + "/log", "-w", "-t",
+                "120", "start",
+            ])
     }
 
     func stop() throws { try postgres("pg_ctl", ["-D", directory + "/data", "-m", "fast", "-w", "-t", "120", "stop"]) }

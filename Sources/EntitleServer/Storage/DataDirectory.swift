@@ -19,7 +19,7 @@ package enum DataDirectory {
     /// data directory pointed at a shared folder does not change the modes of files that are not Entitle's.
     package static let ownEntries: Set<String> = [
         "entitle.sqlite", "entitle.sqlite-wal", "entitle.sqlite-shm", "entitle.sqlite-journal",
-        "demo", "demo-mvpd",
+        "demo", "demo-mvpd", "before-restore",
     ]
 
     /// Creates `path` when missing and makes Entitle's entries in it (and everything below them) owner-only; the

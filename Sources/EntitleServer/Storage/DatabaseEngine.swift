@@ -42,12 +42,12 @@ package final class DatabaseEngine: Sendable {
         return DatabaseEngine(kind: .sqlite, sql: sql) { try await connection.close().get() }
     }
 
-    /// Connects to PostgreSQL with a `postgres://user:password@host:port/database` URL and a connection pool.
+    /// Connects to PostgreSQL with a `postgres://user:password@host:port/database` URL and a connection pool; TLS as the
+    /// URL's `sslmode` and `sslrootcert` say (``PostgresTLS``, libpq's meanings; `prefer` when absent).
     package static func postgres(url: String, logger: Logger, connectionsPerEventLoop: Int = 4) throws -> DatabaseEngine {
+        let tls = try PostgresTLS.configuration(url: url)
         var configuration = try SQLPostgresConfiguration(url: url)
-        if !url.contains("sslmode=") || url.contains("sslmode=disable") {
-            configuration.coreConfiguration.tls = .disable
-        }
+        configuration.coreConfiguration.tls = tls
         let pool = EventLoopGroupConnectionPool(
             source: PostgresConnectionSource(sqlConfiguration: configuration),
             maxConnectionsPerEventLoop: connectionsPerEventLoop, pruneInterval: nil, logger: logger,
@@ -69,7 +69,14 @@ package final class DatabaseEngine: Sendable {
                 throw ConfigurationError("Unsupported --database-url: only postgres:// URLs are accepted.")
             }
             if FileManager.default.fileExists(atPath: dataDirectory) { try DataDirectory.secure(dataDirectory, logger: logger) }
-            return try postgres(url: databaseURL, logger: logger)
+            let engine = try postgres(url: databaseURL, logger: logger)
+            // A first query, so that a TLS mismatch (sslmode=require against a server without TLS, an unknown CA) is
+            // told plainly at start-up.
+            do { try await engine.sql.raw("SELECT 1").run() } catch {
+                try? await engine.close()
+                throw PostgresTLS.explain(error, url: databaseURL) ?? error
+            }
+            return engine
         }
         // The database holds the private signing keys: the file exists owner-only before SQLite opens it, and SQLite
         // gives its -wal and -shm files the database file's mode.

@@ -3,7 +3,7 @@ import SQLKit
 
 /// Versioned schema migrations, applied in order and recorded in `schema_migrations`.
 /// The SQL is the common subset of SQLite and PostgreSQL (TEXT, BIGINT, DOUBLE PRECISION, ON CONFLICT).
-enum Migrations {
+package enum Migrations {
     static let all: [(version: Int, statements: [String])] = [
         (
             1,
@@ -264,8 +264,11 @@ enum Migrations {
         ),
     ]
 
-    /// Applies every migration not yet recorded. Safe to run from several instances at once.
-    static func apply(to sql: any SQLDatabase, logger: Logger) async throws {
+    /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from
+    /// several instances at once. A database that records a migration this binary does not know (written by a newer
+    /// Entitle) is refused with ``SchemaTooNewError`` before anything is written to it.
+    static func apply(to sql: any SQLDatabase, logger: Logger, now: Int64 = 0) async throws {
+        _ = try await checkOpenable(sql)
         try await sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
         let applied = Set(try await sql.raw("SELECT version FROM schema_migrations").all(decodingColumn: "version", as: Int64.self))
         let postgres = sql.dialect.name == "postgresql"
@@ -276,7 +279,7 @@ enum Migrations {
             }
             try await sql.raw(
                 """
-                INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: Int64(migration.version)), 0)
+                INSERT INTO schema_migrations (version, applied_at) VALUES (\(bind: Int64(migration.version)), \(bind: now))
                 ON CONFLICT (version) DO NOTHING
                 """
             ).run()

@@ -21,8 +21,14 @@ package struct Repository: Sendable {
         self.profileCache = profileCache
     }
 
-    /// Creates the schema or brings it up to date.
-    package func migrate(logger: Logging.Logger) async throws { try await Migrations.apply(to: sql, logger: logger) }
+    /// Creates the schema or brings it up to date, recording each migration applied with `now` (milliseconds); refuses
+    /// a database written by a newer Entitle (``SchemaTooNewError``) without changing it.
+    package func migrate(logger: Logging.Logger, now: Int64 = 0) async throws {
+        try await Migrations.apply(to: sql, logger: logger, now: now)
+    }
+
+    /// The schema version recorded in the database, read without changing anything.
+    package func schemaVersion() async throws -> SchemaVersion { try await SchemaVersion.read(from: sql) }
 
     func first<T: Decodable>(_ query: SQLQueryString, as type: T.Type) async throws -> T? {
         try await sql.raw(query).first(decoding: T.self, with: decoder)

@@ -1,0 +1,110 @@
+import ArgumentParser
+import EntitleHost
+import EntitleServer
+import Foundation
+import Logging
+
+extension Admin {
+    /// The route for PostgreSQL, which these commands do not cover.
+    static let postgresBackupAdvice = """
+        the database is PostgreSQL: back it up with pg_dump and restore it with pg_restore, e.g.
+          pg_dump --format=custom --file=entitle.dump "$ENTITLE_DATABASE_URL"
+          pg_restore --clean --if-exists --no-owner --dbname="$ENTITLE_DATABASE_URL" entitle.dump
+        (see docs/upgrading.md, "Backups").
+        """
+
+    /// Fails with the PostgreSQL advice when the options name a PostgreSQL database.
+    static func requireSQLite(_ storage: StorageOptions) throws {
+        let url: String?
+        do { url = try storage.hostConfiguration().databaseURLSource?.resolve() } catch { throw AdminFailure.exit("\(error)") }
+        if url != nil { throw AdminFailure.exit(postgresBackupAdvice) }
+    }
+
+    /// A logger for the storage commands: warnings and worse.
+    static var storageLogger: Logger {
+        var logger = Logger(label: "entitle.admin")
+        logger.logLevel = .warning
+        return logger
+    }
+
+    /// `entitle admin backup --to FILE`.
+    struct Backup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy the SQLite database (with the signing keys) to a new owner-only file, consistent while the service runs.",
+            discussion: "For PostgreSQL use pg_dump (the command says how). See docs/upgrading.md.")
+        @OptionGroup var storage: StorageOptions
+        @Option(help: ArgumentHelp("The backup file to create (it must not exist).", valueName: "file")) var to: String
+
+        func run() async throws {
+            try Admin.requireSQLite(storage)
+            try AdminFailure.requireService(storage)
+            do {
+                let summary = try await SQLiteBackup.backup(dataDirectory: storage.dataDir, to: to, logger: Admin.storageLogger)
+                print("backed up \(SQLiteBackup.databasePath(dataDirectory: storage.dataDir)) to \(to): \(summary.description)")
+            } catch {
+                throw AdminFailure.exit("backup failed: \(error)")
+            }
+        }
+    }
+
+    /// `entitle admin restore --from FILE`.
+    struct Restore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace the SQLite database with a backup; the service must be stopped. The replaced database is kept.",
+            discussion: """
+                The backup must be an intact Entitle database that this binary can open (not written by a newer one). The \
+                database it replaces is moved to DATA-DIR/before-restore/. For PostgreSQL use pg_restore (the command says \
+                how). See docs/upgrading.md.
+                """)
+        @OptionGroup var storage: StorageOptions
+        @Option(help: ArgumentHelp("The backup file made by `entitle admin backup`.", valueName: "file")) var from: String
+
+        func run() async throws {
+            try Admin.requireSQLite(storage)
+            do {
+                let (summary, previous) = try await SQLiteBackup.restore(
+                    from: from, dataDirectory: storage.dataDir, now: Date(), logger: Admin.storageLogger)
+                print("restored \(from) into \(SQLiteBackup.databasePath(dataDirectory: storage.dataDir)): \(summary.description)")
+                if let previous { print("the database it replaced is kept as \(previous)") }
+                if !summary.schema.pending.isEmpty {
+                    print("the backup predates this binary's schema: the next `entitle serve` or `entitle admin` upgrades it")
+                }
+            } catch {
+                throw AdminFailure.exit("restore refused: \(error)")
+            }
+        }
+    }
+
+    /// `entitle admin schema`: the recorded schema version, read without changing anything.
+    struct Schema: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the database's schema version and what an upgrade to this binary would apply (changes nothing).")
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            try AdminFailure.requireService(storage)
+            var configuration = storage.hostConfiguration()
+            let logger = Admin.storageLogger
+            let version: SchemaVersion
+            do {
+                configuration.databaseURL = try configuration.databaseURLSource?.resolve()
+                let engine = try await DatabaseEngine.open(
+                    databaseURL: configuration.databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
+                do { version = try await SchemaVersion.read(from: engine.sql) } catch {
+                    try? await engine.close()
+                    throw error
+                }
+                try await engine.close()
+            } catch {
+                throw AdminFailure.exit("cannot read the schema: \(error)")
+            }
+            print("schema \(version.latest): \(version.applied.count) migrations recorded")
+            print("this binary knows \(Migrations.knownVersions.count) migrations (up to \(Migrations.knownVersions.max() ?? 0))")
+            if !version.pending.isEmpty { print("an upgrade applies: " + version.pending.map(String.init).joined(separator: ", ")) }
+            if !version.unknown.isEmpty {
+                throw AdminFailure.exit(SchemaTooNewError(unknownVersions: version.unknown).description)
+            }
+            if version.pending.isEmpty { print("up to date") }
+        }
+    }
+}
