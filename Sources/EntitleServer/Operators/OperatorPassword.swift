@@ -6,7 +6,7 @@ import _CryptoExtras
 /// `scrypt$<log2 N>$<r>$<p>$<salt, Base64URL>$<key, Base64URL>`, so the cost can be raised later without breaking
 /// stored hashes.
 package enum OperatorPassword {
-    /// log2 of scrypt's N for new hashes: 2^16 × 128 × r bytes = 64 MiB per hash, about 0.2 s on one core.
+    /// log2 of scrypt's N for new hashes: 2^16 × 128 × r bytes = 64 MiB of memory per hash.
     static let logRounds = 16
     static let blockSize = 8
     static let parallelism = 1
