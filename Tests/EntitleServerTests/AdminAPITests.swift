@@ -1,6 +1,6 @@
 import AsyncHTTPClient
 import EntitleHost
-import EntitleServer
+@testable import EntitleServer
 import EntitleTesting
 import Foundation
 import NIOCore
@@ -142,6 +142,12 @@ import Testing
             #expect(try await Self.call(local, .GET, "/admin/api/session", token: token).status == 200)
             local.clock.advance(by: 31 * 60)
             #expect(try await Self.call(local, .GET, "/admin/api/session", token: token).status == 401, "idle for 31 minutes")
+
+            // Sessions nobody comes back to are purged with the other expired records.
+            let (forgotten, _) = try await local.service.operators.signIn(username: "idle", password: Self.password, address: nil)
+            local.clock.advance(by: 25 * 3600)
+            try await local.service.repository.purgeExpired(now: local.clock.nowMilliseconds())
+            #expect(try await local.service.repository.operatorSession(tokenHash: Secrets.sha256Hex(forgotten)) == nil)
 
             for _ in 0..<5 {
                 let wrong = try await Self.call(local, .POST, "/admin/api/session", json: ["username": "idle", "password": "wrong password!"])

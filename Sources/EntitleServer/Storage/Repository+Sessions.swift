@@ -70,6 +70,8 @@ extension Repository {
         try await run("DELETE FROM logout_requests WHERE expires_at < \(bind: now)")
         try await run("DELETE FROM rate_buckets WHERE updated_at < \(bind: now - 3_600_000)")
         try await purgeExpiredOAuth2(now: now)
+        // Operator sessions end after 30 minutes idle and 12 hours at most (OperatorAccounts): a day-old one is over.
+        try await purgeOperatorSessions(idleBefore: now - 86_400_000, startedBefore: now - 86_400_000)
         try await purgeProfileChanges()
     }
 
