@@ -15,6 +15,7 @@ extension Admin {
             func run() async throws {
                 let version = try await Admin.withService(storage) { service in
                     try await service.repository.catalogChanged()
+                    try await Admin.record(service, "cache.flush", "all")
                     return try await service.repository.catalogVersion()
                 }
                 print("caches flushed (catalog version \(version))")
@@ -40,8 +41,12 @@ extension Admin {
                 let requestor = self.requestor ?? AuthorizationTTLRecord.anyRequestor
                 try await Admin.withService(storage) { service in
                     guard try await service.repository.mvpd(id: mvpd) != nil else { throw ValidationError("Unknown MVPD \(mvpd).") }
+                    let before = try await service.repository.authorizationTTLs().first { $0.requestorId == requestor && $0.mvpdId == mvpd }
                     try await service.repository.setAuthorizationTTL(
                         AuthorizationTTLRecord(requestorId: requestor, mvpdId: mvpd, ttlSeconds: seconds))
+                    try await Admin.record(
+                        service, "authz-ttl.set", "\(requestor)/\(mvpd)", before: before.map { ["seconds": $0.ttlSeconds] },
+                        after: ["seconds": seconds])
                 }
                 print("authorization TTL of \(requestor)/\(mvpd): \(seconds) s")
             }

@@ -17,7 +17,11 @@ extension Admin {
             @Option(help: "Requestor id, such as REF.") var requestor: String
 
             func run() async throws {
-                let pair = try await Admin.withService(storage) { try await $0.issueLegacyKeyPair(requestor: requestor) }
+                let pair = try await Admin.withService(storage) { service in
+                    let pair = try await service.issueLegacyKeyPair(requestor: requestor)
+                    try await Admin.record(service, "legacy-key.create", pair.publicKey, after: ["requestor": requestor])
+                    return pair
+                }
                 print("public_key: \(pair.publicKey)")
                 print("private_key: \(pair.privateKey)")
             }
@@ -43,7 +47,14 @@ extension Admin {
             @Argument(help: "The public key.") var publicKey: String
 
             func run() async throws {
-                guard try await Admin.withService(storage, { try await $0.repository.revokeLegacyAppKey(publicKey: publicKey) }) else {
+                let revoked = try await Admin.withService(storage) { service in
+                    let revoked = try await service.repository.revokeLegacyAppKey(publicKey: publicKey)
+                    if revoked {
+                        try await Admin.record(service, "legacy-key.revoke", publicKey, before: ["status": "active"], after: ["status": "revoked"])
+                    }
+                    return revoked
+                }
+                guard revoked else {
                     throw AdminFailure.exit("no key pair \(publicKey) (list them with `entitle admin legacy-key list --requestor ID`)")
                 }
                 print("revoked \(publicKey)")

@@ -40,6 +40,7 @@ extension Admin {
                         ? nil
                         : try await service.keys.ensureMediaTokenKey(algorithm, promoteAfter: promoteAfter.map { $0 * 1000 })
                     try await service.repository.setMediaTokenAlgorithm(requestor: requestor, algorithm)
+                    try await Admin.record(service, "requestor.media-token-algorithm", requestor, after: ["algorithm": algorithm.rawValue])
                     return key
                 }
                 print("media tokens of \(requestor): \(algorithm.rawValue)")

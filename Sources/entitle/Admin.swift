@@ -375,10 +375,13 @@ struct Admin: AsyncParsableCommand {
             }
 
             func run() async throws {
-                try await Admin.withService(storage) {
-                    try await $0.saveTempPassMVPD(
+                try await Admin.withService(storage) { service in
+                    try await service.saveTempPassMVPD(
                         id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources,
                         requestors: requestor)
+                    try await Admin.record(
+                        service, "temppass.add", id,
+                        after: ["name": name, "minutes": "\(minutes)", "resources": resources.map(String.init) ?? "-", "requestors": requestor.joined(separator: " ")])
                 }
                 let limit = resources.map { ", \($0) resources per identity" } ?? ""
                 print("TempPass \(id): \(minutes) min\(limit), for \(requestor.joined(separator: ", "))")
@@ -403,8 +406,11 @@ struct Admin: AsyncParsableCommand {
             }
 
             func run() async throws {
-                let count = try await Admin.withService(storage) {
-                    try await $0.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
+                let count = try await Admin.withService(storage) { service in
+                    let count = try await service.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
+                    let scope = device != nil ? "device" : identity != nil ? "identity" : "all"
+                    try await Admin.record(service, "temppass.reset", "\(requestor)/\(mvpd)", after: ["scope": scope, "passes": "\(count)"])
+                    return count
                 }
                 print("reset \(count) pass(es)")
             }

@@ -145,4 +145,34 @@ import Testing
             #expect(!changes.stdout.contains("long enough password") && !changes.stdout.contains("scrypt$"))
         }
     }
+
+    @Test func everyOtherChangeOfTheCommandLineIsLoggedToo() async throws {
+        try await LocalService.run { service in
+            let steps: [[String]] = [
+                ["cache", "flush"],
+                ["authz-ttl", "set", "--mvpd", "DemoCable", "--seconds", "120"],
+                ["legacy-key", "create", "--requestor", "REF"],
+                ["requestor", "set-media-token-algorithm", "--requestor", "REF", "--algorithm", "rsa-sha256"],
+                ["temppass", "add", "--id", "Spring", "--name", "Spring", "--minutes", "30", "--requestor", "REF"],
+                ["temppass", "reset", "--requestor", "REF", "--mvpd", "Spring", "--all"],
+            ]
+            var publicKey = ""
+            for arguments in steps {
+                let result = try await Self.admin(service, arguments)
+                #expect(result.status == 0, "\(arguments): \(result.stderr)")
+                if let line = result.stdout.split(separator: "\n").first(where: { $0.hasPrefix("public_key: ") }) {
+                    publicKey = String(line.dropFirst("public_key: ".count))
+                }
+            }
+            #expect(try await Self.admin(service, ["legacy-key", "revoke", publicKey]).status == 0)
+            let changes = try await Self.admin(service, ["changes", "list"])
+            for action in [
+                "cache.flush", "authz-ttl.set", "legacy-key.create", "requestor.media-token-algorithm", "temppass.add", "temppass.reset",
+                "legacy-key.revoke",
+            ] {
+                #expect(changes.stdout.contains("\t\(action)\t"), "\(action): \(changes.stdout)")
+            }
+            #expect(!changes.stdout.contains("private_key"))
+        }
+    }
 }
