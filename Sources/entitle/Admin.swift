@@ -381,7 +381,10 @@ struct Admin: AsyncParsableCommand {
                         requestors: requestor)
                     try await Admin.record(
                         service, "temppass.add", id,
-                        after: ["name": name, "minutes": "\(minutes)", "resources": resources.map(String.init) ?? "-", "requestors": requestor.joined(separator: " ")])
+                        after: [
+                            "name": name, "minutes": "\(minutes)", "resources": resources.map(String.init) ?? "-",
+                            "requestors": requestor.joined(separator: " "),
+                        ])
                 }
                 let limit = resources.map { ", \($0) resources per identity" } ?? ""
                 print("TempPass \(id): \(minutes) min\(limit), for \(requestor.joined(separator: ", "))")
