@@ -86,6 +86,16 @@ extension EntitleService {
 
     /// Changes some settings of an MVPD (nil: unchanged) and records the change.
     package func updateMVPD(id: String, _ update: MVPDUpdate, actor: String) async throws {
+        var metadataXML = update.samlMetadataXML
+        if let url = update.samlMetadataURL {
+            guard metadataXML == nil else { throw AdminError("invalid_value", "give the SAML metadata or its URL, not both") }
+            metadataXML = try await fetchMetadata(url)
+        }
+        try await applyMVPDUpdate(id: id, update, metadataXML: metadataXML, actor: actor)
+    }
+
+    /// Applies an update whose metadata (if any) is already at hand, and remembers or forgets its URL.
+    private func applyMVPDUpdate(id: String, _ update: MVPDUpdate, metadataXML: String?, actor: String) async throws {
         var record = try await existingMVPD(id)
         let before = try await mvpdView(record)
         if let name = update.displayName {
@@ -113,11 +123,6 @@ extension EntitleService {
             guard (60...(400 * 86_400)).contains(seconds) else { throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days") }
             record.profileTtlSeconds = seconds
         }
-        var metadataXML = update.samlMetadataXML
-        if let url = update.samlMetadataURL {
-            guard metadataXML == nil else { throw AdminError("invalid_value", "give the SAML metadata or its URL, not both") }
-            metadataXML = try await fetchMetadata(url)
-        }
         if let xml = metadataXML {
             guard record.kind == .saml else { throw AdminError("invalid_value", "\(id) is not a SAML MVPD") }
             let metadata: IdentityProviderMetadata
@@ -143,32 +148,32 @@ extension EntitleService {
     /// as `mvpd.update` by `actor`. Returns the MVPDs whose metadata changed; a failed fetch leaves that MVPD as it was
     /// and is reported in `failures`.
     package func refreshMetadata(only: String? = nil, actor: String) async throws -> (changed: [String], failures: [String: String]) {
+        let sources = try await repository.metadataSources().filter { only == nil || $0.mvpd == only }
+        if let only, sources.isEmpty {
+            throw AdminError(
+                "no_metadata_url", "\(only) has no metadata URL (set one with `entitle admin mvpd update --saml-metadata-url`)", status: 404)
+        }
         var changed: [String] = [], failures: [String: String] = [:]
-        for source in try await repository.metadataSources() where only == nil || source.mvpd == only {
+        for source in sources {
             do {
-                let before = try await mvpdView(id: source.mvpd)
-                var update = MVPDUpdate()
-                update.samlMetadataURL = source.url
                 let xml = try await fetchMetadata(source.url)
                 let metadata = try IdentityProviderMetadata.parse(xml: xml)
                 let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
                 guard let record = try await repository.mvpd(id: source.mvpd) else { continue }
-                if record.entityId == metadata.entityID && record.ssoUrl == metadata.singleSignOnRedirectURL
+                let unchanged =
+                    record.entityId == metadata.entityID && record.ssoUrl == metadata.singleSignOnRedirectURL
                     && record.sloUrl == metadata.singleLogoutRedirectURL && record.certificates == pems
-                {
+                if unchanged {
                     try await repository.setMetadataSource(mvpd: source.mvpd, url: source.url, at: now)
                     continue
                 }
-                try await updateMVPD(id: source.mvpd, update, actor: actor)
-                _ = before
+                var update = MVPDUpdate()
+                update.samlMetadataURL = source.url
+                try await applyMVPDUpdate(id: source.mvpd, update, metadataXML: xml, actor: actor)
                 changed.append(source.mvpd)
             } catch {
                 failures[source.mvpd] = "\(error)"
             }
-        }
-        if let only, failures.isEmpty, try await repository.metadataSources().contains(where: { $0.mvpd == only }) == false {
-            throw AdminError(
-                "no_metadata_url", "\(only) has no metadata URL (set one with `entitle admin mvpd update --saml-metadata-url`)", status: 404)
         }
         return (changed, failures)
     }

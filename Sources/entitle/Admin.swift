@@ -186,22 +186,9 @@ struct Admin: AsyncParsableCommand {
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
                 }
                 let metadata = try await Admin.withService(storage) { service in
-                    for requestorID in requestor {
-                        if try await service.repository.requestor(id: requestorID) == nil {
-                            throw AdminFailure.exit("no requestor \(requestorID) (create it with `entitle admin requestor add`)")
-                        }
-                    }
-                    let before = try await service.repository.mvpd(id: id)
-                    let metadata = try await service.importSAMLMVPD(id: id, metadataXML: xml, options: options, requestors: requestor)
+                    let metadata = try await service.importSAMLMVPD(
+                        id: id, metadataXML: xml, options: options, requestors: requestor, actor: Admin.cliActor)
                     try await applyPreflight(service)
-                    let after: [String: String] = [
-                        "name": name, "entityID": metadata.entityID, "sso": metadata.singleSignOnRedirectURL, "logoURL": logoURL,
-                        "authorizationURL": authorizationURL ?? "", "requestors": requestor.joined(separator: " "),
-                    ]
-                    let previous = before.map {
-                        ["name": $0.displayName, "entityID": $0.entityId ?? "", "sso": $0.ssoUrl ?? "", "logoURL": $0.logoUrl]
-                    }
-                    try await Admin.record(service, before == nil ? "mvpd.add" : "mvpd.update", id, before: previous, after: after)
                     return metadata
                 }
                 print(

@@ -27,7 +27,7 @@ import Testing
             #expect(shown["name"] as? String == "Demo Cable Plus")
             #expect(shown["requiresSafariViewController"] as? Bool == true && shown["enablePlatformServices"] as? Bool == true)
             #expect(shown["boardingStatus"] as? String == "PICKER" && shown["profileTTLSeconds"] as? Int == 3600)
-            #expect(shown["authorizationKeySet"] as? Bool == true && !String(describing: shown).contains("authorizationKey\" :"))
+            #expect(shown["authorizationKeySet"] as? Bool == true && shown["authorizationKey"] == nil, "the key itself is never shown")
             let configuration = try await service.client().send(.GET, "/api/v2/REF/configuration").text
             #expect(configuration.contains("Demo Cable Plus"), "the running service sees the change")
 
@@ -50,6 +50,14 @@ import Testing
             #expect(fromURL.status == 0, "\(fromURL.stderr)")
             let refreshed = try await Self.admin(service, ["mvpd", "refresh"])
             #expect(refreshed.status == 0 && refreshed.stdout.contains("no metadata changed"), "\(refreshed.stdout) \(refreshed.stderr)")
+            // Metadata that changed at its URL (here: the stored copy made stale) is fetched once and applied, and logged.
+            var stale = try #require(try await service.service.repository.mvpd(id: "DemoCable"))
+            let entity = stale.entityId
+            stale.entityId = "https://stale.example/idp"
+            try await service.service.repository.upsertMVPD(stale)
+            let applied = try await Self.admin(service, ["mvpd", "refresh", "--id", "DemoCable"])
+            #expect(applied.status == 0 && applied.stdout.contains("DemoCable: metadata changed and applied"), "\(applied.stdout) \(applied.stderr)")
+            #expect(try await service.service.repository.mvpd(id: "DemoCable")?.entityId == entity)
             let unreachable = try await Self.admin(
                 service, ["mvpd", "update", "--id", "DemoCable", "--saml-metadata-url", service.baseURL + "/nope.xml"])
             #expect(unreachable.status == 1 && unreachable.stderr.contains("HTTP 404"), "\(unreachable.stderr)")
