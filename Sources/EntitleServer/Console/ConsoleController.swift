@@ -18,7 +18,7 @@ struct ConsoleController {
     func addRoutes(open: RouterGroup<AppContext>, authenticated: RouterGroup<AdminContext>) {
         open.get("sign-in", use: signInPage)
         open.post("sign-in", use: signIn)
-        open.get("assets/:name") { _, context in try ConsoleAssets.response(name: try context.parameters.require("name")) }
+        open.get("assets/:name") { _, context in ConsoleAssets.response(name: try context.parameters.require("name")) }
         open.get("") { _, _ in ConsolePages.redirect(to: "/console/requestors") }
         authenticated.post("sign-out", use: signOut)
         addCatalogRoutes(to: authenticated)
@@ -158,8 +158,12 @@ enum ConsoleAssets {
         return files
     }()
 
-    static func response(name: String) throws -> Response {
-        guard let type = types[name], let body = files[name] else { throw HTTPError(.notFound) }
+    /// The file `name`, or a plain 404 for any other name.
+    static func response(name: String) -> Response {
+        guard let type = types[name], let body = files[name] else {
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "No such file.\n")))
+        }
         return Response(
             status: .ok,
             headers: [.contentType: type, .cacheControl: "public, max-age=300", .init("X-Content-Type-Options")!: "nosniff"],
