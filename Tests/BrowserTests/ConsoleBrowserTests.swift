@@ -151,6 +151,11 @@ struct ConsoleBrowserTests {
             let changes = try await service.service.repository.changes(since: 0)
             #expect(changes.first { $0.action == "keys.rotate" }?.description == "yearly rotation")
             await driver.screenshot("console-changes")
+            // The same page on a laptop's screen.
+            _ = try await driver.command(.POST, "/window/rect", ["width": 1366, "height": 900])
+            await driver.screenshot("console-changes-laptop")
+            try await driver.open(service.baseURL + "/console/requestors/REF")
+            await driver.screenshot("console-requestor-laptop")
 
             // Signing out ends the session: the console asks to sign in again.
             try await driver.click("header form button")

@@ -57,9 +57,10 @@ extension ConsoleController {
             since = Int64(date.timeIntervalSince1970 * 1000)
         }
         let changes: [[String: Any]] = try await service.repository.changes(since: since).reversed().prefix(1000).map {
-            [
+            let (before, after) = Self.differences($0.valueBefore, $0.valueAfter)
+            return [
                 "at": Self.time($0.at), "actor": $0.actor, "action": $0.action, "target": $0.target, "description": $0.description ?? "",
-                "before": Self.pretty($0.valueBefore), "after": Self.pretty($0.valueAfter),
+                "before": before, "after": after,
             ]
         }
         let sinceValue = String(Self.time(since).replacingOccurrences(of: " ", with: "T").prefix(16))
@@ -109,12 +110,31 @@ extension ConsoleController {
         return try? Date(text + ":00Z", strategy: .iso8601)
     }
 
-    /// A JSON value of the changes log, indented for reading.
-    static func pretty(_ text: String?) -> String {
-        guard let text else { return "–" }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]),
-            let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
-        else { return text }
+    /// The values before and after of a changes-log entry, indented for reading. When both are objects, only the
+    /// settings that differ are shown, with a count of the unchanged ones.
+    static func differences(_ before: String?, _ after: String?) -> (before: String, after: String) {
+        func parse(_ text: String?) -> Any? {
+            text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8), options: [.fragmentsAllowed]) }
+        }
+        guard let old = parse(before) as? [String: Any], let new = parse(after) as? [String: Any] else {
+            return (pretty(parse(before), raw: before), pretty(parse(after), raw: after))
+        }
+        let changed = Set(old.keys).union(new.keys).filter { key in
+            !(old[key].map { NSArray(object: $0) }?.isEqual(new[key].map { NSArray(object: $0) }) ?? (new[key] == nil))
+        }
+        let unchanged = Set(old.keys).union(new.keys).count - changed.count
+        let note = unchanged > 0 ? "\n(\(unchanged) unchanged setting\(unchanged == 1 ? "" : "s") not shown)" : ""
+        return (
+            pretty(old.filter { changed.contains($0.key) }, raw: before) + note,
+            pretty(new.filter { changed.contains($0.key) }, raw: after) + note
+        )
+    }
+
+    /// A JSON value indented for reading (`raw` when it is not JSON, a dash when absent).
+    static func pretty(_ object: Any?, raw: String?) -> String {
+        guard let object else { return raw ?? "–" }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        else { return raw ?? "–" }
         return String(decoding: data, as: UTF8.self)
     }
 }
