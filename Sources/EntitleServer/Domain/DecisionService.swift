@@ -26,9 +26,11 @@ struct DecisionService: Sendable, ClockReading {
     }
 
     /// Decisions for `resources` of `requestor` through `mvpd` for `profile`; with `issueTokens` (authorize, not
-    /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them.
+    /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them. `fresh` asks the
+    /// MVPD again instead of using its kept answers.
     func decide(
-        _ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool, clientIP: String? = nil
+        _ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool, clientIP: String? = nil,
+        fresh: Bool = false
     ) async throws -> [Decision] {
         let now = self.now
         let authorizationProtocol = try await repository.authorizationProtocol(mvpd: mvpd.id)
@@ -65,7 +67,7 @@ struct DecisionService: Sendable, ClockReading {
             }
             let verdict = await service.authorizations.answer(
                 subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
-                notAfter: profile.notAfter, catalogGeneration: catalogGeneration
+                notAfter: profile.notAfter, catalogGeneration: catalogGeneration, fresh: fresh
             ) {
                 // An OAuth 2.0 MVPD is asked on the user's behalf: its refresh token is exchanged for an access token first.
                 var bearer: String?
