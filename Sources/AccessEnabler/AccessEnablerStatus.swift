@@ -99,6 +99,8 @@ public struct AccessEnablerStatus: Sendable, Hashable {
         /// The delegate does not implement an optional callback the SDK called (or implements it with another
         /// signature than Adobe's); the `callback` extra names it.
         public static let callbackNotImplemented = "CB404"
+        /// `setOptions` was given a key that is not one of the four options (Entitle's own id): it is not sent.
+        public static let unknownOption = "OPT404"
     }
 
     /// `CB404` for `callback`: `error` for callbacks a flow needs, `warning` for `navigate(toUrl:useSVC:)` (which

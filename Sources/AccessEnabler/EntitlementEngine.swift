@@ -231,7 +231,15 @@ actor EntitlementEngine {
             case OPTION_VISITOR_ID: options.visitorID = Self.string(value)
             case OPTION_HANDLE_SVC: options.handleSVC = Self.bool(value) ?? false
             case OPTION_DEVICE_INFO: options.deviceInfoOverride = Self.string(value)
-            default: break
+            default:
+                // The spec lists these four; no other key has a form on the wire, so it is not sent — and the app is
+                // told, instead of the key vanishing silently.
+                emit([
+                    .status(
+                        AccessEnablerStatus(
+                            errorID: AccessEnablerStatus.ID.unknownOption, level: "warning",
+                            message: "setOptions: \(key) is not an option (applicationProfile, visitorID, handleSVC, device_info); it is not sent."))
+                ])
             }
         }
     }

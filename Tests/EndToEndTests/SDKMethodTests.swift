@@ -41,6 +41,13 @@ import Testing
             #expect(!later.isEmpty)
             #expect(later.allSatisfy { $0.request.header("AP-Application-Profile") == "sports-app" })
             #expect(later.allSatisfy { $0.request.header("AP-Visitor-Identifier") == "ECID-0001" })
+
+            // A key that is not an option is not sent, and the app is told so (status OPT404), not left guessing.
+            app.enabler.setOptions(["favouriteColour": "blue", OPTION_APPLICATION_PROFILE: "sports-app"])
+            try await app.waitFor("status(OPT404)")
+            let warning = app.statuses.withLock { $0 }.first { $0["errorId"] == "OPT404" }
+            #expect(warning?["message"]?.contains("favouriteColour") == true && warning?["level"] == "warning")
+            #expect(app.statuses.withLock { $0 }.filter { $0["errorId"] == "OPT404" }.count == 1, "the known key is no warning")
         }
     }
 
