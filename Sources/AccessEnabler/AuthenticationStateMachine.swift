@@ -142,8 +142,9 @@ struct AuthenticationStateMachine: Sendable {
                 return [.startPolling(code: code, url: url, notAfter: notAfter, mvpd: mvpd, attempt: attempt)]
             }
             guard let mvpd else {
+                // The service answered a session without an MVPD: an answer the SDK cannot use.
                 state = .idle
-                return [.reportFailure(code: GENERIC_AUTHENTICATION_ERROR, statusID: AccessEnablerStatus.ID.authenticationInternal)]
+                return [.reportFailure(code: INTERNAL_AUTHENTICATION_ERROR, statusID: AccessEnablerStatus.ID.authenticationInternal)]
             }
             state = .awaitingRedirect(mvpd: mvpd, attempt: attempt)
             return [.navigate(url: url, mvpd: mvpd)]

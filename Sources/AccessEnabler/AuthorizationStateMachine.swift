@@ -55,17 +55,20 @@ struct AuthorizationStateMachine: Sendable {
         return pending.map { success ? .decide($0) : .failNotAuthenticated($0) }
     }
 
-    /// The outcome of a decision answer for one resource.
+    /// The outcome of a decision answer for one resource. `tokenRequestFailed` codes: `USER_NOT_AUTHORIZED_ERROR` for a
+    /// denial (the spec's code), `GENERIC_AUTHORIZATION_ERROR` when the MVPD or the network failed or the service
+    /// throttled (try again), `INTERNAL_AUTHORIZATION_ERROR` for an answer the SDK cannot use (as Adobe's SDK reports a
+    /// non-200 answer); `USER_NOT_AUTHENTICATED_ERROR` (no sign-in) is sent by the engine. See docs/access-enabler.md.
     static func outcome(of decision: EntitleCore.Decision?) -> Outcome {
         guard let decision else {
             return .failed(
-                code: GENERIC_AUTHORIZATION_ERROR, description: "The service returned no decision.",
+                code: INTERNAL_AUTHORIZATION_ERROR, description: "The service returned no decision.",
                 statusID: AccessEnablerStatus.ID.authorizationInternal)
         }
         if decision.authorized {
             guard let token = decision.token else {
                 return .failed(
-                    code: GENERIC_AUTHORIZATION_ERROR, description: "The decision carries no media token.",
+                    code: INTERNAL_AUTHORIZATION_ERROR, description: "The decision carries no media token.",
                     statusID: AccessEnablerStatus.ID.authorizationInternal)
             }
             let notAfter = (decision.notAfter ?? token.notAfter) as Int64?
@@ -106,7 +109,7 @@ struct AuthorizationStateMachine: Sendable {
             if error.status == 403 || error.code.rawValue.contains("denied") {
                 return .failed(code: USER_NOT_AUTHORIZED_ERROR, description: description, statusID: AccessEnablerStatus.ID.authorizationDenied)
             }
-            return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: description, statusID: AccessEnablerStatus.ID.authorizationInternal)
+            return .failed(code: INTERNAL_AUTHORIZATION_ERROR, description: description, statusID: AccessEnablerStatus.ID.authorizationInternal)
         }
     }
 
@@ -119,8 +122,9 @@ struct AuthorizationStateMachine: Sendable {
         case .network, .server:
             return .failed(code: GENERIC_AUTHORIZATION_ERROR, description: error.message, statusID: AccessEnablerStatus.ID.mvpdCommunication)
         default:
+            // A failure inside the SDK or an answer it cannot use: Adobe's "Internal Authorization Error".
             return .failed(
-                code: GENERIC_AUTHORIZATION_ERROR, description: error.message,
+                code: INTERNAL_AUTHORIZATION_ERROR, description: error.message,
                 statusID: error.statusID ?? AccessEnablerStatus.ID.authorizationInternal)
         }
     }

@@ -83,7 +83,7 @@ import Testing
                 == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: EnhancedError.invalidResources.message, statusID: "Z130"))
         #expect(
             Machine.outcome(of: nil as EntitleCore.Decision?)
-                == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: "The service returned no decision.", statusID: "Z500"))
+                == .failed(code: INTERNAL_AUTHORIZATION_ERROR, description: "The service returned no decision.", statusID: "Z500"))
     }
 
     @Test func preauthorizationCacheHonoursExpiry() {
