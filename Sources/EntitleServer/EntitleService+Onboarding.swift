@@ -123,6 +123,24 @@ extension EntitleService {
             guard (60...(400 * 86_400)).contains(seconds) else { throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days") }
             record.profileTtlSeconds = seconds
         }
+        if let url = update.authorizationURL {
+            guard url.isEmpty || URL(string: url)?.scheme.map({ ["https", "http"].contains($0) }) == true else {
+                throw AdminError("invalid_value", "the authorization URL must be an http(s) URL")
+            }
+            record.authorizationUrl = url.isEmpty ? nil : url
+        }
+        if let key = update.authorizationKey { record.authorizationKey = key.isEmpty ? nil : key }
+        let authorization = try await checkAuthorizationSettings(
+            mvpd: id, authorizationURL: record.authorizationUrl,
+            AuthorizationSettings(
+                authorizationProtocol: update.authorizationProtocol, xacmlBinding: update.xacmlBinding, signQueries: update.signAuthorizationQueries))
+        var oauth2: MVPDOAuth2Record?
+        if let fields = update.oauth2 {
+            guard record.kind == .oauth2 else { throw AdminError("invalid_value", "\(id) is not an OAuth 2.0 MVPD") }
+            oauth2 = try await changedOAuth2Settings(mvpd: id, fields)
+            record.ssoUrl = oauth2?.authorizeURL
+            record.sloUrl = oauth2?.logoutURL
+        }
         if let xml = metadataXML {
             guard record.kind == .saml else { throw AdminError("invalid_value", "\(id) is not a SAML MVPD") }
             let metadata: IdentityProviderMetadata
@@ -136,6 +154,8 @@ extension EntitleService {
             try await recordSSOPostBinding(mvpd: id, metadataXML: xml)
         }
         try await repository.upsertMVPD(record)
+        try await storeAuthorizationSettings(mvpd: id, authorization)
+        if let oauth2 { try await repository.upsertOAuth2Settings(oauth2) }
         if let url = update.samlMetadataURL {
             try await repository.setMetadataSource(mvpd: id, url: url, at: now)
         } else if update.samlMetadataXML != nil {
@@ -272,7 +292,9 @@ extension EntitleService {
 
     private func mvpdView(_ record: MVPDRecord) async throws -> MVPDView {
         MVPDView(
-            record, protocol: try await repository.authorizationProtocol(mvpd: record.id), saml: try await repository.samlOptions(mvpd: record.id),
+            record, protocol: try await repository.authorizationProtocol(mvpd: record.id), xacml: try await repository.xacmlOptions(mvpd: record.id),
+            preflight: try await repository.preflightSettings(mvpd: record.id), oauth2: try await repository.oauth2Settings(mvpd: record.id),
+            saml: try await repository.samlOptions(mvpd: record.id),
             disabled: try await repository.disabledMVPDIDs().contains(record.id),
             integrations: try await repository.integrations(requestor: nil, mvpd: record.id))
     }
@@ -304,6 +326,18 @@ package struct MVPDUpdate: Codable, Sendable, Equatable {
     package var samlMetadataXML: String?
     /// Where to fetch the SAML IdP metadata from now and at every refresh.
     package var samlMetadataURL: String?
+    /// Authorization endpoint (empty: none).
+    package var authorizationURL: String?
+    /// Authorization bearer key (empty: none); write-only.
+    package var authorizationKey: String?
+    /// Authorization protocol.
+    package var authorizationProtocol: MVPDAuthorizationProtocol?
+    /// How XACML travels.
+    package var xacmlBinding: XACMLBinding?
+    /// Whether SOAP XACML queries are signed with the SAML SP key.
+    package var signAuthorizationQueries: Bool?
+    /// OAuth 2.0 settings to change (an OAuth 2.0 MVPD only).
+    package var oauth2: OAuth2MVPDFields?
 
     /// An empty update.
     package init() {}
@@ -376,6 +410,14 @@ package struct MVPDView: Codable, Sendable, Equatable {
     package var authorizationURL: String?
     /// `entitle-json`, `xacml`, `rest` or `none`.
     package var authorizationProtocol: String
+    /// How XACML travels: `plain` or `soap`.
+    package var xacmlBinding: String
+    /// Whether SOAP XACML queries are signed with the SAML SP key.
+    package var signAuthorizationQueries: Bool
+    /// Preflight in one call: the most resources per MVPD call, by requestor (integrations without it are absent).
+    package var preflightMaxResources: [String: Int64]
+    /// An OAuth 2.0 MVPD's settings (never its client secret).
+    package var oauth2: OAuth2MVPDView?
     /// Whether an authorization bearer key is set (the key itself is never shown).
     package var authorizationKeySet: Bool
     /// Whether every authenticated subscriber is authorized.
@@ -402,9 +444,11 @@ package struct MVPDView: Codable, Sendable, Equatable {
     package var integrations: [IntegrationView]
 
     init(
-        _ m: MVPDRecord, protocol kind: MVPDAuthorizationProtocol, saml: MVPDSAMLOptionsRecord?, disabled: Bool,
-        integrations: [IntegrationRecord]
+        _ m: MVPDRecord, protocol kind: MVPDAuthorizationProtocol, xacml: MVPDXACMLOptions, preflight: [String: Int64],
+        oauth2: MVPDOAuth2Record?, saml: MVPDSAMLOptionsRecord?, disabled: Bool, integrations: [IntegrationRecord]
     ) {
+        (xacmlBinding, signAuthorizationQueries, preflightMaxResources) = (xacml.binding.rawValue, xacml.signQueries, preflight)
+        self.oauth2 = oauth2.map(OAuth2MVPDView.init)
         (id, name, self.kind, logoURL, entityID) = (m.id, m.displayName, m.kind.rawValue, m.logoUrl, m.entityId)
         (singleSignOnURL, singleLogoutURL, signingCertificates) = (m.ssoUrl, m.sloUrl, m.certificates.count)
         (authorizationURL, authorizationProtocol, authorizationKeySet) = (m.authorizationUrl, kind.rawValue, m.authorizationKey != nil)

@@ -124,16 +124,16 @@ struct Admin: AsyncParsableCommand {
             @OptionGroup var oauth2: OAuth2MVPDOptions
             @Option(
                 help:
-                    "Preflight in one XACML call: preauthorize asks about at most N resources per call (for each --requestor's integration; 0 turns it off)."
+                    "Preflight in one call (xacml or rest): preauthorize asks about at most N resources per call (for each --requestor's integration; 0 turns it off)."
             )
             var preflightMaxResources: Int?
 
             func validate() throws {
                 if let limit = preflightMaxResources {
                     guard (0...1000).contains(limit) else { throw ValidationError("--preflight-max-resources is 0 to 1000.") }
-                    if limit > 0 && authorizationProtocol.authorizationProtocol != .xacml {
+                    if limit > 0 && authorizationProtocol.authorizationProtocol != .xacml && authorizationProtocol.authorizationProtocol != .rest {
                         throw ValidationError(
-                            "--preflight-max-resources needs --authorization-protocol xacml (one request context, several resources).")
+                            "--preflight-max-resources needs --authorization-protocol xacml or rest (several resources in one call).")
                     }
                     if requestor.isEmpty { throw ValidationError("--preflight-max-resources is set per integration: give --requestor.") }
                 }
@@ -166,6 +166,8 @@ struct Admin: AsyncParsableCommand {
                 options.allowRSASHA1 = allowRsaSha1
                 options.authorizeAllAuthenticated = authorizeAll
                 options.authorizationProtocol = authorizationProtocol.authorizationProtocol
+                options.xacmlBinding = authorizationProtocol.xacmlBinding
+                options.signAuthorizationQueries = authorizationProtocol.signAuthorizationQueries
                 return options
             }
 
