@@ -280,7 +280,12 @@ extension EntitleService {
 
     /// Integrations, optionally of one requestor and/or MVPD.
     package func integrationViews(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
-        try await repository.integrations(requestor: requestor, mvpd: mvpd).map(IntegrationView.init)
+        var views: [IntegrationView] = []
+        for record in try await repository.integrations(requestor: requestor, mvpd: mvpd) {
+            let preflight = try await repository.preflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
+            views.append(IntegrationView(record, preflightMaxResources: preflight))
+        }
+        return views
     }
 
     private func existingMVPD(_ id: String) async throws -> MVPDRecord {
@@ -357,10 +362,13 @@ package struct IntegrationView: Codable, Sendable, Equatable {
     package var logoURL: String?
     /// Profile lifetime for this requestor instead of the MVPD's, seconds.
     package var profileTTLSeconds: Int64?
+    /// Preflight in one call: the most resources per MVPD call (absent: each resource asked on its own).
+    package var preflightMaxResources: Int64?
 
-    init(_ record: IntegrationRecord) {
+    init(_ record: IntegrationRecord, preflightMaxResources: Int64? = nil) {
         (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0)
         (displayName, logoURL, profileTTLSeconds) = (record.displayName, record.logoUrl, record.profileTtlSeconds)
+        self.preflightMaxResources = preflightMaxResources
     }
 }
 
@@ -384,7 +392,7 @@ package struct RequestorView: Codable, Sendable, Equatable {
     init(_ r: RequestorRecord, disabled: Bool, integrations: [IntegrationRecord]) {
         (id, name, domains, maxResources, programmerCertificate) = (r.id, r.name, r.domains, r.maxResources, r.metadataCertificatePem != nil)
         self.disabled = disabled
-        self.integrations = integrations.filter { $0.requestorId == r.id }.map(IntegrationView.init)
+        self.integrations = integrations.filter { $0.requestorId == r.id }.map { IntegrationView($0) }
     }
 }
 
@@ -457,6 +465,6 @@ package struct MVPDView: Codable, Sendable, Equatable {
         (boardingStatus, displayInPlatformPicker, profileTTLSeconds) = (m.boardingStatus, m.displayInPlatformPicker, m.profileTtlSeconds)
         encryptedAttributes = m.encryptedAttributes
         self.disabled = disabled
-        self.integrations = integrations.map(IntegrationView.init)
+        self.integrations = integrations.map { IntegrationView($0) }
     }
 }
