@@ -244,7 +244,7 @@ struct Admin: AsyncParsableCommand {
                     "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.",
                 discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt or saml-sp.") var purpose = "media-token"
+            @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt, saml-sp or token-encryption.") var purpose = "media-token"
             @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
             var promoteAfter: Int64?
             @Flag(help: "Allow a media-token key to sign before video servers' cached key bundles (300 s) can know it (emergency rotation).")
@@ -255,6 +255,10 @@ struct Admin: AsyncParsableCommand {
                 guard KeyPurpose.known.contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if purpose.isMediaToken { try Keys.checkPromotion(promoteAfter, force: force) }
+                if purpose == .tokenEncryption {
+                    if promoteAfter != nil { throw ValidationError("--promote-after does not apply to token-encryption: the new key encrypts at once.") }
+                    return try await rotateTokenEncryption()
+                }
                 let (key, publication) = try await Admin.withService(storage) { service in
                     let notice = try await Keys.rotationNotice(purpose: purpose, service: service)
                     FileHandle.standardError.write(Data((notice + "\n").utf8))
