@@ -32,7 +32,8 @@ extension EntitleService {
             guard endpoints.allSatisfy({ $0 == nil }) else {
                 throw AdminError("invalid_value", "give oauth2.issuer or the endpoints (authorizeURL, tokenURL, userinfoURL), not both")
             }
-            do { settings = try await discoverOAuth2(issuer: issuer, clientID: clientID, clientSecret: secret) } catch let error as ConfigurationError {
+            do { settings = try await discoverOAuth2(issuer: issuer, clientID: clientID, clientSecret: secret) } catch let error as ConfigurationError
+            {
                 throw AdminError("invalid_value", error.description)
             }
             if let logout = fields.logoutURL { settings.logoutURL = logout.isEmpty ? nil : logout }
@@ -62,7 +63,9 @@ extension EntitleService {
                 throw AdminError("invalid_value", "give oauth2.issuer or the endpoints, not both")
             }
             let discovered: OAuth2MVPDSettings
-            do { discovered = try await discoverOAuth2(issuer: issuer, clientID: record.clientID, clientSecret: "-") } catch let error as ConfigurationError {
+            do { discovered = try await discoverOAuth2(issuer: issuer, clientID: record.clientID, clientSecret: "-") } catch let error
+                as ConfigurationError
+            {
                 throw AdminError("invalid_value", error.description)
             }
             (record.issuer, record.authorizeURL, record.tokenURL) = (discovered.issuer, discovered.authorizeURL, discovered.tokenURL)
@@ -76,7 +79,10 @@ extension EntitleService {
         if let url = fields.userinfoURL { record.userinfoURL = url }
         if let url = fields.logoutURL { record.logoutURL = url.isEmpty ? nil : url }
         do {
-            for (url, name) in [(record.authorizeURL, "the authorization endpoint"), (record.tokenURL, "the token endpoint"), (record.userinfoURL, "the userinfo endpoint")]
+            for (url, name) in [
+                (record.authorizeURL, "the authorization endpoint"), (record.tokenURL, "the token endpoint"),
+                (record.userinfoURL, "the userinfo endpoint"),
+            ]
                 + (record.logoutURL.map { [($0, "the logout endpoint")] } ?? [])
             {
                 try Self.checkEndpoint(url, name: name)

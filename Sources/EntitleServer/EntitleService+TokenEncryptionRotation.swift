@@ -48,8 +48,10 @@ extension EntitleService {
         }
         logger.notice(
             "token-encryption key rotated, stored secrets re-encrypted",
-            metadata: ["kid": "\(key.kid)", "refreshTokens": "\(rotation.refreshTokens)", "clientSecrets": "\(rotation.clientSecrets)",
-                "unreadable": "\(rotation.unreadable)"])
+            metadata: [
+                "kid": "\(key.kid)", "refreshTokens": "\(rotation.refreshTokens)", "clientSecrets": "\(rotation.clientSecrets)",
+                "unreadable": "\(rotation.unreadable)",
+            ])
         return rotation
     }
 }

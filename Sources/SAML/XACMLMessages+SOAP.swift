@@ -147,7 +147,8 @@ extension XACML {
         do {
             let ids = try document.elementsByID()
             for signature in signatures {
-                signed.append(try XMLSignatureVerifier.verify(signature: signature, doc: document, ids: ids, keys: keys, allowSHA1: trust.allowSHA1).element)
+                signed.append(
+                    try XMLSignatureVerifier.verify(signature: signature, doc: document, ids: ids, keys: keys, allowSHA1: trust.allowSHA1).element)
             }
         } catch let error as SAMLError {
             throw MalformedResponse(reason: "The answer's signature does not verify: \(error.message)")

@@ -256,7 +256,9 @@ struct Admin: AsyncParsableCommand {
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if purpose.isMediaToken { try Keys.checkPromotion(promoteAfter, force: force) }
                 if purpose == .tokenEncryption {
-                    if promoteAfter != nil { throw ValidationError("--promote-after does not apply to token-encryption: the new key encrypts at once.") }
+                    if promoteAfter != nil {
+                        throw ValidationError("--promote-after does not apply to token-encryption: the new key encrypts at once.")
+                    }
                     return try await rotateTokenEncryption()
                 }
                 let (key, publication) = try await Admin.withService(storage) { service in

@@ -131,7 +131,9 @@ import Testing
             let add = try await Self.admin(service, base + xacml + ["--xacml-binding", "soap", "--sign-authorization-queries"])
             #expect(add.status == 0, "\(add.stderr)")
             let shown = try await Self.admin(service, ["mvpd", "show", "--id", "Olca"])
-            #expect(shown.stdout.contains("\"xacmlBinding\" : \"soap\"") && shown.stdout.contains("\"signAuthorizationQueries\" : true"), "\(shown.stdout)")
+            #expect(
+                shown.stdout.contains("\"xacmlBinding\" : \"soap\"") && shown.stdout.contains("\"signAuthorizationQueries\" : true"),
+                "\(shown.stdout)")
 
             for (arguments, message) in [
                 (xacml + ["--sign-authorization-queries"], "--xacml-binding soap"),
@@ -147,7 +149,10 @@ import Testing
             #expect(try await service.service.repository.xacmlOptions(mvpd: "Olca") == MVPDXACMLOptions(binding: .soap, signQueries: false))
             let rest = try await Self.admin(
                 service,
-                ["mvpd", "update", "--id", "Olca", "--authorization-protocol", "rest", "--authorization-url", service.baseURL + "/demo-mvpd/DemoCable/rest/authz"])
+                [
+                    "mvpd", "update", "--id", "Olca", "--authorization-protocol", "rest", "--authorization-url",
+                    service.baseURL + "/demo-mvpd/DemoCable/rest/authz",
+                ])
             #expect(rest.status == 0, "\(rest.stderr)")
             #expect(try await service.service.repository.authorizationProtocol(mvpd: "Olca") == .rest)
             let wrong = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--sign-authorization-queries", "--xacml-binding", "plain"])

@@ -116,7 +116,10 @@ import Testing
                 (["samlMetadata": metadata, "xacmlBinding": "rest"], "invalid_value", "plain or soap"),
                 (["samlMetadata": metadata, "authorizationProtocol": "xacml"], "invalid_value", "authorization URL"),
                 (
-                    ["samlMetadata": metadata, "authorizationProtocol": "xacml", "authorizationURL": "https://pdp.example/x", "signAuthorizationQueries": true],
+                    [
+                        "samlMetadata": metadata, "authorizationProtocol": "xacml", "authorizationURL": "https://pdp.example/x",
+                        "signAuthorizationQueries": true,
+                    ],
                     "invalid_value", "SOAP binding"
                 ),
                 (["samlMetadata": metadata, "xacmlBinding": "soap"], "invalid_value", "xacml authorization protocol"),

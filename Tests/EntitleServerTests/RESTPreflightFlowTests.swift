@@ -84,9 +84,15 @@ import Testing
                 } catch let error as AdminError { return error.code } catch { return "\(error)" }
             }
             // DemoCable answers Entitle's JSON contract: no preflight in one call.
-            #expect(await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5, actor: "t") } == "invalid_value")
-            #expect(await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5000, actor: "t") } == "invalid_value")
-            #expect(await code { try await host.service.setPreflight(requestor: "NOPE", mvpd: "DemoCable", maxResources: 0, actor: "t") } == "unknown_integration")
+            #expect(
+                await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5, actor: "t") }
+                    == "invalid_value")
+            #expect(
+                await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5000, actor: "t") }
+                    == "invalid_value")
+            #expect(
+                await code { try await host.service.setPreflight(requestor: "NOPE", mvpd: "DemoCable", maxResources: 0, actor: "t") }
+                    == "unknown_integration")
             // Turning it off is always allowed, and recorded.
             #expect(await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 0, actor: "t") } == nil)
         }

@@ -137,7 +137,9 @@ import Testing
         #expect(
             refusal(signed, XACML.AnswerTrust(certificates: [Fixture.otherKey.certificate], issuer: Fixture.idpEntityID, allowSHA1: true))?
                 .contains("does not verify") == true)
-        #expect(refusal(signed, XACML.AnswerTrust(certificates: [Fixture.idp.certificate], issuer: "https://other.example", allowSHA1: true))?.contains("issued by") == true)
+        #expect(
+            refusal(signed, XACML.AnswerTrust(certificates: [Fixture.idp.certificate], issuer: "https://other.example", allowSHA1: true))?.contains(
+                "issued by") == true)
         #expect(refusal(signed.replacingOccurrences(of: ">Deny<", with: ">Permit<"), trust)?.contains("digest") == true)
         // Signed, but no certificate of the MVPD is known.
         #expect(refusal(signed, XACML.AnswerTrust(certificates: [], issuer: nil))?.contains("no certificate") == true)
@@ -155,7 +157,9 @@ import Testing
         // A Result added outside the signed Response (signature wrapping) is not read.
         let wrapped = signed.replacingOccurrences(
             of: "</soap11:Body>",
-            with: "<Response xmlns=\"urn:oasis:names:tc:xacml:2.0:context:schema:os\"><Result ResourceId=\"movies\"><Decision>Permit</Decision></Result></Response></soap11:Body>")
+            with:
+                "<Response xmlns=\"urn:oasis:names:tc:xacml:2.0:context:schema:os\"><Result ResourceId=\"movies\"><Decision>Permit</Decision></Result></Response></soap11:Body>"
+        )
         #expect(try XACML.parseResponse(wrapped, trust: trust).map(\.decision) == ["Permit", "Deny"])
 
         // A SAML status other than Success is not an answer.

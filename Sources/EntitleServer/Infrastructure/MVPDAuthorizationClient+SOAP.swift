@@ -47,8 +47,7 @@ extension MVPDAuthorizationClient {
     }
 
     /// The SOAP envelope of a query (subject as `subject-id`, as in the OLCA samples), signed when `sign`.
-    private func soapQuery(url: String, userID: String, resources: [String], clientIP: String?, sign: Bool) async -> Result<String, EnhancedError>
-    {
+    private func soapQuery(url: String, userID: String, resources: [String], clientIP: String?, sign: Bool) async -> Result<String, EnhancedError> {
         guard let issuer = queryIssuer else { return .failure(.invalidIntegration) }
         let context = XACML.request(userID: userID, subjectForm: .id, resources: resources, ipAddress: clientIP)
         let id = "_" + Secrets.randomHex(bytes: 16)

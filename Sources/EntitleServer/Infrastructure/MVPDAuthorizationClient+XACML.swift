@@ -16,7 +16,9 @@ extension MVPDAuthorizationClient {
     func authorizeXACML(
         mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil, call: XACMLCall = XACMLCall()
     ) async -> Verdict {
-        switch await xacmlExchange(mvpd: mvpd, userID: userID, resources: [Self.channelOrResource(resource)], clientIP: clientIP, bearer: bearer, call: call) {
+        switch await xacmlExchange(
+            mvpd: mvpd, userID: userID, resources: [Self.channelOrResource(resource)], clientIP: clientIP, bearer: bearer, call: call)
+        {
         case .success(let results): return Self.verdict(results[0], mvpdName: mvpd.displayName)
         case .failure(let error): return .failed(error)
         }
@@ -24,7 +26,9 @@ extension MVPDAuthorizationClient {
 
     /// `GET {authorizationURL}?uuID=…&mrss=…&IPAddress=…` (MRSS base64; a plain channel id is wrapped in RSS).
     func authorizeREST(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil) async -> Verdict {
-        guard let url = Self.restURL(mvpd: mvpd, userID: userID, resources: [resource], clientIP: clientIP) else { return .failed(.invalidIntegration) }
+        guard let url = Self.restURL(mvpd: mvpd, userID: userID, resources: [resource], clientIP: clientIP) else {
+            return .failed(.invalidIntegration)
+        }
         return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd, bearer: bearer), mvpd: mvpd)
     }
 
