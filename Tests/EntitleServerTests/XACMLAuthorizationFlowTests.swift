@@ -171,6 +171,37 @@ enum XACMLDocuments {
         }
     }
 
+    /// A `re-authz` obligation on a permit is the MVPD's TTL: the answer is kept that long, instead of the integration's
+    /// configured authorization TTL (the fallback when the MVPD gives none).
+    @Test func theReAuthorizationObligationIsTheMVPDsTTL() async throws {
+        let pdp = FixedPDP()
+        try await pdp.run { url in
+            try await LocalService.run { host in
+                try await Self.configure(host, url: url, kind: .xacml)
+                try await host.service.repository.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 60))
+                let tv = try await host.client()
+                _ = try await host.signIn(tv, user: "bob")
+                func calls() -> Int { pdp.asked.withLock { $0.count } }
+
+                pdp.set(XACMLDocuments.permit)  // re-authz after 3600 s
+                #expect(try await Self.decide(tv, "news").authorized)
+                host.clock.advance(by: 600)  // past the configured 60 s, within the MVPD's 3600 s
+                #expect(try await Self.decide(tv, "news").authorized)
+                #expect(calls() == 1, "kept for the MVPD's TTL")
+                host.clock.advance(by: 3100)
+                #expect(try await Self.decide(tv, "news").authorized)
+                #expect(calls() == 2, "asked again after the MVPD's TTL")
+
+                // Without the obligation the configured TTL applies.
+                pdp.set(XACMLDocuments.permit.replacingOccurrences(of: "re-authz", with: "log"))
+                #expect(try await Self.decide(tv, "sports").authorized)
+                host.clock.advance(by: 90)
+                #expect(try await Self.decide(tv, "sports").authorized)
+                #expect(calls() == 4, "asked again after the configured 60 s")
+            }
+        }
+    }
+
     @Test func restFormSendsUserMRSSAndAddressAndReadsTheAnswer() async throws {
         let pdp = FixedPDP()
         try await pdp.run { url in

@@ -8,7 +8,7 @@ extension DecisionService {
     /// MVPD's (pre)authorization denial with its message.
     static func verdict(_ answer: MVPDAuthorizationClient.Verdict, issueTokens: Bool) -> Verdict {
         switch answer {
-        case .authorized: return .authorized(source: .mvpd)
+        case .authorized, .authorizedFor: return .authorized(source: .mvpd)
         case .denied(let parental, let message):
             let base: EnhancedError =
                 parental ? .authorizationDeniedByParentalControls : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)

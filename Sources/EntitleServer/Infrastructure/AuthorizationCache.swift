@@ -45,7 +45,8 @@ package final class AuthorizationCache: Sendable {
     package init(capacity: Int = 100_000) { self.capacity = capacity }
 
     /// The MVPD's answer for `question`, from memory while fresh, else from `ask` (shared by concurrent callers).
-    /// `ttl` is the authorization TTL in ms (0: never kept); `notAfter` caps it (the profile's end).
+    /// `ttl` is the authorization TTL in ms (0: never kept); an MVPD's own TTL (`authorizedFor`, XACML `re-authz`) replaces
+    /// it for a permit; `notAfter` caps it (the profile's end).
     func answer(
         subject: Subject, question: Question, now: Int64, ttl: Int64, notAfter: Int64, catalogGeneration: UInt64,
         ask: @escaping @Sendable () async -> MVPDAuthorizationClient.Verdict
@@ -85,6 +86,7 @@ package final class AuthorizationCache: Sendable {
             let keep: Int64
             switch verdict {
             case .authorized: keep = ttl
+            case .authorizedFor(let seconds): keep = seconds * 1000
             case .denied: keep = min(ttl, Self.deniedTTL)
             case .failed: keep = 0
             }

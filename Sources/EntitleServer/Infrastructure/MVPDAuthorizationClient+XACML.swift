@@ -83,7 +83,8 @@ extension MVPDAuthorizationClient {
         let ok = result.statusCode == nil || result.statusCode == "urn:oasis:names:tc:xacml:1.0:status:ok"
         switch result.decision {
         case "Permit" where ok:
-            return .authorized
+            // The MVPD's own TTL (a `re-authz` obligation) wins over the integration's configured one.
+            return result.reAuthorizationSeconds.map { .authorizedFor(seconds: max(0, $0)) } ?? .authorized
         case "Deny" where ok, "NotApplicable" where ok:
             let parental = result.obligations.contains { $0.id == XACML.restrictParentalControls }
             let upgrade = result.obligations.contains { $0.id == XACML.upgrade }

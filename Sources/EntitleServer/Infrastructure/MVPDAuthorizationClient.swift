@@ -10,6 +10,8 @@ struct MVPDAuthorizationClient: Sendable {
     /// The MVPD's answer for one resource.
     enum Verdict: Equatable, Sendable {
         case authorized
+        /// Authorized, to be asked again after this many seconds (an XACML `re-authz` obligation): the MVPD's TTL.
+        case authorizedFor(seconds: Int64)
         case denied(parentalControls: Bool, message: String?)
         case failed(EnhancedError)
     }
