@@ -171,6 +171,33 @@ enum XACMLDocuments {
         }
     }
 
+    /// The environment's IP address is the device's as the service saw it: the address a trusted proxy names, in the
+    /// XACML environment and the REST form's `IPAddress`; the same header from an untrusted peer changes nothing.
+    @Test(arguments: [true, false]) func theDeviceAddressHonoursTheTrustedProxySetting(trusted: Bool) async throws {
+        let pdp = FixedPDP()
+        try await pdp.run { url in
+            let proxies = trusted ? [try #require(IPAddressRange("127.0.0.0/8"))] : []
+            try await LocalService.run(trustedProxies: proxies) { host in
+                try await Self.configure(host, url: url, kind: .xacml)
+                let tv = try await host.client()
+                _ = try await host.signIn(tv, user: "bob")
+                pdp.set(XACMLDocuments.permit)
+                let forwarded = [("X-Forwarded-For", "198.51.100.7")]
+                let body = try JSONEncoder().encode(DecisionsRequest(resources: ["news"]))
+                let answer = try await tv.send(.POST, "/api/v2/REF/decisions/authorize/DemoCable", json: body, headers: forwarded)
+                #expect(answer.status == 200)
+                let expected = trusted ? "198.51.100.7" : "127.0.0.1"
+                #expect(pdp.asked.withLock { $0.last?.body }?.contains(">\(expected)<") == true)
+
+                try await Self.configure(host, url: url, kind: .rest)
+                _ = try await tv.send(
+                    .POST, "/api/v2/REF/decisions/authorize/DemoCable", json: try JSONEncoder().encode(DecisionsRequest(resources: ["sports"])),
+                    headers: forwarded)
+                #expect(pdp.asked.withLock { $0.last?.query }?.contains("IPAddress=\(expected)") == true)
+            }
+        }
+    }
+
     /// A `re-authz` obligation on a permit is the MVPD's TTL: the answer is kept that long, instead of the integration's
     /// configured authorization TTL (the fallback when the MVPD gives none).
     @Test func theReAuthorizationObligationIsTheMVPDsTTL() async throws {
