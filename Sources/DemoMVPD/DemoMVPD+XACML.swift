@@ -47,7 +47,7 @@ extension DemoMVPD {
                 requireSignature: configuration.signedXACMLQueriesRequired.contains(provider.id))
         } catch {
             let refused = error.reason.contains("sign")
-            logger.warning("XACML query refused", metadata: ["mvpd": "\(provider.id)", "reason": "\(error.reason)"])
+            logger.warning("XACML query refused", metadata: ["mvpd": "\(provider.id)", "reason": "\(error.reason.logEscaped)"])
             return xmlResponse(error.reason, status: refused ? .forbidden : .badRequest)
         }
         guard let issuer = query.issuer, serviceProvider(entityID: issuer) != nil else {
