@@ -83,6 +83,19 @@ package enum XACML {
         /// Obligations.
         package var obligations: [Obligation]
 
+        /// The rating limits a permit carries, by scheme (`MPAA`, `VCHIP`): the obligation attribute assignments
+        /// `urn:cablelabs:ocla:1.0:attribute:content:ratings:maxMPAA` and `…:maxVCHIP` (Comcast; `olca` spelling too).
+        package var maxRatings: [String: String] {
+            var ratings: [String: String] = [:]
+            for obligation in obligations where obligation.fulfillOn != "Deny" {
+                for (id, value) in obligation.assignments where id.hasPrefix("urn:cablelabs:") && !value.isEmpty {
+                    if id.hasSuffix(":1.0:attribute:content:ratings:maxMPAA") { ratings["MPAA"] = value }
+                    if id.hasSuffix(":1.0:attribute:content:ratings:maxVCHIP") { ratings["VCHIP"] = value }
+                }
+            }
+            return ratings
+        }
+
         /// Seconds of a `re-authz` obligation, if given.
         package var reAuthorizationSeconds: Int64? {
             for obligation in obligations where obligation.id.hasSuffix(XACML.reAuthorizationSuffix) {

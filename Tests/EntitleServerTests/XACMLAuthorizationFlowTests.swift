@@ -198,6 +198,35 @@ enum XACMLDocuments {
         }
     }
 
+    /// User metadata delivered at authorization (Comcast's rating limits as obligation attribute assignments on a permit,
+    /// notes detail §1.7): kept with the profile as the `maxRating` object the next profile answer shows.
+    @Test func ratingLimitsInAPermitBecomeTheProfilesMaxRating() async throws {
+        let pdp = FixedPDP()
+        try await pdp.run { url in
+            try await LocalService.run { host in
+                try await Self.configure(host, url: url, kind: .xacml)
+                let tv = try await host.client()
+                _ = try await host.signIn(tv, user: "bob")
+                pdp.set(
+                    """
+                    <Response xmlns="urn:oasis:names:tc:xacml:2.0:context:schema:os"><Result><Decision>Permit</Decision>
+                    <Status><StatusCode Value="urn:oasis:names:tc:xacml:1.0:status:ok"/></Status>
+                    <Obligations xmlns="urn:oasis:names:tc:xacml:2.0:policy:schema:os">
+                    <Obligation ObligationId="urn:cablelabs:olca:1.0:obligations:log" FulfillOn="Permit">
+                    <AttributeAssignment AttributeId="urn:cablelabs:ocla:1.0:attribute:content:ratings:maxMPAA"
+                      DataType="http://www.w3.org/2001/XMLSchema#string">PG-13</AttributeAssignment>
+                    <AttributeAssignment AttributeId="urn:cablelabs:ocla:1.0:attribute:content:ratings:maxVCHIP"
+                      DataType="http://www.w3.org/2001/XMLSchema#string">TV-Y7</AttributeAssignment>
+                    </Obligation></Obligations></Result></Response>
+                    """)
+                #expect(try await Self.decide(tv, "news").authorized)
+                let profile = try #require(try await tv.send(.GET, "/api/v2/REF/profiles").decode(ProfilesResponse.self).profiles["DemoCable"])
+                #expect(profile.attributes["maxRating"]?.value == .object(["MPAA": .string("PG-13"), "VCHIP": .string("TV-Y7")]), "\(profile)")
+                #expect(profile.attributes["householdID"] != nil, "the other metadata stays")
+            }
+        }
+    }
+
     /// A `re-authz` obligation on a permit is the MVPD's TTL: the answer is kept that long, instead of the integration's
     /// configured authorization TTL (the fallback when the MVPD gives none).
     @Test func theReAuthorizationObligationIsTheMVPDsTTL() async throws {

@@ -50,6 +50,9 @@ extension DecisionService {
                 : await mvpdClient.preflightXACML(
                     mvpd: mvpd, userID: profile.userId, resources: asked, clientIP: clientIP, bearer: bearer, call: xacml)
             for (index, answer) in zip(chunk, answers) { verdicts[index] = Self.verdict(answer, issueTokens: false) }
+            if let carrying = answers.first(where: { if case .authorizedFor(_, let ratings) = $0 { !ratings.isEmpty } else { false } }) {
+                await keepAuthorizationMetadata(carrying, profile: profile)
+            }
         }
         return verdicts
     }

@@ -76,9 +76,11 @@ struct DecisionService: Sendable, ClockReading {
                     case .failure(let error): return .failed(error)
                     }
                 }
-                return await service.mvpdClient.authorize(
+                let answer = await service.mvpdClient.authorize(
                     mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer,
                     xacml: xacml)
+                await service.keepAuthorizationMetadata(answer, profile: profile)
+                return answer
             }
             return (index, Self.verdict(verdict, issueTokens: issueTokens))
         }

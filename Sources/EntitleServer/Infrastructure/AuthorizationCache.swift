@@ -86,7 +86,7 @@ package final class AuthorizationCache: Sendable {
             let keep: Int64
             switch verdict {
             case .authorized: keep = ttl
-            case .authorizedFor(let seconds): keep = seconds * 1000
+            case .authorizedFor(let seconds, _): keep = seconds.map { $0 * 1000 } ?? ttl
             case .denied: keep = min(ttl, Self.deniedTTL)
             case .failed: keep = 0
             }

@@ -84,7 +84,9 @@ extension MVPDAuthorizationClient {
         switch result.decision {
         case "Permit" where ok:
             // The MVPD's own TTL (a `re-authz` obligation) wins over the integration's configured one.
-            return result.reAuthorizationSeconds.map { .authorizedFor(seconds: max(0, $0)) } ?? .authorized
+            let seconds = result.reAuthorizationSeconds.map { max(0, $0) }
+            let ratings = result.maxRatings
+            return seconds == nil && ratings.isEmpty ? .authorized : .authorizedFor(seconds: seconds, maxRating: ratings)
         case "Deny" where ok, "NotApplicable" where ok:
             let parental = result.obligations.contains { $0.id == XACML.restrictParentalControls }
             let upgrade = result.obligations.contains { $0.id == XACML.upgrade }

@@ -10,8 +10,10 @@ struct MVPDAuthorizationClient: Sendable {
     /// The MVPD's answer for one resource.
     enum Verdict: Equatable, Sendable {
         case authorized
-        /// Authorized, to be asked again after this many seconds (an XACML `re-authz` obligation): the MVPD's TTL.
-        case authorizedFor(seconds: Int64)
+        /// Authorized with what the MVPD's permit carried: ask again after `seconds` (an XACML `re-authz` obligation, the
+        /// MVPD's TTL; nil: the configured one) and the subscriber's rating limits by scheme (`MPAA`, `VCHIP`): user
+        /// metadata delivered at authorization.
+        case authorizedFor(seconds: Int64?, maxRating: [String: String])
         case denied(parentalControls: Bool, message: String?)
         case failed(EnhancedError)
     }
