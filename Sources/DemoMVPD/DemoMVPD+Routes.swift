@@ -37,6 +37,9 @@ extension DemoMVPD {
         group.post(":mvpd/xacml") { request, context in
             await self.authorizeXACML(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
+        group.post(":mvpd/xacml/soap") { request, context in
+            await self.authorizeSOAP(request: request, providerID: context.parameters.get("mvpd") ?? "")
+        }
         group.get(":mvpd/rest/authz") { request, context in
             await self.authorizeREST(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }

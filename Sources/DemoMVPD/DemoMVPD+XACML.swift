@@ -4,8 +4,9 @@ import Hummingbird
 import SAML
 
 /// The DemoMVPD's Policy Decision Point in the forms real MVPDs use (Adobe's MVPD integration guide):
-/// `POST {mvpd}/xacml` (XACML 2.0 request context) and `GET {mvpd}/rest/authz?uuID&mrss&IPAddress`, both answered
-/// with an XACML 2.0 response; the same decisions as `POST {mvpd}/authorize`. Bearer-key protected like it.
+/// `POST {mvpd}/xacml` (XACML 2.0 request context), `POST {mvpd}/xacml/soap` (the OLCA SOAP binding, answered by a
+/// signed SAML Response) and `GET {mvpd}/rest/authz?uuID&mrss&IPAddress` (several `mrss`: the REST preflight form), all
+/// answered with an XACML 2.0 response; the same decisions as `POST {mvpd}/authorize`. Bearer-key protected like it.
 extension DemoMVPD {
     /// `POST {mvpd}/xacml`.
     func authorizeXACML(request: Request, providerID: String) async -> Response {
@@ -26,17 +27,58 @@ extension DemoMVPD {
         return decideAll(userID: question.subject, resources: question.resources, provider: provider)
     }
 
-    /// `GET {mvpd}/rest/authz?uuID=…&mrss=…&IPAddress=…` (MRSS base64).
+    /// `POST {mvpd}/xacml/soap`: a SOAP `XACMLAuthzDecisionQuery` from a trusted service provider. A signed query must
+    /// verify with that SP's certificates; a provider listed in ``DemoMVPDConfiguration/signedXACMLQueriesRequired``
+    /// refuses an unsigned one (HTTP 403). The answer is a SOAP envelope with a SAML Response signed by the IdP key.
+    func authorizeSOAP(request: Request, providerID: String) async -> Response {
+        guard let provider = Self.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
+        guard keyMatches(request, provider: provider) else {
+            return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
+        }
+        var request = request
+        guard let buffer = try? await request.collectBody(upTo: Self.maximumAuthorizeBodySize) else {
+            return xmlResponse("The request body is too large.", status: .contentTooLarge)
+        }
+        let query: XACML.SOAPQuery
+        do throws(XACML.MalformedResponse) {
+            query = try XACML.parseSOAPQuery(
+                String(decoding: buffer.readableBytesView, as: UTF8.self),
+                certificates: { issuer in self.serviceProvider(entityID: issuer)?.certificates ?? [] },
+                requireSignature: configuration.signedXACMLQueriesRequired.contains(provider.id))
+        } catch {
+            let refused = error.reason.contains("sign")
+            logger.warning("XACML query refused", metadata: ["mvpd": "\(provider.id)", "reason": "\(error.reason.logEscaped)"])
+            return xmlResponse(error.reason, status: refused ? .forbidden : .badRequest)
+        }
+        guard let issuer = query.issuer, serviceProvider(entityID: issuer) != nil else {
+            return xmlResponse("The query's Issuer is not a trusted service provider.", status: .forbidden)
+        }
+        guard case .success(let results) = decisions(userID: query.question.subject, resources: query.question.resources, provider: provider)
+        else { return xmlResponse("A resource is not a channel id or MRSS.", status: .badRequest) }
+        do {
+            let body = try XACML.soapResponse(
+                response: XACML.response(results), issuer: provider.entityID(baseURL: configuration.baseURL), audience: issuer,
+                inResponseTo: query.id, signer: configuration.identity, now: configuration.now())
+            var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: body)))
+            response.headers[.contentType] = "text/xml; charset=utf-8"
+            return response
+        } catch {
+            return xmlResponse("The answer could not be signed.", status: .internalServerError)
+        }
+    }
+
+    /// `GET {mvpd}/rest/authz?uuID=…&mrss=…&IPAddress=…` (MRSS base64; several `mrss`: one Result each).
     func authorizeREST(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
         guard keyMatches(request, provider: provider) else {
             return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
         }
         let query = request.uri.queryParameters
-        guard let user = query.get("uuID"), !user.isEmpty,
-            let mrss = query.get("mrss").flatMap({ Data(base64Encoded: $0) }).map({ String(decoding: $0, as: UTF8.self) })
-        else { return xmlResponse("uuID and a base64 mrss are required.", status: .badRequest) }
-        return decideAll(userID: user, resources: [mrss], provider: provider)
+        let mrss = query.getAll("mrss").map { Data(base64Encoded: $0).map { String(decoding: $0, as: UTF8.self) } }
+        guard let user = query.get("uuID"), !user.isEmpty, !mrss.isEmpty, mrss.count <= 100, !mrss.contains(nil) else {
+            return xmlResponse("uuID and one to 100 base64 mrss are required.", status: .badRequest)
+        }
+        return decideAll(userID: user, resources: mrss.compactMap { $0 }, provider: provider)
     }
 
     /// The API key, or — for an OAuth 2.0 provider — a subscriber's access token (the call on the user's behalf).
@@ -47,11 +89,21 @@ extension DemoMVPD {
     }
 
     private func decideAll(userID: String, resources: [String], provider: DemoProvider) -> Response {
+        guard case .success(let results) = decisions(userID: userID, resources: resources, provider: provider) else {
+            return xmlResponse("A resource is not a channel id or MRSS.", status: .badRequest)
+        }
+        var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: XACML.response(results))))
+        response.headers[.contentType] = "text/xml; charset=utf-8"
+        return response
+    }
+
+    /// One XACML result per resource; a failure when one is not a channel id or MRSS.
+    private func decisions(
+        userID: String, resources: [String], provider: DemoProvider
+    ) -> Result<[(resource: String, permit: Bool, obligation: String?, message: String?)], BadResource> {
         var results: [(resource: String, permit: Bool, obligation: String?, message: String?)] = []
         for raw in resources {
-            guard let resource = try? ProtectedResource(parsing: raw), Self.isWellFormedIfMarkup(raw) else {
-                return xmlResponse("A resource is not a channel id or MRSS.", status: .badRequest)
-            }
+            guard let resource = try? ProtectedResource(parsing: raw), Self.isWellFormedIfMarkup(raw) else { return .failure(BadResource()) }
             let decision = AuthorizationDecision.decide(userID: userID, resource: resource, provider: provider)
             let obligation: String? =
                 decision.reason == AuthorizationDecision.reasonParentalControls
@@ -59,10 +111,11 @@ extension DemoMVPD {
                 : (decision.reason == AuthorizationDecision.reasonNotEntitled ? XACML.upgrade : nil)
             results.append((resource.channel, decision.authorized, obligation, decision.message))
         }
-        var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: XACML.response(results))))
-        response.headers[.contentType] = "text/xml; charset=utf-8"
-        return response
+        return .success(results)
     }
+
+    /// A resource that is neither a channel id nor MRSS.
+    struct BadResource: Error {}
 
     private func xmlResponse(_ message: String, status: HTTPResponse.Status) -> Response {
         var response = Response(status: status, body: .init(byteBuffer: ByteBuffer(string: message)))

@@ -24,6 +24,8 @@ package struct DemoMVPDConfiguration: Sendable {
     package var showDemoAccounts: Bool
     /// The clock; every time decision reads it.
     package var now: @Sendable () -> Date
+    /// Demo providers whose SOAP XACML endpoint refuses unsigned queries (DemoFiber: an MVPD that requires signing).
+    package var signedXACMLQueriesRequired: Set<String> = ["DemoFiber"]
 
     /// Creates a configuration; `now` defaults to the system clock and `secureCookies` to whether `baseURL` is https.
     package init(

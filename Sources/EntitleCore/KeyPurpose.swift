@@ -24,7 +24,7 @@ public struct KeyPurpose: OpenCode {
     public static let tokenEncryption = KeyPurpose(rawValue: "token-encryption")
 
     /// Every purpose this version creates keys for.
-    public static let known: [KeyPurpose] = [.mediaToken, .mediaTokenECDSAP256, .mediaTokenEd25519, .jwt, .samlSP]
+    public static let known: [KeyPurpose] = [.mediaToken, .mediaTokenECDSAP256, .mediaTokenEd25519, .jwt, .samlSP, .tokenEncryption]
 
     /// Whether the purpose signs media tokens, whatever the algorithm.
     public var isMediaToken: Bool { rawValue.hasPrefix(KeyPurpose.mediaToken.rawValue) }

@@ -49,6 +49,15 @@ extension EntitleService {
         package var authorizeAllAuthenticated = false
         /// How authorization is asked (nil: leave as configured, `entitle-json` for a new MVPD).
         package var authorizationProtocol: MVPDAuthorizationProtocol?
+        /// How XACML travels (nil: leave as configured, `plain` for a new MVPD).
+        package var xacmlBinding: XACMLBinding?
+        /// Whether SOAP XACML queries are signed with the SAML SP key (nil: leave as configured, unsigned for a new MVPD).
+        package var signAuthorizationQueries: Bool?
+
+        /// The authorization settings these options change.
+        var authorizationSettings: AuthorizationSettings {
+            AuthorizationSettings(authorizationProtocol: authorizationProtocol, xacmlBinding: xacmlBinding, signQueries: signAuthorizationQueries)
+        }
 
         /// Creates options.
         package init(displayName: String, logoURL: String, authorizationURL: String? = nil, authorizationKey: String? = nil) {
@@ -66,6 +75,7 @@ extension EntitleService {
         if options.authorizeAllAuthenticated && options.authorizationURL != nil {
             throw ConfigurationError("An MVPD with an authorization URL cannot also authorize every authenticated subscriber.")
         }
+        let authorization = try await checkAuthorizationSettings(mvpd: id, authorizationURL: options.authorizationURL, options.authorizationSettings)
         let metadata = try IdentityProviderMetadata.parse(xml: metadataXML)
         guard !metadata.signingCertificates.isEmpty else { throw ConfigurationError("The IdP metadata has no signing certificate.") }
         let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
@@ -84,9 +94,7 @@ extension EntitleService {
             MVPDSAMLOptionsRecord(
                 mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: options.allowRSASHA1,
                 authorizeAll: options.authorizeAllAuthenticated))
-        if let authorizationProtocol = options.authorizationProtocol {
-            try await repository.setAuthorizationProtocol(mvpd: id, authorizationProtocol)
-        }
+        try await storeAuthorizationSettings(mvpd: id, authorization)
         if options.allowRSASHA1 {
             logger.warning(
                 "RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",

@@ -119,6 +119,7 @@ extension EntitleService {
         if options.authorizeAllAuthenticated && options.authorizationURL != nil {
             throw ConfigurationError("An MVPD with an authorization URL cannot also authorize every authenticated subscriber.")
         }
+        let authorization = try await checkAuthorizationSettings(mvpd: id, authorizationURL: options.authorizationURL, options.authorizationSettings)
         let http = oauth2.allowPlainHTTP
         try Self.checkEndpoint(oauth2.authorizeURL, name: "the authorization endpoint", allowPlainHTTP: http)
         try Self.checkEndpoint(oauth2.tokenURL, name: "the token endpoint", allowPlainHTTP: http)
@@ -148,9 +149,7 @@ extension EntitleService {
             MVPDSAMLOptionsRecord(
                 mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: false,
                 authorizeAll: options.authorizeAllAuthenticated))
-        if let authorizationProtocol = options.authorizationProtocol {
-            try await repository.setAuthorizationProtocol(mvpd: id, authorizationProtocol)
-        }
+        try await storeAuthorizationSettings(mvpd: id, authorization)
         for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
 

@@ -123,6 +123,24 @@ extension EntitleService {
             guard (60...(400 * 86_400)).contains(seconds) else { throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days") }
             record.profileTtlSeconds = seconds
         }
+        if let url = update.authorizationURL {
+            guard url.isEmpty || URL(string: url)?.scheme.map({ ["https", "http"].contains($0) }) == true else {
+                throw AdminError("invalid_value", "the authorization URL must be an http(s) URL")
+            }
+            record.authorizationUrl = url.isEmpty ? nil : url
+        }
+        if let key = update.authorizationKey { record.authorizationKey = key.isEmpty ? nil : key }
+        let authorization = try await checkAuthorizationSettings(
+            mvpd: id, authorizationURL: record.authorizationUrl,
+            AuthorizationSettings(
+                authorizationProtocol: update.authorizationProtocol, xacmlBinding: update.xacmlBinding, signQueries: update.signAuthorizationQueries))
+        var oauth2: MVPDOAuth2Record?
+        if let fields = update.oauth2 {
+            guard record.kind == .oauth2 else { throw AdminError("invalid_value", "\(id) is not an OAuth 2.0 MVPD") }
+            oauth2 = try await changedOAuth2Settings(mvpd: id, fields)
+            record.ssoUrl = oauth2?.authorizeURL
+            record.sloUrl = oauth2?.logoutURL
+        }
         if let xml = metadataXML {
             guard record.kind == .saml else { throw AdminError("invalid_value", "\(id) is not a SAML MVPD") }
             let metadata: IdentityProviderMetadata
@@ -136,6 +154,8 @@ extension EntitleService {
             try await recordSSOPostBinding(mvpd: id, metadataXML: xml)
         }
         try await repository.upsertMVPD(record)
+        try await storeAuthorizationSettings(mvpd: id, authorization)
+        if let oauth2 { try await repository.upsertOAuth2Settings(oauth2) }
         if let url = update.samlMetadataURL {
             try await repository.setMetadataSource(mvpd: id, url: url, at: now)
         } else if update.samlMetadataXML != nil {
@@ -260,7 +280,12 @@ extension EntitleService {
 
     /// Integrations, optionally of one requestor and/or MVPD.
     package func integrationViews(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
-        try await repository.integrations(requestor: requestor, mvpd: mvpd).map(IntegrationView.init)
+        var views: [IntegrationView] = []
+        for record in try await repository.integrations(requestor: requestor, mvpd: mvpd) {
+            let preflight = try await repository.preflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
+            views.append(IntegrationView(record, preflightMaxResources: preflight))
+        }
+        return views
     }
 
     private func existingMVPD(_ id: String) async throws -> MVPDRecord {
@@ -272,7 +297,9 @@ extension EntitleService {
 
     private func mvpdView(_ record: MVPDRecord) async throws -> MVPDView {
         MVPDView(
-            record, protocol: try await repository.authorizationProtocol(mvpd: record.id), saml: try await repository.samlOptions(mvpd: record.id),
+            record, protocol: try await repository.authorizationProtocol(mvpd: record.id), xacml: try await repository.xacmlOptions(mvpd: record.id),
+            preflight: try await repository.preflightSettings(mvpd: record.id), oauth2: try await repository.oauth2Settings(mvpd: record.id),
+            saml: try await repository.samlOptions(mvpd: record.id),
             disabled: try await repository.disabledMVPDIDs().contains(record.id),
             integrations: try await repository.integrations(requestor: nil, mvpd: record.id))
     }
@@ -281,138 +308,5 @@ extension EntitleService {
         guard !id.isEmpty, id.count <= 64, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }) else {
             throw AdminError("invalid_value", "MVPD id \"\(id)\": use 1-64 letters, digits, _ or -")
         }
-    }
-}
-
-/// Settings of an MVPD to change; nil leaves one as it is.
-package struct MVPDUpdate: Codable, Sendable, Equatable {
-    /// Display name.
-    package var displayName: String?
-    /// Logo URL (empty: none).
-    package var logoURL: String?
-    /// Whether the login needs SFSafariViewController.
-    package var requiresSafariViewController: Bool?
-    /// Apple SSO (`enablePlatformServices`).
-    package var enablePlatformServices: Bool?
-    /// Apple SSO boarding status: SUPPORTED, PICKER, NOT_SUPPORTED (empty: none).
-    package var boardingStatus: String?
-    /// Whether shown in Apple's provider picker.
-    package var displayInPlatformPicker: Bool?
-    /// Profile (authentication) lifetime, seconds.
-    package var profileTTLSeconds: Int64?
-    /// New SAML IdP metadata XML.
-    package var samlMetadataXML: String?
-    /// Where to fetch the SAML IdP metadata from now and at every refresh.
-    package var samlMetadataURL: String?
-
-    /// An empty update.
-    package init() {}
-}
-
-/// One requestor × MVPD integration.
-package struct IntegrationView: Codable, Sendable, Equatable {
-    /// Requestor id.
-    package var requestor: String
-    /// MVPD id.
-    package var mvpd: String
-    /// Whether it is enabled.
-    package var enabled: Bool
-    /// Display name shown for this requestor instead of the MVPD's.
-    package var displayName: String?
-    /// Logo URL shown for this requestor instead of the MVPD's.
-    package var logoURL: String?
-    /// Profile lifetime for this requestor instead of the MVPD's, seconds.
-    package var profileTTLSeconds: Int64?
-
-    init(_ record: IntegrationRecord) {
-        (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0)
-        (displayName, logoURL, profileTTLSeconds) = (record.displayName, record.logoUrl, record.profileTtlSeconds)
-    }
-}
-
-/// A requestor as the admin API shows it.
-package struct RequestorView: Codable, Sendable, Equatable {
-    /// Id.
-    package var id: String
-    /// Name.
-    package var name: String
-    /// Registered domains.
-    package var domains: [String]
-    /// Most resources per preauthorization.
-    package var maxResources: Int64
-    /// Whether a programmer certificate (encrypted user metadata) is set.
-    package var programmerCertificate: Bool
-    /// Whether disabled.
-    package var disabled: Bool
-    /// Its integrations.
-    package var integrations: [IntegrationView]
-
-    init(_ r: RequestorRecord, disabled: Bool, integrations: [IntegrationRecord]) {
-        (id, name, domains, maxResources, programmerCertificate) = (r.id, r.name, r.domains, r.maxResources, r.metadataCertificatePem != nil)
-        self.disabled = disabled
-        self.integrations = integrations.filter { $0.requestorId == r.id }.map(IntegrationView.init)
-    }
-}
-
-/// An MVPD as the admin API and `mvpd show` present it: its settings, never its secrets.
-package struct MVPDView: Codable, Sendable, Equatable {
-    /// Id.
-    package var id: String
-    /// Display name.
-    package var name: String
-    /// `saml` or `temppass` (and the kinds added later).
-    package var kind: String
-    /// Logo URL.
-    package var logoURL: String
-    /// SAML entity id.
-    package var entityID: String?
-    /// SAML sign-in URL.
-    package var singleSignOnURL: String?
-    /// SAML single logout URL.
-    package var singleLogoutURL: String?
-    /// Signing certificates held.
-    package var signingCertificates: Int
-    /// Authorization endpoint.
-    package var authorizationURL: String?
-    /// `entitle-json`, `xacml`, `rest` or `none`.
-    package var authorizationProtocol: String
-    /// Whether an authorization bearer key is set (the key itself is never shown).
-    package var authorizationKeySet: Bool
-    /// Whether every authenticated subscriber is authorized.
-    package var authorizeAll: Bool
-    /// Whether RSA-SHA1 is accepted from this IdP.
-    package var allowRSASHA1: Bool
-    /// SFSafariViewController.
-    package var requiresSafariViewController: Bool
-    /// Apple SSO.
-    package var enablePlatformServices: Bool
-    /// Apple SSO boarding status.
-    package var boardingStatus: String?
-    /// Shown in Apple's picker.
-    package var displayInPlatformPicker: Bool
-    /// Profile lifetime, seconds.
-    package var profileTTLSeconds: Int64
-    /// User-metadata keys delivered encrypted.
-    package var encryptedAttributes: [String]
-    /// User-metadata key → SAML attribute names.
-    package var attributeMapping: [String: [String]]
-    /// Whether disabled for every requestor.
-    package var disabled: Bool
-    /// Its integrations.
-    package var integrations: [IntegrationView]
-
-    init(
-        _ m: MVPDRecord, protocol kind: MVPDAuthorizationProtocol, saml: MVPDSAMLOptionsRecord?, disabled: Bool,
-        integrations: [IntegrationRecord]
-    ) {
-        (id, name, self.kind, logoURL, entityID) = (m.id, m.displayName, m.kind.rawValue, m.logoUrl, m.entityId)
-        (singleSignOnURL, singleLogoutURL, signingCertificates) = (m.ssoUrl, m.sloUrl, m.certificates.count)
-        (authorizationURL, authorizationProtocol, authorizationKeySet) = (m.authorizationUrl, kind.rawValue, m.authorizationKey != nil)
-        (authorizeAll, allowRSASHA1, attributeMapping) = (saml?.authorizeAll ?? false, saml?.allowRSASHA1 ?? false, saml?.attributeMapping ?? [:])
-        (requiresSafariViewController, enablePlatformServices) = (m.requiresSafariViewController, m.enablePlatformServices)
-        (boardingStatus, displayInPlatformPicker, profileTTLSeconds) = (m.boardingStatus, m.displayInPlatformPicker, m.profileTtlSeconds)
-        encryptedAttributes = m.encryptedAttributes
-        self.disabled = disabled
-        self.integrations = integrations.map(IntegrationView.init)
     }
 }

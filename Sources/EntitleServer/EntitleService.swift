@@ -71,7 +71,10 @@ package struct EntitleService: Sendable {
         self.oauth2 = oauth2
         decisions = DecisionService(
             repository: repository, authorizations: caches.authorizations,
-            mvpdClient: MVPDAuthorizationClient(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
+            mvpdClient: MVPDAuthorizationClient(
+                httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds,
+                queryIssuer: XACMLQueryIssuer(
+                    entityID: configuration.spEntityID, signer: { try await keys.signingIdentity(purpose: .samlSP) }, now: { clock.now() })),
             degradation: degradation, mediaTokens: mediaTokens, oauth2: oauth2, metrics: metrics, clock: clock,
             defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
         callers = CallerAuthenticator(tokens: tokens, repository: repository, caches: caches)

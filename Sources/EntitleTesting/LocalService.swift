@@ -25,15 +25,17 @@ package struct LocalService: ServiceHarness {
     /// The clients' transport: real HTTP with ``httpClient``.
     package var transport: ServiceTransport { .httpClient(httpClient) }
 
-    /// Runs `body` with a started host; stops everything afterwards.
+    /// Runs `body` with a started host (trusting the forwarding headers of `trustedProxies`); stops everything afterwards.
     /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
     /// another process then see the change at once).
     package static func run(
         rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
         databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
-        profileCacheBound: Duration = ProfileCache.defaultBound, _ body: (LocalService) async throws -> Void
+        profileCacheBound: Duration = ProfileCache.defaultBound, trustedProxies: [IPAddressRange] = [],
+        _ body: (LocalService) async throws -> Void
     ) async throws {
         var configuration = HostConfiguration()
+        configuration.trustedProxies = trustedProxies
         configuration.databaseURL = databaseURL
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = burst

@@ -17,10 +17,15 @@ extension XACML {
     package static func parseRequest(_ xml: String) throws(MalformedResponse) -> Question {
         let document: XMLDoc
         do { document = try XMLDoc(string: xml) } catch { throw MalformedResponse(reason: "The request is not well-formed XML.") }
+        return try question(in: document.root)
+    }
+
+    /// The subject, resources and IP address of the request context at or under `root`.
+    static func question(in root: xmlNodePtr) throws(MalformedResponse) -> Question {
         var subject: String?
         var resources: [String] = []
         var ipAddress: String?
-        document.root.walkElements { node in
+        root.walkElements { node in
             guard node.localName == "Attribute", isContext(node.namespaceURI), let id = node.attribute("AttributeId") else { return }
             let value = node.childElements.first { $0.localName == "AttributeValue" }?.trimmedText ?? ""
             switch id {

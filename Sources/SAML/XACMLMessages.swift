@@ -83,6 +83,19 @@ package enum XACML {
         /// Obligations.
         package var obligations: [Obligation]
 
+        /// The rating limits a permit carries, by scheme (`MPAA`, `VCHIP`): the obligation attribute assignments
+        /// `urn:cablelabs:ocla:1.0:attribute:content:ratings:maxMPAA` and `…:maxVCHIP` (Comcast; `olca` spelling too).
+        package var maxRatings: [String: String] {
+            var ratings: [String: String] = [:]
+            for obligation in obligations where obligation.fulfillOn != "Deny" {
+                for (id, value) in obligation.assignments where id.hasPrefix("urn:cablelabs:") && !value.isEmpty {
+                    if id.hasSuffix(":1.0:attribute:content:ratings:maxMPAA") { ratings["MPAA"] = value }
+                    if id.hasSuffix(":1.0:attribute:content:ratings:maxVCHIP") { ratings["VCHIP"] = value }
+                }
+            }
+            return ratings
+        }
+
         /// Seconds of a `re-authz` obligation, if given.
         package var reAuthorizationSeconds: Int64? {
             for obligation in obligations where obligation.id.hasSuffix(XACML.reAuthorizationSuffix) {
@@ -105,29 +118,38 @@ package enum XACML {
     package static func parseResponse(_ xml: String) throws(MalformedResponse) -> [Result] {
         let document: XMLDoc
         do { document = try XMLDoc(string: xml) } catch { throw MalformedResponse(reason: "The answer is not well-formed XML.") }
-        var results: [Result] = []
-        document.root.walkElements { node in
-            guard node.localName == "Result", isContext(node.namespaceURI) else { return }
-            let decision = node.childElements.first { $0.localName == "Decision" }?.trimmedText ?? ""
-            let status = node.childElements.first { $0.localName == "Status" }
-            let code = status?.childElements.first { $0.localName == "StatusCode" }?.attribute("Value")
-            let message = status?.childElements.first { $0.localName == "StatusMessage" }?.trimmedText
-            var obligations: [Obligation] = []
-            node.walkElements { element in
-                guard element.localName == "Obligation", let id = element.attribute("ObligationId") else { return }
-                var assignments: [String: String] = [:]
-                for assignment in element.childElements where assignment.localName == "AttributeAssignment" {
-                    assignments[assignment.attribute("AttributeId") ?? ""] = assignment.trimmedText
-                }
-                obligations.append(Obligation(id: id, fulfillOn: element.attribute("FulfillOn"), assignments: assignments))
-            }
-            results.append(
-                Result(
-                    resourceID: node.attribute("ResourceId"), decision: decision, statusCode: code,
-                    statusMessage: message?.isEmpty == true ? nil : message, obligations: obligations))
-        }
+        let results = resultNodes(document.root).map(result)
         guard !results.isEmpty else { throw MalformedResponse(reason: "The answer has no XACML Result.") }
         return results
+    }
+
+    /// Every `Result` element of the context namespace under `root`, in document order.
+    static func resultNodes(_ root: xmlNodePtr) -> [xmlNodePtr] {
+        var nodes: [xmlNodePtr] = []
+        root.walkElements { node in
+            if node.localName == "Result", isContext(node.namespaceURI) { nodes.append(node) }
+        }
+        return nodes
+    }
+
+    /// One `Result` element read.
+    static func result(_ node: xmlNodePtr) -> Result {
+        let decision = node.childElements.first { $0.localName == "Decision" }?.trimmedText ?? ""
+        let status = node.childElements.first { $0.localName == "Status" }
+        let code = status?.childElements.first { $0.localName == "StatusCode" }?.attribute("Value")
+        let message = status?.childElements.first { $0.localName == "StatusMessage" }?.trimmedText
+        var obligations: [Obligation] = []
+        node.walkElements { element in
+            guard element.localName == "Obligation", let id = element.attribute("ObligationId") else { return }
+            var assignments: [String: String] = [:]
+            for assignment in element.childElements where assignment.localName == "AttributeAssignment" {
+                assignments[assignment.attribute("AttributeId") ?? ""] = assignment.trimmedText
+            }
+            obligations.append(Obligation(id: id, fulfillOn: element.attribute("FulfillOn"), assignments: assignments))
+        }
+        return Result(
+            resourceID: node.attribute("ResourceId"), decision: decision, statusCode: code,
+            statusMessage: message?.isEmpty == true ? nil : message, obligations: obligations)
     }
 
     /// Whether a namespace is XACML 2.0's context namespace (Adobe's sample misspells `xacml` as `xacm`).

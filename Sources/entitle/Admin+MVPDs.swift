@@ -14,6 +14,15 @@ extension Admin.MVPD {
         @Option(help: "Apple SSO boarding status: SUPPORTED, PICKER or NOT_SUPPORTED (empty: none).") var boardingStatus: String?
         @Option(help: "Whether shown in Apple's provider picker (true or false).") var displayInPicker: Bool?
         @Option(help: "Profile (authentication) lifetime in seconds.") var profileTTL: Int64?
+        @Option(help: "Authorization API URL (empty: none).") var authorizationURL: String?
+        @Option(help: "File holding the authorization API bearer key (an empty file: none).") var authorizationKeyFile: String?
+        @OptionGroup var authorization: MVPDAuthorizationProtocolOptions
+
+        func validate() throws {
+            if authorization.signAuthorizationQueries == true && authorization.xacmlBinding == .plain {
+                throw ValidationError("--sign-authorization-queries needs --xacml-binding soap (the signature is in the SOAP query).")
+            }
+        }
 
         func update() throws -> MVPDUpdate {
             var update = MVPDUpdate()
@@ -25,6 +34,16 @@ extension Admin.MVPD {
             update.displayInPlatformPicker = displayInPicker
             update.profileTTLSeconds = profileTTL
             update.samlMetadataURL = samlMetadataURL
+            update.authorizationURL = authorizationURL
+            if let authorizationKeyFile {
+                guard let text = try? String(contentsOfFile: authorizationKeyFile, encoding: .utf8) else {
+                    throw AdminFailure.exit("cannot read \(authorizationKeyFile)")
+                }
+                update.authorizationKey = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            update.authorizationProtocol = authorization.authorizationProtocol
+            update.xacmlBinding = authorization.xacmlBinding
+            update.signAuthorizationQueries = authorization.signAuthorizationQueries
             if let samlMetadata {
                 guard let xml = try? String(contentsOfFile: samlMetadata, encoding: .utf8) else {
                     throw AdminFailure.exit("cannot read \(samlMetadata)")
@@ -38,7 +57,8 @@ extension Admin.MVPD {
 
     /// `entitle admin mvpd update`.
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change an MVPD's name, logo, flags, profile lifetime or SAML metadata.")
+        static let configuration = CommandConfiguration(
+            abstract: "Change an MVPD's name, logo, flags, profile lifetime, SAML metadata or how it is asked for authorization.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "MVPD id.") var id: String
         @OptionGroup var changes: Changes
@@ -136,18 +156,25 @@ extension Admin {
             @Option(help: "Display name for this requestor.") var displayName: String?
             @Option(help: "Logo URL for this requestor.") var logoURL: String?
             @Option(help: "Profile (authentication) lifetime for this requestor, seconds.") var profileTTL: Int64?
+            @Option(help: "Preflight in one call (xacml or rest MVPD): at most N resources per MVPD call; 0 turns it off.")
+            var preflightMaxResources: Int64?
 
             func validate() throws {
-                guard displayName != nil || logoURL != nil || profileTTL != nil else {
-                    throw ValidationError("Give --display-name, --logo-url or --profile-ttl.")
+                guard displayName != nil || logoURL != nil || profileTTL != nil || preflightMaxResources != nil else {
+                    throw ValidationError("Give --display-name, --logo-url, --profile-ttl or --preflight-max-resources.")
                 }
             }
 
             func run() async throws {
                 try await Admin.withService(storage) {
-                    try await $0.setIntegrationSettings(
-                        requestor: requestor, mvpd: mvpd, displayName: displayName, logoURL: logoURL, profileTTLSeconds: profileTTL,
-                        actor: Admin.cliActor)
+                    if displayName != nil || logoURL != nil || profileTTL != nil {
+                        try await $0.setIntegrationSettings(
+                            requestor: requestor, mvpd: mvpd, displayName: displayName, logoURL: logoURL, profileTTLSeconds: profileTTL,
+                            actor: Admin.cliActor)
+                    }
+                    if let preflightMaxResources {
+                        try await $0.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: preflightMaxResources, actor: Admin.cliActor)
+                    }
                 }
                 print("\(requestor)/\(mvpd) updated")
             }

@@ -124,16 +124,16 @@ struct Admin: AsyncParsableCommand {
             @OptionGroup var oauth2: OAuth2MVPDOptions
             @Option(
                 help:
-                    "Preflight in one XACML call: preauthorize asks about at most N resources per call (for each --requestor's integration; 0 turns it off)."
+                    "Preflight in one call (xacml or rest): preauthorize asks about at most N resources per call (for each --requestor's integration; 0 turns it off)."
             )
             var preflightMaxResources: Int?
 
             func validate() throws {
                 if let limit = preflightMaxResources {
                     guard (0...1000).contains(limit) else { throw ValidationError("--preflight-max-resources is 0 to 1000.") }
-                    if limit > 0 && authorizationProtocol.authorizationProtocol != .xacml {
+                    if limit > 0 && authorizationProtocol.authorizationProtocol != .xacml && authorizationProtocol.authorizationProtocol != .rest {
                         throw ValidationError(
-                            "--preflight-max-resources needs --authorization-protocol xacml (one request context, several resources).")
+                            "--preflight-max-resources needs --authorization-protocol xacml or rest (several resources in one call).")
                     }
                     if requestor.isEmpty { throw ValidationError("--preflight-max-resources is set per integration: give --requestor.") }
                 }
@@ -166,6 +166,8 @@ struct Admin: AsyncParsableCommand {
                 options.allowRSASHA1 = allowRsaSha1
                 options.authorizeAllAuthenticated = authorizeAll
                 options.authorizationProtocol = authorizationProtocol.authorizationProtocol
+                options.xacmlBinding = authorizationProtocol.xacmlBinding
+                options.signAuthorizationQueries = authorizationProtocol.signAuthorizationQueries
                 return options
             }
 
@@ -242,7 +244,7 @@ struct Admin: AsyncParsableCommand {
                     "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.",
                 discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
             @OptionGroup var storage: StorageOptions
-            @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt or saml-sp.") var purpose = "media-token"
+            @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt, saml-sp or token-encryption.") var purpose = "media-token"
             @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
             var promoteAfter: Int64?
             @Flag(help: "Allow a media-token key to sign before video servers' cached key bundles (300 s) can know it (emergency rotation).")
@@ -253,6 +255,12 @@ struct Admin: AsyncParsableCommand {
                 guard KeyPurpose.known.contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if purpose.isMediaToken { try Keys.checkPromotion(promoteAfter, force: force) }
+                if purpose == .tokenEncryption {
+                    if promoteAfter != nil {
+                        throw ValidationError("--promote-after does not apply to token-encryption: the new key encrypts at once.")
+                    }
+                    return try await rotateTokenEncryption()
+                }
                 let (key, publication) = try await Admin.withService(storage) { service in
                     let notice = try await Keys.rotationNotice(purpose: purpose, service: service)
                     FileHandle.standardError.write(Data((notice + "\n").utf8))

@@ -93,23 +93,9 @@ extension Admin.MVPD.Add {
     func addOAuth2MVPD(options: EntitleService.MVPDOptions) async throws {
         let secret = try oauth2.clientSecret()
         let settings = try await Admin.withService(storage) { service in
-            for requestorID in requestor {
-                if try await service.repository.requestor(id: requestorID) == nil {
-                    throw AdminFailure.exit("no requestor \(requestorID) (create it with `entitle admin requestor add`)")
-                }
-            }
-            let before = try await service.repository.mvpd(id: id)
             let settings = try await oauth2.settings(service, clientSecret: secret)
-            try await service.saveOAuth2MVPD(id: id, options: options, oauth2: settings, requestors: requestor)
+            try await service.saveOAuth2MVPD(id: id, options: options, oauth2: settings, requestors: requestor, actor: Admin.cliActor)
             try await applyPreflight(service)
-            let after: [String: String] = [
-                "name": name, "kind": "oauth2", "issuer": settings.issuer ?? "", "authorize": settings.authorizeURL,
-                "token": settings.tokenURL, "userinfo": settings.userinfoURL, "logout": settings.logoutURL ?? "",
-                "clientID": settings.clientID, "logoURL": logoURL, "authorizationURL": authorizationURL ?? "",
-                "requestors": requestor.joined(separator: " "),
-            ]
-            let previous = before.map { ["name": $0.displayName, "kind": $0.kind.rawValue, "logoURL": $0.logoUrl] }
-            try await Admin.record(service, before == nil ? "mvpd.add" : "mvpd.update", id, before: previous, after: after)
             return settings
         }
         print("MVPD \(id): OAuth 2.0, authorization \(settings.authorizeURL), token \(settings.tokenURL), userinfo \(settings.userinfoURL)")
@@ -121,11 +107,11 @@ extension Admin.MVPD.Add {
 }
 
 extension Admin.MVPD.Add {
-    /// Sets `--preflight-max-resources` on the MVPD's integration with each `--requestor`.
+    /// Sets `--preflight-max-resources` on the MVPD's integration with each `--requestor` (recorded).
     func applyPreflight(_ service: EntitleService) async throws {
         guard let limit = preflightMaxResources else { return }
         for requestorID in requestor {
-            try await service.repository.setPreflight(requestor: requestorID, mvpd: id, maxResources: limit > 0 ? Int64(limit) : nil)
+            try await service.setPreflight(requestor: requestorID, mvpd: id, maxResources: Int64(limit), actor: Admin.cliActor)
         }
     }
 }

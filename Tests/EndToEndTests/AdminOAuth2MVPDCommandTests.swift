@@ -1,4 +1,5 @@
 import AccessEnabler
+import EntitleClients
 import EntitleCore
 import EntitleHost
 import EntitleServer
@@ -116,6 +117,78 @@ import Testing
                 let refused = try await Self.admin(service, base + arguments)
                 #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
             }
+        }
+    }
+
+    @Test func xacmlBindingSigningAndPreflightFromTheCommandLine() async throws {
+        try await LocalService.run { service in
+            let metadata = NSTemporaryDirectory() + "entitle-idp-\(UUID().uuidString).xml"
+            defer { try? FileManager.default.removeItem(atPath: metadata) }
+            try #require(service.host.demo?.metadata(for: "DemoCable")).xml().write(toFile: metadata, atomically: true, encoding: .utf8)
+            let base = ["mvpd", "add", "--id", "Olca", "--name", "OLCA Cable", "--saml-metadata", metadata, "--requestor", "REF"]
+            let soapURL = service.baseURL + "/demo-mvpd/DemoCable/xacml/soap"
+            let xacml = ["--authorization-protocol", "xacml", "--authorization-url", soapURL]
+            let add = try await Self.admin(service, base + xacml + ["--xacml-binding", "soap", "--sign-authorization-queries"])
+            #expect(add.status == 0, "\(add.stderr)")
+            let shown = try await Self.admin(service, ["mvpd", "show", "--id", "Olca"])
+            #expect(
+                shown.stdout.contains("\"xacmlBinding\" : \"soap\"") && shown.stdout.contains("\"signAuthorizationQueries\" : true"),
+                "\(shown.stdout)")
+
+            for (arguments, message) in [
+                (xacml + ["--sign-authorization-queries"], "--xacml-binding soap"),
+                (["--xacml-binding", "soap"], "--authorization-protocol xacml"),
+                (xacml + ["--xacml-binding", "carrier-pigeon"], "carrier-pigeon"),
+            ] {
+                let refused = try await Self.admin(service, base + arguments)
+                #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
+            }
+
+            let unsign = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--no-sign-authorization-queries"])
+            #expect(unsign.status == 0, "\(unsign.stderr)")
+            #expect(try await service.service.repository.xacmlOptions(mvpd: "Olca") == MVPDXACMLOptions(binding: .soap, signQueries: false))
+            let rest = try await Self.admin(
+                service,
+                [
+                    "mvpd", "update", "--id", "Olca", "--authorization-protocol", "rest", "--authorization-url",
+                    service.baseURL + "/demo-mvpd/DemoCable/rest/authz",
+                ])
+            #expect(rest.status == 0, "\(rest.stderr)")
+            #expect(try await service.service.repository.authorizationProtocol(mvpd: "Olca") == .rest)
+            let wrong = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--sign-authorization-queries", "--xacml-binding", "plain"])
+            #expect(wrong.status != 0 && wrong.stderr.contains("--xacml-binding soap"), "\(wrong.stderr)")
+            let notXACML = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--sign-authorization-queries"])
+            #expect(notXACML.status != 0 && notXACML.stderr.contains("xacml authorization protocol"), "\(notXACML.stderr)")
+
+            let preflight = try await Self.admin(
+                service, ["integration", "set", "--requestor", "REF", "--mvpd", "Olca", "--preflight-max-resources", "4"])
+            #expect(preflight.status == 0, "\(preflight.stderr)")
+            let list = try await Self.admin(service, ["integration", "list", "--mvpd", "Olca", "--json"])
+            #expect(list.stdout.contains("\"preflightMaxResources\" : 4"), "\(list.stdout)")
+            let refused = try await Self.admin(
+                service, ["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--preflight-max-resources", "4"])
+            #expect(refused.status != 0 && refused.stderr.contains("xacml or rest"), "\(refused.stderr)")
+            let changes = try await Self.admin(service, ["changes", "list", "--json"])
+            #expect(changes.stdout.contains("preflightMaxResources"))
+        }
+    }
+
+    @Test func rotatingTheTokenEncryptionKeySaysWhatItAffectsAndKeepsTheSignIns() async throws {
+        try await LocalService.run { service in
+            let tv = try await service.client()
+            _ = try await service.signIn(tv, mvpd: "DemoStream", user: "erin")
+            let refused = try await Self.admin(service, ["keys", "rotate", "--purpose", "token-encryption", "--promote-after", "60"])
+            #expect(refused.status != 0 && refused.stderr.contains("--promote-after does not apply"), "\(refused.stderr)")
+            let rotated = try await Self.admin(service, ["keys", "rotate", "--purpose", "token-encryption"])
+            #expect(rotated.status == 0, "\(rotated.stderr)")
+            #expect(rotated.stderr.contains("encrypts 1 stored OAuth 2.0 refresh token(s)"), "\(rotated.stderr)")
+            #expect(rotated.stdout.contains("re-encrypted 1 refresh token(s)"), "\(rotated.stdout)")
+            let kid = try #require(try await service.service.repository.activeKey(purpose: .tokenEncryption)?.kid)
+            #expect(try await service.service.repository.allOAuth2Grants().allSatisfy { $0.refreshToken.hasPrefix("v1.\(kid).") })
+            let decision = try await tv.decisions("authorize", mvpd: "DemoStream", resources: ["sports"]).decode(DecisionsResponse.self)
+            #expect(decision.decisions.first?.authorized == true, "\(decision)")
+            let changes = try await Self.admin(service, ["changes", "list"])
+            #expect(changes.stdout.contains("\tkeys.rotate\t"), "\(changes.stdout)")
         }
     }
 }

@@ -171,6 +171,93 @@ enum XACMLDocuments {
         }
     }
 
+    /// The environment's IP address is the device's as the service saw it: the address a trusted proxy names, in the
+    /// XACML environment and the REST form's `IPAddress`; the same header from an untrusted peer changes nothing.
+    @Test(arguments: [true, false]) func theDeviceAddressHonoursTheTrustedProxySetting(trusted: Bool) async throws {
+        let pdp = FixedPDP()
+        try await pdp.run { url in
+            let proxies = trusted ? [try #require(IPAddressRange("127.0.0.0/8"))] : []
+            try await LocalService.run(trustedProxies: proxies) { host in
+                try await Self.configure(host, url: url, kind: .xacml)
+                let tv = try await host.client()
+                _ = try await host.signIn(tv, user: "bob")
+                pdp.set(XACMLDocuments.permit)
+                let forwarded = [("X-Forwarded-For", "198.51.100.7")]
+                let body = try JSONEncoder().encode(DecisionsRequest(resources: ["news"]))
+                let answer = try await tv.send(.POST, "/api/v2/REF/decisions/authorize/DemoCable", json: body, headers: forwarded)
+                #expect(answer.status == 200)
+                let expected = trusted ? "198.51.100.7" : "127.0.0.1"
+                #expect(pdp.asked.withLock { $0.last?.body }?.contains(">\(expected)<") == true)
+
+                try await Self.configure(host, url: url, kind: .rest)
+                _ = try await tv.send(
+                    .POST, "/api/v2/REF/decisions/authorize/DemoCable", json: try JSONEncoder().encode(DecisionsRequest(resources: ["sports"])),
+                    headers: forwarded)
+                #expect(pdp.asked.withLock { $0.last?.query }?.contains("IPAddress=\(expected)") == true)
+            }
+        }
+    }
+
+    /// User metadata delivered at authorization (Comcast's rating limits as obligation attribute assignments on a permit,
+    /// notes detail §1.7): kept with the profile as the `maxRating` object the next profile answer shows.
+    @Test func ratingLimitsInAPermitBecomeTheProfilesMaxRating() async throws {
+        let pdp = FixedPDP()
+        try await pdp.run { url in
+            try await LocalService.run { host in
+                try await Self.configure(host, url: url, kind: .xacml)
+                let tv = try await host.client()
+                _ = try await host.signIn(tv, user: "bob")
+                pdp.set(
+                    """
+                    <Response xmlns="urn:oasis:names:tc:xacml:2.0:context:schema:os"><Result><Decision>Permit</Decision>
+                    <Status><StatusCode Value="urn:oasis:names:tc:xacml:1.0:status:ok"/></Status>
+                    <Obligations xmlns="urn:oasis:names:tc:xacml:2.0:policy:schema:os">
+                    <Obligation ObligationId="urn:cablelabs:olca:1.0:obligations:log" FulfillOn="Permit">
+                    <AttributeAssignment AttributeId="urn:cablelabs:ocla:1.0:attribute:content:ratings:maxMPAA"
+                      DataType="http://www.w3.org/2001/XMLSchema#string">PG-13</AttributeAssignment>
+                    <AttributeAssignment AttributeId="urn:cablelabs:ocla:1.0:attribute:content:ratings:maxVCHIP"
+                      DataType="http://www.w3.org/2001/XMLSchema#string">TV-Y7</AttributeAssignment>
+                    </Obligation></Obligations></Result></Response>
+                    """)
+                #expect(try await Self.decide(tv, "news").authorized)
+                let profile = try #require(try await tv.send(.GET, "/api/v2/REF/profiles").decode(ProfilesResponse.self).profiles["DemoCable"])
+                #expect(profile.attributes["maxRating"]?.value == .object(["MPAA": .string("PG-13"), "VCHIP": .string("TV-Y7")]), "\(profile)")
+                #expect(profile.attributes["householdID"] != nil, "the other metadata stays")
+            }
+        }
+    }
+
+    /// A `re-authz` obligation on a permit is the MVPD's TTL: the answer is kept that long, instead of the integration's
+    /// configured authorization TTL (the fallback when the MVPD gives none).
+    @Test func theReAuthorizationObligationIsTheMVPDsTTL() async throws {
+        let pdp = FixedPDP()
+        try await pdp.run { url in
+            try await LocalService.run { host in
+                try await Self.configure(host, url: url, kind: .xacml)
+                try await host.service.repository.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 60))
+                let tv = try await host.client()
+                _ = try await host.signIn(tv, user: "bob")
+                func calls() -> Int { pdp.asked.withLock { $0.count } }
+
+                pdp.set(XACMLDocuments.permit)  // re-authz after 3600 s
+                #expect(try await Self.decide(tv, "news").authorized)
+                host.clock.advance(by: 600)  // past the configured 60 s, within the MVPD's 3600 s
+                #expect(try await Self.decide(tv, "news").authorized)
+                #expect(calls() == 1, "kept for the MVPD's TTL")
+                host.clock.advance(by: 3100)
+                #expect(try await Self.decide(tv, "news").authorized)
+                #expect(calls() == 2, "asked again after the MVPD's TTL")
+
+                // Without the obligation the configured TTL applies.
+                pdp.set(XACMLDocuments.permit.replacingOccurrences(of: "re-authz", with: "log"))
+                #expect(try await Self.decide(tv, "sports").authorized)
+                host.clock.advance(by: 90)
+                #expect(try await Self.decide(tv, "sports").authorized)
+                #expect(calls() == 4, "asked again after the configured 60 s")
+            }
+        }
+    }
+
     @Test func restFormSendsUserMRSSAndAddressAndReadsTheAnswer() async throws {
         let pdp = FixedPDP()
         try await pdp.run { url in

@@ -67,16 +67,20 @@ extension AdminAPIController {
         return Self.json(try await service.requestorView(id: id))
     }
 
-    /// A new SAML MVPD in a request body.
+    /// A new MVPD in a request body: SAML (`samlMetadata`) or OAuth 2.0 (`oauth2`).
     struct NewMVPD: Decodable {
         var id: String
         var name: String
-        var samlMetadata: String
+        var samlMetadata: String?
+        var oauth2: OAuth2MVPDFields?
         var logoURL: String?
         var requestors: [String]?
         var authorizationURL: String?
         var authorizationKey: String?
         var authorizationProtocol: String?
+        var xacmlBinding: String?
+        var signAuthorizationQueries: Bool?
+        var preflightMaxResources: Int64?
         var authorizeAll: Bool?
         var allowRSASHA1: Bool?
         var encryptedAttributes: [String]?
@@ -98,9 +102,41 @@ extension AdminAPIController {
             }
             options.authorizationProtocol = kind
         }
+        if let name = body.xacmlBinding {
+            guard let binding = XACMLBinding(rawValue: name) else {
+                throw AdminAPIError.make(400, "invalid_value", "xacmlBinding \(name): use plain or soap")
+            }
+            options.xacmlBinding = binding
+        }
+        options.signAuthorizationQueries = body.signAuthorizationQueries
+        if let limit = body.preflightMaxResources {
+            guard (0...1000).contains(limit) else { throw AdminAPIError.make(400, "invalid_value", "preflightMaxResources is 0 to 1000") }
+            guard !(body.requestors ?? []).isEmpty else {
+                throw AdminAPIError.make(400, "invalid_value", "preflightMaxResources is set per integration: give requestors")
+            }
+            var kind = try await service.repository.authorizationProtocol(mvpd: body.id)
+            if let chosen = options.authorizationProtocol { kind = chosen }
+            guard limit == 0 || kind == .xacml || kind == .rest else {
+                throw AdminAPIError.make(400, "invalid_value", "preflight in one call needs the xacml or rest authorization protocol")
+            }
+        }
         let actor = context.operatorIdentity.actor
-        try await service.importSAMLMVPD(
-            id: body.id, metadataXML: body.samlMetadata, options: options, requestors: body.requestors ?? [], actor: actor)
+        switch (body.samlMetadata, body.oauth2) {
+        case (let xml?, nil):
+            try await service.importSAMLMVPD(id: body.id, metadataXML: xml, options: options, requestors: body.requestors ?? [], actor: actor)
+        case (nil, let fields?):
+            guard body.allowRSASHA1 != true else { throw AdminAPIError.make(400, "invalid_value", "allowRSASHA1 is for SAML MVPDs") }
+            let settings = try await service.oauth2Settings(from: fields)
+            try await service.saveOAuth2MVPD(id: body.id, options: options, oauth2: settings, requestors: body.requestors ?? [], actor: actor)
+        default:
+            throw AdminAPIError.make(
+                400, "invalid_request", "Give samlMetadata (a SAML 2.0 MVPD) or oauth2 (an OAuth 2.0 MVPD), exactly one of them.")
+        }
+        if let limit = body.preflightMaxResources {
+            for requestor in body.requestors ?? [] {
+                try await service.setPreflight(requestor: requestor, mvpd: body.id, maxResources: limit, actor: actor)
+            }
+        }
         if let settings = body.settings, settings != MVPDUpdate() { try await service.updateMVPD(id: body.id, settings, actor: actor) }
         return Self.json(try await service.mvpdView(id: body.id), status: .created)
     }
@@ -124,13 +160,16 @@ extension AdminAPIController {
         var displayName: String?
         var logoURL: String?
         var profileTTLSeconds: Int64?
+        var preflightMaxResources: Int64?
     }
 
     func setIntegration(_ request: Request, context: AdminContext) async throws -> Response {
         let (requestor, mvpd) = (try context.parameters.require("requestor"), try context.parameters.require("mvpd"))
         let state = try await Self.decode(IntegrationState.self, request, context: context)
-        if state.enabled == nil && state.displayName == nil && state.logoURL == nil && state.profileTTLSeconds == nil {
-            throw AdminAPIError.make(400, "invalid_request", "Give enabled, displayName, logoURL or profileTTLSeconds.")
+        if state.enabled == nil && state.displayName == nil && state.logoURL == nil && state.profileTTLSeconds == nil
+            && state.preflightMaxResources == nil
+        {
+            throw AdminAPIError.make(400, "invalid_request", "Give enabled, displayName, logoURL, profileTTLSeconds or preflightMaxResources.")
         }
         let actor = context.operatorIdentity.actor
         if let enabled = state.enabled { try await service.setIntegration(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
@@ -138,6 +177,9 @@ extension AdminAPIController {
             try await service.setIntegrationSettings(
                 requestor: requestor, mvpd: mvpd, displayName: state.displayName, logoURL: state.logoURL,
                 profileTTLSeconds: state.profileTTLSeconds, actor: actor)
+        }
+        if let limit = state.preflightMaxResources {
+            try await service.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: limit, actor: actor)
         }
         return Self.json(try await service.integrationViews(requestor: requestor, mvpd: mvpd).first)
     }

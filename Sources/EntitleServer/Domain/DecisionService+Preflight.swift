@@ -1,14 +1,14 @@
 import EntitleCore
 
 /// Preauthorization of several resources in one MVPD call per `limit` resources (Adobe's multi-channel AuthZ, notes
-/// §3), for integrations with a preflight setting whose MVPD answers XACML. Preflight answers are not cached: they
+/// §3), for integrations with a preflight setting whose MVPD answers XACML or the REST form. Preflight answers are not cached: they
 /// decorate a UI, and each preauthorize asks once.
 extension DecisionService {
     /// The MVPD's answer as a decision verdict: a denial is the parental-control one when the MVPD says so, else the
     /// MVPD's (pre)authorization denial with its message.
     static func verdict(_ answer: MVPDAuthorizationClient.Verdict, issueTokens: Bool) -> Verdict {
         switch answer {
-        case .authorized: return .authorized(source: .mvpd)
+        case .authorized, .authorizedFor: return .authorized(source: .mvpd)
         case .denied(let parental, let message):
             let base: EnhancedError =
                 parental ? .authorizationDeniedByParentalControls : (issueTokens ? .authorizationDeniedByMVPD : .preauthorizationDeniedByMVPD)
@@ -18,7 +18,10 @@ extension DecisionService {
     }
 
     /// Verdicts for `resources` (in order), asked `limit` at a time.
-    func preflight(_ resources: [String], mvpd: MVPDRecord, profile: ProfileRecord, limit: Int, clientIP: String?) async -> [Verdict] {
+    func preflight(
+        _ resources: [String], mvpd: MVPDRecord, profile: ProfileRecord, limit: Int, clientIP: String?, kind: MVPDAuthorizationProtocol = .xacml,
+        xacml: XACMLCall = XACMLCall()
+    ) async -> [Verdict] {
         var verdicts = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
         var asked: [Int] = []
         for (index, raw) in resources.enumerated() {
@@ -40,10 +43,23 @@ extension DecisionService {
         }
         for start in stride(from: 0, to: asked.count, by: max(1, limit)) {
             let chunk = Array(asked[start..<min(start + max(1, limit), asked.count)])
-            let answers = await mvpdClient.preflightXACML(
-                mvpd: mvpd, userID: profile.userId, resources: chunk.map { resources[$0] }, clientIP: clientIP, bearer: bearer)
+            let asked = chunk.map { resources[$0] }
+            let answers =
+                kind == .rest
+                ? await mvpdClient.preflightREST(mvpd: mvpd, userID: profile.userId, resources: asked, clientIP: clientIP, bearer: bearer)
+                : await mvpdClient.preflightXACML(
+                    mvpd: mvpd, userID: profile.userId, resources: asked, clientIP: clientIP, bearer: bearer, call: xacml)
             for (index, answer) in zip(chunk, answers) { verdicts[index] = Self.verdict(answer, issueTokens: false) }
+            if let carrying = answers.first(where: { if case .authorizedFor(_, let ratings) = $0 { !ratings.isEmpty } else { false } }) {
+                await keepAuthorizationMetadata(carrying, profile: profile)
+            }
         }
         return verdicts
+    }
+
+    /// How XACML is exchanged with an MVPD: its binding and signing, and whether its SHA-1 signatures are accepted.
+    func xacmlCall(mvpd: String) async throws -> XACMLCall {
+        XACMLCall(
+            options: try await repository.xacmlOptions(mvpd: mvpd), allowSHA1: try await repository.samlOptions(mvpd: mvpd)?.allowRSASHA1 == true)
     }
 }

@@ -34,6 +34,7 @@ struct DecisionService: Sendable, ClockReading {
     ) async throws -> [Decision] {
         let now = self.now
         let authorizationProtocol = try await repository.authorizationProtocol(mvpd: mvpd.id)
+        let xacml = authorizationProtocol == .xacml ? try await xacmlCall(mvpd: mvpd.id) : XACMLCall()
         let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
         // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
         let catalogGeneration = repository.catalog.generation
@@ -77,18 +78,22 @@ struct DecisionService: Sendable, ClockReading {
                     case .failure(let error): return .failed(error)
                     }
                 }
-                return await service.mvpdClient.authorize(
-                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer)
+                let answer = await service.mvpdClient.authorize(
+                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer,
+                    xacml: xacml)
+                await service.keepAuthorizationMetadata(answer, profile: profile)
+                return answer
             }
             return (index, Self.verdict(verdict, issueTokens: issueTokens))
         }
         let verdicts: [Verdict]
-        if !issueTokens, resources.count > 1, authorizationProtocol == .xacml, !authorizeAll, !mvpd.isTempPass,
+        if !issueTokens, resources.count > 1, authorizationProtocol == .xacml || authorizationProtocol == .rest, !authorizeAll, !mvpd.isTempPass,
             !rules.contains(.authzNone), !rules.contains(.authzAll), profile.type != .degraded,
             let limit = try await repository.preflightMaxResources(requestor: requestor, mvpd: mvpd.id), limit > 0
         {
             // Preflight in one call per `limit` resources (multi-channel AuthZ), where the integration has it.
-            verdicts = await preflight(resources, mvpd: mvpd, profile: profile, limit: Int(limit), clientIP: clientIP)
+            verdicts = await preflight(
+                resources, mvpd: mvpd, profile: profile, limit: Int(limit), clientIP: clientIP, kind: authorizationProtocol, xacml: xacml)
         } else if resources.count == 1 {
             // One resource (the common play): asked inline, without a child task and its thread hop.
             verdicts = [await ask(0, resources[0]).1]

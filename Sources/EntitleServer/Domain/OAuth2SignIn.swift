@@ -152,7 +152,12 @@ struct OAuth2SignIn: Sendable, ClockReading {
 
     /// What a grant's encryption is bound to: its profile.
     static func grantContext(_ profile: ProfileRecord) -> String {
-        ["refresh-token", profile.requestorId, profile.clientId, profile.deviceId, profile.mvpdId].joined(separator: "|")
+        grantContext(requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: profile.mvpdId)
+    }
+
+    /// What a grant's encryption is bound to, by the profile's key.
+    static func grantContext(requestor: String, client: String, device: String, mvpd: String) -> String {
+        ["refresh-token", requestor, client, device, mvpd].joined(separator: "|")
     }
 
     /// What a client secret's encryption is bound to: its MVPD.

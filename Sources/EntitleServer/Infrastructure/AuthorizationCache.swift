@@ -45,8 +45,9 @@ package final class AuthorizationCache: Sendable {
     package init(capacity: Int = 100_000) { self.capacity = capacity }
 
     /// The MVPD's answer for `question`, from memory while fresh, else from `ask` (shared by concurrent callers).
-    /// `ttl` is the authorization TTL in ms (0: never kept); `notAfter` caps it (the profile's end). `fresh` asks the MVPD
-    /// even when a kept answer is fresh (the client sent `Cache-Control: no-cache`), and keeps the new answer.
+    /// `ttl` is the authorization TTL in ms (0: never kept); an MVPD's own TTL (`authorizedFor`, XACML `re-authz`) replaces
+    /// it for a permit; `notAfter` caps it (the profile's end). `fresh` asks the MVPD even when a kept answer is fresh (the
+    /// client sent `Cache-Control: no-cache`), and keeps the new answer.
     func answer(
         subject: Subject, question: Question, now: Int64, ttl: Int64, notAfter: Int64, catalogGeneration: UInt64, fresh: Bool = false,
         ask: @escaping @Sendable () async -> MVPDAuthorizationClient.Verdict
@@ -86,6 +87,7 @@ package final class AuthorizationCache: Sendable {
             let keep: Int64
             switch verdict {
             case .authorized: keep = ttl
+            case .authorizedFor(let seconds, _): keep = seconds.map { $0 * 1000 } ?? ttl
             case .denied: keep = min(ttl, Self.deniedTTL)
             case .failed: keep = 0
             }

@@ -11,28 +11,38 @@ extension MVPDAuthorizationClient {
     static let maximumAnswerBytes = 256 * 1024
     static let xmlAccept = "text/xml, application/xml"
 
-    /// `POST {authorizationURL}` with an XACML 2.0 request context (`text/xml`), answered with an XACML response.
-    func authorizeXACML(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil) async -> Verdict {
-        guard let url = mvpd.authorizationUrl else { return .failed(.invalidIntegration) }
-        var request = Self.request(
-            url, method: .POST, accept: Self.xmlAccept, contentType: "text/xml; charset=utf-8", mvpd: mvpd, bearer: bearer)
-        let body = XACML.request(userID: userID, resources: [Self.channelOrResource(resource)], ipAddress: clientIP)
-        request.body = .bytes(ByteBuffer(string: body))
-        return await exchange(request, mvpd: mvpd)
+    /// `POST {authorizationURL}` with an XACML 2.0 request context (`text/xml`), bare or in the SOAP binding, answered
+    /// with an XACML response.
+    func authorizeXACML(
+        mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil, call: XACMLCall = XACMLCall()
+    ) async -> Verdict {
+        switch await xacmlExchange(
+            mvpd: mvpd, userID: userID, resources: [Self.channelOrResource(resource)], clientIP: clientIP, bearer: bearer, call: call)
+        {
+        case .success(let results): return Self.verdict(results[0], mvpdName: mvpd.displayName)
+        case .failure(let error): return .failed(error)
+        }
     }
 
     /// `GET {authorizationURL}?uuID=…&mrss=…&IPAddress=…` (MRSS base64; a plain channel id is wrapped in RSS).
     func authorizeREST(mvpd: MVPDRecord, userID: String, resource: String, clientIP: String?, bearer: String? = nil) async -> Verdict {
-        guard let base = mvpd.authorizationUrl, var components = URLComponents(string: base) else { return .failed(.invalidIntegration) }
+        guard let url = Self.restURL(mvpd: mvpd, userID: userID, resources: [resource], clientIP: clientIP) else {
+            return .failed(.invalidIntegration)
+        }
+        return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd, bearer: bearer), mvpd: mvpd)
+    }
+
+    /// The REST form's URL: the authorization URL with `uuID`, one base64 `mrss` per resource and `IPAddress`.
+    static func restURL(mvpd: MVPDRecord, userID: String, resources: [String], clientIP: String?) -> String? {
+        guard let base = mvpd.authorizationUrl, var components = URLComponents(string: base) else { return nil }
         var items = components.queryItems ?? []
         items.append(URLQueryItem(name: "uuID", value: userID))
-        items.append(URLQueryItem(name: "mrss", value: Data(Self.mrss(resource).utf8).base64EncodedString()))
+        for resource in resources { items.append(URLQueryItem(name: "mrss", value: Data(Self.mrss(resource).utf8).base64EncodedString())) }
         if let clientIP { items.append(URLQueryItem(name: "IPAddress", value: clientIP)) }
         components.percentEncodedQuery = items.map { item in
             "\(Self.formEncode(item.name))=\(Self.formEncode(item.value ?? ""))"
         }.joined(separator: "&")
-        guard let url = components.string else { return .failed(.invalidIntegration) }
-        return await exchange(Self.request(url, method: .GET, accept: Self.xmlAccept, mvpd: mvpd, bearer: bearer), mvpd: mvpd)
+        return components.string
     }
 
     /// Sends the request and maps the XACML answer; every failure names the MVPD.
@@ -44,7 +54,7 @@ extension MVPDAuthorizationClient {
     }
 
     /// Sends the request and parses every `Result` of the XACML answer; every failure names the MVPD.
-    func results(_ request: HTTPClientRequest, mvpd: MVPDRecord) async -> Result<[XACML.Result], EnhancedError> {
+    func results(_ request: HTTPClientRequest, mvpd: MVPDRecord, trust: XACML.AnswerTrust? = nil) async -> Result<[XACML.Result], EnhancedError> {
         let name = mvpd.displayName
         do {
             let response = try await httpClient.execute(request, timeout: .seconds(timeoutSeconds))
@@ -54,7 +64,9 @@ extension MVPDAuthorizationClient {
                     EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered with HTTP \(response.status.code)."))
             }
             do throws(XACML.MalformedResponse) {
-                return .success(try XACML.parseResponse(String(buffer: body)))
+                let text = String(buffer: body)
+                if let trust { return .success(try XACML.parseResponse(text, trust: trust)) }
+                return .success(try XACML.parseResponse(text))
             } catch {
                 return .failure(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered malformed XACML: \(error.reason)"))
             }
@@ -71,7 +83,10 @@ extension MVPDAuthorizationClient {
         let ok = result.statusCode == nil || result.statusCode == "urn:oasis:names:tc:xacml:1.0:status:ok"
         switch result.decision {
         case "Permit" where ok:
-            return .authorized
+            // The MVPD's own TTL (a `re-authz` obligation) wins over the integration's configured one.
+            let seconds = result.reAuthorizationSeconds.map { max(0, $0) }
+            let ratings = result.maxRatings
+            return seconds == nil && ratings.isEmpty ? .authorized : .authorizedFor(seconds: seconds, maxRating: ratings)
         case "Deny" where ok, "NotApplicable" where ok:
             let parental = result.obligations.contains { $0.id == XACML.restrictParentalControls }
             let upgrade = result.obligations.contains { $0.id == XACML.upgrade }

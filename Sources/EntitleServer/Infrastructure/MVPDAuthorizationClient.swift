@@ -10,6 +10,10 @@ struct MVPDAuthorizationClient: Sendable {
     /// The MVPD's answer for one resource.
     enum Verdict: Equatable, Sendable {
         case authorized
+        /// Authorized with what the MVPD's permit carried: ask again after `seconds` (an XACML `re-authz` obligation, the
+        /// MVPD's TTL; nil: the configured one) and the subscriber's rating limits by scheme (`MPAA`, `VCHIP`): user
+        /// metadata delivered at authorization.
+        case authorizedFor(seconds: Int64?, maxRating: [String: String])
         case denied(parentalControls: Bool, message: String?)
         case failed(EnhancedError)
     }
@@ -22,15 +26,18 @@ struct MVPDAuthorizationClient: Sendable {
 
     let httpClient: HTTPClient
     let timeoutSeconds: Int64
+    /// The service as the issuer of SOAP XACML queries (its entity id, SP signing key, clock); nil: SOAP is refused.
+    var queryIssuer: XACMLQueryIssuer? = nil
 
     /// Asks the MVPD by its configured protocol; `clientIP` is the device's address as the service saw it; `bearer`
-    /// (an OAuth 2.0 MVPD's access token for the user) replaces the MVPD's API key.
+    /// (an OAuth 2.0 MVPD's access token for the user) replaces the MVPD's API key; `xacml` says how XACML travels.
     func authorize(
         mvpd: MVPDRecord, userID: String, resource: String, kind: MVPDAuthorizationProtocol = .entitleJSON, clientIP: String? = nil,
-        bearer: String? = nil
+        bearer: String? = nil, xacml: XACMLCall = XACMLCall()
     ) async -> Verdict {
         switch kind {
-        case .xacml: return await authorizeXACML(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP, bearer: bearer)
+        case .xacml:
+            return await authorizeXACML(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP, bearer: bearer, call: xacml)
         case .rest: return await authorizeREST(mvpd: mvpd, userID: userID, resource: resource, clientIP: clientIP, bearer: bearer)
         case .noCall: return .authorized
         case .entitleJSON: return await authorizeJSON(mvpd: mvpd, userID: userID, resource: resource, bearer: bearer)

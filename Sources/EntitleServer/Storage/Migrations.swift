@@ -218,6 +218,14 @@ package enum Migrations {
                 """
             ]
         ),
+        // Issue 25: how XACML is sent to an MVPD — bare or in the SOAP/SAML binding, the query signed or not (absent: bare,
+        // unsigned).
+        (
+            53,
+            [
+                "CREATE TABLE IF NOT EXISTS mvpd_xacml_options (mvpd_id TEXT PRIMARY KEY, binding TEXT NOT NULL, sign_queries BIGINT NOT NULL)"
+            ]
+        ),
         // Issue 19: the changes log (who changed what, when, the values before and after; secrets never).
         (
             40,

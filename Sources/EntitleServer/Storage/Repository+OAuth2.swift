@@ -182,4 +182,30 @@ extension Repository {
     func purgeExpiredOAuth2(now: Int64) async throws {
         try await run("DELETE FROM oauth2_pending WHERE expires_at < \(bind: now)")
     }
+
+    /// Every stored refresh token (for re-encryption under a new key).
+    package func allOAuth2Grants() async throws -> [OAuth2GrantRecord] {
+        try await all("SELECT * FROM oauth2_grants", as: OAuth2GrantRecord.self)
+    }
+
+    /// Every MVPD's OAuth 2.0 settings (for re-encryption of the client secrets under a new key).
+    package func allOAuth2Settings() async throws -> [MVPDOAuth2Record] {
+        try await all("SELECT * FROM mvpd_oauth2", as: MVPDOAuth2Record.self)
+    }
+
+    /// Replaces a grant's encrypted refresh token unless it changed meanwhile (a refresh that rotated it wins).
+    package func replaceOAuth2GrantToken(_ grant: OAuth2GrantRecord, with refreshToken: String) async throws {
+        try await run(
+            """
+            UPDATE oauth2_grants SET refresh_token = \(bind: refreshToken) WHERE requestor_id = \(bind: grant.requestorId)
+            AND client_id = \(bind: grant.clientId) AND device_id = \(bind: grant.deviceId) AND mvpd_id = \(bind: grant.mvpdId)
+            AND refresh_token = \(bind: grant.refreshToken)
+            """)
+    }
+
+    /// Replaces an MVPD's encrypted client secret unless it changed meanwhile.
+    package func replaceOAuth2ClientSecret(mvpd: String, from old: String, to new: String) async throws {
+        try await run("UPDATE mvpd_oauth2 SET client_secret = \(bind: new) WHERE mvpd_id = \(bind: mvpd) AND client_secret = \(bind: old)")
+        try await catalogChanged()
+    }
 }

@@ -109,7 +109,7 @@ extension Repository {
     package func deleteMVPD(id: String) async throws {
         for table in [
             "integrations", "integration_overrides", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds",
-            "mvpd_oauth2", "mvpd_metadata_sources", "integration_preflight", "oauth2_grants", "oauth2_pending",
+            "mvpd_oauth2", "mvpd_metadata_sources", "integration_preflight", "oauth2_grants", "oauth2_pending", "mvpd_xacml_options",
         ] {
             try await run("DELETE FROM \(unsafeRaw: table) WHERE mvpd_id = \(bind: id)")
         }

@@ -26,4 +26,14 @@ extension Repository {
         }
         try await catalogChanged()
     }
+
+    /// The preflight maximum of every integration of an MVPD that has one, by requestor.
+    package func preflightSettings(mvpd: String) async throws -> [String: Int64] {
+        struct Row: Decodable, Sendable {
+            var requestorId: String
+            var maxResources: Int64
+        }
+        let rows = try await all("SELECT requestor_id, max_resources FROM integration_preflight WHERE mvpd_id = \(bind: mvpd)", as: Row.self)
+        return Dictionary(rows.map { ($0.requestorId, $0.maxResources) }, uniquingKeysWith: { first, _ in first })
+    }
 }

@@ -18,6 +18,16 @@ extension Repository {
         profileCache.evict([ProfileCache.DeviceKey(requestor: p.requestorId, client: p.clientId, device: p.deviceId)])
     }
 
+    /// Replaces the user metadata of a profile, unless a newer sign-in replaced the profile meanwhile.
+    package func updateProfileAttributes(_ p: ProfileRecord, attributes: String) async throws {
+        try await run(
+            """
+            UPDATE profiles SET attributes = \(bind: attributes) WHERE requestor_id = \(bind: p.requestorId) AND client_id = \(bind: p.clientId)
+            AND device_id = \(bind: p.deviceId) AND mvpd_id = \(bind: p.mvpdId) AND not_before = \(bind: p.notBefore)
+            """)
+        profileCache.evict([ProfileCache.DeviceKey(requestor: p.requestorId, client: p.clientId, device: p.deviceId)])
+    }
+
     /// The profiles of a device for a client application and requestor (from memory when cached, see ``ProfileCache``).
     package func profiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
         guard profileCache.isEnabled else { return try await loadProfiles(requestor: requestor, client: client, device: device) }
