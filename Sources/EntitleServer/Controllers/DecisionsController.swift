@@ -38,7 +38,8 @@ struct DecisionsController: ClockReading {
             throw APIError(mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired)
         }
         let answers = try await decisions.decide(
-            resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens, clientIP: context.mvpdClientIP)
+            resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens, origin: caller.origin,
+            clientIP: context.mvpdClientIP)
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(data: DecisionsJSON.encode(DecisionsResponse(decisions: answers)))))

@@ -18,7 +18,9 @@ extension DecisionService {
     }
 
     /// Verdicts for `resources` (in order), asked `limit` at a time.
-    func preflight(_ resources: [String], mvpd: MVPDRecord, profile: ProfileRecord, limit: Int, clientIP: String?) async -> [Verdict] {
+    func preflight(
+        _ resources: [String], mvpd: MVPDRecord, profile: ProfileRecord, limit: Int, clientIP: String?, reportKey: ReportKey
+    ) async -> [Verdict] {
         var verdicts = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
         var asked: [Int] = []
         for (index, raw) in resources.enumerated() {
@@ -40,8 +42,10 @@ extension DecisionService {
         }
         for start in stride(from: 0, to: asked.count, by: max(1, limit)) {
             let chunk = Array(asked[start..<min(start + max(1, limit), asked.count)])
+            let started = ContinuousClock.now
             let answers = await mvpdClient.preflightXACML(
                 mvpd: mvpd, userID: profile.userId, resources: chunk.map { resources[$0] }, clientIP: clientIP, bearer: bearer)
+            metrics.recordMVPDCall(duration: ContinuousClock.now - started, key: reportKey, at: now)
             for (index, answer) in zip(chunk, answers) { verdicts[index] = Self.verdict(answer, issueTokens: false) }
         }
         return verdicts
