@@ -25,6 +25,14 @@ import Testing
         }
     }
 
+    @Test func labelValuesAreBounded() {
+        let labels = BoundedLabels(limit: 3)
+        #expect(["a", "b", "c"].map { labels.value("mvpd", $0) } == ["a", "b", "c"])
+        #expect(labels.value("mvpd", "d") == "other")
+        #expect(labels.value("mvpd", "b") == "b")
+        #expect(labels.value("requestor", "d") == "d")
+    }
+
     @Test func eventsAreCountedPerMinuteAndKey() {
         let accumulator = ReportAccumulator()
         let key = ReportKey(requestor: "REF", mvpd: "DemoCable", platform: "iOS", app: "app")
