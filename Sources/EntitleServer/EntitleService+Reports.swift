@@ -4,15 +4,19 @@ extension EntitleService {
     /// rows). Figures whose write failed are kept for the next flush.
     package func flushReports() async throws {
         let figures = metrics.reports.drain()
-        var remaining = figures
-        for (minute, counts) in figures {
-            do {
-                try await repository.addReportCounts(minute, counts)
-                remaining[minute] = nil
-            } catch {
-                metrics.reports.restore(remaining)
-                throw error
+        guard !figures.isEmpty else { return }
+        let rows = Array(figures)
+        var written = 0
+        do {
+            // In chunks, so that a failure puts back only what was not written.
+            for start in stride(from: 0, to: rows.count, by: Repository.reportRowsPerStatement) {
+                let chunk = Array(rows[start..<min(start + Repository.reportRowsPerStatement, rows.count)])
+                try await repository.addReportCounts(chunk.map { ($0.key, $0.value) })
+                written = start + chunk.count
             }
+        } catch {
+            metrics.reports.restore(Dictionary(uniqueKeysWithValues: rows[written...].map { ($0.key, $0.value) }))
+            throw error
         }
     }
 

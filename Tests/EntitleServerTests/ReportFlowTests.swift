@@ -196,6 +196,25 @@ import Testing
         }
     }
 
+    @Test func aFlushOfManyRowsWritesEachOnceInBatches() async throws {
+        try await LocalService.run { local in
+            let now = local.clock.nowMilliseconds()
+            let rows = 2 * Repository.reportRowsPerStatement + 7
+            for index in 0..<rows {
+                let key = ReportKey(requestor: "REF", mvpd: "DemoCable", platform: "web", app: "app-\(1000 + index)")
+                local.service.metrics.reports.count(key, at: now) { $0.mediaTokens += Int64(index + 1) }
+            }
+            try await local.service.flushReports()
+            try await local.service.flushReports()
+            #expect(local.service.metrics.reports.isEmpty)
+            let report = try await local.service.report(
+                ReportQuery(start: now - 60_000, end: now + 60_000, granularity: .total, dimensions: [.app], filters: [.platform: "web"]))
+            #expect(report.count == rows)
+            #expect(report.map(\.dimensions[.app]) == (0..<rows).map { "app-\(1000 + $0)" })
+            #expect(report.map(\.counts.mediaTokens) == (0..<rows).map { Int64($0 + 1) })
+        }
+    }
+
     @Test func badReportRequestsAreRefusedWithAClearError() async throws {
         try await LocalService.run { local in
             let unauthenticated = try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports")

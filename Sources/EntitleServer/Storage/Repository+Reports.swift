@@ -11,21 +11,49 @@ extension Repository {
     /// Adds `counts` to the row of `minute` (created when absent): every figure is added, the maximum latency is the
     /// larger one, so any number of instances can write the same row.
     package func addReportCounts(_ minute: ReportAccumulator.Minute, _ counts: ReportCounts) async throws {
-        let k = minute.key, c = counts
+        try await addReportCounts([(minute, counts)])
+    }
+
+    /// Rows written by one statement (19 values each: below SQLite's oldest limit of 999 bound values).
+    static let reportRowsPerStatement = 50
+
+    /// Adds the figures of several rows, ``reportRowsPerStatement`` rows per statement (each statement atomic; the
+    /// rows of one call are distinct, as one statement may not touch a row twice on PostgreSQL).
+    package func addReportCounts(_ rows: [(ReportAccumulator.Minute, ReportCounts)]) async throws {
         let sums = Self.reportColumns.map { "\($0) = report_minutes.\($0) + excluded.\($0)" }.joined(separator: ", ")
-        try await run(
-            """
-            INSERT INTO report_minutes (minute, requestor_id, mvpd_id, platform, app, \(unsafeRaw: Self.reportColumns.joined(separator: ", ")),
-              mvpd_latency_max_ms)
-            VALUES (\(bind: minute.start), \(bind: k.requestor), \(bind: k.mvpd), \(bind: k.platform), \(bind: k.app),
-              \(bind: c.authnAttempts), \(bind: c.authnSuccesses), \(bind: c.authnFailures), \(bind: c.authzAttempts), \(bind: c.authzGrants),
-              \(bind: c.authzDenials), \(bind: c.authzFailures), \(bind: c.mediaTokens), \(bind: c.preauthorizations),
-              \(bind: c.preauthGrants), \(bind: c.preauthDenials), \(bind: c.mvpdCalls), \(bind: c.mvpdLatencySumMs),
-              \(bind: c.mvpdLatencyMaxMs))
-            ON CONFLICT (minute, requestor_id, mvpd_id, platform, app) DO UPDATE SET \(unsafeRaw: sums),
-              mvpd_latency_max_ms = CASE WHEN excluded.mvpd_latency_max_ms > report_minutes.mvpd_latency_max_ms
-                THEN excluded.mvpd_latency_max_ms ELSE report_minutes.mvpd_latency_max_ms END
-            """)
+        for start in stride(from: 0, to: rows.count, by: Self.reportRowsPerStatement) {
+            var text = SQLQueryString(
+                """
+                INSERT INTO report_minutes (minute, requestor_id, mvpd_id, platform, app, \(unsafeRaw: Self.reportColumns.joined(separator: ", ")),
+                  mvpd_latency_max_ms) VALUES
+                """)
+            for (index, (minute, c)) in rows[start..<min(start + Self.reportRowsPerStatement, rows.count)].enumerated() {
+                let k = minute.key
+                text.appendLiteral(index == 0 ? " (" : ", (")
+                let texts = [k.requestor, k.mvpd, k.platform, k.app]
+                let figures = [
+                    c.authnAttempts, c.authnSuccesses, c.authnFailures, c.authzAttempts, c.authzGrants, c.authzDenials, c.authzFailures,
+                    c.mediaTokens, c.preauthorizations, c.preauthGrants, c.preauthDenials, c.mvpdCalls, c.mvpdLatencySumMs, c.mvpdLatencyMaxMs,
+                ]
+                text.appendInterpolation(bind: minute.start)
+                for value in texts {
+                    text.appendLiteral(", ")
+                    text.appendInterpolation(bind: value)
+                }
+                for value in figures {
+                    text.appendLiteral(", ")
+                    text.appendInterpolation(bind: value)
+                }
+                text.appendLiteral(")")
+            }
+            text.appendLiteral(
+                """
+                 ON CONFLICT (minute, requestor_id, mvpd_id, platform, app) DO UPDATE SET \(sums),
+                  mvpd_latency_max_ms = CASE WHEN excluded.mvpd_latency_max_ms > report_minutes.mvpd_latency_max_ms
+                    THEN excluded.mvpd_latency_max_ms ELSE report_minutes.mvpd_latency_max_ms END
+                """)
+            try await run(text)
+        }
     }
 
     /// The figures of `query`, summed per period and breakdown, sorted by period then by the dimensions' values.
