@@ -4,6 +4,7 @@ import EntitleHost
 @testable import EntitleServer
 import EntitleTesting
 import Foundation
+import Logging
 import Testing
 
 /// The reports count what happened: a scripted burst of sign-ins (one refused), authorizations (granted and denied),
@@ -212,6 +213,27 @@ import Testing
             #expect(report.count == rows)
             #expect(report.map(\.dimensions[.app]) == (0..<rows).map { "app-\(1000 + $0)" })
             #expect(report.map(\.counts.mediaTokens) == (0..<rows).map { Int64($0 + 1) })
+        }
+    }
+
+    @Test func figuresAreWrittenEveryFlushInterval() async throws {
+        var configuration = HostConfiguration()
+        configuration.rateLimitPerSecond = 0
+        configuration.reportFlushInterval = .milliseconds(100)
+        var logger = Logger(label: "entitle.test")
+        logger.logLevel = .warning
+        try await EntitleHost.runOnLoopback(configuration: configuration, logger: logger, clock: ManualClock()) { host in
+            let now = host.service.clock.nowMilliseconds()
+            let key = ReportKey(requestor: "REF", mvpd: "DemoCable", platform: "iOS", app: "")
+            host.service.metrics.reports.count(key, at: now) { $0.authnAttempts += 1 }
+            let query = ReportQuery(start: now - 60_000, end: now + 60_000, granularity: .total)
+            var rows: [ReportRow] = []
+            for _ in 0..<100 where rows.isEmpty {
+                try await Task.sleep(for: .milliseconds(50))
+                // Read the database directly: no flush of this instance's figures on the way.
+                rows = try await host.service.repository.report(query)
+            }
+            #expect(rows.first?.counts.authnAttempts == 1)
         }
     }
 
