@@ -67,6 +67,12 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
                 attributesNames: Self.partnerAttributeNames))
     }
 
+    /// Counts a refused answer as a failed sign-in, unless it answers a sign-in already complete (a replay).
+    private func countFailure(_ session: AuthSessionRecord) {
+        guard session.status != .authenticated, let mvpd = session.mvpdId else { return }
+        assertions.metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd), at: now)
+    }
+
     func partnerProfile(caller: CallerIdentity, mvpd: MVPDRecord, samlResponse: String) async throws -> ProfilesResponse {
         let consumer = assertions
         // The response must answer a partner session of this very client and device, for the MVPD of the header.
@@ -81,10 +87,10 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         do {
             verified = try await consumer.verify(samlResponse: samlResponse, relayState: nil)
         } catch let refusal as AssertionConsumer.Refusal {
-            consumer.metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+            countFailure(session)
             throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response was refused (\(refusal.reason)).")
         } catch {
-            consumer.metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+            countFailure(session)
             throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response is not a valid signed response from the MVPD.")
         }
         let profile = try await consumer.storeProfile(verified, type: .appleSSO, issuer: "Apple", extraAttributes: ["tokenSource": ["Apple"]])
