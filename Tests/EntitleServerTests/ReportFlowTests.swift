@@ -246,6 +246,9 @@ import Testing
             let empty = try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports", token: token)
             #expect(empty.status == 200 && (empty.object["rows"] as? [Any])?.isEmpty == true, "\(empty.text)")
             #expect(empty.object["granularity"] as? String == "hour")
+            // A parameter given twice: the last one counts (the console's page appends its own granularity).
+            let twice = try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports/mvpd?granularity=hour&granularity=total", token: token)
+            #expect(twice.status == 200 && twice.object["granularity"] as? String == "total", "\(twice.text)")
             let bad: [(String, String)] = [
                 ("/admin/api/v1/reports/channel", "invalid_dimension"),
                 ("/admin/api/v1/reports/mvpd/mvpd", "invalid_dimension"),

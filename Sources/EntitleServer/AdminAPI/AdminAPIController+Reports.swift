@@ -16,6 +16,7 @@ extension AdminAPIController {
     }
 
     func report(_ request: Request, segments: [String]) async throws -> Response {
+        // A parameter given twice: the last one counts (a page may append its own granularity to a query).
         var parameters: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
         let asked: ReportRequest
