@@ -82,8 +82,8 @@ extension EntitleService {
         return router
     }
 
-    /// What only operators use: `/metrics` and the admin API (`/admin/api`), on the service's address or on the
-    /// operations address when one is given.
+    /// What only operators use: `/metrics`, the admin API (`/admin/api`) and the console (`/console`), on the
+    /// service's address or on the operations address when one is given.
     func addOperatorRoutes(to router: Router<AppContext>) {
         router.get("/metrics") { _, _ in
             Response(
@@ -95,5 +95,8 @@ extension EntitleService {
             open: router.group("/admin/api").add(middleware: errors),
             authenticated: router.group("/admin/api").add(middleware: errors).add(middleware: AdminAuthMiddleware(accounts: operators))
                 .group(context: AdminContext.self))
+        ConsoleController(service: self, accounts: operators, pages: ConsolePages()).addRoutes(
+            open: router.group("/console"),
+            authenticated: router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators)).group(context: AdminContext.self))
     }
 }

@@ -66,6 +66,7 @@ enum ChangesDocument {
             ]
             entry["before"] = change.valueBefore.flatMap(json) ?? NSNull()
             entry["after"] = change.valueAfter.flatMap(json) ?? NSNull()
+            entry["description"] = change.description ?? NSNull()
             return entry
         }
         let data = (try? JSONSerialization.data(withJSONObject: entries, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("[]".utf8)

@@ -25,11 +25,14 @@ struct AdminAuthMiddleware: RouterMiddleware {
         }
         var context = context
         context.adminOperator = identity
-        return try await next(request, context)
+        let description = try ChangeDescription.normalized(request.headers[.changeDescription])
+        return try await ChangeDescription.$current.withValue(description) { try await next(request, context) }
     }
 }
 
 extension HTTPField.Name {
     /// `X-CSRF-Token`.
     static let csrfToken = Self("X-CSRF-Token")!
+    /// `X-Change-Description`: why a change is made, recorded in the changes log with it.
+    static let changeDescription = Self("X-Change-Description")!
 }

@@ -262,6 +262,8 @@ package enum Migrations {
                 "CREATE TABLE IF NOT EXISTS mvpd_metadata_sources (mvpd_id TEXT PRIMARY KEY, url TEXT NOT NULL, refreshed_at BIGINT NOT NULL)"
             ]
         ),
+        // Issue 20: why a change was made, in the operator's words (the console asks for it).
+        (105, ["ALTER TABLE admin_changes ADD COLUMN description TEXT"]),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

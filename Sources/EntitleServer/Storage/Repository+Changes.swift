@@ -17,6 +17,8 @@ package struct ChangeRecord: Sendable, Codable, Equatable {
     package var valueBefore: String?
     /// The settings after (JSON text), absent for a removal.
     package var valueAfter: String?
+    /// Why, in the operator's words (the console asks for it; the admin API takes `X-Change-Description`).
+    package var description: String? = nil
 }
 
 extension Repository {
@@ -24,9 +26,9 @@ extension Repository {
     package func appendChange(_ change: ChangeRecord) async throws {
         try await run(
             """
-            INSERT INTO admin_changes (id, at, actor, action, target, value_before, value_after)
+            INSERT INTO admin_changes (id, at, actor, action, target, value_before, value_after, description)
             VALUES (\(bind: change.id), \(bind: change.at), \(bind: change.actor), \(bind: change.action), \(bind: change.target),
-              \(bind: change.valueBefore), \(bind: change.valueAfter))
+              \(bind: change.valueBefore), \(bind: change.valueAfter), \(bind: change.description))
             """)
     }
 

@@ -1,0 +1,122 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// The console's MVPD pages: the list, adding a SAML MVPD from its metadata (uploaded or by URL), editing one,
+/// disabling, enabling and removing it.
+extension ConsoleController {
+    func addMVPDRoutes(to group: RouterGroup<AdminContext>) {
+        group.get("mvpds", use: mvpdsPage)
+        group.get("mvpds/:id", use: mvpdPage)
+        group.post("mvpds") { request, context in
+            try await change(request, context, back: "/console/mvpds") { form in try await addMVPD(form, actor: context.operatorIdentity.actor) }
+        }
+        group.post("mvpds/:id") { request, context in
+            let id = try context.parameters.require("id")
+            return try await change(request, context, back: Self.mvpdPath(id)) { form in
+                try await service.updateMVPD(id: id, try Self.update(from: form), actor: context.operatorIdentity.actor)
+                return "\(id) is saved."
+            }
+        }
+        for (action, disabled) in [("disable", true), ("enable", false)] {
+            group.post("mvpds/:id/\(action)") { request, context in
+                let id = try context.parameters.require("id")
+                return try await change(request, context, back: Self.mvpdPath(id)) { _ in
+                    try await service.setMVPDDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+                    return "\(id) is \(disabled ? "disabled for every requestor" : "enabled")."
+                }
+            }
+        }
+        group.post("mvpds/:id/remove") { request, context in
+            let id = try context.parameters.require("id")
+            return try await change(request, context, back: "/console/mvpds") { _ in
+                try await service.removeMVPD(id: id, actor: context.operatorIdentity.actor)
+                return "\(id) and its integrations are removed."
+            }
+        }
+    }
+
+    func mvpdsPage(_ request: Request, context: AdminContext) async throws -> Response {
+        let rows: [[String: Any]] = try await service.mvpdViews().map {
+            ["id": $0.id, "name": $0.name, "kind": $0.kind, "authorizationProtocol": $0.authorizationProtocol, "disabled": $0.disabled]
+        }
+        return pages.page(
+            "mvpds", title: "MVPDs", nav: "MVPDs", ["mvpds": rows], identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+    }
+
+    func mvpdPage(_ request: Request, context: AdminContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let mvpd: MVPDView
+        do { mvpd = try await service.mvpdView(id: id) } catch let error as AdminError {
+            return pages.problem(ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/mvpds")
+        }
+        let values: [String: Any] = [
+            "mvpd": [
+                "id": mvpd.id, "name": mvpd.name, "kind": mvpd.kind, "entityID": mvpd.entityID ?? "", "singleSignOnURL": mvpd.singleSignOnURL ?? "",
+                "signingCertificates": mvpd.signingCertificates, "authorizationProtocol": mvpd.authorizationProtocol,
+                "authorizationURL": mvpd.authorizationURL ?? "", "logoURL": mvpd.logoURL,
+            ],
+            "disabled": mvpd.disabled, "profileTTLSeconds": mvpd.profileTTLSeconds,
+            "flags": [
+                "requiresSafariViewController": mvpd.requiresSafariViewController, "enablePlatformServices": mvpd.enablePlatformServices,
+                "displayInPlatformPicker": mvpd.displayInPlatformPicker, "supported": mvpd.boardingStatus == "SUPPORTED",
+                "picker": mvpd.boardingStatus == "PICKER", "notSupported": mvpd.boardingStatus == "NOT_SUPPORTED",
+            ],
+        ]
+        return pages.page("mvpd", title: "MVPD \(id)", nav: "MVPDs", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+    }
+
+    /// Adds a SAML MVPD from the add form: metadata uploaded or fetched from its URL (remembered for `mvpd refresh`).
+    private func addMVPD(_ form: ConsoleForm, actor: String) async throws -> String {
+        guard let id = form["id"], let name = form["name"] else { throw ConsoleFailure(status: .badRequest, "Give the MVPD's id and display name.") }
+        let url = form["metadataURL"]
+        let metadataXML: String
+        switch (form["metadataFile"], url) {
+        case (let file?, nil): metadataXML = file
+        case (nil, let url?): metadataXML = try await service.fetchMetadata(url)
+        case (nil, nil): throw ConsoleFailure(status: .badRequest, "Upload the MVPD's IdP metadata or give its URL.")
+        case (_?, _?): throw ConsoleFailure(status: .badRequest, "Upload the metadata or give its URL, not both.")
+        }
+        guard try await service.repository.mvpd(id: id) == nil else {
+            throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
+        }
+        var options = EntitleService.MVPDOptions(displayName: name, logoURL: form["logoURL"] ?? "", authorizationURL: form["authorizationURL"])
+        let protocolName = form["authorizationProtocol"] ?? "none"
+        guard let kind = MVPDAuthorizationProtocol(rawValue: protocolName) else {
+            throw ConsoleFailure(status: .badRequest, "Unknown authorization protocol \(protocolName).")
+        }
+        options.authorizationProtocol = kind
+        options.authorizeAllAuthenticated = kind == .noCall
+        let requestors = (form["requestors"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
+        try await service.importSAMLMVPD(id: id, metadataXML: metadataXML, options: options, requestors: requestors, actor: actor)
+        if let url {
+            var source = MVPDUpdate()
+            source.samlMetadataURL = url
+            try await service.updateMVPD(id: id, source, actor: actor)
+        }
+        return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
+    }
+
+    /// The settings the edit form changes (a flag not checked is off; an empty metadata field leaves it unchanged).
+    static func update(from form: ConsoleForm) throws -> MVPDUpdate {
+        var update = MVPDUpdate()
+        update.displayName = form["name"]
+        update.logoURL = form.fields["logoURL"].map { $0.trimmingCharacters(in: .whitespaces) }
+        if let ttl = form["profileTTLSeconds"] {
+            guard let seconds = Int64(ttl), seconds >= 60 else { throw ConsoleFailure(status: .badRequest, "The profile lifetime must be at least 60 seconds.") }
+            update.profileTTLSeconds = seconds
+        }
+        update.requiresSafariViewController = form.checked("requiresSafariViewController")
+        update.enablePlatformServices = form.checked("enablePlatformServices")
+        update.displayInPlatformPicker = form.checked("displayInPlatformPicker")
+        update.boardingStatus = form["boardingStatus"] ?? ""
+        update.samlMetadataXML = form["metadataFile"]
+        update.samlMetadataURL = form["metadataURL"]
+        return update
+    }
+
+    /// The page of an MVPD.
+    static func mvpdPath(_ id: String) -> String {
+        id.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) ? "/console/mvpds/" + id : "/console/mvpds"
+    }
+}

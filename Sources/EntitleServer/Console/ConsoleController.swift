@@ -1,0 +1,172 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+
+/// The operator console (`/console`): pages rendered by the service over the same domain operations as the admin API
+/// and the CLI. Sign-in with an operator account (the admin API's session cookie, so the reports page reads the report
+/// API with it), a CSRF token in every change form, the role checked on the server for every change, each change
+/// asking why it is made and landing in the changes log.
+struct ConsoleController {
+    let service: EntitleService
+    let accounts: OperatorAccounts
+    let pages: ConsolePages
+
+    /// The cookie that ties the sign-in form to the browser that loaded it (no signing a victim into another account).
+    static let loginCookieName = "entitle_console_login"
+
+    /// Adds sign-in and the static files to `open`, every page and change to `authenticated`.
+    func addRoutes(open: RouterGroup<AppContext>, authenticated: RouterGroup<AdminContext>) {
+        open.get("sign-in", use: signInPage)
+        open.post("sign-in", use: signIn)
+        open.get("assets/:name") { _, context in ConsoleAssets.response(name: try context.parameters.require("name")) }
+        open.get("") { _, _ in ConsolePages.redirect(to: "/console/requestors") }
+        authenticated.post("sign-out", use: signOut)
+        addCatalogRoutes(to: authenticated)
+        addOperationsRoutes(to: authenticated)
+    }
+
+    func signInPage(_ request: Request, context: AppContext) async throws -> Response {
+        let login = Secrets.randomToken(bytes: 16)
+        var response = pages.signIn(login: login)
+        response.setCookie(loginCookie(login, context: context))
+        return response
+    }
+
+    func signIn(_ request: Request, context: AppContext) async throws -> Response {
+        let form = try await ConsoleForm.read(request)
+        let username = form["username"] ?? ""
+        let expected = request.cookies[Self.loginCookieName]?.value ?? ""
+        guard !expected.isEmpty, Secrets.constantTimeEqual(form.fields["login"] ?? "", expected) else {
+            return restartSignIn(context: context, username: username, error: "The sign-in form expired. Sign in again.", status: .forbidden)
+        }
+        do {
+            let (token, _) = try await accounts.signIn(username: username, password: form.fields["password"] ?? "", address: context.remoteIP)
+            var response = ConsolePages.redirect(to: "/console/requestors")
+            response.setCookie(
+                Cookie(
+                    name: AdminAuthMiddleware.cookieName, value: token, maxAge: Int(accounts.absoluteTimeout.components.seconds), path: "/",
+                    secure: isSecure(context), httpOnly: true, sameSite: .strict))
+            response.setCookie(Cookie(name: Self.loginCookieName, value: "", maxAge: 0, path: "/console", httpOnly: true, sameSite: .strict))
+            return response
+        } catch let error as AdminError {
+            let status = HTTPResponse.Status(code: error.status)
+            var response = restartSignIn(context: context, username: username, error: error.description, status: status)
+            if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
+            return response
+        }
+    }
+
+    func signOut(_ request: Request, context: AdminContext) async throws -> Response {
+        let form = try await ConsoleForm.read(request)
+        guard Secrets.constantTimeEqual(form.fields["csrf"] ?? "", context.operatorIdentity.csrfToken) else {
+            return pages.problem(Self.forged, identity: context.operatorIdentity, back: "/console")
+        }
+        try await accounts.signOut(context.operatorIdentity)
+        var response = ConsolePages.redirect(to: "/console/sign-in")
+        response.setCookie(Cookie(name: AdminAuthMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+        return response
+    }
+
+    /// Performs a change posted from a form: checks the CSRF token and the role (a refusal page), requires a
+    /// description, runs `change` with it as the changes log's description, and goes back to `back` with what it did
+    /// (its message) or why it was refused.
+    func change(
+        _ request: Request, _ context: AdminContext, back: String, _ change: @Sendable (ConsoleForm) async throws -> String
+    ) async throws -> Response {
+        let identity = context.operatorIdentity
+        let form: ConsoleForm
+        do { form = try await ConsoleForm.read(request) } catch let failure as ConsoleFailure {
+            return pages.problem(failure, identity: identity, back: back)
+        }
+        guard Secrets.constantTimeEqual(form.fields["csrf"] ?? "", identity.csrfToken) else {
+            return pages.problem(Self.forged, identity: identity, back: back)
+        }
+        guard identity.role.mayChange else {
+            return pages.problem(
+                ConsoleFailure(status: .forbidden, "Your role is read-only: you can see everything and change nothing."), identity: identity,
+                back: back)
+        }
+        do {
+            guard let description = try ChangeDescription.normalized(form.fields["description"]) else {
+                return ConsolePages.redirect(to: back, flash: ConsoleFlash("Say why the change is made: it is recorded in the changes log.", isError: true))
+            }
+            let done = try await ChangeDescription.$current.withValue(description) { try await change(form) }
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(done))
+        } catch let error as AdminError {
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(error.description, isError: true))
+        } catch let error as ConfigurationError {
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(error.description, isError: true))
+        } catch let failure as ConsoleFailure {
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(failure.message, isError: true))
+        }
+    }
+
+    /// A form whose CSRF token is not the session's.
+    static let forged = ConsoleFailure(
+        status: .forbidden, "This form was not sent from this console session (its security token does not match). Reload the page and try again.")
+
+    private func restartSignIn(context: AppContext, username: String, error: String, status: HTTPResponse.Status) -> Response {
+        let login = Secrets.randomToken(bytes: 16)
+        var response = pages.signIn(login: login, username: username, error: error, status: status)
+        response.setCookie(loginCookie(login, context: context))
+        return response
+    }
+
+    private func loginCookie(_ value: String, context: AppContext) -> Cookie {
+        Cookie(name: Self.loginCookieName, value: value, maxAge: 3600, path: "/console", secure: isSecure(context), httpOnly: true, sameSite: .strict)
+    }
+
+    private func isSecure(_ context: AppContext) -> Bool {
+        context.forwardedHTTPS || service.configuration.publicBaseURL.hasPrefix("https://")
+    }
+}
+
+/// Establishes the operator of every console page from the session cookie; without a valid session, the browser is
+/// sent to the sign-in page.
+struct ConsoleAuthMiddleware: RouterMiddleware {
+    let accounts: OperatorAccounts
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        guard let token = request.cookies[AdminAuthMiddleware.cookieName]?.value, !token.isEmpty, token.count <= 128,
+            let identity = try await accounts.identity(token: token)
+        else {
+            return ConsolePages.redirect(to: "/console/sign-in")
+        }
+        var context = context
+        context.adminOperator = identity
+        return try await next(request, context)
+    }
+}
+
+/// The console's static files (vendored Chart.js with its license, the style sheet, the reports script), read once
+/// from the module's resources.
+enum ConsoleAssets {
+    static let types = [
+        "console.css": "text/css; charset=utf-8", "reports.js": "text/javascript; charset=utf-8",
+        "chart.min.js": "text/javascript; charset=utf-8", "chart.js-LICENSE": "text/plain; charset=utf-8",
+    ]
+
+    static let files: [String: ByteBuffer] = {
+        var files: [String: ByteBuffer] = [:]
+        for name in types.keys {
+            guard let url = Bundle.module.url(forResource: "console/" + name, withExtension: nil)
+                ?? Bundle.module.resourceURL?.appendingPathComponent("console/" + name),
+                let data = try? Data(contentsOf: url)
+            else { continue }
+            files[name] = ByteBuffer(data: data)
+        }
+        return files
+    }()
+
+    /// The file `name`, or a plain 404 for any other name.
+    static func response(name: String) -> Response {
+        guard let type = types[name], let body = files[name] else {
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "No such file.\n")))
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: type, .cacheControl: "public, max-age=300", .init("X-Content-Type-Options")!: "nosniff"],
+            body: .init(byteBuffer: body))
+    }
+}

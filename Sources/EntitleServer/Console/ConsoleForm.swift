@@ -1,0 +1,77 @@
+import EntitleCore
+import Foundation
+import Hummingbird
+import MultipartKit
+
+/// The fields of a console form: `application/x-www-form-urlencoded`, or `multipart/form-data` when it uploads a file
+/// (an MVPD's metadata). Each field is text; a file field holds the file's content.
+struct ConsoleForm: Sendable {
+    /// Field values by name (the last one wins when a name repeats).
+    var fields: [String: String]
+
+    /// The bodies read: forms with an uploaded metadata file can be large.
+    static let limit = 1024 * 1024
+
+    /// A field's value trimmed, nil when absent or empty.
+    subscript(_ name: String) -> String? {
+        guard let value = fields[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// Whether a checkbox is checked.
+    func checked(_ name: String) -> Bool { self[name] != nil }
+
+    /// Reads the form of a request; a body that is too large or not a form is a ``ConsoleFailure``.
+    static func read(_ request: Request) async throws -> ConsoleForm {
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: limit) } catch {
+            throw ConsoleFailure(status: .contentTooLarge, "The form is larger than \(limit / 1024) KiB.")
+        }
+        let contentType = request.headers[.contentType] ?? ""
+        guard contentType.lowercased().hasPrefix("multipart/form-data") else {
+            return ConsoleForm(fields: FormURLEncoding.parse(String(buffer: body)))
+        }
+        guard let boundary = parameter("boundary", of: contentType) else {
+            throw ConsoleFailure(status: .badRequest, "The form has no multipart boundary.")
+        }
+        return try ConsoleForm(fields: multipartFields(body, boundary: boundary))
+    }
+
+    /// The parts of a `multipart/form-data` body by name, their bodies as UTF-8 text.
+    static func multipartFields(_ body: ByteBuffer, boundary: String) throws -> [String: String] {
+        let parser = MultipartParser(boundary: boundary)
+        var fields: [String: String] = [:]
+        var name: String?
+        var value = ByteBuffer()
+        parser.onHeader = { field, headerValue in
+            if field.lowercased() == "content-disposition" { name = parameter("name", of: headerValue) }
+        }
+        parser.onBody = { chunk in value.writeBuffer(&chunk) }
+        parser.onPartComplete = {
+            if let name { fields[name] = String(buffer: value) }
+            (name, value) = (nil, ByteBuffer())
+        }
+        do { try parser.execute(body) } catch { throw ConsoleFailure(status: .badRequest, "The form's multipart body cannot be read.") }
+        return fields
+    }
+
+    /// A parameter of a header value such as `form-data; name="file"` or `multipart/form-data; boundary=x`.
+    static func parameter(_ name: String, of header: String) -> String? {
+        for piece in header.split(separator: ";").dropFirst() {
+            let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard pair.count == 2, pair[0].lowercased() == name else { continue }
+            var value = pair[1]
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            return value
+        }
+        return nil
+    }
+}
+
+/// A console request that cannot be done: shown to the operator on a page with this status and message.
+struct ConsoleFailure: Error, Sendable {
+    var status: HTTPResponse.Status
+    var message: String
+
+    init(status: HTTPResponse.Status, _ message: String) { (self.status, self.message) = (status, message) }
+}

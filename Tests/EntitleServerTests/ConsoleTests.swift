@@ -1,0 +1,217 @@
+import AsyncHTTPClient
+import EntitleHost
+@testable import EntitleServer
+import EntitleTesting
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// The console's security and failures over a real socket (the browser tests cover its pages in Chromium): sign-in
+/// with its anti-forgery cookie, cookie flags, the Content-Security-Policy, CSRF and role checked on the server for
+/// every change, idle expiry, throttling, the static files, and a clear page or message for every bad input.
+@Suite struct ConsoleTests {
+    static let password = "correct horse battery"
+
+    struct Page {
+        var status: Int
+        var headers: HTTPHeaders
+        var text: String
+        var cookies: [String: String] {
+            var cookies: [String: String] = [:]
+            for header in headers["Set-Cookie"] {
+                let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+                if pair.count == 2 { cookies[String(pair[0])] = String(pair[1]) }
+            }
+            return cookies
+        }
+        /// The value of the first hidden field `name` on the page.
+        func field(_ name: String) -> String? {
+            guard let range = text.range(of: "name=\"\(name)\" value=\"") else { return nil }
+            return String(text[range.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    static func call(_ local: LocalService, _ method: HTTPMethod, _ path: String, form: [String: String]? = nil, cookie: String? = nil, raw: String? = nil)
+        async throws -> Page
+    {
+        var request = HTTPClientRequest(url: local.baseURL + path)
+        request.method = method
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
+        if let form {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: form.map { "\($0.key)=\(FormURLEncodingTest.escape($0.value))" }.joined(separator: "&")))
+        } else if let raw {
+            request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            request.body = .bytes(ByteBuffer(string: raw))
+        }
+        let response = try await local.httpClient.execute(request, timeout: .seconds(30))
+        let body = try await response.body.collect(upTo: 4 << 20)
+        return Page(status: Int(response.status.code), headers: response.headers, text: String(buffer: body))
+    }
+
+    /// Signs `username` in through the sign-in form; returns the session cookie and the CSRF token of its pages.
+    static func signIn(_ local: LocalService, _ username: String, role: OperatorRole) async throws -> (cookie: String, csrf: String) {
+        _ = try await local.service.operators.add(username: username, role: role, password: password)
+        let form = try await call(local, .GET, "/console/sign-in")
+        let login = try #require(form.cookies[ConsoleController.loginCookieName])
+        let answer = try await call(
+            local, .POST, "/console/sign-in", form: ["login": try #require(form.field("login")), "username": username, "password": password],
+            cookie: "\(ConsoleController.loginCookieName)=\(login)")
+        #expect(answer.status == 303 && answer.headers["Location"].first == "/console/requestors", "\(answer.status) \(answer.text)")
+        let cookie = "entitle_admin=" + (try #require(answer.cookies["entitle_admin"]))
+        let page = try await call(local, .GET, "/console/requestors", cookie: cookie)
+        return (cookie, try #require(page.field("csrf")))
+    }
+
+    @Test func signInNeedsItsOwnFormAndSetsAStrictHttpOnlyCookie() async throws {
+        try await LocalService.run { local in
+            let unauthenticated = try await Self.call(local, .GET, "/console/requestors")
+            #expect(unauthenticated.status == 303 && unauthenticated.headers["Location"].first == "/console/sign-in")
+            let form = try await Self.call(local, .GET, "/console/sign-in")
+            let policy = form.headers["Content-Security-Policy"].first ?? ""
+            #expect(policy.contains("script-src 'self'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"))
+            #expect(form.headers["Cache-Control"].first == "no-store")
+
+            // A sign-in posted without the form's cookie (another site's form) is refused, whatever the password.
+            _ = try await local.service.operators.add(username: "ops", role: .readWrite, password: Self.password)
+            let forged = try await Self.call(local, .POST, "/console/sign-in", form: ["login": "x", "username": "ops", "password": Self.password])
+            #expect(forged.status == 403 && forged.cookies["entitle_admin"] == nil)
+
+            let (cookie, csrf) = try await Self.signIn(local, "ops2", role: .readWrite)
+            #expect(!csrf.isEmpty && cookie.count > 20)
+            let login = try await Self.call(local, .GET, "/console/sign-in")
+            let answer = try await Self.call(
+                local, .POST, "/console/sign-in", form: ["login": login.field("login") ?? "", "username": "ops", "password": Self.password],
+                cookie: "\(ConsoleController.loginCookieName)=\(login.cookies[ConsoleController.loginCookieName] ?? "")")
+            let setCookie = answer.headers["Set-Cookie"].first { $0.hasPrefix("entitle_admin=") } ?? ""
+            #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), "\(setCookie)")
+            #expect(!setCookie.contains("Secure"), "plain HTTP on loopback: no Secure flag")
+        }
+    }
+
+    @Test func everyChangeChecksTheCSRFTokenTheRoleAndAskWhy() async throws {
+        try await LocalService.run { local in
+            let (cookie, csrf) = try await Self.signIn(local, "ops", role: .readWrite)
+            let path = "/console/requestors/REF/integrations/DemoCable"
+            let noToken = try await Self.call(local, .POST, path, form: ["description": "x", "enabled": "false"], cookie: cookie)
+            #expect(noToken.status == 403 && noToken.text.contains("security token"))
+            let noWhy = try await Self.call(local, .POST, path, form: ["csrf": csrf, "enabled": "false"], cookie: cookie)
+            #expect(noWhy.status == 303)
+            let message = try await Self.call(local, .GET, "/console/requestors/REF", cookie: cookie + "; " + (noWhy.headers["Set-Cookie"].first ?? ""))
+            #expect(message.text.contains("Say why the change is made"))
+            #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
+
+            let (viewer, viewerCSRF) = try await Self.signIn(local, "viewer", role: .readOnly)
+            let refused = try await Self.call(local, .POST, path, form: ["csrf": viewerCSRF, "description": "x", "enabled": "false"], cookie: viewer)
+            #expect(refused.status == 403 && refused.text.contains("read-only"))
+            #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
+
+            let done = try await Self.call(local, .POST, path, form: ["csrf": csrf, "description": "outage drill", "enabled": "false"], cookie: cookie)
+            #expect(done.status == 303)
+            let entry = try await local.service.repository.changes(since: 0).last
+            #expect(entry?.action == "integration.disable" && entry?.description == "outage drill" && entry?.actor == "operator:ops")
+        }
+    }
+
+    @Test func badInputsGetAClearPageOrMessageAndChangeNothing() async throws {
+        try await LocalService.run { local in
+            let (cookie, csrf) = try await Self.signIn(local, "ops", role: .readWrite)
+            let unknown = try await Self.call(local, .GET, "/console/requestors/NOPE", cookie: cookie)
+            #expect(unknown.status == 404 && unknown.text.contains("NOPE"))
+            #expect(try await Self.call(local, .GET, "/console/mvpds/NOPE", cookie: cookie).status == 404)
+            #expect(try await Self.call(local, .GET, "/console/statements/nope/download", cookie: cookie).status == 404)
+            #expect(try await Self.call(local, .GET, "/console/changes?since=yesterday", cookie: cookie).status == 400)
+            let before = try await local.service.repository.changes(since: 0).count
+            let cases: [(String, [String: String], String)] = [
+                ("/console/requestors/REF/degradation", ["mvpd": "DemoCable", "rule": "authz-all", "minutes": "0"], "1 to 10080 minutes"),
+                ("/console/requestors/REF/degradation", ["mvpd": "DemoCable", "rule": "everything", "minutes": "5"], "Unknown rule"),
+                ("/console/requestors/REF/degradation/remove", ["mvpd": "DemoCable", "rule": "authz-all"], "no degradation rule"),
+                ("/console/requestors/NOPE/statements", ["name": "App"], "no requestor NOPE"),
+                ("/console/clients/nope/revoke?requestor=REF", [:], "no client nope"),
+                ("/console/mvpds", ["id": "X1", "name": "X"], "Upload the MVPD's IdP metadata or give its URL"),
+                ("/console/mvpds", ["id": "X1", "name": "X", "metadataFile": "<not metadata/>"], "cannot be used"),
+                ("/console/mvpds", ["id": "DemoCable", "name": "X", "metadataFile": "<x/>"], "exists already"),
+                ("/console/mvpds/DemoCable", ["profileTTLSeconds": "5"], "at least 60 seconds"),
+                ("/console/keys/media-token/rotate", ["promoteAfter": "10", "confirm": "on"], "at least 300 s"),
+                ("/console/keys/media-token/rotate", ["promoteAfter": "900"], "Confirm that you have read"),
+                ("/console/keys/nonsense/rotate", ["promoteAfter": "900", "confirm": "on"], "unknown key purpose"),
+            ]
+            for (path, fields, expected) in cases {
+                var form = fields
+                (form["csrf"], form["description"]) = (csrf, "test")
+                let answer = try await Self.call(local, .POST, path, form: form, cookie: cookie)
+                #expect(answer.status == 303, "\(path): \(answer.status)")
+                let flash = answer.headers["Set-Cookie"].first { $0.hasPrefix(ConsoleFlash.cookieName) } ?? ""
+                let value = String(flash.dropFirst(ConsoleFlash.cookieName.count + 1).prefix { $0 != ";" })
+                let text = Data(base64URLEncoded: value).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                #expect(text.hasPrefix("e") && text.contains(expected), "\(path): \(text)")
+            }
+            #expect(try await local.service.repository.changes(since: 0).count == before, "no refused change is logged")
+            let oversized = try await Self.call(
+                local, .POST, "/console/mvpds", cookie: cookie, raw: "csrf=\(csrf)&description=x&metadataFile=" + String(repeating: "a", count: 1_100_000))
+            #expect(oversized.status == 413)
+        }
+    }
+
+    @Test func sessionsEndWhenIdleAndSignInIsThrottled() async throws {
+        try await LocalService.run { local in
+            let (cookie, _) = try await Self.signIn(local, "ops", role: .readOnly)
+            local.clock.advance(by: 31 * 60)
+            let expired = try await Self.call(local, .GET, "/console/requestors", cookie: cookie)
+            #expect(expired.status == 303 && expired.headers["Location"].first == "/console/sign-in", "idle for 31 minutes")
+            let form = try await Self.call(local, .GET, "/console/sign-in")
+            let loginCookie = "\(ConsoleController.loginCookieName)=\(form.cookies[ConsoleController.loginCookieName] ?? "")"
+            for _ in 0..<5 {
+                let wrong = try await Self.call(
+                    local, .POST, "/console/sign-in", form: ["login": form.field("login") ?? "", "username": "ops", "password": "wrong!"],
+                    cookie: loginCookie)
+                #expect(wrong.status == 401 && wrong.text.contains("role=\"alert\""))
+            }
+            let throttled = try await Self.call(
+                local, .POST, "/console/sign-in", form: ["login": form.field("login") ?? "", "username": "ops", "password": Self.password],
+                cookie: loginCookie)
+            #expect(throttled.status == 429 && throttled.headers["Retry-After"].first != nil)
+        }
+    }
+
+    @Test func staticFilesAreServedWithTheirTypesAndChartJSKeepsItsLicense() async throws {
+        try await LocalService.run { local in
+            let chart = try await Self.call(local, .GET, "/console/assets/chart.min.js")
+            #expect(chart.status == 200 && chart.headers["Content-Type"].first?.hasPrefix("text/javascript") == true)
+            #expect(chart.text.contains("Chart.js v3.9.1") && chart.text.contains("MIT License"))
+            let license = try await Self.call(local, .GET, "/console/assets/chart.js-LICENSE")
+            #expect(license.status == 200 && license.text.contains("Permission is hereby granted"))
+            #expect(try await Self.call(local, .GET, "/console/assets/console.css").headers["Content-Type"].first?.hasPrefix("text/css") == true)
+            #expect(try await Self.call(local, .GET, "/console/assets/reports.js").status == 200)
+            #expect(try await Self.call(local, .GET, "/console/assets/..%2Fopenapi.json").status == 404)
+            #expect(try await Self.call(local, .GET, "/console/assets/secret.txt").status == 404)
+        }
+    }
+
+    @Test func theAdminAPIRecordsWhyFromItsHeader() async throws {
+        try await LocalService.run { local in
+            _ = try await local.service.operators.add(username: "bot", role: .readWrite, password: Self.password)
+            let (token, _) = try await local.service.operators.signIn(username: "bot", password: Self.password, address: nil)
+            var request = HTTPClientRequest(url: local.baseURL + "/admin/api/integrations/REF/DemoCable")
+            request.method = .PUT
+            request.headers.add(name: "Authorization", value: "Bearer \(token)")
+            request.headers.add(name: "X-Change-Description", value: "ticket OPS-12")
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: #"{"enabled":false}"#))
+            #expect(try await local.httpClient.execute(request, timeout: .seconds(30)).status == .ok)
+            #expect(try await local.service.repository.changes(since: 0).last?.description == "ticket OPS-12")
+            request.headers.replaceOrAdd(name: "X-Change-Description", value: String(repeating: "x", count: 501))
+            #expect(try await local.httpClient.execute(request, timeout: .seconds(30)).status == .badRequest)
+        }
+    }
+}
+
+/// Percent-encoding of form values for the tests' requests.
+enum FormURLEncodingTest {
+    static func escape(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? value
+    }
+}
