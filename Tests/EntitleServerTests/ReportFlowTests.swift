@@ -12,70 +12,10 @@ import Testing
 /// equal the counts of the requests made — on one instance, and with two instances on one database (PostgreSQL under
 /// scripts/with-postgres.sh), whose figures add up.
 @Suite struct ReportFlowTests {
-    /// What the scripted burst did, to compare with the reports.
-    struct Burst {
-        var mvpdCalls = 0
-    }
-
-    /// A client of `local` that says it runs on `osName` (and `hardware`).
-    static func client(_ local: LocalService, osName: String, hardware: String = "MobilePhone") async throws -> RESTClient {
-        var client = try await local.client()
-        client.deviceInfo = DeviceInfo(primaryHardwareType: hardware, model: "Test", osName: osName, osVersion: "1")
-        return client
-    }
-
-    /// The same client and device through another instance.
-    static func via(_ other: LocalService, _ client: RESTClient) -> RESTClient {
-        var moved = RESTClient(httpClient: other.httpClient, baseURL: other.baseURL, serviceProvider: "REF", deviceID: client.deviceID)
-        moved.accessToken = client.accessToken
-        moved.deviceInfo = client.deviceInfo
-        return moved
-    }
-
-    /// Authorizes (one resource per call, a play each) and expects the answer.
-    static func authorize(_ client: RESTClient, _ resource: String, granted: Bool) async throws {
-        let answer = try await client.decisions("authorize", mvpd: "DemoCable", resources: [resource])
-        let decision = try #require(try answer.decode(DecisionsResponse.self).decisions.first, "\(answer.text)")
-        #expect(decision.authorized == granted, "\(resource): \(answer.text)")
-        #expect((decision.token != nil) == granted)
-    }
-
-    /// Preauthorizes and expects how many resources are granted.
-    static func preauthorize(_ client: RESTClient, _ resources: [String], granted: Int) async throws {
-        let answer = try await client.decisions("preauthorize", mvpd: "DemoCable", resources: resources)
-        #expect(try answer.decode(DecisionsResponse.self).decisions.count { $0.authorized } == granted, "\(answer.text)")
-    }
-
-    /// Signs in, then has the MVPD's answer altered on its way: refused, one failed sign-in.
-    static func failedSignIn(_ local: LocalService, _ client: RESTClient) async throws {
-        let session = try await client.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
-        let browser = local.browser()
-        let (page, form) = try await DemoSignIn.loginUntilAssertion(
-            browser: browser, authenticationURL: local.baseURL + (try #require(session.url)), username: "alice", password: "alice-pass")
-        let encoded = try #require(form["SAMLResponse"])
-        let xml = String(decoding: try #require(Data(base64Encoded: encoded)), as: UTF8.self)
-        var tampered = form
-        tampered.set("SAMLResponse", Data(xml.replacingOccurrences(of: "H-1001", with: "H-9999").utf8).base64EncodedString())
-        guard case .page(let refused) = try await browser.submit(tampered, from: page) else { Issue.record("tampered answer accepted"); return }
-        #expect(refused.status == 400)
-    }
-
-    /// The burst: alice on iOS (2 plays, a preauthorization of 3 granted), bob on Android TV (1 play, 1 denial, a
-    /// preauthorization of 1 granted and 1 denied), a refused sign-in from a Linux box (platform `other`).
-    /// `second`, when given, answers some of the decisions (the sign-ins and the others go through `first`).
+    /// The burst of ``EntitleTesting/LocalService/reportBurst(decisionsVia:)``; `second`, when given, answers some of
+    /// the decisions (the sign-ins and the others go through `first`).
     static func burst(_ first: LocalService, second: LocalService? = nil) async throws {
-        let alice = try await client(first, osName: "iOS")
-        guard case .external = try await first.signIn(alice, user: "alice").outcome else { throw BrowserError("alice not signed in") }
-        let bob = try await client(first, osName: "Android", hardware: "TV")
-        guard case .external = try await first.signIn(bob, user: "bob").outcome else { throw BrowserError("bob not signed in") }
-        try await failedSignIn(first, try await first.client())
-
-        try await authorize(alice, "news", granted: true)
-        try await authorize(second.map { via($0, alice) } ?? alice, "sports", granted: true)
-        try await preauthorize(second.map { via($0, alice) } ?? alice, ["news", "sports", "movies"], granted: 3)
-        try await authorize(second.map { via($0, bob) } ?? bob, "news", granted: true)
-        try await authorize(bob, "movies", granted: false)
-        try await preauthorize(bob, ["news", "movies"], granted: 1)
+        try await first.reportBurst(decisionsVia: second)
     }
 
     /// The report API's JSON answer at `path` (an operator's bearer token).
