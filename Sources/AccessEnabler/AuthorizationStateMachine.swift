@@ -56,7 +56,7 @@ struct AuthorizationStateMachine: Sendable {
     }
 
     /// The outcome of a decision answer for one resource.
-    static func outcome(of decision: Decision?) -> Outcome {
+    static func outcome(of decision: EntitleCore.Decision?) -> Outcome {
         guard let decision else {
             return .failed(
                 code: GENERIC_AUTHORIZATION_ERROR, description: "The service returned no decision.",
@@ -150,7 +150,7 @@ struct PreauthorizationCache: Sendable {
     }
 
     /// Keeps `decisions` of `mvpd`.
-    mutating func store(_ decisions: [Decision], mvpd: String, now: Date) {
+    mutating func store(_ decisions: [EntitleCore.Decision], mvpd: String, now: Date) {
         for decision in decisions {
             let notAfter =
                 decision.notAfter.map { Date(timeIntervalSince1970: Double($0) / 1000) }

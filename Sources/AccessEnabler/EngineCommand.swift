@@ -13,6 +13,8 @@ enum EngineCommand: Sendable {
     case startSecondScreen(mvpd: String?, reply: Reply<String>?)
     case handleExternalURL(String)
     case checkPreauthorized([String], cache: Bool, reply: Reply<[String]>?)
+    /// The Preauthorize API: every decision (with its error), the SDK's and the service's caches each optional.
+    case preauthorizeDecisions([String], localCache: Bool, remoteCache: Bool, reply: Reply<[EntitleCore.Decision]>)
     case authorize(String, mode: AuthorizationStateMachine.Mode, data: [String: any Sendable]?, reply: Reply<String>?)
     case logout(reply: Reply<Void>?)
     case getSelectedProvider(reply: Reply<MVPD?>?)

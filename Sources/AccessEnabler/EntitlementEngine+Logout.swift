@@ -103,13 +103,11 @@ extension EntitlementEngine {
     }
 
     private func logoutAnswered(attempt: Int, answer: LogoutStateMachine.Answer, page: String?) {
-        let actions = logoutMachine.answered(attempt: attempt, answer: answer, deviceMode: settings.deviceMode)
-        if answer == .complete, !settings.deviceMode, let page, actions == [.complete(partner: false)] {
-            // No Single Logout: the page only confirms, so the SDK does not wait for its redirect (a later
-            // handleExternalURL is ignored).
-            openPage(page, mvpd: loggingOutMVPD)
-        }
-        performLogout(actions)
+        // No Single Logout: the service's own logout page still runs in the web view, and, as the API reference says
+        // of every logout, the flow ends ("in the end", status 0) when its redirect comes back through
+        // handleExternalURL. A failed request (no page) completes at once: the local state is gone anyway.
+        let shown: LogoutStateMachine.Answer = if answer == .complete, let page { .interactive(url: page) } else { answer }
+        performLogout(logoutMachine.answered(attempt: attempt, answer: shown, deviceMode: settings.deviceMode))
     }
 
     func performLogout(_ actions: [LogoutStateMachine.Action]) {

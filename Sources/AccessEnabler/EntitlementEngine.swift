@@ -123,6 +123,8 @@ actor EntitlementEngine {
             handleExternalURL(url)
         case .checkPreauthorized(let resources, let cache, let reply):
             checkPreauthorized(resources, cache: cache, reply: reply)
+        case .preauthorizeDecisions(let resources, let localCache, let remoteCache, let reply):
+            preauthorizeDecisions(resources, localCache: localCache, remoteCache: remoteCache, reply: reply)
         case .authorize(let resource, let mode, let data, let reply):
             authorize(resource, mode: mode, data: data, reply: reply)
         case .logout(let reply):

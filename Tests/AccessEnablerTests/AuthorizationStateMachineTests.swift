@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func grantedDecisionGivesTheToken() {
-        let decision = Decision(
+        let decision = EntitleCore.Decision(
             resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: true,
             token: MediaTokenInfo(notBefore: 1, notAfter: 2, serializedToken: "TOKEN"), notAfter: 5_000)
         #expect(Machine.outcome(of: decision) == .token("TOKEN", notAfter: Date(timeIntervalSince1970: 5), statusID: nil))
@@ -45,7 +45,7 @@ import Testing
 
     @Test func denialCarriesTheMVPDMessage() {
         let error = EnhancedError.authorizationDeniedByMVPD.with(details: "Your Demo Cable package does not include movies.")
-        let decision = Decision(resource: "movies", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: false, error: error)
+        let decision = EntitleCore.Decision(resource: "movies", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: false, error: error)
         #expect(
             Machine.outcome(of: decision)
                 == .failed(
@@ -82,7 +82,7 @@ import Testing
             Machine.outcome(of: EnhancedError.invalidResources)
                 == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: EnhancedError.invalidResources.message, statusID: "Z130"))
         #expect(
-            Machine.outcome(of: nil as Decision?)
+            Machine.outcome(of: nil as EntitleCore.Decision?)
                 == .failed(code: GENERIC_AUTHORIZATION_ERROR, description: "The service returned no decision.", statusID: "Z500"))
     }
 
@@ -91,8 +91,8 @@ import Testing
         let now = Date(timeIntervalSince1970: 1_000)
         cache.store(
             [
-                Decision(resource: "news", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: true, notAfter: 1_060_000),
-                Decision(resource: "movies", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: false, notAfter: 1_060_000),
+                EntitleCore.Decision(resource: "news", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: true, notAfter: 1_060_000),
+                EntitleCore.Decision(resource: "movies", serviceProvider: "REF", mvpd: "M", source: "mvpd", authorized: false, notAfter: 1_060_000),
             ],
             mvpd: "M", now: now)
         let hit = cache.lookup(["news", "movies", "sports"], mvpd: "M", now: now)

@@ -206,16 +206,16 @@ final class FakeService: HTTPTransport {
                 return json(400, EnhancedError.invalidResources)
             }
             let allowed = state.entitlements[mvpd] ?? []
-            let decisions = body.resources.map { resource -> Decision in
+            let decisions = body.resources.map { resource -> EntitleCore.Decision in
                 if allowed.contains(resource) {
                     let token =
                         rest[1] == "authorize"
                         ? MediaTokenInfo(notBefore: nowMs, notAfter: nowMs + 420_000, serializedToken: "media-\(resource)-\(state.counter)") : nil
-                    return Decision(
+                    return EntitleCore.Decision(
                         resource: resource, serviceProvider: "REF", mvpd: mvpd, source: mvpd == "TempPass" ? "temppass" : "mvpd",
                         authorized: true, token: token, notBefore: nowMs, notAfter: nowMs + 3_600_000)
                 }
-                return Decision(
+                return EntitleCore.Decision(
                     resource: resource, serviceProvider: "REF", mvpd: mvpd, source: "mvpd", authorized: false,
                     error: EnhancedError.authorizationDeniedByMVPD.with(details: "Your Demo Cable package does not include \(resource)."))
             }

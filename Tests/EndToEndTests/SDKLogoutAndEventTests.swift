@@ -20,9 +20,22 @@ import Testing
     }
 
     /// The API reference (logout): the iOS AccessEnabler always drives the logout through `navigate(toUrl:)`, also
-    /// for an MVPD without Single Logout (whose page only confirms, so the flow does not wait for it).
+    /// for an MVPD without Single Logout, and "in the end" — when the page's redirect comes back through
+    /// `handleExternalURL` — calls `setAuthenticationStatus(0)`.
     @Test func logoutOfAnMVPDWithoutSingleLogoutStillNavigatesToTheLogoutPage() async throws {
         try await LocalService.run { service in
+            let manual = SDKProbe(service: service)
+            try await manual.configure()
+            try await manual.signIn()
+            manual.play.withLock { $0 = .manual }
+            manual.enabler.logout()
+            try await manual.waitFor("navigate", count: 2)
+            try await manual.settle()
+            #expect(manual.lines("setAuthenticationStatus").count == 1, "no status before the logout page comes back")
+            let page = try #require(manual.navigations.withLock { $0.last?.url })
+            manual.enabler.handleExternalURL(try await manual.browseLogout(page))
+            #expect(try await manual.waitFor("setAuthenticationStatus", count: 2) == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
+
             let app = SDKProbe(service: service)
             try await app.configure()
             try await app.signIn()

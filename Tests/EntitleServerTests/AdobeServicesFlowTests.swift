@@ -263,6 +263,31 @@ import Testing
     }
 
     /// Without `reg_code` the browser leg answers 451, as Adobe does since it requires one; an unknown code stays 400.
+    /// The logout page the SDK opens after an API logout of an MVPD without Single Logout (no token, no request id)
+    /// sends the browser back only to a redirect URI of the requestor's apps or a URL on its domains.
+    @Test func theLogoutPageWithoutATokenRedirectsOnlyToTheRequestorsOwnURLs() async throws {
+        try await LocalService.run { host in
+            func page(_ redirect: String, requestor: String = "REF") -> String {
+                host.baseURL + "/adobe-services/logout?"
+                    + FormURLEncoding.encode([("noflash", "true"), ("mso_id", "DemoCable"), ("requestor_id", requestor), ("redirect_url", redirect)])
+            }
+            guard case .external(let back) = try await host.browser().get(page("adobepass://ios.app")) else {
+                Issue.record("the registered redirect URI was not followed")
+                return
+            }
+            #expect(back == "adobepass://ios.app")
+            for (redirect, requestor) in [
+                ("https://evil.example/phish", "REF"), ("adobepass://ios.app.evil", "REF"), ("adobepass://ios.app", "NOPE"),
+            ] {
+                guard case .page(let shown) = try await host.browser().get(page(redirect, requestor: requestor)) else {
+                    Issue.record("\(redirect) for \(requestor) was followed")
+                    continue
+                }
+                #expect(shown.status == 200 && shown.body.contains("You are signed out"))
+            }
+        }
+    }
+
     @Test func theBrowserLegWithoutARegistrationCodeIs451() async throws {
         try await RouterService.run { host in
             let base = host.baseURL + "/adobe-services/authenticate/saml?"

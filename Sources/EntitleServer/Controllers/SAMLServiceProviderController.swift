@@ -118,6 +118,7 @@ struct SAMLServiceProviderController: ClockReading {
             let mvpd = try await repository.mvpd(id: record.mvpdId), let sloURL = mvpd.sloUrl
         else {
             if let answer = try await adobeServicesLogout(query: query) { return answer }
+            if let redirect = try await requestorLogoutRedirect(query: query) { return HTMLPage.redirect(to: redirect) }
             return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
         }
         if mvpd.kind == .oauth2 {
@@ -189,6 +190,19 @@ struct SAMLServiceProviderController: ClockReading {
             return HTMLPage.redirect(to: redirect)
         }
         return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
+    }
+
+    /// The confirmation page of a logout the app already made through the API (an MVPD without Single Logout: the SDK
+    /// still opens `/adobe-services/logout?requestor_id=…&redirect_url=…` and waits for the redirect): back to
+    /// `redirect_url` when it is exactly a redirect URI of one of the requestor's active software statements, or a URL
+    /// on its domains; nil otherwise (no open redirect).
+    func requestorLogoutRedirect(query: [String: String]) async throws -> String? {
+        guard let requestor = query["requestor_id"], let redirect = query["redirect_url"],
+            let record = try await repository.requestor(id: requestor)
+        else { return nil }
+        if RedirectURIPolicy.isDomainURL(redirect, domains: record.domains) { return redirect }
+        let registered = try await repository.softwareStatementsForAdmin(requestor: requestor).filter { !$0.revoked }.flatMap(\.redirectURIs)
+        return RedirectURIPolicy.isAllowed(redirect, registered: registered) ? redirect : nil
     }
 
     /// `GET /adobe-services/authenticate/saml` for a registration code made without an MVPD (reggie, §4.4): binds the

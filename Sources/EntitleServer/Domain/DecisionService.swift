@@ -26,12 +26,13 @@ struct DecisionService: Sendable, ClockReading {
     }
 
     /// Decisions for `resources` of `requestor` through `mvpd` for `profile`; with `issueTokens` (authorize, not
-    /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them. The decisions, the
-    /// media tokens and the MVPD calls are counted for the reports as coming from `origin`'s client; `deliversTokens`
-    /// false (REST v1 `authorize`, which keeps only the decision) leaves the media tokens uncounted.
+    /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them. `fresh` asks the
+    /// MVPD again instead of using its kept answers. The decisions, the media tokens and the MVPD calls are counted for
+    /// the reports as coming from `origin`'s client; `deliversTokens` false (REST v1 `authorize`, which keeps only the
+    /// decision) leaves the media tokens uncounted.
     func decide(
         _ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool, origin: ReportOrigin,
-        deliversTokens: Bool = true, clientIP: String? = nil
+        deliversTokens: Bool = true, clientIP: String? = nil, fresh: Bool = false
     ) async throws -> [Decision] {
         let now = self.now
         let reportKey = ReportKey(requestor: requestor, mvpd: mvpd.id, origin: origin)
@@ -69,7 +70,7 @@ struct DecisionService: Sendable, ClockReading {
             }
             let verdict = await service.authorizations.answer(
                 subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
-                notAfter: profile.notAfter, catalogGeneration: catalogGeneration
+                notAfter: profile.notAfter, catalogGeneration: catalogGeneration, fresh: fresh
             ) {
                 // An OAuth 2.0 MVPD is asked on the user's behalf: its refresh token is exchanged for an access token first.
                 var bearer: String?

@@ -45,9 +45,10 @@ package final class AuthorizationCache: Sendable {
     package init(capacity: Int = 100_000) { self.capacity = capacity }
 
     /// The MVPD's answer for `question`, from memory while fresh, else from `ask` (shared by concurrent callers).
-    /// `ttl` is the authorization TTL in ms (0: never kept); `notAfter` caps it (the profile's end).
+    /// `ttl` is the authorization TTL in ms (0: never kept); `notAfter` caps it (the profile's end). `fresh` asks the MVPD
+    /// even when a kept answer is fresh (the client sent `Cache-Control: no-cache`), and keeps the new answer.
     func answer(
-        subject: Subject, question: Question, now: Int64, ttl: Int64, notAfter: Int64, catalogGeneration: UInt64,
+        subject: Subject, question: Question, now: Int64, ttl: Int64, notAfter: Int64, catalogGeneration: UInt64, fresh: Bool = false,
         ask: @escaping @Sendable () async -> MVPDAuthorizationClient.Verdict
     ) async -> MVPDAuthorizationClient.Verdict {
         guard ttl > 0 else {
@@ -60,7 +61,7 @@ package final class AuthorizationCache: Sendable {
         }
         let step: Step = state.withLock { state in
             switch state.subjects[subject]?[question] {
-            case .answer(let verdict, let expiresAt, let generation) where expiresAt > now && generation == catalogGeneration:
+            case .answer(let verdict, let expiresAt, let generation) where !fresh && expiresAt > now && generation == catalogGeneration:
                 return .hit(verdict)
             case .inFlight(let task, _):
                 return .wait(task)
