@@ -23,6 +23,7 @@ install -m 0755 "$bin/entitle" "$stage/bin/entitle"
 strip --strip-debug "$stage/bin/entitle" 2>/dev/null || true
 for bundle in "$bin"/*.resources; do cp -R "$bundle" "$stage/bin/"; done
 install -m 0644 packaging/entitle.service packaging/entitle.yaml packaging/nginx-entitle.conf "$stage/share/entitle/"
+install -m 0644 packaging/grafana/entitle-dashboard.json packaging/prometheus/entitle-alerts.yml "$stage/share/entitle/"
 install -m 0644 README.md docs/*.md "$stage/share/doc/entitle/"
 echo "$version" >"$stage/share/entitle/VERSION"
 mkdir -p dist

@@ -30,6 +30,8 @@ echo "== media-token test vector, Python example (cryptography) =="
 scripts/verify-vector-python.sh
 echo "== TLS-terminating proxy: nginx in front of the service (skipped without nginx) =="
 scripts/check-proxy.sh
+echo "== monitoring: Prometheus alert rules and Grafana dashboard queries (promtool) =="
+scripts/check-monitoring.sh
 echo "== schemathesis against /openapi.json: no 5xx, every answer as documented (bounded: 120 s) =="
 scripts/schemathesis.sh --max-examples 10 --max-time 120
 echo "== service tests (PostgreSQL) =="

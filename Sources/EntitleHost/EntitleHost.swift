@@ -44,7 +44,8 @@ package struct EntitleHost: Sendable {
         let profileCache = ProfileCache(
             feed: engine.kind == .postgres ? .notified : .polled, bound: configuration.profileCacheBound,
             capacity: configuration.profileCacheDevices)
-        let repository = Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh, profileCache: profileCache)
+        var repository = Repository(sql: engine.sql, catalogRefresh: configuration.catalogRefresh, profileCache: profileCache)
+        repository.reportRetention = configuration.reportRetentionDays.map { Int64($0) * 86_400_000 }
         let service = EntitleService(configuration: serviceConfiguration, repository: repository, clock: clock, logger: logger)
         var listener: ProfileChangeListener?
         do {
@@ -110,7 +111,7 @@ package struct EntitleHost: Sendable {
         onOperationsRunning: @escaping @Sendable (Int?) async -> Void = { _ in }
     ) -> some ApplicationProtocol {
         let limits = configuration.connectionLimits.exempting(configuration.trustedProxies)
-        var services: [any Service] = []
+        var services: [any Service] = [ReportFlusher(service: service, interval: configuration.reportFlushInterval)]
         if let adminPort = configuration.adminPort {
             services.append(
                 Application(

@@ -39,6 +39,10 @@ package struct HostConfiguration: Sendable {
     package var adminPort: Int?
     /// Whether to seed the demo world and mount the DemoMVPD.
     package var demo = true
+    /// Days the reports' per-minute figures are kept; nil keeps them (`entitle admin` and the tests leave them alone).
+    package var reportRetentionDays: Int?
+    /// How often this instance adds its pending report figures to the database (and once more at shutdown).
+    package var reportFlushInterval: Duration = .seconds(10)
 
     /// Creates the default configuration.
     package init() {}

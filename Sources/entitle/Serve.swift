@@ -45,6 +45,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Devices whose profiles are kept in memory at most (about 1 KB each).")
     var profileCacheDevices = 250_000
 
+    @Option(help: "Days the reports' per-minute figures are kept (/admin/api/v1/reports); older ones are purged.")
+    var reportRetentionDays = 90
+
     @Option(help: "Seconds a connection may stay silent (no request, an unfinished header, a stalled body) before it is closed.")
     var idleTimeout = ConnectionLimits().idleTimeout
 
@@ -89,6 +92,7 @@ struct Serve: AsyncParsableCommand {
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive.") }
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
         guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be positive.") }
+        guard reportRetentionDays > 0 else { throw ValidationError("--report-retention-days must be positive.") }
         if let adminPort, !(0...65535).contains(adminPort) || adminPort == port {
             throw ValidationError("--admin-port must be 0-65535 and differ from --port.")
         }
@@ -116,6 +120,7 @@ struct Serve: AsyncParsableCommand {
         configuration.catalogRefresh = .milliseconds(max(0, catalogRefreshMs))
         configuration.profileCacheBound = .milliseconds(max(0, profileCacheMs))
         configuration.profileCacheDevices = max(1, profileCacheDevices)
+        configuration.reportRetentionDays = reportRetentionDays
         configuration.demo = !noDemo
         if let warning = Serve.demoExposureWarning(host: host, demo: !noDemo) {
             FileHandle.standardError.write(Data((warning + "\n").utf8))

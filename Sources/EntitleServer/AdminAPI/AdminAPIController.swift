@@ -16,6 +16,7 @@ struct AdminAPIController {
         authenticated.delete("session", use: signOut)
         addCatalogRoutes(to: authenticated)
         addApplicationRoutes(to: authenticated)
+        addReportRoutes(to: authenticated)
     }
 
     struct Credentials: Decodable {

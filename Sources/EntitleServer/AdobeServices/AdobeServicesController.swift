@@ -58,7 +58,7 @@ struct AdobeServicesController: ClockReading {
                 let (_, profile) = try await self.adobeAuthentication(v1, caller: caller, pendingReason: "34764")
                 let resources = Self.repeatedFields("resource_id", in: v1.body)
                 guard !resources.isEmpty else { throw APIError(.v1(400, "missing_resource", "resource_id is missing.")) }
-                return try await legacy.v1Preauthorize(resources, format: .xml, requestor: caller.requestor, profile: profile)
+                return try await legacy.v1Preauthorize(resources, format: .xml, requestor: caller.requestor, profile: profile, origin: caller.origin)
             }
         }
         // The user metadata of the AuthN token's sign-in (protocol notes §4.10): the SDK refreshes its `userMeta` with it.
@@ -195,7 +195,7 @@ struct AdobeServicesController: ClockReading {
             if let mso = v1["mso_id"], mso != profile.mvpdId { throw APIError(.v1(400, "unknown_integration", "mso_id is not the token's MVPD.")) }
             let device = CallerIdentity(
                 claims: caller.claims, requestor: caller.requestor, device: DeviceIdentifier(rawValue: record.deviceId)!,
-                deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs)
+                deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs, app: caller.app)
             let authorization: LegacyAuthorizationRecord
             do {
                 authorization = try await legacy.v1Authorize(device, resource: resource)
@@ -238,6 +238,8 @@ struct AdobeServicesController: ClockReading {
             }
             let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(
                 resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
+            legacy.decisions.metrics.recordMediaToken(
+                key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), at: now)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
                 body: .init(byteBuffer: ByteBuffer(string: token.serializedToken)))

@@ -40,8 +40,8 @@ struct DecisionsController: ClockReading {
         // `Cache-Control: no-cache` (the SDK's REMOTE_CACHE feature disabled) asks the MVPD again instead of its kept answers.
         let fresh = request.headers[.cacheControl]?.lowercased().contains("no-cache") == true
         let answers = try await decisions.decide(
-            resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens, clientIP: context.mvpdClientIP,
-            fresh: fresh)
+            resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens, origin: caller.origin,
+            clientIP: context.mvpdClientIP, fresh: fresh)
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: .init(byteBuffer: ByteBuffer(data: DecisionsJSON.encode(DecisionsResponse(decisions: answers)))))

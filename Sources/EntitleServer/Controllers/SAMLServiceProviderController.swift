@@ -86,6 +86,7 @@ struct SAMLServiceProviderController: ClockReading {
         guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
+        assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
         let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: KeyPurpose.samlSP) : nil
         if postURL != nil { return try Self.postBindingPage(authnRequest, relayState: code, signer: signer) }
         return HTMLPage.redirect(to: try authnRequest.redirectURL(relayState: code, signer: signer))

@@ -44,16 +44,25 @@ struct AssertionConsumer: Sendable, ClockReading {
             try await storeProfile(verified, type: .regular, issuer: verified.mvpd.id, extraAttributes: [:])
             return .authenticated(redirect: verified.session.redirectUrl ?? configuration.authenticatedPageURL)
         } catch let refusal as Refusal {
+            await countFailure(samlResponse)
             if refusal.declined, let session = try? await sessionFor(samlResponse), let redirect = session.redirectUrl {
                 return .failedWithRedirect(redirect: redirect + (redirect.contains("?") ? "&" : "?") + "error=authentication_failed")
             }
             return .rejected(reason: refusal.reason)
         } catch let error as SAMLError {
+            await countFailure(samlResponse)
             return .rejected(reason: error.code.rawValue)
         } catch {
             logger.error("assertion consumer failure", metadata: ["error.type": "\(type(of: error))"])
             return .rejected(reason: "internal")
         }
+    }
+
+    /// Counts a refused answer as a failed sign-in of the session it answers (an answer to no known session, which
+    /// never was a sign-in here, is not counted).
+    private func countFailure(_ samlResponse: String) async {
+        guard let session = try? await sessionFor(samlResponse), let mvpd = session.mvpdId, session.status != .authenticated else { return }
+        metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd), at: now)
     }
 
     private func sessionFor(_ samlResponse: String) async throws -> AuthSessionRecord? {
@@ -126,6 +135,7 @@ struct AssertionConsumer: Sendable, ClockReading {
         try await repository.upsertProfile(profile)
         authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)
         metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")
+        metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: verified.mvpd.id), at: now)
         return profile
     }
 }

@@ -26,7 +26,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
             code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
             deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
             status: .pending, authnRequestId: nil, failure: nil, createdAt: now,
-            notAfter: now + sessionLifetime)
+            notAfter: now + sessionLifetime, platform: caller.origin.platform, app: caller.app)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
             if try await repository.insertSession(session) { return sessionAnswer(session) }

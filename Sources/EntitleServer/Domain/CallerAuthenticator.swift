@@ -13,8 +13,12 @@ struct CallerIdentity: Sendable {
     let deviceInfo: DeviceInfo?
     /// Redirect URIs registered for the client.
     let redirectURIs: [String]
+    /// The software statement id of the client application, for the reports (empty when unknown).
+    var app: String = ""
     /// The client id.
     var clientID: String { claims.sub }
+    /// The client side of the events this caller causes, for the reports.
+    var origin: ReportOrigin { ReportOrigin(platform: ReportPlatform.of(deviceInfo), app: app) }
 }
 
 /// Establishes the caller of a REST API v2 call from its credentials: the access token (checked, its client still
@@ -66,7 +70,8 @@ struct CallerAuthenticator: Sendable {
         let info = try credentials.deviceInfo.map { header throws(EnhancedError) in
             try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) }
         }
-        return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIs)
+        return CallerIdentity(
+            claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIs, app: client.softwareId)
     }
 
     /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).

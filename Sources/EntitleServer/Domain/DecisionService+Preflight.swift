@@ -20,7 +20,7 @@ extension DecisionService {
     /// Verdicts for `resources` (in order), asked `limit` at a time.
     func preflight(
         _ resources: [String], mvpd: MVPDRecord, profile: ProfileRecord, limit: Int, clientIP: String?, kind: MVPDAuthorizationProtocol = .xacml,
-        xacml: XACMLCall = XACMLCall()
+        xacml: XACMLCall = XACMLCall(), reportKey: ReportKey
     ) async -> [Verdict] {
         var verdicts = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
         var asked: [Int] = []
@@ -44,11 +44,13 @@ extension DecisionService {
         for start in stride(from: 0, to: asked.count, by: max(1, limit)) {
             let chunk = Array(asked[start..<min(start + max(1, limit), asked.count)])
             let asked = chunk.map { resources[$0] }
+            let started = ContinuousClock.now
             let answers =
                 kind == .rest
                 ? await mvpdClient.preflightREST(mvpd: mvpd, userID: profile.userId, resources: asked, clientIP: clientIP, bearer: bearer)
                 : await mvpdClient.preflightXACML(
                     mvpd: mvpd, userID: profile.userId, resources: asked, clientIP: clientIP, bearer: bearer, call: xacml)
+            metrics.recordMVPDCall(duration: ContinuousClock.now - started, key: reportKey, at: now)
             for (index, answer) in zip(chunk, answers) { verdicts[index] = Self.verdict(answer, issueTokens: false) }
             if let carrying = answers.first(where: { if case .authorizedFor(_, let ratings) = $0 { !ratings.isEmpty } else { false } }) {
                 await keepAuthorizationMetadata(carrying, profile: profile)

@@ -27,12 +27,15 @@ struct DecisionService: Sendable, ClockReading {
 
     /// Decisions for `resources` of `requestor` through `mvpd` for `profile`; with `issueTokens` (authorize, not
     /// preauthorize) authorized resources carry media tokens and a Promotional TempPass counts them. `fresh` asks the
-    /// MVPD again instead of using its kept answers.
+    /// MVPD again instead of using its kept answers. The decisions, the media tokens and the MVPD calls are counted for
+    /// the reports as coming from `origin`'s client; `deliversTokens` false (REST v1 `authorize`, which keeps only the
+    /// decision) leaves the media tokens uncounted.
     func decide(
-        _ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool, clientIP: String? = nil,
-        fresh: Bool = false
+        _ resources: [String], requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool, origin: ReportOrigin,
+        deliversTokens: Bool = true, clientIP: String? = nil, fresh: Bool = false
     ) async throws -> [Decision] {
         let now = self.now
+        let reportKey = ReportKey(requestor: requestor, mvpd: mvpd.id, origin: origin)
         let authorizationProtocol = try await repository.authorizationProtocol(mvpd: mvpd.id)
         let xacml = authorizationProtocol == .xacml ? try await xacmlCall(mvpd: mvpd.id) : XACMLCall()
         let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
@@ -78,9 +81,11 @@ struct DecisionService: Sendable, ClockReading {
                     case .failure(let error): return .failed(error)
                     }
                 }
+                let started = ContinuousClock.now
                 let answer = await service.mvpdClient.authorize(
                     mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer,
                     xacml: xacml)
+                service.metrics.recordMVPDCall(duration: ContinuousClock.now - started, key: reportKey, at: now)
                 await service.keepAuthorizationMetadata(answer, profile: profile)
                 return answer
             }
@@ -93,7 +98,8 @@ struct DecisionService: Sendable, ClockReading {
         {
             // Preflight in one call per `limit` resources (multi-channel AuthZ), where the integration has it.
             verdicts = await preflight(
-                resources, mvpd: mvpd, profile: profile, limit: Int(limit), clientIP: clientIP, kind: authorizationProtocol, xacml: xacml)
+                resources, mvpd: mvpd, profile: profile, limit: Int(limit), clientIP: clientIP, kind: authorizationProtocol, xacml: xacml,
+                reportKey: reportKey)
         } else if resources.count == 1 {
             // One resource (the common play): asked inline, without a child task and its thread hop.
             verdicts = [await ask(0, resources[0]).1]
@@ -109,7 +115,7 @@ struct DecisionService: Sendable, ClockReading {
         }
         let signer = issueTokens ? try? await mediaTokens.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + decisionLifetime)
-        return zip(resources, verdicts).map { resource, verdict in
+        let decisions = zip(resources, verdicts).map { resource, verdict in
             var decision = Decision(resource: resource, serviceProvider: requestor, mvpd: mvpd.id, source: .mvpd, authorized: false)
             switch verdict {
             case .authorized(let source):
@@ -132,8 +138,18 @@ struct DecisionService: Sendable, ClockReading {
             metrics.recordAuthorization(
                 mvpd: mvpd.id, kind: issueTokens ? "authorize" : "preauthorize",
                 outcome: decision.authorized ? "authorized" : (decision.error?.status == 403 ? "denied" : "error"))
+            if issueTokens {
+                let outcome: ServiceMetrics.AuthorizationOutcome =
+                    decision.authorized ? .granted : (decision.error?.status == 403 ? .denied : .failed)
+                metrics.recordAuthorization(outcome, mediaToken: deliversTokens && decision.token != nil, key: reportKey, at: now)
+            }
             return decision
         }
+        if !issueTokens {
+            let granted = decisions.count { $0.authorized }
+            metrics.recordPreauthorization(granted: granted, denied: decisions.count - granted, key: reportKey, at: now)
+        }
+        return decisions
     }
 
     /// TempPass authorizes everything while the pass lasts; a Promotional TempPass also counts distinct resources.

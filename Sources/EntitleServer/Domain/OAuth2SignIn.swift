@@ -44,6 +44,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
         guard try await repository.startAuthentication(code: session.code, authnRequestID: Self.requestPrefix + stateHash) else {
             return nil
         }
+        metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
         try await repository.insertOAuth2Pending(
             OAuth2PendingRecord(
                 stateHash: stateHash, sessionCode: session.code, mvpdId: mvpd.id, codeVerifier: verifier, expiresAt: session.notAfter))
@@ -71,6 +72,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
         if let error = query["error"] {
             try await repository.failAuthentication(code: session.code, reason: "mvpd_declined")
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
+            metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
             if let redirect = session.redirectUrl {
                 return .declined(redirect: redirect + (redirect.contains("?") ? "&" : "?") + "error=authentication_failed")
             }
@@ -102,6 +104,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
     private func fail(_ session: AuthSessionRecord, _ mvpd: MVPDRecord, _ error: EnhancedError) async throws -> Outcome {
         try await repository.failAuthentication(code: session.code, reason: "\(error.code.rawValue): \(error.details ?? error.message)")
         metrics.recordAuthentication(mvpd: mvpd.id, outcome: "failed")
+        metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
         return .failed(error)
     }
 
@@ -144,6 +147,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
             try await repository.upsertProfile(profile)
             authorizations.drop(requestor: profile.requestorId, mvpd: mvpd.id, userID: userID)
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "success")
+            metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
             return true
         } catch {
             throw OAuth2Client.Failure(error: .internalServerError)

@@ -50,13 +50,14 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
             code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
             deviceId: caller.device.value, mvpdId: mvpd.id, domainName: domain, redirectUrl: redirectURL,
             status: .authenticating, authnRequestId: authnRequest.id, failure: nil, createdAt: now,
-            notAfter: now + configuration.sessionLifetime)
+            notAfter: now + configuration.sessionLifetime, platform: caller.origin.platform, app: caller.app)
         var stored = false
         for _ in 0..<5 where !stored {
             session.code = RegistrationCode.make()
             stored = try await repository.insertSession(session)
         }
         guard stored else { throw EnhancedError.internalServerError }
+        assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
         return SessionResponse(
             actionName: .partnerProfile, actionType: .direct, reasonType: .none, url: "/api/v2/\(sp)/profiles/sso/Apple",
             code: session.code, sessionId: session.sessionId, mvpd: mvpd.id, serviceProvider: sp,
@@ -64,6 +65,12 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
             authenticationRequest: PartnerAuthenticationRequest(
                 request: Data(authnRequest.xml().utf8).base64EncodedString(),
                 attributesNames: Self.partnerAttributeNames))
+    }
+
+    /// Counts a refused answer as a failed sign-in, unless it answers a sign-in already complete (a replay).
+    private func countFailure(_ session: AuthSessionRecord) {
+        guard session.status != .authenticated, let mvpd = session.mvpdId else { return }
+        assertions.metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd), at: now)
     }
 
     func partnerProfile(caller: CallerIdentity, mvpd: MVPDRecord, samlResponse: String) async throws -> ProfilesResponse {
@@ -80,8 +87,10 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         do {
             verified = try await consumer.verify(samlResponse: samlResponse, relayState: nil)
         } catch let refusal as AssertionConsumer.Refusal {
+            countFailure(session)
             throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response was refused (\(refusal.reason)).")
         } catch {
+            countFailure(session)
             throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response is not a valid signed response from the MVPD.")
         }
         let profile = try await consumer.storeProfile(verified, type: .appleSSO, issuer: "Apple", extraAttributes: ["tokenSource": ["Apple"]])

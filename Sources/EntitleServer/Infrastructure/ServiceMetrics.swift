@@ -5,6 +5,10 @@ import Prometheus
 package struct ServiceMetrics: Sendable {
     /// The registry rendered at `/metrics`.
     package let registry = PrometheusCollectorRegistry()
+    /// The reports' figures not yet written to the database (``ServiceMetrics`` counts both from the same events).
+    package let reports = ReportAccumulator()
+    /// The label values admitted to the ESM series (bounded cardinality).
+    let labels = BoundedLabels()
 
     /// Creates the metrics.
     package init() {}

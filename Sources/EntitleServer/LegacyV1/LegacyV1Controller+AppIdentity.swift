@@ -31,7 +31,10 @@ extension LegacyV1Controller {
         let claims = AccessTokenClaims(
             iss: TokenIssuer.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v1",
             iat: now, nbf: now, exp: now, jti: "")
-        return CallerIdentity(claims: claims, requestor: requestor, device: device, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs)
+        // The application, for the reports: the DCR client's software statement (an HMAC key pair has none).
+        let app = clientID.hasPrefix("hmac:") ? "" : (try await repository.activeClient(id: clientID)?.softwareId ?? "")
+        return CallerIdentity(
+            claims: claims, requestor: requestor, device: device, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app)
     }
 
     /// The client id, its redirect URIs and its requestor, from a bearer token or an HMAC header.

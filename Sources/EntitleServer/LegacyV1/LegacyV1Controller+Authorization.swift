@@ -61,7 +61,7 @@ extension LegacyV1Controller {
                 let profile = try await self.v1Profile(
                     caller, missing: .v1(412, "preauthorization_authentication_session_missing", "User not authenticated", action: "authentication"),
                     expired: .v1(412, "preauthorization_authentication_session_expired", "User not authenticated", action: "authentication"))
-                return try await self.v1Preauthorize(v1, requestor: caller.requestor, profile: profile)
+                return try await self.v1Preauthorize(v1, requestor: caller.requestor, profile: profile, origin: caller.origin)
             }
         }
         api.get("preauthorize/:code") { request, context in
@@ -73,7 +73,9 @@ extension LegacyV1Controller {
                 else {
                     throw APIError(.v1(412, "preauthorization_authentication_session_missing", "User not authenticated", action: "authentication"))
                 }
-                return try await self.v1Preauthorize(v1, requestor: requestor, profile: profile)
+                return try await self.v1Preauthorize(
+                    v1, requestor: requestor, profile: profile,
+                    origin: ReportOrigin(platform: session.platform ?? "unknown", app: session.app ?? ""))
             }
         }
         api.delete("logout") { request, context in
@@ -108,7 +110,9 @@ extension LegacyV1Controller {
         guard let mvpd = try await repository.integratedMVPD(requestor: caller.requestor.id, mvpd: profile.mvpdId) else {
             throw APIError(.v1(400, "unknown_integration", "The MVPD of this authentication is no longer integrated.", action: "configuration"))
         }
-        let answers = try await decisions.decide([resource], requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: true)
+        let answers = try await decisions.decide(
+            [resource], requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: true, origin: caller.origin,
+            deliversTokens: false)
         guard let decision = answers.first else { throw APIError(.internalServerError) }
         guard decision.authorized else {
             var error = decision.error ?? EnhancedError.authorizationDeniedByMVPD
@@ -139,6 +143,7 @@ extension LegacyV1Controller {
         guard let authorization else { throw APIError(.internalServerError) }
         let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(
             resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
+        decisions.metrics.recordMediaToken(key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), at: now)
         return V1Document(
             xmlRoot: "play",
             value: .object([
@@ -150,13 +155,15 @@ extension LegacyV1Controller {
     }
 
     /// `preauthorize`: one decision per resource of the comma-separated `resource` list, with item-level errors.
-    func v1Preauthorize(_ v1: V1Request, requestor: RequestorRecord, profile: ProfileRecord) async throws -> Response {
+    func v1Preauthorize(_ v1: V1Request, requestor: RequestorRecord, profile: ProfileRecord, origin: ReportOrigin) async throws -> Response {
         let resources = try v1.resource().split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return try await v1Preauthorize(resources, format: v1.format, requestor: requestor, profile: profile)
+        return try await v1Preauthorize(resources, format: v1.format, requestor: requestor, profile: profile, origin: origin)
     }
 
     /// Preauthorizes a list of resources for a profile: `resources[]` with item-level errors.
-    func v1Preauthorize(_ resources: [String], format: V1Format, requestor: RequestorRecord, profile: ProfileRecord) async throws -> Response {
+    func v1Preauthorize(
+        _ resources: [String], format: V1Format, requestor: RequestorRecord, profile: ProfileRecord, origin: ReportOrigin
+    ) async throws -> Response {
         guard !resources.isEmpty else { throw APIError(.v1(400, "missing_resource", "The resource parameter is missing.")) }
         guard resources.count <= Int(requestor.maxResources) else {
             throw APIError(EnhancedError.tooManyResources.with(details: "At most \(requestor.maxResources) resources per request."))
@@ -164,7 +171,8 @@ extension LegacyV1Controller {
         guard let mvpd = try await repository.integratedMVPD(requestor: requestor.id, mvpd: profile.mvpdId) else {
             throw APIError(.v1(400, "unknown_integration", "The MVPD of this authentication is no longer integrated.", action: "configuration"))
         }
-        let answers = try await decisions.decide(resources, requestor: requestor.id, mvpd: mvpd, profile: profile, issueTokens: false)
+        let answers = try await decisions.decide(
+            resources, requestor: requestor.id, mvpd: mvpd, profile: profile, issueTokens: false, origin: origin)
         let items: [V1Value] = answers.map { decision in
             var fields: [(String, V1Value)] = [("id", .string(decision.resource)), ("authorized", .bool(decision.authorized))]
             if let error = decision.error, case .object(let errorFields) = error.v1Document.value { fields.append(("error", .object(errorFields))) }

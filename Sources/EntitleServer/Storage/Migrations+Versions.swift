@@ -54,7 +54,7 @@ package struct SchemaTooNewError: Error, CustomStringConvertible, Sendable {
 
 extension Migrations {
     /// Every migration version this binary knows, in the order it applies them.
-    package static var orderedVersions: [Int] { all.map(\.version) + perEngine.map(\.version) }
+    package static var orderedVersions: [Int] { all.map(\.version) + perEngine.map(\.version) + reports.map(\.version) }
 
     /// Every migration version this binary knows.
     package static var knownVersions: Set<Int> { Set(orderedVersions) }

@@ -282,7 +282,7 @@ package enum Migrations {
         try await sql.raw("CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)").run()
         let applied = Set(try await sql.raw("SELECT version FROM schema_migrations").all(decodingColumn: "version", as: Int64.self))
         let postgres = sql.dialect.name == "postgresql"
-        let engineMigrations = perEngine.map { (version: $0.version, statements: postgres ? $0.postgres : $0.sqlite) }
+        let engineMigrations = (perEngine + reports).map { (version: $0.version, statements: postgres ? $0.postgres : $0.sqlite) }
         for migration in all + engineMigrations where !applied.contains(Int64(migration.version)) {
             for statement in migration.statements {
                 try await sql.raw(SQLQueryString(statement)).run()

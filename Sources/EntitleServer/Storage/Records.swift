@@ -131,6 +131,11 @@ package struct AuthSessionRecord: Codable, Sendable, Equatable {
     package var createdAt: Int64
     /// Expiry, ms.
     package var notAfter: Int64
+    /// The platform of the client that created it (``ReportPlatform``), for the reports; nil in sessions made before
+    /// the reports existed.
+    package var platform: String? = nil
+    /// The software statement id of the client that created it, for the reports.
+    package var app: String? = nil
 }
 
 /// An authenticated profile bound to (requestor, client, device, MVPD).

@@ -6,10 +6,10 @@ extension Repository {
         try await touchedRow(
             """
             INSERT INTO auth_sessions (code, session_id, requestor_id, client_id, device_id, mvpd_id, domain_name,
-              redirect_url, status, authn_request_id, failure, created_at, not_after)
+              redirect_url, status, authn_request_id, failure, created_at, not_after, platform, app)
             VALUES (\(bind: s.code), \(bind: s.sessionId), \(bind: s.requestorId), \(bind: s.clientId), \(bind: s.deviceId),
               \(bind: s.mvpdId), \(bind: s.domainName), \(bind: s.redirectUrl), \(bind: s.status.rawValue), \(bind: s.authnRequestId),
-              \(bind: s.failure), \(bind: s.createdAt), \(bind: s.notAfter))
+              \(bind: s.failure), \(bind: s.createdAt), \(bind: s.notAfter), \(bind: s.platform), \(bind: s.app))
             ON CONFLICT (code) DO NOTHING RETURNING code
             """)
     }
@@ -73,6 +73,7 @@ extension Repository {
         // Operator sessions end after 30 minutes idle and 12 hours at most (OperatorAccounts): a day-old one is over.
         try await purgeOperatorSessions(idleBefore: now - 86_400_000, startedBefore: now - 86_400_000)
         try await purgeProfileChanges()
+        if let reportRetention { try await purgeReports(before: now - reportRetention) }
     }
 
     /// Records an assertion as used; false when it was already used (replay).

@@ -10,6 +10,9 @@ package struct Repository: Sendable {
     package let catalog: CatalogCache
     /// The in-memory profiles of this instance (shared by copies of the repository); disabled unless given.
     package let profileCache: ProfileCache
+    /// How long the reports' per-minute figures are kept, ms; nil keeps them (``purgeExpired(now:)`` leaves them alone).
+    /// `entitle serve --report-retention-days` sets it; `entitle admin`, which opens the storage with defaults, does not.
+    package var reportRetention: Int64?
 
     /// Creates a repository over a database; catalog reads are cached and refreshed after `catalogRefresh`; profile
     /// reads are cached when `profileCache` is an enabled cache whose feed matches the database.

@@ -1,0 +1,29 @@
+/// The reports: this instance's pending figures written to the database, and the figures read back.
+extension EntitleService {
+    /// Adds this instance's pending report figures to the database's rows (other instances add theirs to the same
+    /// rows). Figures whose write failed are kept for the next flush.
+    package func flushReports() async throws {
+        let figures = metrics.reports.drain()
+        guard !figures.isEmpty else { return }
+        let rows = Array(figures)
+        var written = 0
+        do {
+            // In chunks, so that a failure puts back only what was not written.
+            for start in stride(from: 0, to: rows.count, by: Repository.reportRowsPerStatement) {
+                let chunk = Array(rows[start..<min(start + Repository.reportRowsPerStatement, rows.count)])
+                try await repository.addReportCounts(chunk.map { ($0.key, $0.value) })
+                written = start + chunk.count
+            }
+        } catch {
+            metrics.reports.restore(Dictionary(uniqueKeysWithValues: rows[written...].map { ($0.key, $0.value) }))
+            throw error
+        }
+    }
+
+    /// The figures of `query`, this instance's pending ones written first (so a report includes every request this
+    /// instance has answered; other instances' figures arrive within their flush interval).
+    package func report(_ query: ReportQuery) async throws -> [ReportRow] {
+        try await flushReports()
+        return try await repository.report(query)
+    }
+}

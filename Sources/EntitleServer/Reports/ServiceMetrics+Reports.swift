@@ -1,0 +1,145 @@
+import Foundation
+import Prometheus
+
+/// The events of the reports (Adobe ESM's figures), counted twice from one call: into the per-minute figures that
+/// the service flushes to the database (``ReportAccumulator``) and into Prometheus series labelled by requestor, MVPD
+/// and platform with bounded values (``BoundedLabels``). Every front end (REST v2, v1, adobe-services) reaches these
+/// through the domain services, so each event is counted once, where it happens.
+extension ServiceMetrics {
+    /// What became of a sign-in.
+    enum SignInEvent: String { case attempt, success, failure }
+
+    /// What an `authorize` decision said about one resource.
+    enum AuthorizationOutcome: String { case granted, denied, failed }
+
+    static var signInDescriptors: [SignInEvent: MetricNameDescriptor] {
+        [
+            .attempt: .init(
+                namespace: "entitle", metricName: "signin_attempts", unitName: "total",
+                helpText: "Sign-ins sent to an MVPD, by requestor, MVPD and platform."),
+            .success: .init(
+                namespace: "entitle", metricName: "signin_successes", unitName: "total",
+                helpText: "Sign-ins that produced a profile, by requestor, MVPD and platform."),
+            .failure: .init(
+                namespace: "entitle", metricName: "signin_failures", unitName: "total",
+                helpText: "Sign-ins the MVPD declined or whose answer was refused, by requestor, MVPD and platform."),
+        ]
+    }
+    static var authorizationsDescriptor: MetricNameDescriptor {
+        .init(
+            namespace: "entitle", metricName: "authorizations", unitName: "total",
+            helpText: "Resources decided by authorize, by requestor, MVPD, platform and outcome (granted, denied, failed).")
+    }
+    static var mediaTokensDescriptor: MetricNameDescriptor {
+        .init(
+            namespace: "entitle", metricName: "media_tokens", unitName: "total",
+            helpText: "Short media tokens issued, by requestor, MVPD and platform.")
+    }
+    static var preauthorizationsDescriptor: MetricNameDescriptor {
+        .init(
+            namespace: "entitle", metricName: "preauthorizations", unitName: "total",
+            helpText: "Preauthorize requests, by requestor, MVPD and platform.")
+    }
+    static var preauthorizedResourcesDescriptor: MetricNameDescriptor {
+        .init(
+            namespace: "entitle", metricName: "preauthorized_resources", unitName: "total",
+            helpText: "Resources decided by preauthorize, by requestor, MVPD, platform and outcome (granted, denied).")
+    }
+    static var mvpdCallDescriptor: MetricNameDescriptor {
+        .init(
+            namespace: "entitle", metricName: "mvpd_authorization_call_duration", unitName: "seconds",
+            helpText: "Calls to MVPD authorization APIs and their latency, by requestor and MVPD.")
+    }
+
+    /// The labels of an ESM series for `key`: requestor, MVPD, platform (values bounded).
+    func esmLabels(_ key: ReportKey) -> [(String, String)] {
+        [
+            ("requestor", labels.value("requestor", key.requestor)), ("mvpd", labels.value("mvpd", key.mvpd)),
+            ("platform", labels.value("platform", key.platform)),
+        ]
+    }
+
+    /// Counts a sign-in event at `now` (ms).
+    func recordSignIn(_ event: SignInEvent, key: ReportKey, at now: Int64) {
+        reports.count(key, at: now) { counts in
+            switch event {
+            case .attempt: counts.authnAttempts += 1
+            case .success: counts.authnSuccesses += 1
+            case .failure: counts.authnFailures += 1
+            }
+        }
+        if let descriptor = Self.signInDescriptors[event] { registry.makeCounter(descriptor: descriptor, labels: esmLabels(key)).increment() }
+    }
+
+    /// Counts one resource decided by `authorize`, and the media token issued for it when `mediaToken`.
+    func recordAuthorization(_ outcome: AuthorizationOutcome, mediaToken: Bool, key: ReportKey, at now: Int64) {
+        reports.count(key, at: now) { counts in
+            counts.authzAttempts += 1
+            switch outcome {
+            case .granted: counts.authzGrants += 1
+            case .denied: counts.authzDenials += 1
+            case .failed: counts.authzFailures += 1
+            }
+            if mediaToken { counts.mediaTokens += 1 }
+        }
+        let labels = esmLabels(key)
+        registry.makeCounter(descriptor: Self.authorizationsDescriptor, labels: labels + [("outcome", outcome.rawValue)]).increment()
+        if mediaToken { registry.makeCounter(descriptor: Self.mediaTokensDescriptor, labels: labels).increment() }
+    }
+
+    /// Counts a media token issued outside a decision (REST v1 `mediatoken`, adobe-services `tokens/media`).
+    func recordMediaToken(key: ReportKey, at now: Int64) {
+        reports.count(key, at: now) { $0.mediaTokens += 1 }
+        registry.makeCounter(descriptor: Self.mediaTokensDescriptor, labels: esmLabels(key)).increment()
+    }
+
+    /// Counts a `preauthorize` request and how many of its resources were granted and denied.
+    func recordPreauthorization(granted: Int, denied: Int, key: ReportKey, at now: Int64) {
+        reports.count(key, at: now) { counts in
+            counts.preauthorizations += 1
+            counts.preauthGrants += Int64(granted)
+            counts.preauthDenials += Int64(denied)
+        }
+        let labels = esmLabels(key)
+        registry.makeCounter(descriptor: Self.preauthorizationsDescriptor, labels: labels).increment()
+        if granted > 0 {
+            registry.makeCounter(descriptor: Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "granted")])
+                .increment(by: Int64(granted))
+        }
+        if denied > 0 {
+            registry.makeCounter(descriptor: Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "denied")])
+                .increment(by: Int64(denied))
+        }
+    }
+
+    /// Counts a call to an MVPD's authorization API that took `duration`.
+    func recordMVPDCall(duration: Duration, key: ReportKey, at now: Int64) {
+        let milliseconds = max(0, duration.nanoseconds / 1_000_000)
+        reports.count(key, at: now) { counts in
+            counts.mvpdCalls += 1
+            counts.mvpdLatencySumMs += milliseconds
+            counts.mvpdLatencyMaxMs = max(counts.mvpdLatencyMaxMs, milliseconds)
+        }
+        registry.makeDurationHistogram(
+            descriptor: Self.mvpdCallDescriptor,
+            labels: [("requestor", labels.value("requestor", key.requestor)), ("mvpd", labels.value("mvpd", key.mvpd))],
+            buckets: [
+                .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+                .milliseconds(500), .seconds(1), .seconds(2), .seconds(5),
+            ]
+        )
+        .recordNanoseconds(duration.nanoseconds)
+    }
+}
+
+extension ReportKey {
+    /// The key of a sign-in: the session's requestor, MVPD, platform and app.
+    init(session: AuthSessionRecord, mvpd: String) {
+        self.init(requestor: session.requestorId, mvpd: mvpd, platform: session.platform ?? "unknown", app: session.app ?? "")
+    }
+
+    /// The key of a decision for `origin`'s client.
+    init(requestor: String, mvpd: String, origin: ReportOrigin) {
+        self.init(requestor: requestor, mvpd: mvpd, platform: origin.platform, app: origin.app)
+    }
+}
