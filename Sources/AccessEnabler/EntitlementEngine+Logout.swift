@@ -108,6 +108,12 @@ extension EntitlementEngine {
         // handleExternalURL. A failed request (no page) completes at once: the local state is gone anyway.
         let shown: LogoutStateMachine.Answer = if answer == .complete, let page { .interactive(url: page) } else { answer }
         performLogout(logoutMachine.answered(attempt: attempt, answer: shown, deviceMode: settings.deviceMode))
+        if answer == .complete, page != nil {
+            // The async `signOut()` returns now: the sign-in is gone here and at the service; the page only confirms.
+            let replies = logoutReplies
+            logoutReplies = []
+            for reply in replies { reply(.success(())) }
+        }
     }
 
     func performLogout(_ actions: [LogoutStateMachine.Action]) {

@@ -126,10 +126,12 @@ import Testing
         await harness.recorder.waitFor("selectedProvider(DemoCable)")
         harness.recorder.clear()
         try await harness.enabler.signOut()
-        await harness.recorder.waitFor("setAuthenticationStatus(0,User Not Authenticated Error)")
-        // iOS-style: the logout page goes through navigate(toUrl:) even without Single Logout.
-        #expect(harness.recorder.entries.contains { $0.hasPrefix("navigate(") && $0.contains("/adobe-services/logout?") })
+        // iOS-style: the logout page goes through navigate(toUrl:) even without Single Logout, and the status follows
+        // its redirect through handleExternalURL (the async signOut returned already: the sign-in is gone).
+        await harness.recorder.waitFor("navigate") { $0.contains { $0.hasPrefix("navigate(") && $0.contains("/adobe-services/logout?") } }
         #expect(await harness.enabler.authenticatedMVPD() == nil)
+        harness.enabler.handleExternalURL(ADOBEPASS_REDIRECT_URL)
+        await harness.recorder.waitFor("setAuthenticationStatus(0,User Not Authenticated Error)")
         #expect(harness.service.requests(matching: "/logout/DemoCable").first?.url.query == "redirectUrl=adobepass%3A%2F%2Fios.app")
     }
 

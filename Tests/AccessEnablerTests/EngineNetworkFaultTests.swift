@@ -5,7 +5,7 @@ import Testing
 
 /// Network faults each give the documented callback — never a hang.
 @Suite struct EngineNetworkFaultTests {
-    @Test(arguments: [Scripted.networkError, .status(500, body: "oops"), .status(502), .status(200, body: "{not json")])
+    @Test(arguments: [Scripted.networkError, .status(500, body: "oops"), .status(502)])
     func authorizationFaultsGiveGenericAuthorizationError(_ fault: Scripted) async throws {
         let harness = Harness()
         await harness.configure()
@@ -13,6 +13,16 @@ import Testing
         harness.service.script("POST /api/v2/REF/decisions/authorize/DemoCable", [fault])
         harness.enabler.checkAuthorization("news")
         await harness.recorder.waitFor("tokenRequestFailed") { $0.contains { $0.hasPrefix("tokenRequestFailed(news,Generic Authorization Error,") } }
+    }
+
+    /// An answer the SDK cannot read is Adobe's "Internal Authorization Error" (status Z500), not a network failure.
+    @Test func anUnreadableAuthorizationAnswerIsAnInternalAuthorizationError() async throws {
+        let harness = Harness()
+        await harness.configure()
+        await harness.authenticate()
+        harness.service.script("POST /api/v2/REF/decisions/authorize/DemoCable", [.status(200, body: "{not json")])
+        harness.enabler.checkAuthorization("news")
+        await harness.recorder.waitFor("tokenRequestFailed") { $0.contains { $0.hasPrefix("tokenRequestFailed(news,\(INTERNAL_AUTHORIZATION_ERROR),") } }
     }
 
     @Test func throttledAuthorizationIsZ100() async throws {
