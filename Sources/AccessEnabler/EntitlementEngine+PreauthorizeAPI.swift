@@ -17,7 +17,9 @@ extension EntitlementEngine {
             return
         }
         let (known, missing) = localCache ? preauthorizations.lookup(resources, mvpd: mvpd, now: now()) : ([:], Self.unique(resources))
-        let cached = known.map { EntitleCore.Decision(resource: $0.key, serviceProvider: requestorID, mvpd: mvpd, source: .mvpd, authorized: $0.value) }
+        let cached = known.map {
+            EntitleCore.Decision(resource: $0.key, serviceProvider: requestorID, mvpd: mvpd, source: .mvpd, authorized: $0.value)
+        }
         guard !missing.isEmpty else {
             reply(.success(cached))
             return

@@ -228,7 +228,8 @@ extension AccessEnabler {
                 case .invalidResponse:
                     (
                         "server_response_format_unknown",
-                        "The request failed due to an unknown server response format. Please capture the device console logs and contact support.", "none"
+                        "The request failed due to an unknown server response format. Please capture the device console logs and contact support.",
+                        "none"
                     )
                 default:
                     (

@@ -36,13 +36,15 @@ extension EntitleService {
     /// Rotates a key (see ``ServiceKeys/rotate(purpose:promoteAfter:)``) and records it.
     package func rotateKey(purpose: KeyPurpose, promoteAfterSeconds: Int64?, actor: String) async throws -> ServiceKeyRecord {
         guard KeyPurpose.known.contains(purpose) else {
-            throw AdminError("invalid_value", "unknown key purpose \(purpose.rawValue): use one of \(KeyPurpose.known.map(\.rawValue).joined(separator: ", "))")
+            throw AdminError(
+                "invalid_value", "unknown key purpose \(purpose.rawValue): use one of \(KeyPurpose.known.map(\.rawValue).joined(separator: ", "))")
         }
         if let promoteAfterSeconds, promoteAfterSeconds < 0 || promoteAfterSeconds > 30 * 86_400 {
             throw AdminError("invalid_value", "the delay before the new key signs must be 0 to 2,592,000 seconds")
         }
         let key = try await keys.rotate(purpose: purpose, promoteAfter: promoteAfterSeconds.map { $0 * 1000 })
-        try await recordChange(actor: actor, action: "keys.rotate", target: purpose.rawValue, after: ["kid": key.kid, "signsFrom": "\(key.signsFrom)"])
+        try await recordChange(
+            actor: actor, action: "keys.rotate", target: purpose.rawValue, after: ["kid": key.kid, "signsFrom": "\(key.signsFrom)"])
         return key
     }
 

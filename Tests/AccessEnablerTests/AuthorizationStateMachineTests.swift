@@ -45,7 +45,8 @@ import Testing
 
     @Test func denialCarriesTheMVPDMessage() {
         let error = EnhancedError.authorizationDeniedByMVPD.with(details: "Your Demo Cable package does not include movies.")
-        let decision = EntitleCore.Decision(resource: "movies", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: false, error: error)
+        let decision = EntitleCore.Decision(
+            resource: "movies", serviceProvider: "REF", mvpd: "DemoCable", source: "mvpd", authorized: false, error: error)
         #expect(
             Machine.outcome(of: decision)
                 == .failed(

@@ -22,7 +22,9 @@ import Testing
         await harness.authenticate()
         harness.service.script("POST /api/v2/REF/decisions/authorize/DemoCable", [.status(200, body: "{not json")])
         harness.enabler.checkAuthorization("news")
-        await harness.recorder.waitFor("tokenRequestFailed") { $0.contains { $0.hasPrefix("tokenRequestFailed(news,\(INTERNAL_AUTHORIZATION_ERROR),") } }
+        await harness.recorder.waitFor("tokenRequestFailed") {
+            $0.contains { $0.hasPrefix("tokenRequestFailed(news,\(INTERNAL_AUTHORIZATION_ERROR),") }
+        }
     }
 
     @Test func throttledAuthorizationIsZ100() async throws {

@@ -76,13 +76,16 @@ struct ConsoleBrowserTests {
             // An app: issue a software statement, download it (a statement the service accepts), revoke it.
             try await driver.type("#statement-name", "Console App")
             try await submit(driver, form: "#issue-statement", why: "new tvOS app", expect: "issued: download it")
-            let statementRow = try await driver.script(
-                "var r=[...document.querySelectorAll('#statements tr')].find(function(r){return r.textContent.includes('Console App')});return r?r.id:null")
+            let statementRow =
+                try await driver.script(
+                    "var r=[...document.querySelectorAll('#statements tr')].find(function(r){return r.textContent.includes('Console App')});return r?r.id:null"
+                )
                 as? String ?? ""
             let softwareID = String(statementRow.dropFirst("statement-".count))
-            let jwt = try await driver.asyncScript(
-                "var done=arguments[arguments.length-1];fetch(document.querySelector('#'+arguments[0]+' a[download]').href).then(function(r){return r.text()}).then(done)",
-                [statementRow]) as? String ?? ""
+            let jwt =
+                try await driver.asyncScript(
+                    "var done=arguments[arguments.length-1];fetch(document.querySelector('#'+arguments[0]+' a[download]').href).then(function(r){return r.text()}).then(done)",
+                    [statementRow]) as? String ?? ""
             #expect(await service.service.isApproved(softwareStatement: jwt), "the downloaded statement is not accepted: \(jwt.prefix(40))")
             await driver.screenshot("console-requestor")
             try await submit(driver, form: "#\(statementRow) form", why: "app withdrawn", expect: "Software statement \(softwareID) is revoked")
@@ -94,9 +97,11 @@ struct ConsoleBrowserTests {
             try await submit(driver, form: "#client-\(clientID) form", why: "leaked credentials", expect: "Client \(clientID) is revoked")
 
             // An outage: a degradation rule, then removed; a TempPass reset for a device.
-            try await driver.script("document.querySelector('#degradation-mvpd').value='DemoCable';document.querySelector('#degradation-rule').value='authz-all'")
+            try await driver.script(
+                "document.querySelector('#degradation-mvpd').value='DemoCable';document.querySelector('#degradation-rule').value='authz-all'")
             try await driver.type("#degradation-minutes", "30")
-            try await submit(driver, form: "#set-degradation", why: "DemoCable authz outage", expect: "authz-all is in force for REF/DemoCable for 30 minutes.")
+            try await submit(
+                driver, form: "#set-degradation", why: "DemoCable authz outage", expect: "authz-all is in force for REF/DemoCable for 30 minutes.")
             #expect(try await text(driver, "#degradation").contains("authz-all"))
             try await submit(driver, form: "#degradation form", why: "outage over", expect: "The authz-all rule for REF/DemoCable is removed.")
             try await driver.type("#temppass-device", "living-room-tv")
@@ -139,8 +144,10 @@ struct ConsoleBrowserTests {
             try await driver.open(service.baseURL + "/console/changes")
             let log = try await text(driver, "#changes")
             for (action, why) in [
-                ("integration.disable", "DemoCable outage drill"), ("integration.enable", "drill over"), ("software-statement.create", "new tvOS app"),
-                ("software-statement.revoke", "app withdrawn"), ("client.revoke", "leaked credentials"), ("degradation.set", "DemoCable authz outage"),
+                ("integration.disable", "DemoCable outage drill"), ("integration.enable", "drill over"),
+                ("software-statement.create", "new tvOS app"),
+                ("software-statement.revoke", "app withdrawn"), ("client.revoke", "leaked credentials"),
+                ("degradation.set", "DemoCable authz outage"),
                 ("degradation.remove", "outage over"), ("temppass.reset", "customer call 4711"), ("mvpd.add", "onboarding Cable Two"),
                 ("mvpd.update", "new metadata and name"), ("mvpd.disable", "contract paused"), ("keys.rotate", "yearly rotation"),
             ] {
@@ -175,13 +182,14 @@ struct ConsoleBrowserTests {
             #expect(forms == 0, "a read-only operator is offered no change")
             await driver.screenshot("console-read-only")
             // A change posted anyway (as a crafted page would) is refused on the server, and nothing changes.
-            let status = try await driver.asyncScript(
-                """
-                var done=arguments[arguments.length-1];
-                var csrf=document.querySelector('header input[name=csrf]').value;
-                fetch('/console/requestors/REF/integrations/DemoCable',{method:'POST',
-                  body:new URLSearchParams({csrf:csrf,description:'sneaky',enabled:'false'})}).then(function(r){done(r.status)});
-                """) as? Int
+            let status =
+                try await driver.asyncScript(
+                    """
+                    var done=arguments[arguments.length-1];
+                    var csrf=document.querySelector('header input[name=csrf]').value;
+                    fetch('/console/requestors/REF/integrations/DemoCable',{method:'POST',
+                      body:new URLSearchParams({csrf:csrf,description:'sneaky',enabled:'false'})}).then(function(r){done(r.status)});
+                    """) as? Int
             #expect(status == 403)
             #expect(try await service.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true)
             for page in ["/console/mvpds", "/console/keys"] {

@@ -32,7 +32,9 @@ import Testing
         }
     }
 
-    static func call(_ local: LocalService, _ method: HTTPMethod, _ path: String, form: [String: String]? = nil, cookie: String? = nil, raw: String? = nil)
+    static func call(
+        _ local: LocalService, _ method: HTTPMethod, _ path: String, form: [String: String]? = nil, cookie: String? = nil, raw: String? = nil
+    )
         async throws -> Page
     {
         var request = HTTPClientRequest(url: local.baseURL + path)
@@ -98,7 +100,8 @@ import Testing
             #expect(noToken.status == 403 && noToken.text.contains("security token"))
             let noWhy = try await Self.call(local, .POST, path, form: ["csrf": csrf, "enabled": "false"], cookie: cookie)
             #expect(noWhy.status == 303)
-            let message = try await Self.call(local, .GET, "/console/requestors/REF", cookie: cookie + "; " + (noWhy.headers["Set-Cookie"].first ?? ""))
+            let message = try await Self.call(
+                local, .GET, "/console/requestors/REF", cookie: cookie + "; " + (noWhy.headers["Set-Cookie"].first ?? ""))
             #expect(message.text.contains("Say why the change is made"))
             #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
 
@@ -107,7 +110,8 @@ import Testing
             #expect(refused.status == 403 && refused.text.contains("read-only"))
             #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
 
-            let done = try await Self.call(local, .POST, path, form: ["csrf": csrf, "description": "outage drill", "enabled": "false"], cookie: cookie)
+            let done = try await Self.call(
+                local, .POST, path, form: ["csrf": csrf, "description": "outage drill", "enabled": "false"], cookie: cookie)
             #expect(done.status == 303)
             let entry = try await local.service.repository.changes(since: 0).last
             #expect(entry?.action == "integration.disable" && entry?.description == "outage drill" && entry?.actor == "operator:ops")
@@ -149,7 +153,8 @@ import Testing
             }
             #expect(try await local.service.repository.changes(since: 0).count == before, "no refused change is logged")
             let oversized = try await Self.call(
-                local, .POST, "/console/mvpds", cookie: cookie, raw: "csrf=\(csrf)&description=x&metadataFile=" + String(repeating: "a", count: 1_100_000))
+                local, .POST, "/console/mvpds", cookie: cookie,
+                raw: "csrf=\(csrf)&description=x&metadataFile=" + String(repeating: "a", count: 1_100_000))
             #expect(oversized.status == 413)
         }
     }

@@ -63,7 +63,8 @@ extension ConsoleController {
                 "picker": mvpd.boardingStatus == "PICKER", "notSupported": mvpd.boardingStatus == "NOT_SUPPORTED",
             ],
         ]
-        return pages.page("mvpd", title: "MVPD \(id)", nav: "MVPDs", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+        return pages.page(
+            "mvpd", title: "MVPD \(id)", nav: "MVPDs", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     /// Adds a SAML MVPD from the add form: metadata uploaded or fetched from its URL (remembered for `mvpd refresh`).
@@ -103,7 +104,9 @@ extension ConsoleController {
         update.displayName = form["name"]
         update.logoURL = form.fields["logoURL"].map { $0.trimmingCharacters(in: .whitespaces) }
         if let ttl = form["profileTTLSeconds"] {
-            guard let seconds = Int64(ttl), seconds >= 60 else { throw ConsoleFailure(status: .badRequest, "The profile lifetime must be at least 60 seconds.") }
+            guard let seconds = Int64(ttl), seconds >= 60 else {
+                throw ConsoleFailure(status: .badRequest, "The profile lifetime must be at least 60 seconds.")
+            }
             update.profileTTLSeconds = seconds
         }
         update.requiresSafariViewController = form.checked("requiresSafariViewController")

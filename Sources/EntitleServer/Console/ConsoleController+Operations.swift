@@ -9,7 +9,9 @@ extension ConsoleController {
         group.post("keys/:purpose/rotate") { request, context in
             let purpose = KeyPurpose(rawValue: try context.parameters.require("purpose"))
             return try await change(request, context, back: "/console/keys") { form in
-                guard form.checked("confirm") else { throw ConsoleFailure(status: .badRequest, "Confirm that you have read what the rotation affects.") }
+                guard form.checked("confirm") else {
+                    throw ConsoleFailure(status: .badRequest, "Confirm that you have read what the rotation affects.")
+                }
                 guard let delay = form["promoteAfter"].flatMap(Int64.init) else {
                     throw ConsoleFailure(status: .badRequest, "Give the seconds before the new key signs.")
                 }
@@ -52,7 +54,8 @@ extension ConsoleController {
         if !sinceText.isEmpty {
             guard let date = Self.parseLocalTime(sinceText) else {
                 return pages.problem(
-                    ConsoleFailure(status: .badRequest, "Give the time as 2026-11-24T08:00."), identity: context.operatorIdentity, back: "/console/changes")
+                    ConsoleFailure(status: .badRequest, "Give the time as 2026-11-24T08:00."), identity: context.operatorIdentity,
+                    back: "/console/changes")
             }
             since = Int64(date.timeIntervalSince1970 * 1000)
         }
@@ -133,7 +136,9 @@ extension ConsoleController {
     /// A JSON value indented for reading (`raw` when it is not JSON, a dash when absent).
     static func pretty(_ object: Any?, raw: String?) -> String {
         guard let object else { return raw ?? "–" }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])
         else { return raw ?? "–" }
         return String(decoding: data, as: UTF8.self)
     }

@@ -37,7 +37,8 @@ extension ConsoleController {
                     body: .init(byteBuffer: ByteBuffer(string: jwt)))
             } catch let error as AdminError {
                 return pages.problem(
-                    ConsoleFailure(status: .init(code: error.status), error.description), identity: context.operatorIdentity, back: "/console/requestors")
+                    ConsoleFailure(status: .init(code: error.status), error.description), identity: context.operatorIdentity,
+                    back: "/console/requestors")
             }
         }
         group.post("statements/:id/revoke") { request, context in
@@ -65,7 +66,9 @@ extension ConsoleController {
         group.post("requestors/:id/degradation") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: Self.requestorPath(id)) { form in
-                guard let mvpd = form["mvpd"], let rule = form["rule"] else { throw ConsoleFailure(status: .badRequest, "Choose an MVPD and a rule.") }
+                guard let mvpd = form["mvpd"], let rule = form["rule"] else {
+                    throw ConsoleFailure(status: .badRequest, "Choose an MVPD and a rule.")
+                }
                 guard let minutes = form["minutes"].flatMap(Int.init), (1...10_080).contains(minutes) else {
                     throw ConsoleFailure(status: .badRequest, "The length must be 1 to 10080 minutes.")
                 }
@@ -79,7 +82,9 @@ extension ConsoleController {
         group.post("requestors/:id/degradation/remove") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: Self.requestorPath(id)) { form in
-                guard let mvpd = form["mvpd"], let rule = form["rule"] else { throw ConsoleFailure(status: .badRequest, "Choose an MVPD and a rule.") }
+                guard let mvpd = form["mvpd"], let rule = form["rule"] else {
+                    throw ConsoleFailure(status: .badRequest, "Choose an MVPD and a rule.")
+                }
                 try await service.removeDegradationRule(
                     requestor: id, mvpd: mvpd, rule: DegradationRule(rawValue: rule), actor: context.operatorIdentity.actor)
                 return "The \(rule) rule for \(id)/\(mvpd) is removed."
@@ -113,7 +118,8 @@ extension ConsoleController {
         let id = try context.parameters.require("id")
         let requestor: RequestorView
         do { requestor = try await service.requestorView(id: id) } catch let error as AdminError {
-            return pages.problem(ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/requestors")
+            return pages.problem(
+                ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/requestors")
         }
         let statements: [[String: Any]] = try await service.repository.softwareStatementsForAdmin(requestor: id).map(SoftwareStatementView.init).map {
             ["softwareID": $0.softwareID, "name": $0.name, "issuedAt": $0.issuedAt, "revoked": $0.revoked, "requestorID": id]
@@ -138,7 +144,8 @@ extension ConsoleController {
             "integrations": integrations, "statements": statements, "clients": clients, "rules": rules,
         ]
         return pages.page(
-            "requestor", title: "Requestor \(id)", nav: "Requestors", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+            "requestor", title: "Requestor \(id)", nav: "Requestors", values, identity: context.operatorIdentity,
+            flash: ConsoleFlash(request: request))
     }
 
     /// The page of a requestor (the requestors list when none is known).

@@ -88,7 +88,8 @@ struct ConsoleController {
         }
         do {
             guard let description = try ChangeDescription.normalized(form.fields["description"]) else {
-                return ConsolePages.redirect(to: back, flash: ConsoleFlash("Say why the change is made: it is recorded in the changes log.", isError: true))
+                return ConsolePages.redirect(
+                    to: back, flash: ConsoleFlash("Say why the change is made: it is recorded in the changes log.", isError: true))
             }
             let done = try await ChangeDescription.$current.withValue(description) { try await change(form) }
             return ConsolePages.redirect(to: back, flash: ConsoleFlash(done))
@@ -149,8 +150,9 @@ enum ConsoleAssets {
     static let files: [String: ByteBuffer] = {
         var files: [String: ByteBuffer] = [:]
         for name in types.keys {
-            guard let url = Bundle.module.url(forResource: "console/" + name, withExtension: nil)
-                ?? Bundle.module.resourceURL?.appendingPathComponent("console/" + name),
+            guard
+                let url = Bundle.module.url(forResource: "console/" + name, withExtension: nil)
+                    ?? Bundle.module.resourceURL?.appendingPathComponent("console/" + name),
                 let data = try? Data(contentsOf: url)
             else { continue }
             files[name] = ByteBuffer(data: data)
@@ -162,7 +164,8 @@ enum ConsoleAssets {
     static func response(name: String) -> Response {
         guard let type = types[name], let body = files[name] else {
             return Response(
-                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "No such file.\n")))
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "No such file.\n")))
         }
         return Response(
             status: .ok,
