@@ -202,6 +202,52 @@ struct ConsoleBrowserTests {
     }
 }
 
+extension ConsoleBrowserTests {
+    /// After a scripted burst of sign-ins and plays, the reports page draws every chart with the figures the requests
+    /// made, gives each a table, and its CSV link answers the same figures; a read-only operator may read it all.
+    @Test func theReportsPageChartsABurstOfSignInsAndPlays() async throws {
+        try await withConsole { service, driver in
+            try await service.reportBurst()
+            try await signIn(driver, service, as: "viewer")
+            _ = try await driver.command(.POST, "/window/rect", ["width": 1366, "height": 1400])
+            try await driver.open(service.baseURL + "/console/reports?period=1h")
+            let deadline = Date().addingTimeInterval(30)
+            var state = ""
+            while Date() < deadline {
+                state = try await driver.script("return document.getElementById('report').getAttribute('data-state')") as? String ?? ""
+                if state != "loading" { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            await driver.screenshot("console-reports")
+            let problem = try await text(driver, "#report-error")
+            #expect(state == "ready", "the reports page did not draw: \(problem)")
+            // The sum of each series as Chart.js holds it.
+            let sums =
+                try await driver.script(
+                    """
+                    var out={};document.querySelectorAll('#report canvas').forEach(function(c){var chart=Chart.getChart(c);
+                      if(!chart){out[c.id]=null;return;}
+                      chart.data.datasets.forEach(function(d){out[c.id+'/'+d.label]=d.data.reduce(function(a,b){return a+b},0)});});
+                    return out;
+                    """) as? [String: Any] ?? [:]
+            func sum(_ key: String) -> Double { (sums[key] as? NSNumber)?.doubleValue ?? -1 }
+            #expect(sum("chart-signins/Attempts") == 3 && sum("chart-signins/Successes") == 2 && sum("chart-signins/Failures") == 1, "\(sums)")
+            #expect(sum("chart-authorizations/Granted") == 3 && sum("chart-authorizations/Denied") == 1, "\(sums)")
+            #expect(sum("chart-tokens/Media tokens") == 3 && sum("chart-tokens/Preauthorizations") == 2, "\(sums)")
+            #expect(sum("chart-mvpd/Sign-ins") == 2 && sum("chart-platform/Sign-ins") == 2, "\(sums)")
+            #expect(sum("chart-latency/Average ms") >= 0, "\(sums)")
+            let tables = try await driver.script("return document.querySelectorAll('#report details table').length") as? Int
+            #expect(tables == 6, "each chart has a table of its figures")
+            let csv =
+                try await driver.asyncScript(
+                    "var done=arguments[arguments.length-1];fetch(document.getElementById('csv-mvpd').href).then(function(r){return r.text()}).then(done)"
+                )
+                as? String ?? ""
+            #expect(csv.hasPrefix("mvpd,") && csv.contains("DemoCable"), "\(csv.prefix(200))")
+        }
+    }
+}
+
 extension WebDriver {
     /// Runs `script` (a function body) with `args` in the page and returns its value.
     func script(_ script: String, _ args: [Any]) async throws -> Any? { try await command(.POST, "/execute/sync", ["script": script, "args": args]) }

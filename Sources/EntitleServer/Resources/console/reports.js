@@ -55,7 +55,23 @@
     return row.time ? row.time.replace('T', ' ').replace(':00Z', '').replace('Z', '') : 'total';
   }
 
+  // Every period of the chosen range, with zeros where nothing happened (the API lists only periods with figures).
+  function filled(rows) {
+    var params = new URLSearchParams(query);
+    var step = { minute: 60000, hour: 3600000, day: 86400000 }[params.get('granularity')];
+    var start = Date.parse(params.get('start')), end = Date.parse(params.get('end'));
+    if (!step || isNaN(start) || isNaN(end) || (end - start) / step > 1000) { return rows; }
+    var byTime = {};
+    rows.forEach(function (r) { byTime[Date.parse(r.time)] = r; });
+    var all = [];
+    for (var t = Math.floor(start / step) * step; t < end; t += step) {
+      all.push(byTime[t] || { time: new Date(t).toISOString().replace('.000Z', 'Z') });
+    }
+    return all;
+  }
+
   function overTime(rows, id, fields) {
+    rows = filled(rows);
     draw(id, 'line', rows.map(timeLabel), fields.map(function (f) {
       return { label: f[1], data: rows.map(function (r) { return r[f[0]] || 0; }) };
     }));
