@@ -126,9 +126,12 @@ struct ConsoleBrowserTests {
             try await driver.type("#edit-metadata-file", file)
             try await driver.type("#edit-name", "Cable Two East")
             try await driver.click("input[name=requiresSafariViewController]")
+            try await driver.script("document.querySelector('#edit-protocol').value='xacml'")
+            try await driver.type("#edit-authz-url", service.baseURL + "/demo-mvpd/DemoCable/xacml")
             try await submit(driver, form: "#edit-mvpd", why: "new metadata and name", expect: "CableTwo is saved.")
             let edited = try await service.service.mvpdView(id: "CableTwo")
             #expect(edited.name == "Cable Two East" && edited.requiresSafariViewController)
+            #expect(edited.authorizationProtocol == "xacml" && edited.authorizationURL == service.baseURL + "/demo-mvpd/DemoCable/xacml")
             await driver.screenshot("console-mvpd")
             try await submit(driver, form: "#toggle-mvpd", why: "contract paused", expect: "CableTwo is disabled for every requestor.")
 

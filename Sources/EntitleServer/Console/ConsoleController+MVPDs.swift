@@ -61,6 +61,8 @@ extension ConsoleController {
                 "requiresSafariViewController": mvpd.requiresSafariViewController, "enablePlatformServices": mvpd.enablePlatformServices,
                 "displayInPlatformPicker": mvpd.displayInPlatformPicker, "supported": mvpd.boardingStatus == "SUPPORTED",
                 "picker": mvpd.boardingStatus == "PICKER", "notSupported": mvpd.boardingStatus == "NOT_SUPPORTED",
+                "protocolNone": mvpd.authorizationProtocol == "none", "protocolXACML": mvpd.authorizationProtocol == "xacml",
+                "protocolREST": mvpd.authorizationProtocol == "rest", "protocolJSON": mvpd.authorizationProtocol == "entitle-json",
             ],
         ]
         return pages.page(
@@ -113,6 +115,13 @@ extension ConsoleController {
         update.enablePlatformServices = form.checked("enablePlatformServices")
         update.displayInPlatformPicker = form.checked("displayInPlatformPicker")
         update.boardingStatus = form["boardingStatus"] ?? ""
+        if let name = form["authorizationProtocol"] {
+            guard let kind = MVPDAuthorizationProtocol(rawValue: name) else {
+                throw ConsoleFailure(status: .badRequest, "Unknown authorization protocol \(name).")
+            }
+            update.authorizationProtocol = kind
+        }
+        update.authorizationURL = form["authorizationURL"]
         update.samlMetadataXML = form["metadataFile"]
         update.samlMetadataURL = form["metadataURL"]
         return update

@@ -158,6 +158,12 @@ extension ConsoleTemplates {
             <option value="">none</option><option value="SUPPORTED"{{#flags.supported}} selected{{/flags.supported}}>SUPPORTED</option>
             <option value="PICKER"{{#flags.picker}} selected{{/flags.picker}}>PICKER</option>
             <option value="NOT_SUPPORTED"{{#flags.notSupported}} selected{{/flags.notSupported}}>NOT_SUPPORTED</option></select>
+          <label for="edit-protocol">Authorization protocol</label><select id="edit-protocol" name="authorizationProtocol">
+            <option value="none"{{#flags.protocolNone}} selected{{/flags.protocolNone}}>none: every signed-in subscriber is authorized</option>
+            <option value="xacml"{{#flags.protocolXACML}} selected{{/flags.protocolXACML}}>XACML 2.0</option>
+            <option value="rest"{{#flags.protocolREST}} selected{{/flags.protocolREST}}>REST</option>
+            <option value="entitle-json"{{#flags.protocolJSON}} selected{{/flags.protocolJSON}}>Entitle JSON</option></select>
+          <label for="edit-authz-url">Authorization URL (for XACML, REST or Entitle JSON)</label><input type="url" id="edit-authz-url" name="authorizationURL" value="{{mvpd.authorizationURL}}">
           <label for="edit-metadata-file">New IdP metadata file (optional)</label><input type="file" id="edit-metadata-file" name="metadataFile" accept=".xml,application/samlmetadata+xml,text/xml">
           <label for="edit-metadata-url">or its URL</label><input type="url" id="edit-metadata-url" name="metadataURL">
           {{#form.edit-mvpd}}{{>description}}{{/form.edit-mvpd}}<button type="submit">Save</button></fieldset></form>
