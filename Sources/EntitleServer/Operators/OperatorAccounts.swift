@@ -83,7 +83,7 @@ package struct OperatorAccounts: Sendable {
         }
         let account = try await repository.operatorAccount(username: username)
         let hash = account?.passwordHash ?? OperatorPassword.decoy
-        let matches = try await NIOThreadPool.singleton.runIfActive { OperatorPassword.verify(password, hash: hash) }
+        let matches = try await Self.passwordPool.runIfActive { OperatorPassword.verify(password, hash: hash) }
         guard let account, matches, account.disabled == 0 else {
             throttle.failed(username: username, address: address, now: now)
             throw AdminError("invalid_credentials", "unknown operator or wrong password", status: 401)
@@ -137,8 +137,18 @@ package struct OperatorAccounts: Sendable {
         }
     }
 
+    /// The one thread that hashes and checks operator passwords (scrypt: 64 MiB and a good part of a second each).
+    /// Not `NIOThreadPool.singleton`: the database drivers do their blocking work there, so sign-ins (or a flood of
+    /// wrong passwords) would stall every query of the process. One thread also bounds the memory and CPU that sign-ins
+    /// can take; they queue instead.
+    static let passwordPool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
+
     private static func hashOffLoop(_ password: String) async throws -> String {
-        do { return try await NIOThreadPool.singleton.runIfActive { try OperatorPassword.hash(password) } } catch let refused
+        do { return try await Self.passwordPool.runIfActive { try OperatorPassword.hash(password) } } catch let refused
             as OperatorPassword.Refused
         {
             throw AdminError("invalid_password", refused.description)
