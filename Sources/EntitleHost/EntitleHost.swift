@@ -37,6 +37,7 @@ package struct EntitleHost: Sendable {
         }
         let engine = try await DatabaseEngine.open(databaseURL: databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
         var serviceConfiguration = ServiceConfiguration(publicBaseURL: configuration.baseURL)
+        serviceConfiguration.operatorPasswordLogRounds = configuration.operatorPasswordLogRounds
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
         serviceConfiguration.trustedProxies = configuration.trustedProxies

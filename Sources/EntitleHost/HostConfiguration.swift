@@ -26,6 +26,8 @@ package struct HostConfiguration: Sendable {
     /// this one's in-memory profiles: the polling interval on SQLite; on PostgreSQL changes arrive by `NOTIFY` within
     /// milliseconds and this is only the fallback. Zero reads every profile from the database.
     package var profileCacheBound: Duration = ProfileCache.defaultBound
+    /// log2 of scrypt's N for new operator passwords: the default outside test harnesses (see `ServiceConfiguration`).
+    package var operatorPasswordLogRounds = 16
     /// Devices whose profiles are kept in memory at most (about 1 KB each, `entitle bench profile-memory`).
     package var profileCacheDevices = ProfileCache.defaultCapacity
     /// Proxies whose forwarding headers name the client (`--trusted-proxy`); also exempt from the per-address

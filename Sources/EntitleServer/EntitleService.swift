@@ -81,7 +81,7 @@ package struct EntitleService: Sendable {
         assertions = AssertionConsumer(
             repository: repository, configuration: configuration, authorizations: caches.authorizations,
             metrics: metrics, clock: clock, logger: logger)
-        operators = OperatorAccounts(repository: repository, clock: clock)
+        operators = OperatorAccounts(repository: repository, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
         partnerSSO = PartnerSingleSignOn(
             repository: repository, configuration: configuration, assertions: assertions, profiles: profiles,
             clock: clock)

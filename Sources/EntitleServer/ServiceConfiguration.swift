@@ -8,6 +8,8 @@ package struct ServiceConfiguration: Sendable {
     /// (``EntitleService/buildOperationsRouter()``) instead of the service's.
     package var operationsAddressSeparate = false
     /// Per-device token bucket: requests per second (0 disables throttling).
+    /// log2 of scrypt's N for new operator password hashes; lowered only by test harnesses (64 MiB per hash at 16).
+    package var operatorPasswordLogRounds = OperatorPassword.logRounds
     package var rateLimitPerSecond: Double = 1
     /// Per-device token bucket: burst size.
     package var rateLimitBurst: Double = 10

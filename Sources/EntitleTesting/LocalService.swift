@@ -41,6 +41,9 @@ package struct LocalService: ServiceHarness {
         configuration.rateLimitBurst = burst
         configuration.catalogRefresh = catalogRefresh
         configuration.profileCacheBound = profileCacheBound
+        // Operator passwords hashed at scrypt N = 2^10 here: dozens of suites sign operators in at once, and at the
+        // production 2^16 (64 MiB each) their queue outlasted the tests' timeouts. OperatorPasswordTests checks 2^16.
+        configuration.operatorPasswordLogRounds = 10
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
         var logger = Logger(label: "entitle.test")
         logger.logLevel = .warning

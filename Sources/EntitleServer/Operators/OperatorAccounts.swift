@@ -27,10 +27,21 @@ package struct OperatorAccounts: Sendable {
     package var absoluteTimeout: Duration = .seconds(12 * 3600)
 
     /// Creates the accounts service.
-    package init(repository: Repository, clock: any ServiceClock, throttle: LoginThrottle = LoginThrottle()) {
+    /// log2 of scrypt's N for new password hashes (stored in each hash, so existing ones keep theirs).
+    let passwordLogRounds: Int
+    /// What an unknown name is checked against.
+    let decoy: String
+
+    /// Creates the accounts service; `passwordLogRounds` below the default is for test harnesses only.
+    package init(
+        repository: Repository, clock: any ServiceClock, throttle: LoginThrottle = LoginThrottle(),
+        passwordLogRounds: Int = OperatorPassword.logRounds
+    ) {
         self.repository = repository
         self.clock = clock
         self.throttle = throttle
+        self.passwordLogRounds = passwordLogRounds
+        decoy = OperatorPassword.decoy(logRounds: passwordLogRounds)
     }
 
     /// Creates an account; refuses a malformed or taken name, an unknown role and a short password.
@@ -39,7 +50,7 @@ package struct OperatorAccounts: Sendable {
         guard role.isKnown else {
             throw AdminError("invalid_role", "role \(role.rawValue): use read-only or read-write")
         }
-        let hash = try await Self.hashOffLoop(password)
+        let hash = try await Self.hashOffLoop(password, logRounds: passwordLogRounds)
         let record = OperatorRecord(
             username: username, passwordHash: hash, role: role.rawValue, disabled: 0, createdAt: clock.nowMilliseconds())
         guard try await repository.insertOperator(record) else {
@@ -61,7 +72,7 @@ package struct OperatorAccounts: Sendable {
     package func setPassword(username: String, password: String) async throws -> OperatorRecord {
         let before = try await existing(username)
         var after = before
-        after.passwordHash = try await Self.hashOffLoop(password)
+        after.passwordHash = try await Self.hashOffLoop(password, logRounds: passwordLogRounds)
         _ = try await repository.updateOperator(after)
         try await repository.deleteOperatorSessions(username: username)
         return before
@@ -82,7 +93,7 @@ package struct OperatorAccounts: Sendable {
             throw AdminError("too_many_attempts", "too many failed sign-ins; try again later", status: 429, retryAfter: wait)
         }
         let account = try await repository.operatorAccount(username: username)
-        let hash = account?.passwordHash ?? OperatorPassword.decoy
+        let hash = account?.passwordHash ?? decoy
         let matches = try await Self.passwordPool.runIfActive { OperatorPassword.verify(password, hash: hash) }
         guard let account, matches, account.disabled == 0 else {
             throttle.failed(username: username, address: address, now: now)
@@ -137,18 +148,18 @@ package struct OperatorAccounts: Sendable {
         }
     }
 
-    /// The one thread that hashes and checks operator passwords (scrypt: 64 MiB and a good part of a second each).
+    /// The two threads that hash and check operator passwords (scrypt: 64 MiB and a good part of a second each).
     /// Not `NIOThreadPool.singleton`: the database drivers do their blocking work there, so sign-ins (or a flood of
     /// wrong passwords) would stall every query of the process. One thread also bounds the memory and CPU that sign-ins
     /// can take; they queue instead.
     static let passwordPool: NIOThreadPool = {
-        let pool = NIOThreadPool(numberOfThreads: 1)
+        let pool = NIOThreadPool(numberOfThreads: 2)
         pool.start()
         return pool
     }()
 
-    private static func hashOffLoop(_ password: String) async throws -> String {
-        do { return try await Self.passwordPool.runIfActive { try OperatorPassword.hash(password) } } catch let refused
+    private static func hashOffLoop(_ password: String, logRounds: Int) async throws -> String {
+        do { return try await Self.passwordPool.runIfActive { try OperatorPassword.hash(password, logRounds: logRounds) } } catch let refused
             as OperatorPassword.Refused
         {
             throw AdminError("invalid_password", refused.description)

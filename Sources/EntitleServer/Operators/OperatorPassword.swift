@@ -21,7 +21,7 @@ package enum OperatorPassword {
     }
 
     /// Checks a new password's length and hashes it.
-    package static func hash(_ password: String) throws -> String {
+    package static func hash(_ password: String, logRounds: Int = OperatorPassword.logRounds) throws -> String {
         guard password.count >= minimumLength else {
             throw Refused(description: "the password must have at least \(minimumLength) characters")
         }
@@ -48,6 +48,11 @@ package enum OperatorPassword {
 
     /// A hash of a random password, checked against when the username is unknown so that the answer takes as long.
     package static let decoy: String = (try? hash(Secrets.randomToken(bytes: 24))) ?? ""
+
+    /// A hash of a random password at `logRounds`, checked for unknown names so they cost what a known one does.
+    package static func decoy(logRounds: Int) -> String {
+        logRounds == OperatorPassword.logRounds ? decoy : (try? hash(Secrets.randomToken(bytes: 24), logRounds: logRounds)) ?? ""
+    }
 
     private static func derive(_ password: String, salt: Data, logRounds: Int, blockSize: Int, parallelism: Int) throws -> Data {
         let key = try KDF.Scrypt.deriveKey(
