@@ -42,6 +42,14 @@ extension EntitleService {
         if let promoteAfterSeconds, promoteAfterSeconds < 0 || promoteAfterSeconds > 30 * 86_400 {
             throw AdminError("invalid_value", "the delay before the new key signs must be 0 to 2,592,000 seconds")
         }
+        if purpose == .tokenEncryption {
+            // The stored refresh tokens and client secrets are re-encrypted with the new key, as `keys rotate` does.
+            let rotation = try await rotateTokenEncryptionKey()
+            try await recordChange(
+                actor: actor, action: "keys.rotate", target: purpose.rawValue,
+                after: ["kid": rotation.key.kid, "refreshTokens": "\(rotation.refreshTokens)", "clientSecrets": "\(rotation.clientSecrets)"])
+            return rotation.key
+        }
         let key = try await keys.rotate(purpose: purpose, promoteAfter: promoteAfterSeconds.map { $0 * 1000 })
         try await recordChange(
             actor: actor, action: "keys.rotate", target: purpose.rawValue, after: ["kid": key.kid, "signsFrom": "\(key.signsFrom)"])
@@ -70,6 +78,14 @@ extension EntitleService {
                 24 hours after this rotation the old key is retired and apps that ship those statements fail at /o/client/register. \
                 Re-issue each one now (entitle admin software-statement create --requestor ID --name NAME) and ship it in the apps \
                 before then; see docs/operator-guide.md, "Key runbook".
+                """
+        case .tokenEncryption:
+            let (refreshTokens, clientSecrets) = try await tokenEncryptionInventory()
+            return """
+                The token-encryption key encrypts \(refreshTokens) stored OAuth 2.0 refresh token(s) and \(clientSecrets) \
+                OAuth 2.0 client secret(s). The new key encrypts at once and every one of them is re-encrypted with it now; \
+                the old key is kept (retired) to decrypt anything another instance encrypted before it saw the new key. \
+                Sign-ins, apps and MVPDs are not affected.
                 """
         case .samlSP:
             return """

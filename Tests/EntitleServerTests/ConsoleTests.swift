@@ -194,6 +194,21 @@ import Testing
         }
     }
 
+    /// The token-encryption key rotated from the console re-encrypts the stored secrets, as `keys rotate` does.
+    @Test func rotatingTheTokenEncryptionKeyReEncryptsWhatItProtects() async throws {
+        try await LocalService.run { local in
+            let (cookie, csrf) = try await Self.signIn(local, "ops", role: .readWrite)
+            let answer = try await Self.call(
+                local, .POST, "/console/keys/token-encryption/rotate",
+                form: ["csrf": csrf, "description": "yearly", "promoteAfter": "0", "confirm": "on"], cookie: cookie)
+            #expect(answer.status == 303)
+            let entry = try await local.service.repository.changes(since: 0).last
+            #expect(entry?.action == "keys.rotate" && entry?.target == "token-encryption" && entry?.valueAfter?.contains("refreshTokens") == true)
+            let keys = try await Self.call(local, .GET, "/console/keys", cookie: cookie)
+            #expect(keys.text.contains("re-encrypted"), "the page says what the rotation affects")
+        }
+    }
+
     @Test func theAdminAPIRecordsWhyFromItsHeader() async throws {
         try await LocalService.run { local in
             _ = try await local.service.operators.add(username: "bot", role: .readWrite, password: Self.password)
