@@ -120,11 +120,14 @@ let package = Package(
                 "EntitleCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
+        // Test support: child processes by posix_spawn (Foundation's Process crashes under load on Linux).
+        .target(name: "CChildProcess"),
+        .target(name: "ChildProcess", dependencies: ["CChildProcess"]),
         // Test support (not a product): the in-process service harness, the REST v1 client, log capture, the router harness.
         .target(
             name: "EntitleTesting",
             dependencies: [
-                "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients",
+                "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -147,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "SAMLTests",
             dependencies: [
-                "SAML", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "SAML", "ChildProcess", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]),
         .testTarget(
             name: "MediaTokenVerifierTests",
@@ -174,6 +177,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
+                "ChildProcess",
                 "TerminalQR",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -191,6 +195,7 @@ let package = Package(
             name: "EntitleServerTests",
             dependencies: [
                 "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
+                "ChildProcess",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -1,3 +1,4 @@
+import ChildProcess
 import EntitleCore
 import EntitleHost
 import EntitleServer
@@ -207,7 +208,8 @@ import EntitleTesting
     }
 }
 
-/// A running `entitle` process; standard output and error go to files so that nothing blocks on a full pipe.
+/// A running `entitle` process; standard output and error go to files so that nothing blocks on a full pipe. Started
+/// with `posix_spawn` (``ChildProcess``), not Foundation's `Process`, which crashes under load on Linux.
 final class DeviceProcess {
     /// How a process ended.
     struct Result {
@@ -216,7 +218,7 @@ final class DeviceProcess {
         let stderr: String
     }
 
-    private let process: Process
+    private let process: ChildProcess
     private let stdoutURL: URL
     private let stderrURL: URL
 
@@ -226,23 +228,16 @@ final class DeviceProcess {
         let id = UUID().uuidString
         stdoutURL = directory.appendingPathComponent("stdout-\(id)")
         stderrURL = directory.appendingPathComponent("stderr-\(id)")
-        FileManager.default.createFile(atPath: stdoutURL.path, contents: nil)
-        FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        var inputPath: String?
         if let standardInput {
             let inputURL = directory.appendingPathComponent("stdin-\(id)")
             try Data(standardInput.utf8).write(to: inputURL)
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            inputPath = inputURL.path
         }
-        process.standardOutput = try FileHandle(forWritingTo: stdoutURL)
-        process.standardError = try FileHandle(forWritingTo: stderrURL)
-        try process.run()
+        process = try ChildProcess(
+            executable: binary.path, arguments: arguments, directory: directory.path,
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            standardInput: inputPath, standardOutput: stdoutURL.path, standardError: stderrURL.path)
     }
 
     /// Whether the process is still running.
@@ -274,17 +269,12 @@ final class DeviceProcess {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: output, stderr: errorOutput)
+        return Result(status: process.waitUntilExit(), stdout: output, stderr: errorOutput)
     }
 
     /// Sends SIGINT (Ctrl-C).
-    func interrupt() { if process.isRunning { kill(process.processIdentifier, SIGINT) } }
+    func interrupt() { process.send(SIGINT) }
 
     /// Kills the process if it is still running.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    func stop() { process.terminate() }
 }

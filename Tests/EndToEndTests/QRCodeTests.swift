@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import TerminalQR
 import Testing
@@ -14,17 +15,13 @@ import Testing
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("qr-\(UUID().uuidString).pbm")
         try pbm.write(to: file, atomically: true, encoding: .ascii)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: zbarimg)
-        process.arguments = ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", file.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw QRTestError("zbarimg found no symbol (status \(process.terminationStatus))") }
-        var text = String(decoding: data, as: UTF8.self)
+        let output = file.path + ".txt"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let process = try ChildProcess(
+            executable: zbarimg, arguments: ["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", file.path], standardOutput: output)
+        let status = process.waitUntilExit()
+        guard status == 0 else { throw QRTestError("zbarimg found no symbol (status \(status))") }
+        var text = try ChildProcess.readFile(output)
         if text.hasSuffix("\n") { text.removeLast() }
         return text
     }

@@ -1,3 +1,4 @@
+import ChildProcess
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -20,14 +21,10 @@ struct OAuth2Provider: Sendable {
     /// Whether python3 with venv is on this machine (CI must have it: there the tests run regardless and fail without it).
     static let available: Bool = {
         if ProcessInfo.processInfo.environment["CI"] == "true" { return true }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import venv, ensurepip"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard let process = try? ChildProcess(executable: "/usr/bin/env", arguments: ["python3", "-c", "import venv, ensurepip"]) else {
+            return false
+        }
+        return process.waitUntilExit() == 0
     }()
 
     /// The venv's python, made on first use (`pip install authlib flask`) by one shared task.
@@ -38,15 +35,12 @@ struct OAuth2Provider: Sendable {
                 let output = NSTemporaryDirectory() + "entitle-oauth2-venv-" + UUID().uuidString
                 FileManager.default.createFile(atPath: output, contents: nil)
                 defer { try? FileManager.default.removeItem(atPath: output) }
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["bash", root + "/scripts/oauth2-provider-venv.sh"]
-                process.standardOutput = FileHandle(forWritingAtPath: output)
-                try process.run()
+                let process = try ChildProcess(
+                    executable: "/usr/bin/env", arguments: ["bash", root + "/scripts/oauth2-provider-venv.sh"], standardOutput: output)
                 // Never block a thread of the cooperative pool: every test's service runs on it.
-                while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
+                let status = try await process.wait()
                 let path = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-                guard process.terminationStatus == 0, !path.isEmpty else {
+                guard status == 0, !path.isEmpty else {
                     throw ProviderError("scripts/oauth2-provider-venv.sh failed (python3 -m venv, pip install authlib flask)")
                 }
                 return path
@@ -73,15 +67,13 @@ struct OAuth2Provider: Sendable {
         FileManager.default.createFile(atPath: stdout, contents: nil)
         FileManager.default.createFile(atPath: stderr, contents: nil)
         let secret = "secret-" + UUID().uuidString
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [
-            root + "/scripts/oauth2_provider.py", "--client-id", clientID, "--client-secret", secret,
-            "--redirect-uri", redirectURI, "--logout-redirect-uri", logoutRedirectURI,
-        ]
-        process.standardOutput = FileHandle(forWritingAtPath: stdout)
-        process.standardError = FileHandle(forWritingAtPath: stderr)
-        try process.run()
+        let process = try ChildProcess(
+            executable: python,
+            arguments: [
+                root + "/scripts/oauth2_provider.py", "--client-id", clientID, "--client-secret", secret,
+                "--redirect-uri", redirectURI, "--logout-redirect-uri", logoutRedirectURI,
+            ],
+            standardOutput: stdout, standardError: stderr)
         do {
             var port: Int?
             for _ in 0..<300 {
@@ -105,12 +97,12 @@ struct OAuth2Provider: Sendable {
     }
 
     /// Stops the provider: SIGTERM, then SIGKILL if it is still there after 5 s; waits without blocking a thread.
-    static func stop(_ process: Process) async {
+    static func stop(_ process: ChildProcess) async {
         guard process.isRunning else { return }
-        process.terminate()
+        process.send(SIGTERM)
         for step in 0..<100 {
             guard process.isRunning else { return }
-            if step == 50 { kill(process.processIdentifier, SIGKILL) }
+            if step == 50 { process.send(SIGKILL) }
             try? await Task.sleep(for: .milliseconds(100))
         }
     }

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import Testing
 @testable import SAML
@@ -12,16 +13,8 @@ enum XMLSec {
     /// Runs xmlsec1; returns exit status and combined output.
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
         guard let path else { throw SAMLError(SAMLError.Code(rawValue: "xmlsec1Missing"), "xmlsec1 is not installed (apt-get install xmlsec1)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try ChildProcess.run(path, arguments)
+        return (result.status, result.output)
     }
 }
 

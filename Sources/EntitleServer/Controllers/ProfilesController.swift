@@ -14,7 +14,7 @@ struct ProfilesController: ClockReading {
         group.get("profiles") { _, context in
             let caller = context.caller
             let records = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
-            return JSONCoding.response(try await profiles.profilesAnswer(records, requestor: caller.requestor))
+            return JSONCoding.response(json: try await profiles.profilesJSON(records, requestor: caller.requestor))
         }
         group.get("profiles/code/:code") { _, context in
             let caller = context.caller
@@ -42,7 +42,7 @@ struct ProfilesController: ClockReading {
                         action: "authentication", status: 404, code: "authenticated_profile_missing",
                         message: "The authentication has not completed yet. Poll again in a few seconds."))
             }
-            return JSONCoding.response(try await profiles.profilesAnswer([record], requestor: caller.requestor))
+            return JSONCoding.response(json: try await profiles.profilesJSON([record], requestor: caller.requestor))
         }
         group.get("profiles/:mvpd") { _, context in
             let caller = context.caller
@@ -50,7 +50,7 @@ struct ProfilesController: ClockReading {
             let record = try await repository.profile(
                 requestor: caller.requestor.id, client: caller.clientID,
                 device: caller.device.value, mvpd: mvpd.id)
-            return JSONCoding.response(try await profiles.profilesAnswer(record.map { [$0] } ?? [], requestor: caller.requestor))
+            return JSONCoding.response(json: try await profiles.profilesJSON(record.map { [$0] } ?? [], requestor: caller.requestor))
         }
     }
 }

@@ -23,7 +23,17 @@ struct ProfileAnswers: Sendable, ClockReading {
 
     /// Valid profiles in wire form (expired ones are left out).
     func profilesAnswer(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> ProfilesResponse {
-        var profiles: [String: Profile] = [:]
+        ProfilesResponse(profiles: try await wireForms(records, requestor: requestor).mapValues(\.profile))
+    }
+
+    /// The JSON of ``profilesAnswer(_:requestor:)``, byte for byte, assembled from each profile's JSON kept with its wire
+    /// form (the hot path of `GET /profiles`: no encoder runs for a profile already answered).
+    func profilesJSON(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> Data {
+        ProfilesJSON.encode(try await wireForms(records, requestor: requestor))
+    }
+
+    private func wireForms(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> [String: WireProfile] {
+        var profiles: [String: WireProfile] = [:]
         let now = self.now
         let generation = repository.catalog.generation
         for var record in records where record.notAfter > now {
@@ -32,17 +42,18 @@ struct ProfileAnswers: Sendable, ClockReading {
                 // Promotional TempPass counters change with every play: made afresh each time.
                 record.attributes = JSONText.encode(record.attributeMap.merging(try await tempPass.promoMetadata(profile: record, mvpd: mvpd)) { $1 })
                 let key = try await metadataKey(requestor: requestor)
-                profiles[record.mvpdId] = UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: key).profile(record)
+                profiles[record.mvpdId] = WireProfile(UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: key).profile(record))
                 continue
             }
             if let known = wireProfiles.lookup(record, requestor: requestor.id, generation: generation) {
                 profiles[record.mvpdId] = known
                 continue
             }
-            let profile = UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: try await metadataKey(requestor: requestor)).profile(record)
+            let profile = WireProfile(
+                UserMetadataEncoder(requestor: requestor, mvpd: mvpd, key: try await metadataKey(requestor: requestor)).profile(record))
             wireProfiles.store(profile, for: record, requestor: requestor.id, generation: generation)
             profiles[record.mvpdId] = profile
         }
-        return ProfilesResponse(profiles: profiles)
+        return profiles
     }
 }

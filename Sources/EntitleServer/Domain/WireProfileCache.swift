@@ -1,4 +1,5 @@
 import EntitleCore
+import Foundation
 import Synchronization
 
 /// Profiles already turned into their wire form, so that a device asking for its profiles again gets the same answer
@@ -19,7 +20,7 @@ final class WireProfileCache: Sendable {
 
     struct Entry: Sendable {
         let attributes: String
-        let profile: Profile
+        let profile: WireProfile
     }
 
     let capacity: Int
@@ -34,18 +35,29 @@ final class WireProfileCache: Sendable {
     }
 
     /// The wire form of `record` made earlier, if any.
-    func lookup(_ record: ProfileRecord, requestor: String, generation: UInt64) -> Profile? {
+    func lookup(_ record: ProfileRecord, requestor: String, generation: UInt64) -> WireProfile? {
         let key = Self.key(record, requestor: requestor, generation: generation)
         guard let entry = entries.withLock({ $0[key] }), entry.attributes == record.attributes else { return nil }
         return entry.profile
     }
 
     /// Keeps the wire form of `record`.
-    func store(_ profile: Profile, for record: ProfileRecord, requestor: String, generation: UInt64) {
+    func store(_ profile: WireProfile, for record: ProfileRecord, requestor: String, generation: UInt64) {
         let key = Self.key(record, requestor: requestor, generation: generation)
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = Entry(attributes: record.attributes, profile: profile)
         }
+    }
+}
+
+/// A profile in wire form with its JSON, encoded once (`JSONCoding.encode`, byte for byte).
+struct WireProfile: Sendable {
+    let profile: Profile
+    let json: Data
+
+    init(_ profile: Profile) {
+        self.profile = profile
+        json = JSONCoding.encode(profile)
     }
 }

@@ -10,8 +10,11 @@ package struct ServiceMetrics: Sendable {
     /// The label values admitted to the ESM series (bounded cardinality).
     let labels = BoundedLabels()
 
+    /// The metrics of the request path, made once.
+    let handles: MetricHandles
+
     /// Creates the metrics.
-    package init() {}
+    package init() { handles = MetricHandles(registry: registry) }
 
     static var requests: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -36,9 +39,9 @@ package struct ServiceMetrics: Sendable {
 
     /// Counts a request and records its latency.
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
-        registry.makeCounter(descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))]).increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.latency, labels: [("route", route)],
+        handles.counter(Self.requests, labels: [("method", method), ("route", route), ("status", String(status))]).increment()
+        handles.histogram(
+            Self.latency, labels: [("route", route)],
             buckets: [
                 .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25),
                 .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1), .seconds(5),
@@ -49,12 +52,12 @@ package struct ServiceMetrics: Sendable {
 
     /// Counts an authentication outcome for an MVPD (`success`, `failure`, `temppass`).
     func recordAuthentication(mvpd: String, outcome: String) {
-        registry.makeCounter(descriptor: Self.authentications, labels: [("mvpd", mvpd), ("outcome", outcome)]).increment()
+        handles.counter(Self.authentications, labels: [("mvpd", mvpd), ("outcome", outcome)]).increment()
     }
 
     /// Counts an authorization outcome for an MVPD (`authorized`, `denied`, `error`).
     func recordAuthorization(mvpd: String, kind: String, outcome: String) {
-        registry.makeCounter(descriptor: Self.decisions, labels: [("mvpd", mvpd), ("kind", kind), ("outcome", outcome)]).increment()
+        handles.counter(Self.decisions, labels: [("mvpd", mvpd), ("kind", kind), ("outcome", outcome)]).increment()
     }
 
     /// The text exposition format.

@@ -6,19 +6,37 @@ package enum ReportPlatform {
     /// Every platform the reports know, `other` (information that names none of them) and `unknown` (none sent).
     package static let all = ["iOS", "tvOS", "Android", "AndroidTV", "FireTV", "Roku", "web", "other", "unknown"]
 
-    /// The platform of a client that sent `info` (nil: it sent none).
+    /// The platform of a client that sent `info` (nil: it sent none). Runs on every decision: ASCII-case-insensitive
+    /// byte searches, no lowercased copies and no Foundation string search.
     package static func of(_ info: DeviceInfo?) -> String {
         guard let info else { return "unknown" }
-        let os = (info.osName ?? info.osFamily ?? "").lowercased()
-        let hardware = (info.primaryHardwareType ?? "").lowercased()
-        let maker = ((info.manufacturer ?? "") + " " + (info.vendor ?? "") + " " + (info.model ?? "")).lowercased()
-        let television = hardware.contains("tv") || hardware.contains("settop") || hardware.contains("set-top")
-        if os.contains("tvos") { return "tvOS" }
-        if os.contains("ios") || os.contains("ipados") { return "iOS" }
-        if os.contains("fire") || maker.contains("amazon") || maker.contains("aft") { return "FireTV" }
-        if os.contains("roku") || maker.contains("roku") { return "Roku" }
-        if os.contains("android") { return television ? "AndroidTV" : "Android" }
+        let os = info.osName ?? info.osFamily ?? ""
+        let hardware = info.primaryHardwareType ?? ""
+        let makers = [info.manufacturer, info.vendor, info.model].compactMap { $0 }
+        func maker(_ needle: StaticString) -> Bool { makers.contains { contains($0, needle) } }
+        let television = contains(hardware, "tv") || contains(hardware, "settop") || contains(hardware, "set-top")
+        if contains(os, "tvos") { return "tvOS" }
+        if contains(os, "ios") || contains(os, "ipados") { return "iOS" }
+        if contains(os, "fire") || maker("amazon") || maker("aft") { return "FireTV" }
+        if contains(os, "roku") || maker("roku") { return "Roku" }
+        if contains(os, "android") { return television ? "AndroidTV" : "Android" }
         if info.browserName?.isEmpty == false || info.userAgent?.isEmpty == false { return "web" }
         return "other"
     }
+
+    /// Whether `text` contains `needle` (lowercase ASCII), ignoring ASCII case.
+    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard let first = pattern.first else { return true }
+        let bytes = Array(text.utf8)
+        guard bytes.count >= pattern.count else { return false }
+        for start in 0...(bytes.count - pattern.count) where lowered(bytes[start]) == first {
+            var index = 1
+            while index < pattern.count, lowered(bytes[start + index]) == pattern[index] { index += 1 }
+            if index == pattern.count { return true }
+        }
+        return false
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 { byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte }
 }

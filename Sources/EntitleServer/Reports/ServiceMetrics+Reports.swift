@@ -68,7 +68,7 @@ extension ServiceMetrics {
             case .failure: counts.authnFailures += 1
             }
         }
-        if let descriptor = Self.signInDescriptors[event] { registry.makeCounter(descriptor: descriptor, labels: esmLabels(key)).increment() }
+        if let descriptor = Self.signInDescriptors[event] { handles.counter(descriptor, labels: esmLabels(key)).increment() }
     }
 
     /// Counts one resource decided by `authorize`, and the media token issued for it when `mediaToken`.
@@ -83,14 +83,14 @@ extension ServiceMetrics {
             if mediaToken { counts.mediaTokens += 1 }
         }
         let labels = esmLabels(key)
-        registry.makeCounter(descriptor: Self.authorizationsDescriptor, labels: labels + [("outcome", outcome.rawValue)]).increment()
-        if mediaToken { registry.makeCounter(descriptor: Self.mediaTokensDescriptor, labels: labels).increment() }
+        handles.counter(Self.authorizationsDescriptor, labels: labels + [("outcome", outcome.rawValue)]).increment()
+        if mediaToken { handles.counter(Self.mediaTokensDescriptor, labels: labels).increment() }
     }
 
     /// Counts a media token issued outside a decision (REST v1 `mediatoken`, adobe-services `tokens/media`).
     func recordMediaToken(key: ReportKey, at now: Int64) {
         reports.count(key, at: now) { $0.mediaTokens += 1 }
-        registry.makeCounter(descriptor: Self.mediaTokensDescriptor, labels: esmLabels(key)).increment()
+        handles.counter(Self.mediaTokensDescriptor, labels: esmLabels(key)).increment()
     }
 
     /// Counts a `preauthorize` request and how many of its resources were granted and denied.
@@ -101,13 +101,13 @@ extension ServiceMetrics {
             counts.preauthDenials += Int64(denied)
         }
         let labels = esmLabels(key)
-        registry.makeCounter(descriptor: Self.preauthorizationsDescriptor, labels: labels).increment()
+        handles.counter(Self.preauthorizationsDescriptor, labels: labels).increment()
         if granted > 0 {
-            registry.makeCounter(descriptor: Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "granted")])
+            handles.counter(Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "granted")])
                 .increment(by: Int64(granted))
         }
         if denied > 0 {
-            registry.makeCounter(descriptor: Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "denied")])
+            handles.counter(Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "denied")])
                 .increment(by: Int64(denied))
         }
     }
@@ -120,8 +120,8 @@ extension ServiceMetrics {
             counts.mvpdLatencySumMs += milliseconds
             counts.mvpdLatencyMaxMs = max(counts.mvpdLatencyMaxMs, milliseconds)
         }
-        registry.makeDurationHistogram(
-            descriptor: Self.mvpdCallDescriptor,
+        handles.histogram(
+            Self.mvpdCallDescriptor,
             labels: [("requestor", labels.value("requestor", key.requestor)), ("mvpd", labels.value("mvpd", key.mvpd))],
             buckets: [
                 .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),

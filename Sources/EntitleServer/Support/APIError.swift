@@ -57,9 +57,14 @@ enum JSONCoding {
     }
 
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        response(json: encode(value), status: status)
+    }
+
+    /// An answer whose JSON is already written.
+    static func response(json: Data, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(data: encode(value))))
+            body: .init(byteBuffer: ByteBuffer(data: json)))
     }
 }
 

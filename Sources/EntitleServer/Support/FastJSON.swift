@@ -4,6 +4,10 @@ import Foundation
 enum FastJSON {
     /// A JSON string literal, escaped as `JSONEncoder` does with `.withoutEscapingSlashes`.
     static func string(_ value: String) -> String {
+        // Most values (tokens, ids) need no escaping: one pass over the bytes, then a single copy.
+        if !value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            return "\"" + value + "\""
+        }
         var out = "\""
         out.reserveCapacity(value.utf8.count + 2)
         for scalar in value.unicodeScalars {
