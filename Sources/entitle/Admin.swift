@@ -225,17 +225,13 @@ struct Admin: AsyncParsableCommand {
                 + "(Cache-Control: max-age=300) see this set within 5 minutes."
         }
 
-        /// Seconds video servers keep a fetched `/keys/media-token` bundle (its `Cache-Control: max-age`, and the
-        /// verifier's refresh interval).
-        static let verifierCacheSeconds: Int64 = 300
-
         /// Refuses a media-token key that would sign before every verifier can have fetched it, unless forced.
         static func checkPromotion(_ promoteAfter: Int64?, force: Bool) throws {
-            guard let promoteAfter, promoteAfter < verifierCacheSeconds, !force else { return }
+            guard let promoteAfter, promoteAfter < ServiceKeys.verifierCacheSeconds, !force else { return }
             throw ValidationError(
-                "--promote-after \(promoteAfter) is shorter than the \(verifierCacheSeconds) s video servers cache /keys/media-token: "
+                "--promote-after \(promoteAfter) is shorter than the \(ServiceKeys.verifierCacheSeconds) s video servers cache /keys/media-token: "
                     + "media tokens signed with the new key would be refused until they fetch it again. Use at least "
-                    + "\(verifierCacheSeconds), or add --force for an emergency rotation.")
+                    + "\(ServiceKeys.verifierCacheSeconds), or add --force for an emergency rotation.")
         }
 
         struct Rotate: AsyncParsableCommand {

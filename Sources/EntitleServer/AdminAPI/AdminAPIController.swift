@@ -41,18 +41,15 @@ struct AdminAPIController {
         let (token, identity) = try await accounts.signIn(
             username: credentials.username, password: credentials.password, address: context.remoteIP)
         var response = Self.json(SessionView(identity, token: token), status: .created)
-        let secure = context.forwardedHTTPS || service.configuration.publicBaseURL.hasPrefix("https://")
-        response.setCookie(
-            Cookie(
-                name: AdminAuthMiddleware.cookieName, value: token, maxAge: Int(accounts.absoluteTimeout.components.seconds), path: "/",
-                secure: secure, httpOnly: true, sameSite: .strict))
+        let secure = AdminAuthMiddleware.isSecure(context, publicBaseURL: service.configuration.publicBaseURL)
+        response.setCookie(AdminAuthMiddleware.sessionCookie(token, accounts: accounts, secure: secure))
         return response
     }
 
     func signOut(_ request: Request, context: AdminContext) async throws -> Response {
         try await accounts.signOut(context.operatorIdentity)
         var response = Response(status: .noContent)
-        response.setCookie(Cookie(name: AdminAuthMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+        response.setCookie(AdminAuthMiddleware.signedOutCookie)
         return response
     }
 

@@ -15,10 +15,10 @@ extension ConsoleController {
                 guard let delay = form["promoteAfter"].flatMap(Int64.init) else {
                     throw ConsoleFailure(status: .badRequest, "Give the seconds before the new key signs.")
                 }
-                if purpose.isMediaToken, delay < Self.verifierCacheSeconds {
+                if purpose.isMediaToken, delay < ServiceKeys.verifierCacheSeconds {
                     throw ConsoleFailure(
                         status: .badRequest,
-                        "A media-token key must be published at least \(Self.verifierCacheSeconds) s before it signs (video servers cache /keys/media-token that long); "
+                        "A media-token key must be published at least \(ServiceKeys.verifierCacheSeconds) s before it signs (video servers cache /keys/media-token that long); "
                             + "for an emergency rotation use `entitle admin keys rotate --force`.")
                 }
                 let key = try await service.rotateKey(purpose: purpose, promoteAfterSeconds: delay, actor: context.operatorIdentity.actor)
@@ -28,9 +28,6 @@ extension ConsoleController {
         group.get("changes", use: changesPage)
         group.get("reports", use: reportsPage)
     }
-
-    /// Seconds video servers keep a fetched `/keys/media-token` bundle.
-    static let verifierCacheSeconds: Int64 = 300
 
     func keysPage(_ request: Request, context: AdminContext) async throws -> Response {
         let keys = try await service.keyViews()

@@ -42,10 +42,7 @@ struct ConsoleController {
         do {
             let (token, _) = try await accounts.signIn(username: username, password: form.fields["password"] ?? "", address: context.remoteIP)
             var response = ConsolePages.redirect(to: "/console/requestors")
-            response.setCookie(
-                Cookie(
-                    name: AdminAuthMiddleware.cookieName, value: token, maxAge: Int(accounts.absoluteTimeout.components.seconds), path: "/",
-                    secure: isSecure(context), httpOnly: true, sameSite: .strict))
+            response.setCookie(AdminAuthMiddleware.sessionCookie(token, accounts: accounts, secure: isSecure(context)))
             response.setCookie(Cookie(name: Self.loginCookieName, value: "", maxAge: 0, path: "/console", httpOnly: true, sameSite: .strict))
             return response
         } catch let error as AdminError {
@@ -63,7 +60,7 @@ struct ConsoleController {
         }
         try await accounts.signOut(context.operatorIdentity)
         var response = ConsolePages.redirect(to: "/console/sign-in")
-        response.setCookie(Cookie(name: AdminAuthMiddleware.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .strict))
+        response.setCookie(AdminAuthMiddleware.signedOutCookie)
         return response
     }
 
@@ -118,7 +115,7 @@ struct ConsoleController {
     }
 
     private func isSecure(_ context: AppContext) -> Bool {
-        context.forwardedHTTPS || service.configuration.publicBaseURL.hasPrefix("https://")
+        AdminAuthMiddleware.isSecure(context, publicBaseURL: service.configuration.publicBaseURL)
     }
 }
 

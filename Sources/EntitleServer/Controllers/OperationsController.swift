@@ -20,7 +20,7 @@ struct OperationsController: Sendable {
         }
         router.get("/keys/media-token") { _, _ in
             Response(
-                status: .ok, headers: [.contentType: "application/x-pem-file", .cacheControl: "max-age=300"],
+                status: .ok, headers: [.contentType: "application/x-pem-file", .cacheControl: "max-age=\(ServiceKeys.verifierCacheSeconds)"],
                 body: .init(byteBuffer: ByteBuffer(string: try await keys.mediaTokenCertificatesPEM())))
         }
         router.get("/sp/saml/metadata") { _, _ in

@@ -16,6 +16,10 @@ package final class ServiceKeys: Sendable {
     /// How long a retired media-token key stays published (longer than any token lives).
     package static let retiredKeyGrace: Int64 = 24 * 3_600_000
 
+    /// Seconds video servers keep a fetched `/keys/media-token` bundle (its `Cache-Control: max-age`, and the verifier's
+    /// refresh interval): a rotated media-token key must be published at least this long before it signs.
+    package static let verifierCacheSeconds: Int64 = 300
+
     /// How long a rotated key is published before it signs, ms, by purpose: longer than every cache of published keys
     /// (instances: ``CatalogCache/defaultRefreshInterval``; video servers' `RemoteKeySource`: 5 minutes by default).
     package static func promotionDelay(purpose: KeyPurpose) -> Int64 {
