@@ -50,7 +50,7 @@ extension DemoMVPD {
         do throws(XACML.MalformedResponse) {
             do throws(XACML.MalformedResponse) {
                 query = try parse()
-            } catch where error.reason.contains("does not verify") {
+            } catch  where error.reason.contains("does not verify") {
                 // The SP may have promoted its successor key since its certificates were last read.
                 await followServiceProviders(force: true)
                 query = try parse()

@@ -77,7 +77,7 @@ package struct DemoMVPD: Sendable {
         await followServiceProviders()
         do {
             return try accept()
-        } catch where error.badSignature && configuration.trustedServiceProviders.contains(where: { $0.certificateSource != nil }) {
+        } catch  where error.badSignature && configuration.trustedServiceProviders.contains(where: { $0.certificateSource != nil }) {
             await followServiceProviders(force: true)
             return try accept()
         }

@@ -30,6 +30,10 @@ import Testing
             let shown = try await API.call(local, .GET, "/admin/api/mvpds/DemoCable", token: token)
             #expect(shown.object["preflightLineup"] as? [String: String] == ["REF": "authorized_resources"], "\(shown.text)")
 
+            // Sign-ins last a minute here, so that the device signs in again (as after a real profile's end).
+            var shortSignIns = MVPDUpdate()
+            shortSignIns.profileTTLSeconds = 60
+            try await local.service.updateMVPD(id: "DemoCable", shortSignIns, actor: "test")
             let tv = try await local.client()
             let alice = try await local.signIn(tv, user: "alice")
             let kept = try #require(try await local.service.repository.profile(requestor: "REF", sessionCode: alice.code))
@@ -51,7 +55,9 @@ import Testing
             #expect(try Self.mvpdCalls(local) == before + 1)
 
             // A new sign-in on the device (bob: news and sports) replaces the lineup.
+            local.clock.advance(by: 61)
             let bob = try await local.signIn(tv, user: "bob")
+            #expect(try await local.service.repository.profile(requestor: "REF", sessionCode: alice.code) == nil, "replaced")
             #expect(try await local.service.repository.profile(requestor: "REF", sessionCode: bob.code)?.lineup == #"["news","sports"]"#)
             let calls = try Self.mvpdCalls(local)
             let replaced = try await Self.decide(tv, "DemoCable", ["news", "sports", "movies"])
@@ -128,6 +134,37 @@ import Testing
             #expect(custom.status == 200 && custom.object["lineupAttribute"] as? String == "urn:example:lineup", "\(custom.text)")
             let changes = try await API.call(local, .GET, "/admin/api/changes", token: token)
             #expect(changes.text.contains("urn:example:lineup"))
+        }
+    }
+
+    @Test func theConsoleShowsAndSetsPreflightByLineup() async throws {
+        try await LocalService.run { local in
+            let (cookie, csrf) = try await ConsoleTests.signIn(local, "ops", role: .readWrite)
+            let page = try await ConsoleTests.call(local, .GET, "/console/mvpds/DemoSSO", cookie: cookie)
+            #expect(page.text.contains("REF: by channel lineup, attribute <code>authorized_resources</code>"), "\(page.text)")
+            let set = try await ConsoleTests.call(
+                local, .POST, "/console/mvpds/DemoCable/preflight",
+                form: ["csrf": csrf, "description": "lineup trial", "requestor": "REF", "preflightMode": "lineup", "lineupAttribute": "lineup"],
+                cookie: cookie)
+            #expect(set.status == 303)
+            let view = try #require(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first)
+            #expect(view.preflightMode == "lineup" && view.lineupAttribute == "lineup")
+            #expect(try await local.service.repository.changes(since: 0).last?.description == "lineup trial")
+            let before = try await local.service.repository.changes(since: 0).count
+            for (fields, expected) in [
+                (["requestor": "REF", "preflightMode": "never"], "Unknown preflight mode"),
+                (["requestor": "REF", "preflightMode": "lineup", "lineupAttribute": "a b"], "printable ASCII"),
+                (["requestor": "NOPE", "preflightMode": "lineup"], "is not integrated"),
+            ] {
+                var form = fields
+                (form["csrf"], form["description"]) = (csrf, "test")
+                let answer = try await ConsoleTests.call(local, .POST, "/console/mvpds/DemoCable/preflight", form: form, cookie: cookie)
+                let flash = answer.headers["Set-Cookie"].first { $0.hasPrefix(ConsoleFlash.cookieName) } ?? ""
+                let value = String(flash.dropFirst(ConsoleFlash.cookieName.count + 1).prefix { $0 != ";" })
+                let text = Data(base64URLEncoded: value).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                #expect(answer.status == 303 && text.hasPrefix("e") && text.contains(expected), "\(fields): \(text)")
+            }
+            #expect(try await local.service.repository.changes(since: 0).count == before, "no refused change is logged")
         }
     }
 }
