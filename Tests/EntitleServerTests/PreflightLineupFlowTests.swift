@@ -34,7 +34,7 @@ import Testing
             var shortSignIns = MVPDUpdate()
             shortSignIns.profileTTLSeconds = 60
             try await local.service.updateMVPD(id: "DemoCable", shortSignIns, actor: "test")
-            let tv = try await local.client()
+            let tv = try await local.client(device: "stb-lineup")
             let alice = try await local.signIn(tv, user: "alice")
             let kept = try #require(try await local.service.repository.profile(requestor: "REF", sessionCode: alice.code))
             #expect(kept.lineup == #"["movies","news","sports"]"#)
@@ -48,6 +48,14 @@ import Testing
             #expect(answers[3].error?.details?.contains("channel lineup") == true, "\(String(describing: answers[3].error))")
             #expect(answers.allSatisfy { $0.token == nil })
             #expect(try Self.mvpdCalls(local) == before, "preauthorize made no MVPD call")
+
+            // The same over REST API v1 (one state behind every protocol).
+            let v1 = LegacyV1Client(host: local, identity: .bearer(tv), deviceID: "stb-lineup")
+            let legacy = try await v1.device(.GET, "/api/v1/preauthorize", [("resource", "news,weather")])
+            #expect(legacy.status == 200, "\(legacy.text)")
+            let items = try #require(legacy.json?["resources"] as? [[String: Any]])
+            #expect(items.map { $0["authorized"] as? Bool } == [true, false], "\(items)")
+            #expect(try Self.mvpdCalls(local) == before, "v1 preauthorize made no MVPD call")
 
             // Authorize still asks the MVPD.
             let authorized = try await Self.decide(tv, "DemoCable", ["news"], "authorize")
