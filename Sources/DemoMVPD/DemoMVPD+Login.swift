@@ -6,15 +6,17 @@ import SAML
 extension DemoMVPD {
     /// `GET {mvpd}/saml/sso`: validates the AuthnRequest, then answers with the assertion straight away when the
     /// browser has a session here (and ForceAuthn is false), else with the login page.
-    func singleSignOn(request: Request, providerID: String) -> Response {
+    func singleSignOn(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
         let now = configuration.now()
         let accepted: AcceptedAuthnRequest
         do {
-            accepted = try acceptAuthnRequest(
-                query: queryItems(request), rawQuery: request.uri.query,
-                provider: provider, checkSignature: true,
-                checkFreshness: true, now: now)
+            accepted = try await withServiceProviderCertificates { () throws(DemoRequestError) in
+                try acceptAuthnRequest(
+                    query: queryItems(request), rawQuery: request.uri.query,
+                    provider: provider, checkSignature: true,
+                    checkFreshness: true, now: now)
+            }
         } catch {
             return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }
@@ -117,7 +119,7 @@ extension DemoMVPD {
             samlResponse = try builder.success(
                 inResponseTo: accepted.request.id, destination: serviceProvider.assertionConsumerServiceURL,
                 audience: serviceProvider.entityID, nameID: subscriber.userID, sessionIndex: session.sessionIndex,
-                attributes: subscriber.samlAttributes, now: now, sessionNotOnOrAfter: session.expiryDate)
+                attributes: assertedAttributes(of: subscriber, provider: provider), now: now, sessionNotOnOrAfter: session.expiryDate)
         } catch {
             logger.error(
                 "demo MVPD could not build SAML response",

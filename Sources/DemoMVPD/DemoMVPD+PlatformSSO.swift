@@ -61,7 +61,8 @@ extension DemoMVPD {
         do {
             let response = try builder.success(
                 inResponseTo: request.id, destination: serviceProvider.assertionConsumerServiceURL, audience: serviceProvider.entityID,
-                nameID: subscriber.userID, sessionIndex: AuthnRequest.newID(), attributes: subscriber.samlAttributes, now: now,
+                nameID: subscriber.userID, sessionIndex: AuthnRequest.newID(), attributes: assertedAttributes(of: subscriber, provider: provider),
+                now: now,
                 sessionNotOnOrAfter: now.addingTimeInterval(configuration.sessionLifetime))
             logger.info("demo MVPD platform sign-on", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
             return jsonResponse(PlatformSSOAnswer(samlAttributeQueryResponse: response))

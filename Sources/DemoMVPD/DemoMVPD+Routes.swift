@@ -14,13 +14,13 @@ extension DemoMVPD {
             self.logoResponse(providerID: context.parameters.get("mvpd") ?? "")
         }
         group.get(":mvpd/saml/sso") { request, context in
-            self.singleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")
+            await self.singleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.post(":mvpd/saml/login") { request, context in
             await self.login(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.get(":mvpd/saml/slo") { request, context in
-            self.singleLogout(request: request, providerID: context.parameters.get("mvpd") ?? "")
+            await self.singleLogout(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.get(":mvpd/login") { request, context in
             self.accountLoginPage(request: request, providerID: context.parameters.get("mvpd") ?? "")
@@ -32,16 +32,20 @@ extension DemoMVPD {
             self.accountLogout(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.post(":mvpd/authorize") { request, context in
-            await self.authorize(request: request, providerID: context.parameters.get("mvpd") ?? "")
+            self.authorizationRequests.increment()
+            return await self.authorize(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.post(":mvpd/xacml") { request, context in
-            await self.authorizeXACML(request: request, providerID: context.parameters.get("mvpd") ?? "")
+            self.authorizationRequests.increment()
+            return await self.authorizeXACML(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.post(":mvpd/xacml/soap") { request, context in
-            await self.authorizeSOAP(request: request, providerID: context.parameters.get("mvpd") ?? "")
+            self.authorizationRequests.increment()
+            return await self.authorizeSOAP(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.get(":mvpd/rest/authz") { request, context in
-            await self.authorizeREST(request: request, providerID: context.parameters.get("mvpd") ?? "")
+            self.authorizationRequests.increment()
+            return await self.authorizeREST(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.post(":mvpd/platform/sso") { request, context in
             await self.platformSingleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")

@@ -11,6 +11,8 @@ struct DemoRequestError: Error, Sendable {
     var heading: String
     /// Clear explanation for the user (and the integrator).
     var message: String
+    /// The request's signature did not verify with the SP's certificates.
+    var badSignature = false
 }
 
 /// An AuthnRequest that passed every check, with the raw binding values it came in.
@@ -62,7 +64,7 @@ extension DemoMVPD {
             } catch {
                 throw DemoRequestError(
                     status: .badRequest, heading: "Untrusted sign-in request",
-                    message: "The sign-in request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).")
+                    message: "The sign-in request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).", badSignature: true)
             }
         }
         let acs = request.assertionConsumerServiceURL
@@ -126,7 +128,7 @@ extension DemoMVPD {
             } catch {
                 throw DemoRequestError(
                     status: .badRequest, heading: "Untrusted sign-out request",
-                    message: "The sign-out request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).")
+                    message: "The sign-out request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).", badSignature: true)
             }
         }
         let sloURL = provider.singleLogoutURL(baseURL: configuration.baseURL) ?? ""

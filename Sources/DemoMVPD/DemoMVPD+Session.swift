@@ -32,15 +32,16 @@ extension DemoMVPD {
     }
 
     /// `GET {mvpd}/saml/slo`: ends the IdP session and redirects with a signed LogoutResponse to the SP.
-    func singleLogout(request: Request, providerID: String) -> Response {
+    func singleLogout(request: Request, providerID: String) async -> Response {
         guard let provider = Self.provider(id: providerID), provider.supportsSingleLogout else { return notFoundPage() }
         let now = configuration.now()
         let query = queryItems(request)
         let logoutRequest: LogoutRequest, serviceProvider: TrustedServiceProvider, singleLogoutURL: String
         do {
-            (logoutRequest, serviceProvider, singleLogoutURL) = try acceptLogoutRequest(
-                query: query, rawQuery: request.uri.query,
-                provider: provider, now: now)
+            (logoutRequest, serviceProvider, singleLogoutURL) = try await withServiceProviderCertificates {
+                () throws(DemoRequestError) in
+                try acceptLogoutRequest(query: query, rawQuery: request.uri.query, provider: provider, now: now)
+            }
         } catch {
             return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }

@@ -40,11 +40,21 @@ extension DemoMVPD {
             return xmlResponse("The request body is too large.", status: .contentTooLarge)
         }
         let query: XACML.SOAPQuery
+        let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
+        let requireSignature = configuration.signedXACMLQueriesRequired.contains(provider.id)
+        func parse() throws(XACML.MalformedResponse) -> XACML.SOAPQuery {
+            try XACML.parseSOAPQuery(
+                text, certificates: { issuer in self.serviceProvider(entityID: issuer)?.certificates ?? [] }, requireSignature: requireSignature)
+        }
+        await followServiceProviders()
         do throws(XACML.MalformedResponse) {
-            query = try XACML.parseSOAPQuery(
-                String(decoding: buffer.readableBytesView, as: UTF8.self),
-                certificates: { issuer in self.serviceProvider(entityID: issuer)?.certificates ?? [] },
-                requireSignature: configuration.signedXACMLQueriesRequired.contains(provider.id))
+            do throws(XACML.MalformedResponse) {
+                query = try parse()
+            } catch  where error.reason.contains("does not verify") {
+                // The SP may have promoted its successor key since its certificates were last read.
+                await followServiceProviders(force: true)
+                query = try parse()
+            }
         } catch {
             let refused = error.reason.contains("sign")
             logger.warning("XACML query refused", metadata: ["mvpd": "\(provider.id)", "reason": "\(error.reason.logEscaped)"])

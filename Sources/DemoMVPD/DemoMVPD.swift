@@ -15,6 +15,10 @@ package struct DemoMVPD: Sendable {
     let pages: DemoPages
     /// The path part of `baseURL` (`/demo-mvpd`), used as the cookie path prefix.
     let basePath: String
+    /// Authorization requests received (every protocol), for tests that count the service's MVPD calls.
+    package let authorizationRequests = DemoCounter()
+    /// The trusted SPs' certificates as last read from their sources.
+    package let serviceProviderCertificates = ServiceProviderCertificates()
 
     /// Creates the demo MVPD; routes are added with ``addRoutes(to:)``.
     package init(configuration: DemoMVPDConfiguration, logger: Logger) {
@@ -44,9 +48,39 @@ package struct DemoMVPD: Sendable {
             signingCertificates: [configuration.identity.certificate])
     }
 
+    /// The SAML attributes asserted for `subscriber` at `provider`: the subscriber's, plus the channel lineup where the
+    /// provider sends one (``DemoMVPDConfiguration/lineupProviders``).
+    func assertedAttributes(of subscriber: DemoSubscriber, provider: DemoProvider) -> [String: [String]] {
+        var attributes = subscriber.samlAttributes
+        if configuration.lineupProviders.contains(provider.id) { attributes[configuration.lineupAttribute] = subscriber.channels }
+        return attributes
+    }
+
     /// The trusted service provider with this entity ID, or nil.
     func serviceProvider(entityID: String) -> TrustedServiceProvider? {
-        configuration.trustedServiceProviders.first { $0.entityID == entityID }
+        guard var provider = configuration.trustedServiceProviders.first(where: { $0.entityID == entityID }) else { return nil }
+        if let read = serviceProviderCertificates.certificates(entityID: entityID) { provider.certificates = read }
+        return provider
+    }
+
+    /// Reads the trusted SPs' certificates again where they are older than the bound, or (`force`: a request did not
+    /// verify) at once.
+    func followServiceProviders(force: Bool = false) async {
+        await serviceProviderCertificates.refresh(
+            configuration.trustedServiceProviders, now: configuration.now(), bound: configuration.serviceProviderRefresh, force: force,
+            logger: logger)
+    }
+
+    /// Runs `accept` with the SPs' certificates followed; when the request's signature does not verify, reads them again
+    /// at once and retries (the SP may have promoted its successor key since the last read).
+    func withServiceProviderCertificates<T>(_ accept: () throws(DemoRequestError) -> T) async throws(DemoRequestError) -> T {
+        await followServiceProviders()
+        do {
+            return try accept()
+        } catch  where error.badSignature && configuration.trustedServiceProviders.contains(where: { $0.certificateSource != nil }) {
+            await followServiceProviders(force: true)
+            return try accept()
+        }
     }
 
     /// The name of the session cookie of a provider (one cookie per MVPD).

@@ -26,6 +26,14 @@ package struct DemoMVPDConfiguration: Sendable {
     package var now: @Sendable () -> Date
     /// Demo providers whose SOAP XACML endpoint refuses unsigned queries (DemoFiber: an MVPD that requires signing).
     package var signedXACMLQueriesRequired: Set<String> = ["DemoFiber"]
+    /// Demo providers whose assertions carry the subscriber's channel lineup in ``lineupAttribute`` (one
+    /// `AttributeValue` per channel: preflight by lineup, notes §3 way 2). DemoSSO by default, as the demo world seeds it.
+    package var lineupProviders: Set<String> = ["DemoSSO"]
+    /// The SAML attribute of the lineup.
+    package var lineupAttribute = "authorized_resources"
+    /// How long the certificates read from a service provider's ``TrustedServiceProvider/certificateSource`` are used
+    /// before they are read again, seconds (on ``now``'s clock).
+    package var serviceProviderRefresh: TimeInterval = 60
 
     /// Creates a configuration; `now` defaults to the system clock and `secureCookies` to whether `baseURL` is https.
     package init(
@@ -65,15 +73,20 @@ package struct TrustedServiceProvider: Sendable {
     package var singleLogoutURL: String?
     /// Certificates that verify the SP's signed redirect requests; empty means unsigned requests are accepted.
     package var certificates: [Certificate]
+    /// Where the SP's current signing certificates are read from (what its metadata publishes: the signing key and, during
+    /// a rotation, its successor); when set, they replace ``certificates`` once read, and are read again within
+    /// ``DemoMVPDConfiguration/serviceProviderRefresh``.
+    package var certificateSource: (@Sendable () async throws -> [Certificate])?
 
     /// Creates a trusted service provider.
     package init(
         entityID: String, assertionConsumerServiceURL: String, singleLogoutURL: String? = nil,
-        certificates: [Certificate] = []
+        certificates: [Certificate] = [], certificateSource: (@Sendable () async throws -> [Certificate])? = nil
     ) {
         self.entityID = entityID
         self.assertionConsumerServiceURL = assertionConsumerServiceURL
         self.singleLogoutURL = singleLogoutURL
         self.certificates = certificates
+        self.certificateSource = certificateSource
     }
 }

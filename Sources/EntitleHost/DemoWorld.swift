@@ -105,6 +105,11 @@ enum DemoWorld {
             options.displayInPlatformPicker = provider.platformSSO
             options.encryptedAttributes = ["zip"]
             try await service.importSAMLMVPD(id: provider.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
+            // Preflight by lineup where the DemoMVPD sends one (DemoSSO unless configured otherwise).
+            if demo.configuration.lineupProviders.contains(provider.id) {
+                try await service.repository.setPreflightLineup(
+                    requestor: requestorID, mvpd: provider.id, attribute: demo.configuration.lineupAttribute)
+            }
         }
         try await seedDemoStream(service: service, demo: demo, demoBaseURL: demoBaseURL)
         try await service.saveTempPassMVPD(

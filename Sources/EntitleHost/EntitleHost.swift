@@ -63,18 +63,22 @@ package struct EntitleHost: Sendable {
             let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
             let secrets = try await DemoWorld.demoMVPDSecrets(service: service, dataDirectory: configuration.dataDirectory, now: clock.now())
             let spIdentity = try await service.keys.signingIdentity(purpose: KeyPurpose.samlSP)
+            // The DemoMVPD follows the certificates our SP metadata publishes (signing key and, during a rotation, its
+            // successor), re-read within its refresh bound and at once when a request does not verify.
+            let keys = service.keys
             let trusted = TrustedServiceProvider(
                 entityID: serviceConfiguration.spEntityID,
                 assertionConsumerServiceURL: serviceConfiguration.assertionConsumerServiceURL,
                 singleLogoutURL: serviceConfiguration.singleLogoutURL,
-                certificates: [spIdentity.certificate])
-            let demo = DemoMVPD(
-                configuration: DemoMVPDConfiguration(
-                    baseURL: demoBaseURL, identity: secrets.identity,
-                    trustedServiceProviders: [trusted],
-                    authorizationAPIKey: secrets.apiKey,
-                    now: { clock.now() }),
-                logger: logger)
+                certificates: [spIdentity.certificate],
+                certificateSource: { try await keys.samlSPCertificates() })
+            var demoConfiguration = DemoMVPDConfiguration(
+                baseURL: demoBaseURL, identity: secrets.identity,
+                trustedServiceProviders: [trusted],
+                authorizationAPIKey: secrets.apiKey,
+                now: { clock.now() })
+            demoConfiguration.lineupProviders = configuration.demoLineupProviders
+            let demo = DemoMVPD(configuration: demoConfiguration, logger: logger)
             let info = try await DemoWorld.seed(service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory)
             return EntitleHost(
                 configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info, profileListener: listener)

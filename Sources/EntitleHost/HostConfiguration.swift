@@ -41,6 +41,9 @@ package struct HostConfiguration: Sendable {
     package var adminPort: Int?
     /// Whether to seed the demo world and mount the DemoMVPD.
     package var demo = true
+    /// The demo MVPDs whose assertions carry the channel lineup, their integration with `REF` seeded to preflight by
+    /// lineup (DemoSSO; tests choose others).
+    package var demoLineupProviders: Set<String> = ["DemoSSO"]
     /// Days the reports' per-minute figures are kept; nil keeps them (`entitle admin` and the tests leave them alone).
     package var reportRetentionDays: Int?
     /// How often this instance adds its pending report figures to the database (and once more at shutdown).

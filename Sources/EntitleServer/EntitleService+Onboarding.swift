@@ -283,7 +283,8 @@ extension EntitleService {
         var views: [IntegrationView] = []
         for record in try await repository.integrations(requestor: requestor, mvpd: mvpd) {
             let preflight = try await repository.preflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
-            views.append(IntegrationView(record, preflightMaxResources: preflight))
+            let lineup = try await repository.preflightLineupAttribute(requestor: record.requestorId, mvpd: record.mvpdId)
+            views.append(IntegrationView(record, preflightMaxResources: preflight, lineupAttribute: lineup))
         }
         return views
     }
@@ -298,7 +299,8 @@ extension EntitleService {
     private func mvpdView(_ record: MVPDRecord) async throws -> MVPDView {
         MVPDView(
             record, protocol: try await repository.authorizationProtocol(mvpd: record.id), xacml: try await repository.xacmlOptions(mvpd: record.id),
-            preflight: try await repository.preflightSettings(mvpd: record.id), oauth2: try await repository.oauth2Settings(mvpd: record.id),
+            preflight: try await repository.preflightSettings(mvpd: record.id),
+            lineup: try await repository.preflightLineupSettings(mvpd: record.id), oauth2: try await repository.oauth2Settings(mvpd: record.id),
             saml: try await repository.samlOptions(mvpd: record.id),
             disabled: try await repository.disabledMVPDIDs().contains(record.id),
             integrations: try await repository.integrations(requestor: nil, mvpd: record.id))

@@ -54,11 +54,16 @@ package struct IntegrationView: Codable, Sendable, Equatable {
     package var profileTTLSeconds: Int64?
     /// Preflight in one call: the most resources per MVPD call (absent: each resource asked on its own).
     package var preflightMaxResources: Int64?
+    /// How preauthorize is answered: `lineup` (from the channel lineup of the sign-in, no MVPD call) or `mvpd`.
+    package var preflightMode: String
+    /// With `lineup`: the SAML attribute whose values are the lineup.
+    package var lineupAttribute: String?
 
-    init(_ record: IntegrationRecord, preflightMaxResources: Int64? = nil) {
+    init(_ record: IntegrationRecord, preflightMaxResources: Int64? = nil, lineupAttribute: String? = nil) {
         (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0)
         (displayName, logoURL, profileTTLSeconds) = (record.displayName, record.logoUrl, record.profileTtlSeconds)
         self.preflightMaxResources = preflightMaxResources
+        (preflightMode, self.lineupAttribute) = (lineupAttribute == nil ? "mvpd" : "lineup", lineupAttribute)
     }
 }
 
@@ -114,6 +119,8 @@ package struct MVPDView: Codable, Sendable, Equatable {
     package var signAuthorizationQueries: Bool
     /// Preflight in one call: the most resources per MVPD call, by requestor (integrations without it are absent).
     package var preflightMaxResources: [String: Int64]
+    /// Preflight by channel lineup: the lineup attribute, by requestor (integrations that ask the MVPD are absent).
+    package var preflightLineup: [String: String]
     /// An OAuth 2.0 MVPD's settings (never its client secret).
     package var oauth2: OAuth2MVPDView?
     /// Whether an authorization bearer key is set (the key itself is never shown).
@@ -143,9 +150,10 @@ package struct MVPDView: Codable, Sendable, Equatable {
 
     init(
         _ m: MVPDRecord, protocol kind: MVPDAuthorizationProtocol, xacml: MVPDXACMLOptions, preflight: [String: Int64],
-        oauth2: MVPDOAuth2Record?, saml: MVPDSAMLOptionsRecord?, disabled: Bool, integrations: [IntegrationRecord]
+        lineup: [String: String] = [:], oauth2: MVPDOAuth2Record?, saml: MVPDSAMLOptionsRecord?, disabled: Bool, integrations: [IntegrationRecord]
     ) {
         (xacmlBinding, signAuthorizationQueries, preflightMaxResources) = (xacml.binding.rawValue, xacml.signQueries, preflight)
+        preflightLineup = lineup
         self.oauth2 = oauth2.map(OAuth2MVPDView.init)
         (id, name, self.kind, logoURL, entityID) = (m.id, m.displayName, m.kind.rawValue, m.logoUrl, m.entityId)
         (singleSignOnURL, singleLogoutURL, signingCertificates) = (m.ssoUrl, m.sloUrl, m.certificates.count)

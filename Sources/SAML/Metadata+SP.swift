@@ -13,6 +13,9 @@ package struct ServiceProviderMetadata: Sendable, Equatable {
     package var singleLogoutURL: String?
     /// Certificate that signs AuthnRequests and logout messages, if the SP signs.
     package var signingCertificate: Certificate?
+    /// Further certificates an IdP should accept our signatures with: during a key rotation, the successor key
+    /// (published before it signs) and the one just retired.
+    package var additionalSigningCertificates: [Certificate] = []
 
     /// Creates metadata.
     package init(
@@ -33,6 +36,7 @@ package struct ServiceProviderMetadata: Sendable, Equatable {
             + "<md:SPSSODescriptor AuthnRequestsSigned=\"\(signingCertificate != nil)\" WantAssertionsSigned=\"true\""
             + " protocolSupportEnumeration=\"\(NS.protocol_)\">"
         if let signingCertificate { out += keyDescriptorXML(signingCertificate) }
+        for certificate in additionalSigningCertificates where certificate != signingCertificate { out += keyDescriptorXML(certificate) }
         if let slo = singleLogoutURL {
             out += "<md:SingleLogoutService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(slo))\"/>"
         }

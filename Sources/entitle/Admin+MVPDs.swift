@@ -158,10 +158,11 @@ extension Admin {
             @Option(help: "Profile (authentication) lifetime for this requestor, seconds.") var profileTTL: Int64?
             @Option(help: "Preflight in one call (xacml or rest MVPD): at most N resources per MVPD call; 0 turns it off.")
             var preflightMaxResources: Int64?
+            @OptionGroup var lineup: PreflightLineupOptions
 
             func validate() throws {
-                guard displayName != nil || logoURL != nil || profileTTL != nil || preflightMaxResources != nil else {
-                    throw ValidationError("Give --display-name, --logo-url, --profile-ttl or --preflight-max-resources.")
+                guard displayName != nil || logoURL != nil || profileTTL != nil || preflightMaxResources != nil || lineup.preflight != nil else {
+                    throw ValidationError("Give --display-name, --logo-url, --profile-ttl, --preflight-max-resources or --preflight.")
                 }
             }
 
@@ -175,6 +176,7 @@ extension Admin {
                     if let preflightMaxResources {
                         try await $0.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: preflightMaxResources, actor: Admin.cliActor)
                     }
+                    try await lineup.apply($0, requestor: requestor, mvpd: mvpd)
                 }
                 print("\(requestor)/\(mvpd) updated")
             }

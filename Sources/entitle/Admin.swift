@@ -127,8 +127,10 @@ struct Admin: AsyncParsableCommand {
                     "Preflight in one call (xacml or rest): preauthorize asks about at most N resources per call (for each --requestor's integration; 0 turns it off)."
             )
             var preflightMaxResources: Int?
+            @OptionGroup var lineup: PreflightLineupOptions
 
             func validate() throws {
+                if lineup.preflight != nil && requestor.isEmpty { throw ValidationError("--preflight is set per integration: give --requestor.") }
                 if let limit = preflightMaxResources {
                     guard (0...1000).contains(limit) else { throw ValidationError("--preflight-max-resources is 0 to 1000.") }
                     if limit > 0 && authorizationProtocol.authorizationProtocol != .xacml && authorizationProtocol.authorizationProtocol != .rest {

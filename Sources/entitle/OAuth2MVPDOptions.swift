@@ -107,11 +107,13 @@ extension Admin.MVPD.Add {
 }
 
 extension Admin.MVPD.Add {
-    /// Sets `--preflight-max-resources` on the MVPD's integration with each `--requestor` (recorded).
+    /// Sets `--preflight-max-resources` and `--preflight` on the MVPD's integration with each `--requestor` (recorded).
     func applyPreflight(_ service: EntitleService) async throws {
-        guard let limit = preflightMaxResources else { return }
         for requestorID in requestor {
-            try await service.setPreflight(requestor: requestorID, mvpd: id, maxResources: Int64(limit), actor: Admin.cliActor)
+            if let limit = preflightMaxResources {
+                try await service.setPreflight(requestor: requestorID, mvpd: id, maxResources: Int64(limit), actor: Admin.cliActor)
+            }
+            try await lineup.apply(service, requestor: requestorID, mvpd: id)
         }
     }
 }

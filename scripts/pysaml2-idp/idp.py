@@ -8,7 +8,8 @@ Serves, on 127.0.0.1:PORT:
   GET  /sso/redirect          an AuthnRequest by the HTTP-Redirect binding -> a login form
   POST /sso/post              an AuthnRequest by the HTTP-POST binding -> a login form
   POST /login                 username/password -> a signed Response posted to the SP's ACS (auto-post form)
-Subscribers: frank / frank-pass (user id F-100, zip 30301).
+Subscribers: frank / frank-pass (user id F-100, zip 30301); grace / grace-pass (user id G-200, channel lineup
+news and sports in `authorized_resources`).
 Prints "ready" on standard output once it listens.
 """
 import argparse
@@ -27,7 +28,11 @@ from saml2.saml import NAMEID_FORMAT_PERSISTENT, NameID
 from saml2.server import Server
 from saml2.xmldsig import DIGEST_SHA256, SIG_RSA_SHA256
 
-USERS = {"frank": ("frank-pass", {"uid": ["F-100"], "zip": ["30301"]})}
+USERS = {
+    "frank": ("frank-pass", {"uid": ["F-100"], "zip": ["30301"]}),
+    # A subscriber whose assertion carries a channel lineup (preflight by lineup: one AttributeValue per resource).
+    "grace": ("grace-pass", {"uid": ["G-200"], "authorized_resources": ["news", "sports"]}),
+}
 
 
 def main():

@@ -81,6 +81,8 @@ extension AdminAPIController {
         var xacmlBinding: String?
         var signAuthorizationQueries: Bool?
         var preflightMaxResources: Int64?
+        var preflightMode: String?
+        var lineupAttribute: String?
         var authorizeAll: Bool?
         var allowRSASHA1: Bool?
         var encryptedAttributes: [String]?
@@ -120,6 +122,10 @@ extension AdminAPIController {
                 throw AdminAPIError.make(400, "invalid_value", "preflight in one call needs the xacml or rest authorization protocol")
             }
         }
+        let preflightMode = try Self.preflightMode(body.preflightMode, lineupAttribute: body.lineupAttribute)
+        if preflightMode != nil, (body.requestors ?? []).isEmpty {
+            throw AdminAPIError.make(400, "invalid_value", "preflightMode is set per integration: give requestors")
+        }
         let actor = context.operatorIdentity.actor
         switch (body.samlMetadata, body.oauth2) {
         case (let xml?, nil):
@@ -135,6 +141,11 @@ extension AdminAPIController {
         if let limit = body.preflightMaxResources {
             for requestor in body.requestors ?? [] {
                 try await service.setPreflight(requestor: requestor, mvpd: body.id, maxResources: limit, actor: actor)
+            }
+        }
+        if let preflightMode {
+            for requestor in body.requestors ?? [] {
+                try await service.setPreflightMode(requestor: requestor, mvpd: body.id, preflightMode, attribute: body.lineupAttribute, actor: actor)
             }
         }
         if let settings = body.settings, settings != MVPDUpdate() { try await service.updateMVPD(id: body.id, settings, actor: actor) }
@@ -161,15 +172,35 @@ extension AdminAPIController {
         var logoURL: String?
         var profileTTLSeconds: Int64?
         var preflightMaxResources: Int64?
+        var preflightMode: String?
+        var lineupAttribute: String?
+    }
+
+    /// The preflight mode of a request body (`lineup` or `mvpd`); nil when absent. A lineup attribute needs `lineup`.
+    static func preflightMode(_ name: String?, lineupAttribute: String?) throws -> EntitleService.PreflightMode? {
+        guard let name else {
+            if lineupAttribute != nil { throw AdminAPIError.make(400, "invalid_value", "lineupAttribute needs preflightMode lineup") }
+            return nil
+        }
+        guard let mode = EntitleService.PreflightMode(rawValue: name) else {
+            throw AdminAPIError.make(400, "invalid_value", "preflightMode \(name.logEscaped): use lineup or mvpd")
+        }
+        if let lineupAttribute {
+            guard mode == .lineup else { throw AdminAPIError.make(400, "invalid_value", "lineupAttribute needs preflightMode lineup") }
+            try EntitleService.checkLineupAttribute(lineupAttribute)
+        }
+        return mode
     }
 
     func setIntegration(_ request: Request, context: AdminContext) async throws -> Response {
         let (requestor, mvpd) = (try context.parameters.require("requestor"), try context.parameters.require("mvpd"))
         let state = try await Self.decode(IntegrationState.self, request, context: context)
+        let preflightMode = try Self.preflightMode(state.preflightMode, lineupAttribute: state.lineupAttribute)
         if state.enabled == nil && state.displayName == nil && state.logoURL == nil && state.profileTTLSeconds == nil
-            && state.preflightMaxResources == nil
+            && state.preflightMaxResources == nil && preflightMode == nil
         {
-            throw AdminAPIError.make(400, "invalid_request", "Give enabled, displayName, logoURL, profileTTLSeconds or preflightMaxResources.")
+            throw AdminAPIError.make(
+                400, "invalid_request", "Give enabled, displayName, logoURL, profileTTLSeconds, preflightMaxResources or preflightMode.")
         }
         let actor = context.operatorIdentity.actor
         if let enabled = state.enabled { try await service.setIntegration(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
@@ -180,6 +211,9 @@ extension AdminAPIController {
         }
         if let limit = state.preflightMaxResources {
             try await service.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: limit, actor: actor)
+        }
+        if let preflightMode {
+            try await service.setPreflightMode(requestor: requestor, mvpd: mvpd, preflightMode, attribute: state.lineupAttribute, actor: actor)
         }
         return Self.json(try await service.integrationViews(requestor: requestor, mvpd: mvpd).first)
     }

@@ -27,6 +27,12 @@ extension ConsoleController {
                 }
             }
         }
+        group.post("mvpds/:id/preflight") { request, context in
+            let id = try context.parameters.require("id")
+            return try await change(request, context, back: Self.mvpdPath(id)) { form in
+                try await setPreflight(form, mvpd: id, actor: context.operatorIdentity.actor)
+            }
+        }
         group.post("mvpds/:id/remove") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: "/console/mvpds") { _ in
@@ -57,6 +63,12 @@ extension ConsoleController {
                 "authorizationURL": mvpd.authorizationURL ?? "", "logoURL": mvpd.logoURL,
             ],
             "disabled": mvpd.disabled, "profileTTLSeconds": mvpd.profileTTLSeconds,
+            "preflight": mvpd.integrations.map { integration -> [String: Any] in
+                [
+                    "requestor": integration.requestor, "lineup": mvpd.preflightLineup[integration.requestor] ?? "",
+                    "maxResources": mvpd.preflightMaxResources[integration.requestor].map { "\($0)" } ?? "",
+                ]
+            },
             "flags": [
                 "requiresSafariViewController": mvpd.requiresSafariViewController, "enablePlatformServices": mvpd.enablePlatformServices,
                 "displayInPlatformPicker": mvpd.displayInPlatformPicker, "supported": mvpd.boardingStatus == "SUPPORTED",
@@ -98,6 +110,20 @@ extension ConsoleController {
             try await service.updateMVPD(id: id, source, actor: actor)
         }
         return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
+    }
+
+    /// Sets how one integration of the MVPD preflights, from the preflight form (an empty attribute: the default).
+    private func setPreflight(_ form: ConsoleForm, mvpd: String, actor: String) async throws -> String {
+        guard let requestor = form["requestor"] else { throw ConsoleFailure(status: .badRequest, "Give the requestor of the integration.") }
+        let name = form["preflightMode"] ?? ""
+        guard let mode = EntitleService.PreflightMode(rawValue: name) else {
+            throw ConsoleFailure(status: .badRequest, "Unknown preflight mode \(name): use lineup or mvpd.")
+        }
+        let attribute = mode == .lineup ? form["lineupAttribute"] : nil
+        try await service.setPreflightMode(requestor: requestor, mvpd: mvpd, mode, attribute: attribute, actor: actor)
+        return mode == .lineup
+            ? "\(requestor)/\(mvpd) preauthorizes by channel lineup (\(attribute ?? EntitleService.defaultLineupAttribute))."
+            : "\(requestor)/\(mvpd) preauthorizes by asking the MVPD."
     }
 
     /// The settings the edit form changes (a flag not checked is off; an empty metadata field leaves it unchanged).

@@ -143,6 +143,7 @@ extension ConsoleTemplates {
         <tr><th scope="row">Signing certificates</th><td>{{mvpd.signingCertificates}}</td></tr>
         <tr><th scope="row">Authorization</th><td>{{mvpd.authorizationProtocol}} <code>{{mvpd.authorizationURL}}</code></td></tr>
         <tr><th scope="row">Logo</th><td><code>{{mvpd.logoURL}}</code></td></tr>
+        <tr><th scope="row">Preflight</th><td><ul id="mvpd-preflight">{{#preflight}}<li>{{requestor}}: {{#lineup}}by channel lineup, attribute <code>{{lineup}}</code>{{/lineup}}{{^lineup}}asks the MVPD{{#maxResources}}, up to {{maxResources}} resources per call{{/maxResources}}{{/lineup}}</li>{{/preflight}}</ul></td></tr>
         <tr><th scope="row">Status</th><td>{{#disabled}}<span class="badge off">disabled</span>{{/disabled}}{{^disabled}}<span class="badge on">enabled</span>{{/disabled}}</td></tr>
         </tbody></table></section>
         {{#mayChange}}<section class="card">
@@ -167,6 +168,14 @@ extension ConsoleTemplates {
           <label for="edit-metadata-file">New IdP metadata file (optional)</label><input type="file" id="edit-metadata-file" name="metadataFile" accept=".xml,application/samlmetadata+xml,text/xml">
           <label for="edit-metadata-url">or its URL</label><input type="url" id="edit-metadata-url" name="metadataURL">
           {{#form.edit-mvpd}}{{>description}}{{/form.edit-mvpd}}<button type="submit">Save</button></fieldset></form>
+        <form method="post" action="/console/mvpds/{{mvpd.id}}/preflight" id="preflight-mvpd">
+          <fieldset><legend>Preflight of one integration</legend>
+          <label for="preflight-requestor">Requestor</label><input type="text" id="preflight-requestor" name="requestor" required maxlength="64">
+          <label for="preflight-mode">Preauthorize answered</label><select id="preflight-mode" name="preflightMode">
+            <option value="lineup">by the channel lineup in the MVPD's SAML assertion (no MVPD call)</option>
+            <option value="mvpd">by asking the MVPD</option></select>
+          <label for="preflight-attribute">Lineup attribute (with lineup)</label><input type="text" id="preflight-attribute" name="lineupAttribute" placeholder="authorized_resources" maxlength="256">
+          {{#form.preflight-mvpd}}{{>description}}{{/form.preflight-mvpd}}<button type="submit">Save preflight</button></fieldset></form>
         <form method="post" action="/console/mvpds/{{mvpd.id}}/{{#disabled}}enable{{/disabled}}{{^disabled}}disable{{/disabled}}" id="toggle-mvpd">
           <fieldset><legend>{{#disabled}}Enable{{/disabled}}{{^disabled}}Disable{{/disabled}} this MVPD for every requestor</legend>
           {{#form.toggle-mvpd}}{{>description}}{{/form.toggle-mvpd}}<button type="submit"{{^disabled}} class="danger"{{/disabled}}>{{#disabled}}Enable{{/disabled}}{{^disabled}}Disable{{/disabled}}</button></fieldset></form>

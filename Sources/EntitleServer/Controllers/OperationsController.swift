@@ -25,11 +25,13 @@ struct OperationsController: Sendable {
         }
         router.get("/sp/saml/metadata") { _, _ in
             let identity = try await keys.signingIdentity(purpose: KeyPurpose.samlSP)
-            let metadata = ServiceProviderMetadata(
+            var metadata = ServiceProviderMetadata(
                 entityID: configuration.spEntityID,
                 assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
                 singleLogoutURL: configuration.singleLogoutURL,
                 signingCertificate: identity.certificate)
+            // During a rotation the successor (and the key just retired) are published too, so IdPs trust both.
+            metadata.additionalSigningCertificates = try await keys.samlSPCertificates()
             return Response(
                 status: .ok, headers: [.contentType: "application/samlmetadata+xml"],
                 body: .init(byteBuffer: ByteBuffer(string: metadata.xml())))

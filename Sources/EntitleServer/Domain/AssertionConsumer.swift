@@ -119,8 +119,14 @@ struct AssertionConsumer: Sendable, ClockReading {
         }
         let assertion = verified.assertion, session = verified.session
         let mapping = SAMLAttributeMapping(verified.options?.attributeMapping ?? [:])
+        // Preflight by lineup: the lineup attribute is kept with the profile (replacing the previous sign-in's; absent:
+        // no lineup) and is not user metadata.
+        let lineupAttribute = try await repository.preflightLineupAttribute(requestor: session.requestorId, mvpd: verified.mvpd.id)
+        let lineup = lineupAttribute.flatMap { assertion.attributes[$0] }.map { ChannelLineup(resources: $0) }
         let metadata = mapping.grouped(
-            mapping.userMetadata(of: assertion).mapValues { $0.count == 1 ? JSONValue.string($0[0]) : .array($0.map(JSONValue.string)) })
+            mapping.map(
+                assertion.attributes.filter { !$0.value.isEmpty && $0.key != lineupAttribute }, nameID: [assertion.nameID]
+            ).mapValues { $0.count == 1 ? JSONValue.string($0[0]) : .array($0.map(JSONValue.string)) })
         let userID: String
         switch metadata["userID"] {
         case .string(let text)?: userID = text
@@ -131,7 +137,8 @@ struct AssertionConsumer: Sendable, ClockReading {
             requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: verified.mvpd.id,
             type: type, issuer: issuer, notBefore: now, notAfter: notAfter,
             attributes: JSONText.encode(UserMetadataEncoder.stored(metadata).merging(extraAttributes) { $1 }),
-            nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID)
+            nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID,
+            lineup: lineup?.stored)
         try await repository.upsertProfile(profile)
         authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)
         metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")

@@ -92,7 +92,13 @@ struct DecisionService: Sendable, ClockReading {
             return (index, Self.verdict(verdict, issueTokens: issueTokens))
         }
         let verdicts: [Verdict]
-        if !issueTokens, resources.count > 1, authorizationProtocol == .xacml || authorizationProtocol == .rest, !authorizeAll, !mvpd.isTempPass,
+        let answersFromMVPD =
+            !authorizeAll && !mvpd.isTempPass && !rules.contains(.authzNone) && !rules.contains(.authzAll) && profile.type != .degraded
+        if !issueTokens, answersFromMVPD, let lineup = try await lineup(requestor: requestor, mvpd: mvpd, profile: profile) {
+            // Preflight by lineup: answered from the lineup of the sign-in, no MVPD call.
+            verdicts = Self.lineupVerdicts(resources, lineup: lineup, mvpd: mvpd)
+        } else if !issueTokens, resources.count > 1, authorizationProtocol == .xacml || authorizationProtocol == .rest, !authorizeAll,
+            !mvpd.isTempPass,
             !rules.contains(.authzNone), !rules.contains(.authzAll), profile.type != .degraded,
             let limit = try await repository.preflightMaxResources(requestor: requestor, mvpd: mvpd.id), limit > 0
         {

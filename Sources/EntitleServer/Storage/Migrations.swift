@@ -272,6 +272,19 @@ package enum Migrations {
         ),
         // Issue 20: why a change was made, in the operator's words (the console asks for it).
         (105, ["ALTER TABLE admin_changes ADD COLUMN description TEXT"]),
+        // Issue 25: preflight by channel lineup — the integrations whose preauthorize answers from the lineup the MVPD's
+        // SAML assertion carries (in the attribute named here), with no call to the MVPD.
+        (
+            106,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS integration_lineup (
+                    requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, attribute TEXT NOT NULL, PRIMARY KEY (requestor_id, mvpd_id))
+                """
+            ]
+        ),
+        // Issue 25: the channel lineup kept with the authentication (JSON array of resource ids; NULL: no lineup).
+        (107, ["ALTER TABLE profiles ADD COLUMN lineup TEXT"]),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

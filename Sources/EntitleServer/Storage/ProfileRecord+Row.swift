@@ -18,6 +18,7 @@ extension ProfileRecord {
             nameId: try row.decode(column: "name_id", as: String.self),
             sessionIndex: try row.decode(column: "session_index", as: String?.self),
             sessionCode: try row.decode(column: "session_code", as: String?.self),
-            userId: try row.decode(column: "user_id", as: String.self))
+            userId: try row.decode(column: "user_id", as: String.self),
+            lineup: try row.decode(column: "lineup", as: String?.self))
     }
 }

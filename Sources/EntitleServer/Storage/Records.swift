@@ -167,6 +167,9 @@ package struct ProfileRecord: Codable, Sendable, Equatable {
     package var sessionCode: String?
     /// The MVPD's user id (used for authorization calls).
     package var userId: String
+    /// The channel lineup the MVPD's assertion carried (JSON array of resource ids), kept for preflight by lineup; nil
+    /// when the integration does not preflight by lineup or the assertion had no lineup attribute.
+    package var lineup: String? = nil
 
     /// Attributes decoded.
     package var attributeMap: [String: [String]] { JSONText.decode(attributes) }

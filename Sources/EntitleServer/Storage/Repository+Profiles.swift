@@ -6,14 +6,14 @@ extension Repository {
         try await run(
             """
             INSERT INTO profiles (requestor_id, client_id, device_id, mvpd_id, type, issuer, not_before, not_after,
-              attributes, name_id, session_index, session_code, user_id)
+              attributes, name_id, session_index, session_code, user_id, lineup)
             VALUES (\(bind: p.requestorId), \(bind: p.clientId), \(bind: p.deviceId), \(bind: p.mvpdId), \(bind: p.type.rawValue),
               \(bind: p.issuer), \(bind: p.notBefore), \(bind: p.notAfter), \(bind: p.attributes), \(bind: p.nameId),
-              \(bind: p.sessionIndex), \(bind: p.sessionCode), \(bind: p.userId))
+              \(bind: p.sessionIndex), \(bind: p.sessionCode), \(bind: p.userId), \(bind: p.lineup))
             ON CONFLICT (requestor_id, client_id, device_id, mvpd_id) DO UPDATE SET type = excluded.type,
               issuer = excluded.issuer, not_before = excluded.not_before, not_after = excluded.not_after,
               attributes = excluded.attributes, name_id = excluded.name_id, session_index = excluded.session_index,
-              session_code = excluded.session_code, user_id = excluded.user_id
+              session_code = excluded.session_code, user_id = excluded.user_id, lineup = excluded.lineup
             """)
         profileCache.evict([ProfileCache.DeviceKey(requestor: p.requestorId, client: p.clientId, device: p.deviceId)])
     }
