@@ -66,10 +66,11 @@ import Testing
             ae.getSelectedProvider()
             #expect(try await app.waitFor("selectedProvider") == "selectedProvider(Demo Cable)")
 
-            // Logout: the logout page through navigate(toUrl:), then not authenticated.
+            // Logout: the logout page through navigate(toUrl:), then not authenticated (the fourth status: the
+            // third was checkAuthorization's, which reports the authentication status it found).
             ae.logout()
             _ = try await app.waitFor("navigate(toUrl:)", count: 2)
-            #expect(try await app.waitFor("setAuthenticationStatus", count: 3) == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
+            #expect(try await app.waitFor("setAuthenticationStatus", count: 4) == "setAuthenticationStatus(0,\(USER_NOT_AUTHENTICATED_ERROR))")
             #expect(app.log.contains { $0.hasPrefix("sendTrackingData(\(TRACKING_AUTHENTICATION)") })
         }
     }
