@@ -54,6 +54,30 @@ import Testing
         }
     }
 
+    @Test func theGenericClientSignsInThroughTheRESTv1BrowserLegToo() async throws {
+        try await LocalService.run { host in
+            let rest = try await host.client(device: "generic-v1")
+            let tv = LegacyV1Client(host: host, identity: .bearer(rest), deviceID: "generic-v1")
+            let code = try await tv.registrationCode()
+            let start =
+                host.baseURL + "/api/v1/authenticate?"
+                + FormURLEncoding.encode([
+                    ("reg_code", code), ("requestor_id", "REF"), ("domain_name", "adobe.com"), ("mso_id", "DemoCable"), ("noflash", "true"),
+                    ("no_iframe", "true"), ("redirect_url", host.baseURL + "/authenticated"),
+                ])
+            var client = GenericWebFlowClient(httpClient: host.httpClient)
+            guard case .page(let url, let status, _) = try await client.signIn(startURL: start, username: "alice", password: "alice-pass") else {
+                Issue.record("no page at the end")
+                return
+            }
+            #expect(url.hasPrefix(host.baseURL + "/authenticated") && status == 200, "\(url)")
+            let sso = host.baseURL + "/demo-mvpd/DemoCable/saml/sso"
+            #expect(client.steps.contains(.init(method: "POST", url: sso, status: 200)), "\(client.steps)")
+            #expect(try await tv.device(.GET, "/api/v1/tokens/authn").status == 200)
+            #expect(try await tv.device(.GET, "/api/v1/authorize", [("resource", "news")]).status == 200)
+        }
+    }
+
     @Test func aWrongPasswordStopsTheGenericClientAtTheLogin() async throws {
         try await LocalService.run { host in
             let rest = try await host.client(device: "generic-web-2")
