@@ -207,7 +207,7 @@ extension EntitlementEngine {
         let requiresSVC = mvpd.flatMap { mvpdModel($0)?.requiresSafariViewController } ?? false
         if !settings.deviceMode { form.append(("redirectUrl", redirectURL(requiresSVC: requiresSVC))) }
         var headers = commonHeaders()
-        if let identity = tempPassIdentity(authenticationData) { headers["AP-TempPass-Identity"] = identity }
+        if let identity = Self.tempPassIdentity(authenticationData) { headers["AP-TempPass-Identity"] = identity }
         let path = ["api", "v2", requestorID, "sessions"]
         Task {
             let result: Result<SessionResponse, AccessEnablerError>
@@ -306,22 +306,5 @@ extension EntitlementEngine {
         local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
         local.selectedMVPD = mvpd
         preauthorizations.clear()
-    }
-
-    /// `AP-TempPass-Identity`: Base64 JSON of the string values of `withData:` (Promotional TempPass), each value
-    /// hashed with SHA-256 on the device (lowercase hex) so the identity never leaves it in clear; a value that
-    /// already is a SHA-256 hex digest is sent as it is.
-    func tempPassIdentity(_ data: [String: any Sendable]?) -> String? {
-        guard let data, !data.isEmpty else { return nil }
-        var object: [String: String] = [:]
-        for (key, value) in data { if let text = Self.string(value) { object[key] = Self.identityDigest(text) } }
-        guard !object.isEmpty, let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return nil }
-        return json.base64EncodedString()
-    }
-
-    /// SHA-256 of an identity value (lowercase hex), unless it already is one.
-    static func identityDigest(_ value: String) -> String {
-        let isDigest = value.count == 64 && value.allSatisfy { $0.isHexDigit && !$0.isUppercase }
-        return isDigest ? value : SecureStorage.digest(Data(value.utf8))
     }
 }

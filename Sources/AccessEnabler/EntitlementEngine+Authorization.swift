@@ -64,7 +64,7 @@ extension EntitlementEngine {
         let provider = URL(string: entry.provider) ?? provider(for: mvpd)
         let client = client(for: provider)
         var headers = commonHeaders()
-        if let identity = tempPassIdentity(authorizationData.removeValue(forKey: request.id)) { headers["AP-TempPass-Identity"] = identity }
+        if let identity = Self.tempPassIdentity(authorizationData.removeValue(forKey: request.id)) { headers["AP-TempPass-Identity"] = identity }
         let body = try? JSONEncoder().encode(DecisionsRequest(resources: [request.resource]))
         let path = ["api", "v2", requestorID, "decisions", "authorize", mvpd]
         Task {

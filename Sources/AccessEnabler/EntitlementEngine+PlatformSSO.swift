@@ -3,7 +3,8 @@ import Foundation
 
 /// Apple-style platform single sign-on: permission → platform picker → partner session → SAML relayed through
 /// the platform account → `appleSSO` profile. Every way out that is not a success reports its documented status
-/// (`N003`, `N004`, `N005`, `VSA404`, `VSA503`, `AAPL`) and continues with the regular picker, except a cancel.
+/// (`N003`, `N004`, `N005`, `VSA404`, `VSA503`, `AAPL`) and continues with the regular picker, except a cancel; on a
+/// second-screen device (tvOS cookbook) a provider choice the platform cannot complete goes on to the registration code.
 extension EntitlementEngine {
     /// The requestor's MVPDs that take part in platform single sign-on.
     var platformMVPDs: [MVPDConfiguration] {
@@ -116,7 +117,7 @@ extension EntitlementEngine {
                     as: ProfilesResponse.self)
             } else {
                 guard let authnRequest = session.authenticationRequest else {
-                    return serviceFailure("The service's partner session carries no authentication request.")
+                    return serviceFailure("The service's partner session carries no authentication request.", chosen: mvpd.id)
                 }
                 let query = PlatformAttributeQuery(
                     providerID: info.providerID, channelIdentifier: channel,
@@ -125,7 +126,7 @@ extension EntitlementEngine {
                 do throws(PlatformSSOError) {
                     samlResponse = try await platform.attributeQuery(query)
                 } catch {
-                    return platformFailure(error)
+                    return platformFailure(error, chosen: mvpd.id)
                 }
                 profiles = try await client.send(
                     APICall(
@@ -133,11 +134,13 @@ extension EntitlementEngine {
                         form: [("SAMLResponse", samlResponse)]),
                     headers: headers, as: ProfilesResponse.self)
             }
-            guard let profile = profiles.profiles[mvpd.id] else { return serviceFailure("The service returned no profile for \(mvpd.id).") }
+            guard let profile = profiles.profiles[mvpd.id] else {
+                return serviceFailure("The service returned no profile for \(mvpd.id).", chosen: mvpd.id)
+            }
             store(profile: profile, mvpd: mvpd.id, provider: provider)
             return .authenticated(mvpd: mvpd.id)
         } catch {
-            return serviceFailure(error.message)
+            return serviceFailure(error.message, chosen: mvpd.id)
         }
     }
 
@@ -150,8 +153,10 @@ extension EntitlementEngine {
     }
 
     /// Reports the documented status of a platform error; the user's cancel ends the flow, anything else falls
-    /// back to the regular picker.
-    private func platformFailure(_ error: PlatformSSOError) -> AuthenticationStateMachine.PlatformOutcome {
+    /// back to the regular picker — except on a second-screen device, which goes on to the registration code (tvOS
+    /// cookbook, Apple SSO: after the provider choice, a code and polling): for the MVPD the user `chosen` in the
+    /// platform's picker, or for any MVPD after "other TV provider".
+    private func platformFailure(_ error: PlatformSSOError, chosen: String? = nil) -> AuthenticationStateMachine.PlatformOutcome {
         let (id, message): (String, String) =
             switch error.code {
             case .otherProvider: (AccessEnablerStatus.ID.otherProvider, "The user chose another TV provider.")
@@ -165,19 +170,22 @@ extension EntitlementEngine {
         let extras = error.details.isEmpty ? [:] : [STATUS_DETAILS_KEY: error.details]
         emit([.status(AccessEnablerStatus(errorID: id, level: level, message: message, extras: extras))])
         // The tvOS cookbook (Apple SSO): after "other TV provider" a second-screen device goes on to the
-        // registration code, where the user picks the MVPD on the activation page.
-        if error.code == .otherProvider && settings.deviceMode { return .regularFlow(mvpd: nil) }
+        // registration code, where the user picks the MVPD on the activation page; when the system could not sign
+        // in to the MVPD the user chose, the code is for that MVPD.
+        if settings.deviceMode && error.code == .otherProvider { return .regularFlow(mvpd: nil) }
+        if settings.deviceMode, let chosen, error.code != .cancelled { return .regularFlow(mvpd: chosen) }
         return error.code == .cancelled ? .cancelled : .fallBack
     }
 
-    /// The service refused the platform's answer: `N500` with the reason, then the regular picker.
-    private func serviceFailure(_ details: String) -> AuthenticationStateMachine.PlatformOutcome {
+    /// The service refused the platform's answer: `N500` with the reason, then the regular picker (on a second-screen
+    /// device, the registration code for the MVPD the user chose).
+    private func serviceFailure(_ details: String, chosen: String) -> AuthenticationStateMachine.PlatformOutcome {
         emit([
             .status(
                 AccessEnablerStatus(
                     errorID: AccessEnablerStatus.ID.authenticationInternal, level: "error",
                     message: "The service did not accept the platform sign-on.", extras: [STATUS_DETAILS_KEY: details]))
         ])
-        return .fallBack
+        return settings.deviceMode ? .regularFlow(mvpd: chosen) : .fallBack
     }
 }

@@ -20,6 +20,12 @@ extension DemoMVPD {
         } catch {
             return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }
+        return answer(accepted, request: request, provider: provider, now: now)
+    }
+
+    /// The answer to an accepted AuthnRequest (either binding): the assertion straight away when the browser has a
+    /// session here (and ForceAuthn is false), else the login page.
+    func answer(_ accepted: AcceptedAuthnRequest, request: Request, provider: DemoProvider, now: Date) -> Response {
         if !accepted.request.forceAuthn, let (session, subscriber) = currentSession(request, provider: provider, now: now) {
             logger.info(
                 "demo MVPD single sign-on from existing session",
@@ -29,7 +35,7 @@ extension DemoMVPD {
                 cookies: [])
         }
         return loginPage(
-            request: request, provider: provider, action: "login", samlRequest: accepted.samlRequest,
+            request: request, provider: provider, action: "login", samlRequest: accepted.loginFormValue,
             relayState: accepted.relayState ?? "", username: "", errorMessage: nil, now: now)
     }
 
@@ -65,13 +71,14 @@ extension DemoMVPD {
         }
         var accepted: AcceptedAuthnRequest?
         if !samlRequest.isEmpty {
-            var query = ["SAMLRequest": samlRequest]
+            let viaPOST = samlRequest.hasPrefix(AcceptedAuthnRequest.postMarker)
+            var query = ["SAMLRequest": viaPOST ? String(samlRequest.dropFirst(AcceptedAuthnRequest.postMarker.count)) : samlRequest]
             if !relayState.isEmpty { query["RelayState"] = relayState }
             do {
                 // The signature and age were checked when the login page was shown; the CSRF MAC binds this
                 // SAMLRequest and RelayState to that page.
                 accepted = try acceptAuthnRequest(
-                    query: query, provider: provider, checkSignature: false,
+                    query: query, viaPOST: viaPOST, provider: provider, checkSignature: false,
                     checkFreshness: false, now: now)
             } catch {
                 return errorPage(provider, status: error.status, heading: error.heading, message: error.message)

@@ -4,7 +4,7 @@ import Hummingbird
 
 extension DemoMVPD {
     /// Registers every route under `group` (the caller creates the group at path "demo-mvpd"):
-    /// `GET {mvpd}/saml/metadata`, `GET {mvpd}/logo.svg`, `GET {mvpd}/saml/sso`, `POST {mvpd}/saml/login`,
+    /// `GET {mvpd}/saml/metadata`, `GET {mvpd}/logo.svg`, `GET|POST {mvpd}/saml/sso`, `POST {mvpd}/saml/login`,
     /// `GET {mvpd}/saml/slo`, `GET {mvpd}/login`, `GET {mvpd}/account`, `POST {mvpd}/logout`, `POST {mvpd}/authorize`, `POST {mvpd}/platform/sso`.
     package func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
         group.get(":mvpd/saml/metadata") { _, context in
@@ -15,6 +15,9 @@ extension DemoMVPD {
         }
         group.get(":mvpd/saml/sso") { request, context in
             await self.singleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")
+        }
+        group.post(":mvpd/saml/sso") { request, context in
+            await self.singleSignOnPost(request: request, providerID: context.parameters.get("mvpd") ?? "")
         }
         group.post(":mvpd/saml/login") { request, context in
             await self.login(request: request, providerID: context.parameters.get("mvpd") ?? "")

@@ -25,15 +25,25 @@ struct AcceptedAuthnRequest: Sendable {
     var samlRequest: String
     /// The `RelayState`, if any.
     var relayState: String?
+    /// Whether it came by the HTTP-POST binding (Base64 XML with an enveloped signature) rather than HTTP-Redirect.
+    var viaPOST = false
+
+    /// The value the login page carries in its `SAMLRequest` field: the redirect binding's value as received, or
+    /// the POST binding's with the prefix ``postMarker`` (Base64 has no `:`), so the login form knows how to read it.
+    var loginFormValue: String { viaPOST ? Self.postMarker + samlRequest : samlRequest }
+
+    /// Marks a login form's `SAMLRequest` that came by the HTTP-POST binding.
+    static let postMarker = "post:"
 }
 
 extension DemoMVPD {
-    /// Checks an AuthnRequest from the HTTP-Redirect binding: decodable, issued by a trusted SP, signed when that SP
-    /// has certificates (`checkSignature`; over the exact bytes of `rawQuery` when given), addressed to this IdP,
-    /// ACS URL equal to the SP's, recent (`checkFreshness`).
+    /// Checks an AuthnRequest from the HTTP-Redirect binding (or, with `viaPOST`, the HTTP-POST binding's form
+    /// fields): decodable, issued by a trusted SP, signed when that SP has certificates (`checkSignature`; over the
+    /// exact bytes of `rawQuery` when given; by the enveloped XML signature for POST), addressed to this IdP, ACS URL
+    /// equal to the SP's, recent (`checkFreshness`).
     func acceptAuthnRequest(
-        query: [String: String], rawQuery: String? = nil, provider: DemoProvider, checkSignature: Bool,
-        checkFreshness: Bool, now: Date
+        query: [String: String], rawQuery: String? = nil, viaPOST: Bool = false, provider: DemoProvider,
+        checkSignature: Bool, checkFreshness: Bool, now: Date
     ) throws(DemoRequestError) -> AcceptedAuthnRequest {
         guard let samlRequest = query["SAMLRequest"], !samlRequest.isEmpty else {
             throw DemoRequestError(
@@ -42,7 +52,10 @@ extension DemoMVPD {
         }
         let request: AuthnRequest
         do {
-            request = try AuthnRequest.fromRedirect(query: query, verifyWith: [])
+            request =
+                viaPOST
+                ? try AuthnRequest.fromPOST(samlRequest: samlRequest, verifyWith: [])
+                : try AuthnRequest.fromRedirect(query: query, verifyWith: [])
         } catch {
             throw unreadable("sign-in", error)
         }
@@ -56,7 +69,9 @@ extension DemoMVPD {
         }
         if checkSignature, !serviceProvider.certificates.isEmpty {
             do {
-                if let rawQuery {
+                if viaPOST {
+                    _ = try AuthnRequest.fromPOST(samlRequest: samlRequest, verifyWith: serviceProvider.certificates)
+                } else if let rawQuery {
                     _ = try AuthnRequest.fromRedirect(rawQuery: rawQuery, verifyWith: serviceProvider.certificates)
                 } else {
                     _ = try AuthnRequest.fromRedirect(query: query, verifyWith: serviceProvider.certificates)
@@ -89,7 +104,7 @@ extension DemoMVPD {
         }
         return AcceptedAuthnRequest(
             request: request, serviceProvider: serviceProvider, samlRequest: samlRequest,
-            relayState: query["RelayState"].flatMap { $0.isEmpty ? nil : $0 })
+            relayState: query["RelayState"].flatMap { $0.isEmpty ? nil : $0 }, viaPOST: viaPOST)
     }
 
     /// Checks a LogoutRequest from the HTTP-Redirect binding: trusted SP with a Single Logout URL, signed when the

@@ -13,6 +13,8 @@ package struct DemoMVPD: Sendable {
     let logger: Logger
     let tokens: TokenSigner
     let pages: DemoPages
+    /// The AuthnRequests already taken by the HTTP-POST binding (replays are refused).
+    let usedPOSTRequests = UsedRequestIDs()
     /// The path part of `baseURL` (`/demo-mvpd`), used as the cookie path prefix.
     let basePath: String
     /// Authorization requests received (every protocol), for tests that count the service's MVPD calls.
@@ -36,8 +38,9 @@ package struct DemoMVPD: Sendable {
         providers.first { $0.id == id }
     }
 
-    /// The IdP metadata of a demo provider: entity ID `"\(baseURL)/\(id)"`, SSO `…/saml/sso`, SLO `…/saml/slo`
-    /// (DemoFiber only); nil for an unknown id or an OAuth 2.0 provider.
+    /// The IdP metadata of a demo provider: entity ID `"\(baseURL)/\(id)"`, SSO `…/saml/sso` for both the
+    /// HTTP-Redirect and the HTTP-POST binding, SLO `…/saml/slo` (DemoFiber only); nil for an unknown id or an
+    /// OAuth 2.0 provider.
     package func metadata(for providerID: String) -> IdentityProviderMetadata? {
         guard let provider = Self.provider(id: providerID), !provider.signsInWithOAuth2 else { return nil }
         let base = configuration.baseURL
@@ -45,7 +48,8 @@ package struct DemoMVPD: Sendable {
             entityID: provider.entityID(baseURL: base),
             singleSignOnRedirectURL: provider.singleSignOnURL(baseURL: base),
             singleLogoutRedirectURL: provider.singleLogoutURL(baseURL: base),
-            signingCertificates: [configuration.identity.certificate])
+            signingCertificates: [configuration.identity.certificate],
+            singleSignOnPostURL: provider.singleSignOnURL(baseURL: base))
     }
 
     /// The SAML attributes asserted for `subscriber` at `provider`: the subscriber's, plus the channel lineup where the

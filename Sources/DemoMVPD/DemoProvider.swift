@@ -34,7 +34,8 @@ package struct DemoProvider: Sendable, Equatable, Hashable {
     /// The IdP entity ID when the demo MVPD is mounted at `baseURL`.
     package func entityID(baseURL: String) -> String { "\(baseURL)/\(id)" }
 
-    /// The HTTP-Redirect SSO endpoint when the demo MVPD is mounted at `baseURL`.
+    /// The SSO endpoint when the demo MVPD is mounted at `baseURL`: GET for the HTTP-Redirect binding, POST for the
+    /// HTTP-POST binding.
     package func singleSignOnURL(baseURL: String) -> String { "\(baseURL)/\(id)/saml/sso" }
 
     /// The HTTP-Redirect SLO endpoint when mounted at `baseURL`; nil when the MVPD has no Single Logout.

@@ -49,6 +49,16 @@ package actor BrowserClient {
         return try await navigate(method: .GET, url: action + (action.contains("?") ? "&" : "?") + encoded, body: nil)
     }
 
+    /// What a browser running the page's script does with a page that submits its first form on load
+    /// (`document.forms[0].submit()`, such as an auto-posting SAML form): submits that form. Any other outcome is
+    /// returned unchanged. Tests that want to stop at such a page (to alter or replay it) simply do not call this.
+    package func followingAutoPost(_ outcome: Outcome) async throws -> Outcome {
+        guard case .page(let page) = outcome, page.body.contains("document.forms[0].submit()"), let form = page.forms.first else {
+            return outcome
+        }
+        return try await submit(form, from: page)
+    }
+
     private func navigate(method: HTTPMethod, url start: String, body start2: String?) async throws -> Outcome {
         var url = start, method = method, body = start2
         for _ in 0..<20 {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Signs a subscriber in through the browser leg: authentication URL → MVPD login form → SAML POST → redirect.
+/// Signs a subscriber in through the browser leg: authentication URL (→ the auto-posting AuthnRequest form, when the
+/// MVPD takes the HTTP-POST binding) → MVPD login form → SAML POST → redirect.
 package enum DemoSignIn {
     /// Completes the login in `browser` and returns where the browser was sent at the end.
     package static func signIn(browser: BrowserClient, authenticationURL: String, username: String, password: String) async throws
@@ -28,7 +29,9 @@ package enum DemoSignIn {
     private static func login(browser: BrowserClient, authenticationURL: String, username: String, password: String) async throws
         -> BrowserClient.Outcome
     {
-        guard case .page(let loginPage) = try await browser.get(authenticationURL) else { throw BrowserError("No login page.") }
+        // The service's page may post the AuthnRequest to the MVPD by itself (HTTP-POST binding): follow it.
+        let opened = try await browser.followingAutoPost(try await browser.get(authenticationURL))
+        guard case .page(let loginPage) = opened else { throw BrowserError("No login page.") }
         guard var form = loginPage.forms.first(where: { $0["password"] != nil || $0.fields.contains { $0.0 == "password" } }) else {
             throw BrowserError("No login form at \(loginPage.url) (HTTP \(loginPage.status)).")
         }

@@ -23,17 +23,20 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
     package var signingCertificates: [Certificate]
     /// IDPSSODescriptor WantAuthnRequestsSigned.
     package var wantAuthnRequestsSigned: Bool
+    /// SingleSignOnService location for the HTTP-POST binding, if the IdP offers it.
+    package var singleSignOnPostURL: String?
 
     /// Creates metadata.
     package init(
         entityID: String, singleSignOnRedirectURL: String, singleLogoutRedirectURL: String?,
-        signingCertificates: [Certificate], wantAuthnRequestsSigned: Bool = false
+        signingCertificates: [Certificate], wantAuthnRequestsSigned: Bool = false, singleSignOnPostURL: String? = nil
     ) {
         self.entityID = entityID
         self.singleSignOnRedirectURL = singleSignOnRedirectURL
         self.singleLogoutRedirectURL = singleLogoutRedirectURL
         self.signingCertificates = signingCertificates
         self.wantAuthnRequestsSigned = wantAuthnRequestsSigned
+        self.singleSignOnPostURL = singleSignOnPostURL
     }
 
     /// Parses an EntityDescriptor (or the first IdP EntityDescriptor inside an EntitiesDescriptor) with an
@@ -68,7 +71,8 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
             entityID: entityID, singleSignOnRedirectURL: sso,
             singleLogoutRedirectURL: redirectLocation(descriptor, "SingleLogoutService"),
             signingCertificates: certificates,
-            wantAuthnRequestsSigned: want == "true" || want == "1")
+            wantAuthnRequestsSigned: want == "true" || want == "1",
+            singleSignOnPostURL: endpointLocation(descriptor, "SingleSignOnService", binding: SAMLBinding.httpPOST))
     }
 
     /// The metadata as an `md:EntityDescriptor` document.
@@ -87,7 +91,10 @@ package struct IdentityProviderMetadata: Sendable, Equatable {
         out +=
             "<md:NameIDFormat>urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified</md:NameIDFormat>"
             + "<md:SingleSignOnService Binding=\"\(SAMLBinding.httpRedirect)\" Location=\"\(XMLEscape.attribute(singleSignOnRedirectURL))\"/>"
-            + "</md:IDPSSODescriptor></md:EntityDescriptor>\n"
+        if let post = singleSignOnPostURL {
+            out += "<md:SingleSignOnService Binding=\"\(SAMLBinding.httpPOST)\" Location=\"\(XMLEscape.attribute(post))\"/>"
+        }
+        out += "</md:IDPSSODescriptor></md:EntityDescriptor>\n"
         return out
     }
 

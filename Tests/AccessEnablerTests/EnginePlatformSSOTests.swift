@@ -101,13 +101,6 @@ final class ScriptedPlatform: PlatformSingleSignOn {
         #expect(!harness.recorder.entries.contains("status(N005)"))
     }
 
-    @Test func identityValuesAreHashedOnceOnTheDevice() {
-        let digest = EntitlementEngine.identityDigest("user@domain.com")
-        #expect(digest == "f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7")
-        #expect(EntitlementEngine.identityDigest(digest) == digest)
-        #expect(EntitlementEngine.identityDigest(digest.uppercased()) != digest.uppercased())
-    }
-
     @Test func thePortableDialogFeaturesProvidersAndTakesOneAnswer() async {
         let url = URL(string: "http://127.0.0.1:1/sso")!
         let dialog = PortableTVProviderDialog(
@@ -121,5 +114,19 @@ final class ScriptedPlatform: PlatformSingleSignOn {
         dialog.chooseOtherProvider()
         dialog.cancel()
         #expect(await dialog.choice() == .otherProvider)
+    }
+}
+
+/// `withData:` becomes `AP-TempPass-Identity` as the programmer gave it (protocol notes §9.1: the programmer hashes).
+@Suite struct TempPassIdentityHeaderTests {
+    @Test func everyValueIsSentAsGivenInSortedJSON() throws {
+        let digest = "f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7"
+        let data = SendableValues.dictionary(["email": digest, "tier": 2, "trial": true, "ratio": 0.5, "tags": ["a", 1], "nested": ["k": "v"]])
+        let header = try #require(EntitlementEngine.tempPassIdentity(data))
+        let json = String(decoding: try #require(Data(base64Encoded: header)), as: UTF8.self)
+        #expect(json == #"{"email":"\#(digest)","nested":{"k":"v"},"ratio":0.5,"tags":["a",1],"tier":2,"trial":true}"#)
+        #expect(EntitlementEngine.tempPassIdentity(nil) == nil && EntitlementEngine.tempPassIdentity([:]) == nil)
+        let raw = try #require(EntitlementEngine.tempPassIdentity(["email": "user@domain.com"]))
+        #expect(String(decoding: try #require(Data(base64Encoded: raw)), as: UTF8.self) == #"{"email":"user@domain.com"}"#)
     }
 }

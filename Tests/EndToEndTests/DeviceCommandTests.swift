@@ -82,7 +82,9 @@ import EntitleTesting
         #expect(form["code"] == String(url.split(separator: "=").last!))
         guard case .page(let picker) = try await browser.submit(form, from: entry) else { throw BrowserError("no provider picker") }
         let cable = try #require(picker.forms.first { $0["mvpd"] == "DemoCable" })
-        guard case .page(let loginPage) = try await browser.submit(cable, from: picker) else { throw BrowserError("no MVPD login") }
+        guard case .page(let loginPage) = try await browser.followingAutoPost(try await browser.submit(cable, from: picker)) else {
+            throw BrowserError("no MVPD login")
+        }
         var credentials = try #require(loginPage.forms.first { $0["password"] != nil })
         credentials.set("username", user)
         credentials.set("password", user + "-pass")

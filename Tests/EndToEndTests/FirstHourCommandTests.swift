@@ -44,7 +44,9 @@ import EntitleTesting
         let browser = service.browser()
         guard case .page(let entry) = try await browser.get(url) else { throw BrowserError("no activation page") }
         let form = try #require(entry.forms.first { $0["code"] != nil })
-        guard case .page(let loginPage) = try await browser.submit(form, from: entry) else { throw BrowserError("no MVPD login") }
+        guard case .page(let loginPage) = try await browser.followingAutoPost(try await browser.submit(form, from: entry)) else {
+            throw BrowserError("no MVPD login")
+        }
         #expect(loginPage.url.contains("/demo-mvpd/DemoCable/saml/sso"), "the picker was not skipped: \(loginPage.url)")
         #expect(!loginPage.body.contains("Choose your TV provider"))
         var credentials = try #require(loginPage.forms.first { $0["password"] != nil })

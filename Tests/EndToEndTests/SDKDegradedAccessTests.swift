@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Degradation rules and Promotional TempPass as the SDK reports them, against the real service: statuses N010,
-/// Z010 and Z169, and the `withData:` identity hashed on the device.
+/// Z010 and Z169, and the `withData:` identity (hashed by the app, as Adobe's documentation asks) sent as given.
 @Suite(.timeLimit(.minutes(10))) struct SDKDegradedAccessTests {
     /// SHA-256("viewer@example.com"), computed with sha256sum.
     static let viewerDigest = "0ad80c7f6dff0dceded893acb06a69e86b27b9f978bc164cee272714dc4cac9b"
@@ -74,7 +74,9 @@ import Testing
         try await LocalService.run { service in
             let app = TestApp(service: service)
             try await app.enabler.configure(requestorID: "REF")
-            let flow = Task { try await app.enabler.authenticate(withData: ["email": "user@domain.com"]) }
+            // The app hashes the address (SHA-256 of "user@domain.com", protocol notes §9.1); the SDK sends it as given.
+            let digest = "f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7"
+            let flow = Task { try await app.enabler.authenticate(withData: ["email": digest]) }
             _ = try await app.waitFor("displayProviderDialog")
             app.enabler.setSelectedProvider("TempPassPromo")
             #expect(try await flow.value == "TempPassPromo")
@@ -87,14 +89,13 @@ import Testing
             let refused = try await app.waitFor("tokenRequestFailed(kids")
             #expect(refused.contains(USER_NOT_AUTHORIZED_ERROR) || refused.contains(USER_NOT_AUTHENTICATED_ERROR))
             // The SDK reads the counters again after a new sign-in.
-            let again = Task { try await app.enabler.authenticate(forceAuthn: true, withData: ["email": "user@domain.com"]) }
+            let again = Task { try await app.enabler.authenticate(forceAuthn: true, withData: ["email": digest]) }
             try await app.waitFor("displayProviderDialog", count: 2)
             app.enabler.setSelectedProvider("TempPassPromo")
             #expect(try await again.value == "TempPassPromo")
             #expect("\(try await app.enabler.userMetadata("used_assets").value as Any)".contains("3"))
 
-            // The device sent SHA-256("user@domain.com"), never the address: a client sending that digest shares the pass.
-            let digest = "f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7"
+            // A REST v2 client sending the same digest shares the pass.
             let other = try await service.client()
             let header = [("AP-TempPass-Identity", Data(#"{"email":"\#(digest)"}"#.utf8).base64EncodedString())]
             #expect(try await other.send(.POST, "/api/v2/REF/sessions", form: [("mvpd", "TempPassPromo")], headers: header).status == 200)
@@ -119,11 +120,11 @@ import Testing
         try await LocalService.run { service in
             let app = TestApp(service: service)
             try await app.enabler.configure(requestorID: "REF")
-            app.enabler.getAuthorization("news", withData: ["email": "viewer@example.com"])
+            app.enabler.getAuthorization("news", withData: ["email": Self.viewerDigest])
             _ = try await app.waitFor("displayProviderDialog")
             app.enabler.setSelectedProvider("TempPassPromo")
             _ = try await app.waitFor("setToken(news)")
-            // The pass belongs to SHA-256("viewer@example.com"): another client with that digest sees one resource used.
+            // The pass belongs to that identity: another client sending it sees one resource used.
             let other = try await service.client()
             let identity = Data(#"{"email":"\#(Self.viewerDigest)"}"#.utf8).base64EncodedString()
             #expect(

@@ -289,10 +289,11 @@ import Testing
         try await LocalService.run { service in
             let app = SDKProbe(service: service)
             try await app.configure()
-            let data: [String: any Sendable] = ["email": "viewer@example.com"]
-            // The SDK hashes the identity on the device: sha256("viewer@example.com"), computed with sha256sum.
+            // The programmer hashes the identity (sha256("viewer@example.com"), computed with sha256sum) and may add
+            // other values, of any type: the SDK sends the dictionary as given (protocol notes §9.1).
             let digest = "0ad80c7f6dff0dceded893acb06a69e86b27b9f978bc164cee272714dc4cac9b"
-            let identity = Data(#"{"email":"\#(digest)"}"#.utf8).base64EncodedString()
+            let data: [String: any Sendable] = ["email": digest, "campaign": 7, "optIn": true]
+            let identity = Data(#"{"campaign":7,"email":"\#(digest)","optIn":true}"#.utf8).base64EncodedString()
             app.enabler.getAuthentication(false, withData: data)
             try await app.waitFor("displayProviderDialog")
             app.enabler.setSelectedProvider("TempPassPromo")
@@ -311,6 +312,15 @@ import Testing
             try await app.waitFor("setToken(movies)")
             #expect(app.wire.exchanges("/decisions/authorize").last?.request.header("AP-TempPass-Identity") == nil)
             #expect(app.lines("status(Z011)").count == 3)
+            // The service keyed the pass on those values: a REST v2 client sending the same header finds it used up.
+            let other = try await service.client()
+            #expect(
+                try await other.send(
+                    .POST, "/api/v2/REF/sessions", form: [("mvpd", "TempPassPromo")], headers: [("AP-TempPass-Identity", identity)]
+                ).status == 200)
+            let profile = try #require(
+                try await other.send(.GET, "/api/v2/REF/profiles/TempPassPromo").decode(ProfilesResponse.self).profiles["TempPassPromo"])
+            #expect(profile.attributes["remaining_resources"]?.value == .string("0"))
         }
     }
 

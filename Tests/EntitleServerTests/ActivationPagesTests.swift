@@ -31,7 +31,7 @@ import Testing
             #expect(picker.status == 200)
             #expect(picker.body.contains("Demo Cable") && picker.body.contains("Demo Fiber") && picker.body.contains("logo.svg"))
             let cable = try #require(picker.forms.first { $0["mvpd"] == "DemoCable" })
-            let login = try page(try await browser.submit(cable, from: picker))
+            let login = try page(try await browser.followingAutoPost(try await browser.submit(cable, from: picker)))
             #expect(login.url.contains("/demo-mvpd/DemoCable/saml/sso"))
             var credentials = try #require(login.forms.first { $0["password"] != nil })
             credentials.set("username", "alice")

@@ -73,7 +73,8 @@ import Testing
         _ = try await viaB.registerAndAuthorize(softwareStatement: try #require(a.demoInfo?.softwareStatement))
         let session = try await viaB.createSession(mvpd: "DemoCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
         let browser = BrowserClient(httpClient: httpClient)
-        guard case .page(let login) = try await browser.get(addressB + (try #require(session.url))),
+        // B's page posts the AuthnRequest to the public URL's DemoMVPD (HTTP-POST binding), which shows the login form.
+        guard case .page(let login) = try await browser.followingAutoPost(try await browser.get(addressB + (try #require(session.url)))),
             var form = login.forms.first(where: { $0["password"] != nil })
         else { throw BrowserError("no login form") }
         #expect(login.url.hasPrefix(publicURL))

@@ -92,6 +92,7 @@ import Testing
             #expect(routes.count >= 30)
             #expect(routes.contains("POST /api/v2/{sp}/decisions/authorize/{mvpd}"))
             #expect(routes.contains("GET /demo-mvpd/{mvpd}/saml/sso"))
+            #expect(routes.contains("POST /demo-mvpd/{mvpd}/saml/sso"))
             let documented = try Self.documentedOperations(try Self.document())
             let undocumented = routes.subtracting(documented).sorted()
             let unserved = documented.subtracting(routes).sorted()

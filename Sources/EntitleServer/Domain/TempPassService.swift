@@ -45,18 +45,26 @@ struct TempPassService: Sendable, ClockReading {
         return profile
     }
 
-    /// The key of a Promotional TempPass identity: SHA-256 over the requestor, the MVPD and the identity's canonical JSON.
-    /// Throws `invalid_header_identity_for_temporary_access` when missing or not Base64 of a JSON object of strings.
+    /// The key of a Promotional TempPass identity: SHA-256 over the requestor, the MVPD and the identity's canonical form
+    /// (sorted keys; a string value as it is, any other JSON value — number, boolean, array, object — as its JSON
+    /// text with sorted keys, as the SDK forwards `withData:` values of every type).
+    /// Throws `invalid_header_identity_for_temporary_access` when missing or not Base64 of a non-empty JSON object.
     static func tempPassIdentityKey(_ header: String?, requestor: String, mvpd: String) throws -> String {
         guard let header, header.count <= 4096, let data = Data(base64Lenient: header),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], !object.isEmpty,
-            object.values.allSatisfy({ $0 is String })
+            let canonical = try? object.keys.sorted().map({ "\($0)=\(try canonicalValue(object[$0] as Any))" }).joined(separator: "&")
         else {
             throw EnhancedError.invalidTempPassIdentity.with(
                 details: "Send AP-TempPass-Identity as Base64 of a JSON object such as {\"email\": \"<hash>\"}.")
         }
-        let canonical = object.keys.sorted().map { "\($0)=\(object[$0] as! String)" }.joined(separator: "&")
         return Secrets.sha256Hex([requestor, mvpd, canonical].joined(separator: "|"))
+    }
+
+    /// A string as it is (the keys of string identities stay what they were); another JSON value as sorted JSON text.
+    static func canonicalValue(_ value: Any) throws -> String {
+        if let text = value as? String { return text }
+        let json = try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed, .withoutEscapingSlashes])
+        return "json:" + String(decoding: json, as: UTF8.self)
     }
 
     /// User metadata of a Promotional TempPass profile: `remaining_resources`, `used_assets`, `expiration_date`.
