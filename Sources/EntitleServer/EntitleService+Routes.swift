@@ -29,8 +29,9 @@ extension EntitleService {
             .group(context: CallerContext.self)
         ConfigurationController(repository: repository).addRoutes(to: api)
         SessionsController(sessions: sessions, repository: repository).addRoutes(to: api)
-        ProfilesController(repository: repository, sessions: sessions, profiles: profiles, clock: clock).addRoutes(to: api)
-        DecisionsController(repository: repository, decisions: decisions, clock: clock).addRoutes(to: api)
+        let profileChecks = ProfileChecks(repository: repository, clock: clock)
+        ProfilesController(repository: repository, sessions: sessions, profiles: profiles, profileChecks: profileChecks).addRoutes(to: api)
+        DecisionsController(repository: repository, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
         LogoutController(
             repository: repository, authorizations: caches.authorizations, sessions: sessions, configuration: configuration,
             clock: clock
@@ -50,13 +51,40 @@ extension EntitleService {
         ActivationController(repository: repository, sessions: sessions, configuration: configuration, pages: pages, clock: clock).addRoutes(
             to: router)
 
-        let legacy = LegacyV1Controller(
-            repository: repository, configuration: configuration, tokens: tokens, sessions: sessions,
-            tempPass: tempPass, decisions: decisions, mediaTokens: mediaTokens, profiles: profiles,
-            partnerSSO: partnerSSO, clock: clock)
-        legacy.addRoutes(api: router.group("/api/v1").add(middleware: throttle), reggie: router.group("/reggie/v1").add(middleware: throttle))
-        AdobeServicesController(legacy: legacy, repository: repository, keys: keys, sessions: sessions, mediaTokens: mediaTokens, clock: clock)
-            .addRoutes(to: router, throttled: router.group().add(middleware: throttle))
+        // REST v1 and adobe-services: the envelope reads the parameters and renders failures once per call, the
+        // caller middleware establishes the app identity; the two protocols share LegacyProtocolService.
+        let legacyCallers = LegacyCallerAuthenticator(repository: repository, tokens: tokens, clock: clock)
+        let legacyShared = LegacyProtocolService(
+            repository: repository, decisions: decisions, profiles: profiles, checks: profileChecks, clock: clock)
+        func legacyGroup(_ path: RouterPath, format: V1Format?, throttled: Bool, needsDevice: Bool) -> RouterGroup<LegacyContext> {
+            let group = router.group(path)
+            if throttled { group.add(middleware: throttle) }
+            return group.add(middleware: LegacyEnvelopeMiddleware(format: format))
+                .add(middleware: LegacyCallerMiddleware(authenticator: legacyCallers, needsDevice: needsDevice))
+                .group(context: LegacyContext.self)
+        }
+        LegacyV1Controller(
+            repository: repository, configuration: configuration, sessions: sessions, tempPass: tempPass,
+            decisions: decisions, mediaTokens: mediaTokens, partnerSSO: partnerSSO, shared: legacyShared, clock: clock
+        ).addRoutes(
+            api: .init(
+                device: legacyGroup("/api/v1", format: nil, throttled: true, needsDevice: true),
+                app: legacyGroup("/api/v1", format: nil, throttled: true, needsDevice: false)),
+            reggie: .init(
+                device: legacyGroup("/reggie/v1", format: nil, throttled: true, needsDevice: true),
+                app: legacyGroup("/reggie/v1", format: nil, throttled: true, needsDevice: false)),
+            browser: router.group("/api/v1").add(middleware: throttle))
+        AdobeServicesController(
+            shared: legacyShared, repository: repository, keys: keys, sessions: sessions, mediaTokens: mediaTokens,
+            profiles: profiles, clock: clock
+        ).addRoutes(
+            to: router,
+            groups: .init(
+                config: router.group().add(middleware: throttle).add(middleware: LegacyEnvelopeMiddleware(format: .xml))
+                    .group(context: V1Context.self),
+                app: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: false),
+                appJSON: legacyGroup("/adobe-services", format: .json, throttled: false, needsDevice: false),
+                device: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: true)))
 
         extraRoutes(router)
         LandingController(

@@ -10,81 +10,80 @@ import Hummingbird
 /// token is a view of the device's profile, an AuthZ token of a v1 authorization. Answers are XML; errors are
 /// `<error><status/><code/><message/><details/>…</error>`; a token whose sign-in ended elsewhere gets `<pendingLogout>`.
 struct AdobeServicesController: ClockReading {
-    /// REST v1's app identity check, envelope and documents, which this protocol shares.
-    let legacy: LegacyV1Controller
+    /// What this protocol shares with REST v1: profiles, decisions, preauthorization, user metadata, the MVPD list.
+    let shared: LegacyProtocolService
     let repository: Repository
     let keys: ServiceKeys
     let sessions: AuthenticationSessions
     let mediaTokens: MediaTokenService
+    let profiles: ProfileAnswers
     let clock: any ServiceClock
 
-    /// Adds the routes: the config documents to the `throttled` group, the rest to the router.
-    func addRoutes(to router: Router<AppContext>, throttled: RouterGroup<AppContext>) {
+    /// The route groups: each renders failures as `<error>` (``LegacyEnvelopeMiddleware``); those with a
+    /// ``LegacyContext`` have their caller established by ``LegacyCallerMiddleware``.
+    struct Groups {
+        /// The throttled config documents (no caller), XML.
+        let config: RouterGroup<V1Context>
+        /// `/adobe-services` calls of an app (no device), XML.
+        let app: RouterGroup<LegacyContext>
+        /// `/adobe-services` calls of an app (no device) answered in JSON.
+        let appJSON: RouterGroup<LegacyContext>
+        /// `/adobe-services` calls that name their device, XML.
+        let device: RouterGroup<LegacyContext>
+    }
+
+    /// Adds the routes: `/indiv/devices` to the router, the rest to the groups.
+    func addRoutes(to router: Router<AppContext>, groups: Groups) {
         router.post("/indiv/devices") { request, context in try await self.individualize(request, context: context) }
         for prefix in ["/adobe-services", "/adobe-services/1.0"] {
-            throttled.get(RouterPath(prefix + "/config/:requestor")) { request, context in
-                try await legacy.v1(request, context: context, format: .xml) { v1 in
-                    let requestorID = try v1.requestorID(path: try context.parameters.require("requestor"))
-                    guard let requestor = try await self.repository.requestor(id: requestorID) else {
-                        throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
-                    }
-                    let identity = CallerIdentity(
-                        claims: AccessTokenClaims(
-                            iss: "", sub: "", requestorID: requestorID, scopes: "", iat: 0, nbf: 0,
-                            exp: 0, jti: ""),
-                        requestor: requestor, device: DeviceIdentifier(rawValue: "none")!, deviceInfo: nil, redirectURIs: [])
-                    return try await legacy.v1Configuration(identity, v1: v1)
+            groups.config.get(RouterPath(prefix + "/config/:requestor")) { request, context in
+                let requestorID = try context.v1.requestorID(path: try context.parameters.require("requestor"))
+                guard let requestor = try await self.repository.requestor(id: requestorID) else {
+                    throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
                 }
+                let identity = CallerIdentity(
+                    claims: AccessTokenClaims(
+                        iss: "", sub: "", requestorID: requestorID, scopes: "", iat: 0, nbf: 0,
+                        exp: 0, jti: ""),
+                    requestor: requestor, device: DeviceIdentifier(rawValue: "none")!, deviceInfo: nil, redirectURIs: [])
+                return try await shared.v1Configuration(identity, v1: context.v1)
             }
         }
         for name in ["session", "sessionDevice"] {
-            router.post(RouterPath("/adobe-services/" + name)) { request, context in
-                try await legacy.v1(request, context: context, format: .xml) { v1 in try await self.adobeSession(v1) }
-            }
+            groups.app.post(RouterPath(name)) { request, context in try await self.adobeSession(context.v1, caller: context.caller) }
         }
         for name in ["authorize", "authorizeDevice"] {
-            router.post(RouterPath("/adobe-services/" + name)) { request, context in
-                try await legacy.v1(request, context: context, format: .xml) { v1 in try await self.adobeAuthorize(v1) }
-            }
+            groups.app.post(RouterPath(name)) { request, context in try await self.adobeAuthorize(context.v1, caller: context.caller) }
         }
         for name in ["shortAuthorize", "deviceShortAuthorize"] {
-            router.post(RouterPath("/adobe-services/" + name)) { request, context in
-                try await legacy.v1(request, context: context, format: .xml) { v1 in try await self.adobeShortAuthorize(v1) }
-            }
+            groups.app.post(RouterPath(name)) { request, context in try await self.adobeShortAuthorize(context.v1, caller: context.caller) }
         }
-        router.post("/adobe-services/preauthorize") { request, context in
-            try await legacy.v1(request, context: context, format: .xml) { v1 in
-                let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID(), needsDevice: false)
-                let (_, profile) = try await self.adobeAuthentication(v1, caller: caller, pendingReason: "34764")
-                let resources = Self.repeatedFields("resource_id", in: v1.body)
-                guard !resources.isEmpty else { throw APIError(.v1(400, "missing_resource", "resource_id is missing.")) }
-                return try await legacy.v1Preauthorize(resources, format: .xml, requestor: caller.requestor, profile: profile, origin: caller.origin)
-            }
+        groups.app.post("preauthorize") { request, context in
+            let (v1, caller) = (context.v1, context.caller)
+            let (_, profile) = try await self.adobeAuthentication(v1, caller: caller, pendingReason: "34764")
+            let resources = Self.repeatedFields("resource_id", in: v1.body)
+            guard !resources.isEmpty else { throw APIError(.v1(400, "missing_resource", "resource_id is missing.")) }
+            return try await shared.v1Preauthorize(resources, format: .xml, requestor: caller.requestor, profile: profile, origin: caller.origin)
         }
         // The user metadata of the AuthN token's sign-in (protocol notes §4.10): the SDK refreshes its `userMeta` with it.
         // The answer is REST v1's metadata document (§3.18) in JSON, keys listed in `encrypted` encrypted for the programmer.
-        router.post("/adobe-services/usermetadata") { request, context in
-            try await legacy.v1(request, context: context, format: .json) { v1 in
-                let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID(), needsDevice: false)
-                let (_, profile) = try await self.adobeAuthentication(v1, caller: caller, pendingReason: "34764")
-                return try await legacy.v1UserMetadata(profile, requestor: caller.requestor).response(.json)
-            }
+        groups.appJSON.post("usermetadata") { request, context in
+            let (_, profile) = try await self.adobeAuthentication(context.v1, caller: context.caller, pendingReason: "34764")
+            return try await shared.v1UserMetadata(profile, requestor: context.caller.requestor).response(.json)
         }
         for name in ["getMetadata", "getMetadataDevice"] {
-            router.post(RouterPath("/adobe-services/" + name)) { request, context in
-                try await legacy.v1(request, context: context, format: .xml) { v1 in
-                    let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID())
-                    let hash = Secrets.sha256Hex(caller.requestor.id + "|" + caller.device.value)
-                    var value = hash
-                    if name == "getMetadataDevice", let key = try await legacy.profiles.metadataKey(requestor: caller.requestor),
-                        let cipher = try? key.encrypt(Data(hash.utf8), padding: .PKCS1_OAEP_SHA256)
-                    {
-                        value = Data(cipher).base64EncodedString()
-                    }
-                    return Response(
-                        status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                        body: .init(byteBuffer: ByteBuffer(string: value)))
+            groups.device.post(RouterPath(name)) { request, context in
+                let caller = context.caller
+                let hash = Secrets.sha256Hex(caller.requestor.id + "|" + caller.device.value)
+                var value = hash
+                if name == "getMetadataDevice", let key = try await self.profiles.metadataKey(requestor: caller.requestor),
+                    let cipher = try? key.encrypt(Data(hash.utf8), padding: .PKCS1_OAEP_SHA256)
+                {
+                    value = Data(cipher).base64EncodedString()
                 }
+                return Response(
+                    status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                    body: .init(byteBuffer: ByteBuffer(string: value)))
             }
         }
     }
@@ -104,8 +103,7 @@ struct AdobeServicesController: ClockReading {
     }
 
     /// `session` (web: `reg_code`) / `sessionDevice` (native: `device_id`, optional `reg_code`): the AuthN token (§4.5).
-    func adobeSession(_ v1: V1Request) async throws -> Response {
-        let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID(), needsDevice: false)
+    func adobeSession(_ v1: V1Request, caller: CallerIdentity) async throws -> Response {
         let now = self.now
         var profile: ProfileRecord?
         var domain: String?
@@ -123,29 +121,28 @@ struct AdobeServicesController: ClockReading {
             if session.status == .authenticated {
                 profile = try await repository.profile(requestor: caller.requestor.id, sessionCode: session.code)
                 if profile == nil {
-                    profile = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: session.deviceId)
-                        .filter { $0.notAfter > now }.max { $0.notBefore < $1.notBefore }
+                    profile = try await shared.checks.currentProfile(
+                        requestor: caller.requestor.id, client: caller.clientID, device: session.deviceId)
                 }
             }
         } else {
             let device = try v1.deviceID()
-            let all = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
-            profile = all.filter { $0.notAfter > now }.max { $0.notBefore < $1.notBefore }
+            profile = try await shared.checks.currentProfile(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
             if profile == nil,
                 !(try await repository.adobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)).isEmpty
             {
                 try await repository.deleteAdobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
-                return AdobeServicesController.pendingLogout("34764")
+                throw AdobePendingLogout(reason: "34764")
             }
         }
-        guard let profile, profile.notAfter > now else {
+        guard let profile, shared.checks.isLive(profile) else {
             throw APIError(
                 .v1(
                     401, "authentication_session_missing", "User not authenticated: sign in at the TV provider first.",
                     action: "authentication"))
         }
         let token = try await issueAuthnToken(profile: profile, domain: domain)
-        let metadata = try await legacy.v1UserMetadata(profile, requestor: caller.requestor).render(.json)
+        let metadata = try await shared.v1UserMetadata(profile, requestor: caller.requestor).render(.json)
         return Self.xmlResult("<result>" + AdobeTokenXML.element("authnToken", token) + AdobeTokenXML.element("userMeta", metadata) + "</result>")
     }
 
@@ -180,82 +177,67 @@ struct AdobeServicesController: ClockReading {
                 mvpd: record.mvpdId),
             profile.notBefore == record.profileNotBefore
         else { throw AdobePendingLogout(reason: pendingReason) }
-        guard profile.notAfter > now else {
+        guard shared.checks.isLive(profile) else {
             throw APIError(.v1(401, "authentication_session_expired", "The authentication has expired: sign in again.", action: "authentication"))
         }
         return (record, profile)
     }
 
     /// `authorize` / `authorizeDevice`: one decision, stored (shared with REST v1), answered as an AuthZ token (§4.6).
-    func adobeAuthorize(_ v1: V1Request) async throws -> Response {
-        let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID(), needsDevice: false)
+    func adobeAuthorize(_ v1: V1Request, caller: CallerIdentity) async throws -> Response {
+        let (record, profile) = try await adobeAuthentication(v1, caller: caller, pendingReason: "34764")
+        let resource = try v1.resource()
+        if let mso = v1["mso_id"], mso != profile.mvpdId { throw APIError(.v1(400, "unknown_integration", "mso_id is not the token's MVPD.")) }
+        let device = CallerIdentity(
+            claims: caller.claims, requestor: caller.requestor, device: DeviceIdentifier(rawValue: record.deviceId)!,
+            deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs, app: caller.app)
+        let authorization: LegacyAuthorizationRecord
         do {
-            let (record, profile) = try await adobeAuthentication(v1, caller: caller, pendingReason: "34764")
-            let resource = try v1.resource()
-            if let mso = v1["mso_id"], mso != profile.mvpdId { throw APIError(.v1(400, "unknown_integration", "mso_id is not the token's MVPD.")) }
-            let device = CallerIdentity(
-                claims: caller.claims, requestor: caller.requestor, device: DeviceIdentifier(rawValue: record.deviceId)!,
-                deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs, app: caller.app)
-            let authorization: LegacyAuthorizationRecord
-            do {
-                authorization = try await legacy.v1Authorize(device, resource: resource)
-            } catch let error as APIError where error.body.status == 403 {
-                var headers = error.extraHeaders
-                if error.body.code == .authorizationDeniedByDegradationRule { headers[.init("Authzf-Error-Code")!] = "authzNone" }
-                throw APIError(error.body, headers: headers)
-            }
-            let token = try await issueAuthzToken(authorization, authnGUID: record.guid)
-            var result = "<result>" + AdobeTokenXML.element("authzToken", token)
-            if v1["userMeta"] == "1" {
-                result += AdobeTokenXML.element("userMeta", try await legacy.v1UserMetadata(profile, requestor: caller.requestor).render(.json))
-            }
-            return Self.xmlResult(result + "</result>")
-        } catch let pending as AdobePendingLogout {
-            return AdobeServicesController.pendingLogout(pending.reason)
+            authorization = try await shared.v1Authorize(device, resource: resource)
+        } catch let error as APIError where error.body.status == 403 {
+            var headers = error.extraHeaders
+            if error.body.code == .authorizationDeniedByDegradationRule { headers[.init("Authzf-Error-Code")!] = "authzNone" }
+            throw APIError(error.body, headers: headers)
         }
+        let token = try await issueAuthzToken(authorization, authnGUID: record.guid)
+        var result = "<result>" + AdobeTokenXML.element("authzToken", token)
+        if v1["userMeta"] == "1" {
+            result += AdobeTokenXML.element("userMeta", try await shared.v1UserMetadata(profile, requestor: caller.requestor).render(.json))
+        }
+        return Self.xmlResult(result + "</result>")
     }
 
     /// `shortAuthorize` / `deviceShortAuthorize`: the Base64 short media token from a valid AuthZ token, no MVPD call (§4.7).
-    func adobeShortAuthorize(_ v1: V1Request) async throws -> Response {
-        let caller = try await legacy.legacyCaller(v1, requestorID: try v1.requestorID(), needsDevice: false)
+    func adobeShortAuthorize(_ v1: V1Request, caller: CallerIdentity) async throws -> Response {
         guard let authz = v1["authz_token"], let resource = AdobeTokenXML.value(of: "simpleTokenResourceID", in: authz) else {
             throw APIError(.v1(400, "invalid_authorization_token", "authz_token is missing or malformed.", action: "authorization"))
         }
-        do {
-            let (record, profile) = try await adobeProfile(
-                guid: AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: authz), v1: v1,
-                caller: caller, pendingReason: "58772")
-            guard
-                let authorization = try await repository.legacyAuthorization(
-                    requestor: record.requestorId, client: record.clientId,
-                    device: record.deviceId, resource: resource),
-                authorization.mvpdId == profile.mvpdId, authorization.notBefore >= profile.notBefore
-            else {
-                throw APIError(.v1(403, "authorization_not_found", "There is no authorization for this resource.", action: "authorization"))
-            }
-            guard authorization.notAfter > now else {
-                throw APIError(.v1(410, "authorization_expired", "The authorization has expired.", action: "authorization"))
-            }
-            let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(
-                resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
-            legacy.decisions.metrics.recordMediaToken(
-                key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), at: now)
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
-                body: .init(byteBuffer: ByteBuffer(string: token.serializedToken)))
-        } catch let pending as AdobePendingLogout {
-            return AdobeServicesController.pendingLogout(pending.reason)
+        let (record, profile) = try await adobeProfile(
+            guid: AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: authz), v1: v1,
+            caller: caller, pendingReason: "58772")
+        guard
+            let authorization = try await repository.legacyAuthorization(
+                requestor: record.requestorId, client: record.clientId,
+                device: record.deviceId, resource: resource),
+            authorization.mvpdId == profile.mvpdId, authorization.notBefore >= profile.notBefore
+        else {
+            throw APIError(.v1(403, "authorization_not_found", "There is no authorization for this resource.", action: "authorization"))
         }
+        guard authorization.notAfter > now else {
+            throw APIError(.v1(410, "authorization_expired", "The authorization has expired.", action: "authorization"))
+        }
+        let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(
+            resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
+        shared.decisions.metrics.recordMediaToken(
+            key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), at: now)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(string: token.serializedToken)))
     }
 
     static func xmlResult(_ text: String) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/xml", .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    /// `<pendingLogout reason="…">true</pendingLogout>`: the client must drop its tokens.
-    static func pendingLogout(_ reason: String) -> Response {
-        xmlResult("<pendingLogout reason=\"\(reason)\">true</pendingLogout>")
     }
 
     /// Every value of a repeated form field.
@@ -271,4 +253,9 @@ struct AdobeServicesController: ClockReading {
 /// The token's sign-in ended elsewhere, was replaced, or is another device's: answered `<pendingLogout>`.
 struct AdobePendingLogout: Error {
     let reason: String
+
+    /// `<pendingLogout reason="…">true</pendingLogout>`: the client must drop its tokens.
+    var response: Response {
+        AdobeServicesController.xmlResult("<pendingLogout reason=\"\(reason)\">true</pendingLogout>")
+    }
 }

@@ -3,10 +3,11 @@ import Foundation
 import Hummingbird
 
 /// Decisions: `POST {sp}/decisions/authorize/{mvpd}` and `{sp}/decisions/preauthorize/{mvpd}`.
-struct DecisionsController: ClockReading {
+struct DecisionsController {
     let repository: Repository
     let decisions: DecisionService
-    let clock: any ServiceClock
+    /// The profile lookup, expiry and resource limit shared with REST v1 and adobe-services.
+    let profileChecks: ProfileChecks
 
     /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     func addRoutes(to group: RouterGroup<CallerContext>) {
@@ -24,19 +25,12 @@ struct DecisionsController: ClockReading {
         let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
         let text = try await FormBody.text(of: request, context: context, limit: 256 * 1024)
         let resources = try Self.parseResources(text: text, contentType: request.headers[.contentType])
-        guard resources.count <= Int(caller.requestor.maxResources) else {
-            throw APIError(EnhancedError.tooManyResources.with(details: "At most \(caller.requestor.maxResources) resources per request."))
-        }
-        guard
-            let profile = try await repository.profile(
-                requestor: caller.requestor.id, client: caller.clientID,
-                device: caller.device.value, mvpd: mvpd.id)
-        else {
-            throw APIError(.authenticatedProfileMissing)
-        }
-        guard profile.notAfter > now else {
-            throw APIError(mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired)
-        }
+        try profileChecks.checkResourceCount(resources.count, requestor: caller.requestor)
+        let profile = try await profileChecks.profile(
+            requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id,
+            failures: .init(
+                missing: .authenticatedProfileMissing,
+                expired: mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired))
         // `Cache-Control: no-cache` (the SDK's REMOTE_CACHE feature disabled) asks the MVPD again instead of its kept answers.
         let fresh = request.headers[.cacheControl]?.lowercased().contains("no-cache") == true
         let answers = try await decisions.decide(

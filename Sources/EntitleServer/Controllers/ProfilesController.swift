@@ -3,11 +3,12 @@ import Foundation
 import Hummingbird
 
 /// Profiles: `GET {sp}/profiles`, `{sp}/profiles/{mvpd}`, `{sp}/profiles/code/{code}`.
-struct ProfilesController: ClockReading {
+struct ProfilesController {
     let repository: Repository
     let sessions: AuthenticationSessions
     let profiles: ProfileAnswers
-    let clock: any ServiceClock
+    /// The profile expiry check shared with decisions, REST v1 and adobe-services.
+    let profileChecks: ProfileChecks
 
     /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     func addRoutes(to group: RouterGroup<CallerContext>) {
@@ -35,7 +36,7 @@ struct ProfilesController: ClockReading {
                 let record = try await repository.profile(
                     requestor: caller.requestor.id, client: caller.clientID,
                     device: caller.device.value, mvpd: mvpd),
-                record.notAfter > now
+                profileChecks.isLive(record)
             else {
                 throw APIError(
                     EnhancedError(

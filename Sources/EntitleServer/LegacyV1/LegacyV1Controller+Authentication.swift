@@ -9,87 +9,65 @@ extension LegacyV1Controller {
     /// The longest registration code lifetime accepted, seconds.
     static let v1MaximumCodeTTL: Int64 = 36_000
 
-    func addAuthenticationRoutes(api: RouterGroup<AppContext>, reggie: RouterGroup<AppContext>) {
-        reggie.post(":requestor/regcode") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                try await self.v1CreateCode(v1, requestor: try context.parameters.require("requestor"))
-            }
+    func addAuthenticationRoutes(api: Groups, reggie: Groups, browser: RouterGroup<AppContext>) {
+        reggie.device.post(":requestor/regcode") { request, context in
+            try await self.v1CreateCode(context.v1, caller: context.caller)
         }
-        reggie.get(":requestor/regcode/:code") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let session = try await self.v1Code(
-                    v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
-                return self.v1Registration(session, v1: v1).response(v1.format)
-            }
+        reggie.app.get(":requestor/regcode/:code") { request, context in
+            let session = try await self.v1Code(context.caller, code: try context.parameters.require("code"))
+            return self.v1Registration(session, v1: context.v1).response(context.v1.format)
         }
-        reggie.delete(":requestor/regcode/:code") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let session = try await self.v1Code(
-                    v1, requestor: try context.parameters.require("requestor"), code: try context.parameters.require("code"))
-                try await self.repository.expireSession(code: session.code, at: self.now)
-                return self.v1Empty()
-            }
+        reggie.app.delete(":requestor/regcode/:code") { request, context in
+            let session = try await self.v1Code(context.caller, code: try context.parameters.require("code"))
+            try await self.repository.expireSession(code: session.code, at: self.now)
+            return self.v1Empty()
         }
-        api.get("config/:requestor") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let caller = try await self.legacyCaller(v1, requestorID: try context.parameters.require("requestor"), needsDevice: false)
-                return try await self.v1Configuration(caller, v1: v1)
-            }
+        api.app.get("config/:requestor") { request, context in
+            try await self.shared.v1Configuration(context.caller, v1: context.v1)
         }
-        api.get("authenticate") { request, _ in try await self.v1Authenticate(request) }
-        api.get("checkauthn/:code") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let session = try await self.v1Code(v1, requestor: try v1.requestorID(), code: try context.parameters.require("code"))
-                guard session.status == .authenticated,
-                    let profile = try await self.repository.profile(requestor: session.requestorId, sessionCode: session.code),
-                    profile.notAfter > self.now
-                else {
-                    throw APIError(.v1(403, "authentication_session_missing", "Forbidden", action: "authentication"))
-                }
-                return self.v1Empty(.ok)
+        browser.get("authenticate") { request, _ in try await self.v1Authenticate(request) }
+        api.app.get("checkauthn/:code") { request, context in
+            let session = try await self.v1Code(context.caller, code: try context.parameters.require("code"))
+            guard session.status == .authenticated,
+                try await self.shared.checks.profile(requestor: session.requestorId, sessionCode: session.code) != nil
+            else {
+                throw APIError(.v1(403, "authentication_session_missing", "Forbidden", action: "authentication"))
             }
+            return self.v1Empty(.ok)
         }
-        api.get("checkauthn") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
-                _ = try await self.v1Profile(
-                    caller, missing: .v1(403, "authentication_session_missing", "Not authenticated", action: "authentication"),
-                    expired: .v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication"))
-                return self.v1Empty(.ok)
-            }
+        api.device.get("checkauthn") { request, context in
+            _ = try await self.shared.v1Profile(
+                context.caller, missing: .v1(403, "authentication_session_missing", "Not authenticated", action: "authentication"),
+                expired: .v1(403, "authentication_session_expired", "Authentication token expired", action: "authentication"))
+            return self.v1Empty(.ok)
         }
-        api.get("tokens/authn") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
-                let profile = try await self.v1Profile(caller, missing: .v1AuthnNotFound, expired: .v1AuthnExpired)
-                return V1Document(
-                    xmlRoot: "authentication",
-                    value: .object([
-                        ("expires", .string(String(profile.notAfter))), ("userId", .string(profile.userId)), ("mvpd", .string(profile.mvpdId)),
-                        ("requestor", .string(profile.requestorId)),
-                    ])
-                ).response(v1.format)
-            }
+        api.device.get("tokens/authn") { request, context in
+            let profile = try await self.shared.v1Profile(context.caller, missing: .v1AuthnNotFound, expired: .v1AuthnExpired)
+            return V1Document(
+                xmlRoot: "authentication",
+                value: .object([
+                    ("expires", .string(String(profile.notAfter))), ("userId", .string(profile.userId)), ("mvpd", .string(profile.mvpdId)),
+                    ("requestor", .string(profile.requestorId)),
+                ])
+            ).response(context.v1.format)
         }
-        api.post("authenticate/freepreview") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
-                guard let mvpdID = v1["mso_id"], let mvpd = try await self.repository.integratedMVPD(requestor: caller.requestor.id, mvpd: mvpdID),
-                    mvpd.isTempPass
-                else {
-                    throw APIError(.v1(400, "unknown_integration", "mso_id is not a TempPass provider of this requestor.", action: "configuration"))
-                }
-                let identity = try Self.v1GenericData(v1["generic_data"])
-                try await tempPass.startTempPass(
-                    requestor: caller.requestor.id, clientID: caller.clientID, device: caller.device.value,
-                    mvpd: mvpd, sessionCode: nil, identityHeader: identity)
-                return self.v1Empty()
+        api.device.post("authenticate/freepreview") { request, context in
+            let (v1, caller) = (context.v1, context.caller)
+            guard let mvpdID = v1["mso_id"], let mvpd = try await self.repository.integratedMVPD(requestor: caller.requestor.id, mvpd: mvpdID),
+                mvpd.isTempPass
+            else {
+                throw APIError(.v1(400, "unknown_integration", "mso_id is not a TempPass provider of this requestor.", action: "configuration"))
             }
+            let identity = try Self.v1GenericData(v1["generic_data"])
+            try await tempPass.startTempPass(
+                requestor: caller.requestor.id, clientID: caller.clientID, device: caller.device.value,
+                mvpd: mvpd, sessionCode: nil, identityHeader: identity)
+            return self.v1Empty()
         }
     }
 
-    func v1CreateCode(_ v1: V1Request, requestor: String) async throws -> Response {
-        let caller = try await legacyCaller(v1, requestorID: requestor)
+    func v1CreateCode(_ v1: V1Request, caller: CallerIdentity) async throws -> Response {
+        let requestor = caller.requestor.id
         var ttl: Int64 = configuration.sessionLifetime / 1000
         if let text = v1["ttl"] {
             guard let seconds = Int64(text), seconds > 0, seconds <= Self.v1MaximumCodeTTL else {
@@ -117,11 +95,10 @@ extension LegacyV1Controller {
         throw APIError(.internalServerError)
     }
 
-    /// A live registration code of the requestor, read by a caller of that requestor.
-    func v1Code(_ v1: V1Request, requestor: String, code raw: String) async throws -> AuthSessionRecord {
-        let caller = try await legacyCaller(v1, requestorID: requestor, needsDevice: false)
+    /// A live registration code of the caller's requestor.
+    func v1Code(_ caller: CallerIdentity, code raw: String) async throws -> AuthSessionRecord {
         guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
-            session.requestorId == requestor, session.notAfter > now
+            session.requestorId == caller.requestor.id, session.notAfter > now
         else {
             try await sessions.countFailedCodeLookup(bucket: caller.clientID)
             throw APIError(.v1(404, "invalid_registration_code", "The registration code is unknown or expired."))
@@ -145,42 +122,6 @@ extension LegacyV1Controller {
                 ("mvpd", session.mvpdId.map(V1Value.string) ?? .null), ("generated", .int(session.createdAt)), ("expires", .int(session.notAfter)),
                 ("info", .object(info)),
             ]))
-    }
-
-    /// The MVPD list (§3.4): the SDK's config document in XML, REST v2's configuration shape in JSON.
-    func v1Configuration(_ caller: CallerIdentity, v1: V1Request) async throws -> Response {
-        let mvpds = try await repository.mvpds(requestor: caller.requestor.id)
-        if v1.format == .json {
-            return JSONCoding.response(
-                ConfigurationResponse(
-                    device: caller.deviceInfo?.primaryHardwareType ?? "unknown", clientType: "clientless", os: caller.deviceInfo?.osName ?? "Unknown",
-                    requestor: RequestorConfiguration(
-                        id: caller.requestor.id, name: caller.requestor.name,
-                        domains: caller.requestor.domains.map { .init(name: $0) }, mvpds: mvpds.map(\.configuration))))
-        }
-        return V1Document(
-            xmlRoot: "config",
-            value: .object([
-                ("time", .int(now)),
-                (
-                    "requestor",
-                    .object([
-                        ("id", .string(caller.requestor.id)), ("name", .string(caller.requestor.name)),
-                        ("mvpds", .array(element: "mvpd", mvpds.map(\.v1Configuration))),
-                    ])
-                ),
-            ])
-        ).response(.xml)
-    }
-
-    /// The device's most recent profile; `missing` when it has none, `expired` when all have expired.
-    func v1Profile(_ caller: CallerIdentity, missing: EnhancedError, expired: EnhancedError) async throws -> ProfileRecord {
-        let all = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
-        let now = self.now
-        guard let profile = all.filter({ $0.notAfter > now }).max(by: { $0.notBefore < $1.notBefore }) else {
-            throw APIError(all.isEmpty ? missing : expired)
-        }
-        return profile
     }
 
     /// `generic_data` (Promotional TempPass identity) as the Base64 JSON of REST v2's `AP-TempPass-Identity`: accepts
@@ -262,12 +203,5 @@ extension MVPDRecord {
             ]
         }
         return .object(fields)
-    }
-}
-
-extension Repository {
-    /// Ends a registration code now (reggie `DELETE`): it can no longer be used or read.
-    package func expireSession(code: String, at now: Int64) async throws {
-        try await run("UPDATE auth_sessions SET not_after = \(bind: now) WHERE code = \(bind: code)")
     }
 }

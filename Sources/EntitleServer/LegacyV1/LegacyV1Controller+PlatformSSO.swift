@@ -6,30 +6,26 @@ import Hummingbird
 /// answers the SAML request for the platform to relay to the MVPD; `POST /api/v1/tokens/authn` exchanges the MVPD's signed
 /// answer for the device's AuthN token. The same partner sessions and `appleSSO` profiles as REST v2's partner SSO.
 extension LegacyV1Controller {
-    func addPlatformSSORoutes(to api: RouterGroup<AppContext>) {
+    func addPlatformSSORoutes(to api: RouterGroup<LegacyContext>) {
         api.get(":requestor/profile-requests/:mvpd") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let caller = try await self.legacyCaller(v1, requestorID: try context.parameters.require("requestor"))
-                let mvpd = try await self.v1PlatformMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
-                let session = try await partnerSSO.partnerSession(caller: caller, mvpd: mvpd, redirectURL: nil, domain: nil)
-                guard let payload = session.authenticationRequest?.request else {
-                    throw APIError(.v1(400, "authentication_session_exists", "The device is already signed in with this MVPD."))
-                }
-                return Response(
-                    status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "no-store"],
-                    body: .init(byteBuffer: ByteBuffer(string: payload)))
+            let caller = context.caller
+            let mvpd = try await self.v1PlatformMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+            let session = try await partnerSSO.partnerSession(caller: caller, mvpd: mvpd, redirectURL: nil, domain: nil)
+            guard let payload = session.authenticationRequest?.request else {
+                throw APIError(.v1(400, "authentication_session_exists", "The device is already signed in with this MVPD."))
             }
+            return Response(
+                status: .ok, headers: [.contentType: "application/octet-stream", .cacheControl: "no-store"],
+                body: .init(byteBuffer: ByteBuffer(string: payload)))
         }
         api.post("tokens/authn") { request, context in
-            try await self.v1(request, context: context) { v1 in
-                let caller = try await self.legacyCaller(v1, requestorID: try v1.requestorID())
-                let mvpd = try await self.v1PlatformMVPD(v1["mvpd"] ?? "", requestor: caller.requestor.id)
-                guard let raw = v1["SAMLResponse"], raw.utf8.count <= 256 * 1024 else {
-                    throw APIError(.v1(400, "invalid_parameter_saml_response", "SAMLResponse is missing."))
-                }
-                _ = try await partnerSSO.partnerProfile(caller: caller, mvpd: mvpd, samlResponse: Self.v1PlatformSAMLResponse(raw))
-                return self.v1Empty()
+            let (v1, caller) = (context.v1, context.caller)
+            let mvpd = try await self.v1PlatformMVPD(v1["mvpd"] ?? "", requestor: caller.requestor.id)
+            guard let raw = v1["SAMLResponse"], raw.utf8.count <= 256 * 1024 else {
+                throw APIError(.v1(400, "invalid_parameter_saml_response", "SAMLResponse is missing."))
             }
+            _ = try await partnerSSO.partnerProfile(caller: caller, mvpd: mvpd, samlResponse: Self.v1PlatformSAMLResponse(raw))
+            return self.v1Empty()
         }
     }
 

@@ -61,40 +61,6 @@ struct V1Request: Sendable {
     }
 }
 
-extension LegacyV1Controller {
-    /// Runs a REST API v1 handler: reads parameters, negotiates the format and answers every failure as a v1 error body
-    /// (XML or JSON, with the Enhanced Error Code fields) with its status — never a service-side stack of JSON-only errors.
-    func v1(
-        _ request: Request, context: AppContext, format forced: V1Format? = nil,
-        _ handler: (V1Request) async throws -> Response
-    ) async throws -> Response {
-        var parameters = FormBody.query(of: request)
-        var format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
-        var body = ""
-        do {
-            if request.method == .post || request.method == .delete || request.method == .put {
-                body = try await FormBody.text(of: request, context: context)
-                if !body.isEmpty { parameters.merge(FormURLEncoding.parse(body)) { $1 } }
-                format = forced ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
-            }
-            if forced == nil, let asked = parameters["format"], !asked.isEmpty, V1Format(rawValue: asked.lowercased()) == nil {
-                throw APIError(.v1(400, "invalid_request", "The format parameter must be xml or json."))
-            }
-            return try await handler(V1Request(request: request, parameters: parameters, format: format, body: body))
-        } catch let pending as AdobePendingLogout {
-            return AdobeServicesController.pendingLogout(pending.reason)
-        } catch {
-            guard let answer = APIError(domain: error) else { throw error }
-            return answer.body.v1Document.response(format, status: .init(code: answer.body.status), headers: answer.extraHeaders)
-        }
-    }
-
-    /// An empty answer (`204 No Content`, or `200` for the check endpoints).
-    func v1Empty(_ status: HTTPResponse.Status = .noContent) -> Response {
-        Response(status: status, headers: [.cacheControl: "no-store"])
-    }
-}
-
 /// The v1 errors of protocol notes §3 and §7.1 (REST API v1 codes; open set).
 extension EnhancedError {
     static func v1(_ status: Int, _ code: Code, _ message: String, action: Action = .none) -> EnhancedError {

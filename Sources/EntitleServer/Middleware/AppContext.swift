@@ -14,8 +14,10 @@ package struct AppContext: RequestContext {
     package let peerIP: String?
     /// Whether the client reached the service over HTTPS: `X-Forwarded-Proto` / `Forwarded: proto` of a trusted proxy.
     package var forwardedHTTPS = false
-    /// The authenticated caller, set by ``CallerMiddleware``.
+    /// The authenticated caller, set by ``CallerMiddleware`` (REST v2) or ``LegacyCallerMiddleware`` (v1, adobe-services).
     var caller: CallerIdentity?
+    /// The parameters and answer format of a REST v1 or adobe-services call, set by ``LegacyEnvelopeMiddleware``.
+    var legacyRequest: V1Request?
     /// The signed-in operator of the admin API, set by ``AdminAuthMiddleware``.
     var adminOperator: OperatorIdentity?
 

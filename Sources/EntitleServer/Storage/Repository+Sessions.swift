@@ -14,6 +14,11 @@ extension Repository {
             """)
     }
 
+    /// Ends a registration code now (reggie `DELETE`): it can no longer be used or read.
+    package func expireSession(code: String, at now: Int64) async throws {
+        try await run("UPDATE auth_sessions SET not_after = \(bind: now) WHERE code = \(bind: code)")
+    }
+
     /// A session by code.
     package func session(code: String) async throws -> AuthSessionRecord? {
         try await first("SELECT * FROM auth_sessions WHERE code = \(bind: code)", as: AuthSessionRecord.self)

@@ -6,12 +6,17 @@ import Hummingbird
 /// `access_token` parameter), or the legacy HMAC `Authorization` header signed with a requestor key pair.
 /// The answer is a ``CallerIdentity`` like REST v2's, so both protocols share one state: the client is the DCR client id
 /// (or `hmac:<public key>`), the device is v1's `deviceId`, which equals the decoded v2 `AP-Device-Identifier`.
-extension LegacyV1Controller {
+/// ``LegacyCallerMiddleware`` runs it once per call of REST v1 and adobe-services.
+struct LegacyCallerAuthenticator: ClockReading {
+    let repository: Repository
+    let tokens: TokenIssuer
+    let clock: any ServiceClock
+
     /// How far `request_time` may be from the service's clock (either way), ms.
     static let hmacTimeWindow: Int64 = 5 * 60_000
 
     /// Checks the app identity of a v1 call for `requestorID` and binds it to the `deviceId` of the call.
-    func legacyCaller(_ v1: V1Request, requestorID: String, needsDevice: Bool = true) async throws -> CallerIdentity {
+    func caller(_ v1: V1Request, requestorID: String, needsDevice: Bool) async throws -> CallerIdentity {
         let header = v1.request.headers[.authorization] ?? ""
         let (clientID, redirectURIs, claimsRequestor) = try await legacyApp(v1, header: header)
         guard claimsRequestor == requestorID else {
