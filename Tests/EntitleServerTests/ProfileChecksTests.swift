@@ -7,29 +7,36 @@ import Testing
 
 /// ``ProfileChecks``, the one place where REST v2, v1 and adobe-services look a device's profile up, check its expiry
 /// against the service's clock and limit the resources of a request. The service has no in-memory store yet, so the
-/// checks run on a scratch, migrated SQLite database; the clock is a ``ManualClock`` the test moves.
+/// checks run on a scratch, migrated database (SQLite; PostgreSQL too when one is given); the clock is a
+/// ``ManualClock`` the test moves.
 @Suite struct ProfileChecksTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let failures = ProfileChecks.Failures(
         missing: EnhancedError(action: "authentication", status: 401, code: "test_missing", message: "missing"),
         expired: EnhancedError(action: "authentication", status: 403, code: "test_expired", message: "expired"))
 
-    /// Runs `body` with checks on a fresh, migrated SQLite database and a manual clock at ``start``.
+    /// Runs `body` with checks on a fresh, migrated database of each available engine (SQLite, and PostgreSQL when
+    /// `ENTITLE_TEST_DATABASE_URL` is set) and a manual clock at ``start``.
     static func withChecks(_ body: (ProfileChecks, Repository, ManualClock) async throws -> Void) async throws {
         let directory = NSTemporaryDirectory() + "profile-checks-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let engine = try await DatabaseEngine.sqlite(path: directory + "/entitle.sqlite", logger: Logger(label: "test"))
-        do {
-            let repository = Repository(sql: engine.sql)
-            try await repository.migrate(logger: Logger(label: "test"))
-            let clock = ManualClock(start)
-            try await body(ProfileChecks(repository: repository, clock: clock), repository, clock)
-        } catch {
-            try await engine.close()
-            throw error
+        let sqlite = try await DatabaseEngine.sqlite(path: directory + "/entitle.sqlite", logger: Logger(label: "test"))
+        do { try await run(on: sqlite, body) } catch { try await sqlite.close(); throw error }
+        try await sqlite.close()
+        if let database = try await ScratchDatabase.create() {
+            let postgres = try DatabaseEngine.postgres(url: database.url, logger: Logger(label: "test"), connectionsPerEventLoop: 1)
+            do { try await run(on: postgres, body) } catch { try await postgres.close(); try await database.drop(); throw error }
+            try await postgres.close()
+            try await database.drop()
         }
-        try await engine.close()
+    }
+
+    private static func run(on engine: DatabaseEngine, _ body: (ProfileChecks, Repository, ManualClock) async throws -> Void) async throws {
+        let repository = Repository(sql: engine.sql)
+        try await repository.migrate(logger: Logger(label: "test"))
+        let clock = ManualClock(start)
+        try await body(ProfileChecks(repository: repository, clock: clock), repository, clock)
     }
 
     /// A profile of device `d` of client `c` at requestor `REF`, valid from `notBefore` for `seconds`.
