@@ -5,7 +5,8 @@ import SAML
 
 extension DemoMVPD {
     /// `POST {mvpd}/saml/sso`: the HTTP-POST binding. The form's `SAMLRequest` (Base64 XML) is checked as the
-    /// redirect binding's is: a trusted SP, its enveloped signature verified with the SP's certificates, this IdP as
+    /// redirect binding's is: a trusted SP, its enveloped signature verified with the SP's certificates (followed as the
+    /// redirect binding follows them), this IdP as
     /// destination, the SP's ACS URL, recent; and an ID posted before is a replay. Then the same answer as
     /// `GET {mvpd}/saml/sso`: the assertion for a browser with a session, else the login page.
     func singleSignOnPost(request: Request, providerID: String) async -> Response {
@@ -18,8 +19,9 @@ extension DemoMVPD {
         let now = configuration.now()
         let accepted: AcceptedAuthnRequest
         do {
-            accepted = try acceptAuthnRequest(
-                query: form, viaPOST: true, provider: provider, checkSignature: true, checkFreshness: true, now: now)
+            accepted = try await withServiceProviderCertificates { () throws(DemoRequestError) in
+                try acceptAuthnRequest(query: form, viaPOST: true, provider: provider, checkSignature: true, checkFreshness: true, now: now)
+            }
         } catch {
             return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }

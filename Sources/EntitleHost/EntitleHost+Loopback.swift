@@ -39,7 +39,7 @@ extension EntitleHost {
     }
 
     /// The server could not bind its port (another process took it after ``freePort()``).
-    struct PortTaken: Error {}
+    package struct PortTaken: Error {}
 
     /// Runs a host with exactly `configuration` (its port included) until `body` returns, then stops it and closes
     /// storage; `body` runs only once the server listens.

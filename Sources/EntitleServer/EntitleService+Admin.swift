@@ -122,7 +122,10 @@ extension EntitleService {
     /// Issues a requestor key pair for the legacy HMAC header; returns (public key, private key).
     package func issueLegacyKeyPair(requestor: String) async throws -> (publicKey: String, privateKey: String) {
         guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
-        let publicKey = Secrets.randomToken(bytes: 24), privateKey = Secrets.randomToken(bytes: 32)
+        // A public key is typed on command lines (`legacy-key revoke KEY`), where a leading "-" reads as an option.
+        var publicKey = Secrets.randomToken(bytes: 24)
+        while publicKey.hasPrefix("-") { publicKey = Secrets.randomToken(bytes: 24) }
+        let privateKey = Secrets.randomToken(bytes: 32)
         try await repository.insertLegacyAppKey(
             LegacyAppKeyRecord(
                 publicKey: publicKey, requestorId: requestor, privateKey: privateKey,

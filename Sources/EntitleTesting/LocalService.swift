@@ -76,26 +76,36 @@ package struct LocalService: ServiceHarness {
         profileCacheBound: Duration = ProfileCache.defaultBound,
         _ body: (_ first: LocalService, _ second: LocalService) async throws -> Void
     ) async throws {
-        let database = try await ScratchDatabase.create()
-        let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        do {
-            try await run(
-                clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh,
-                profileCacheBound: profileCacheBound
-            ) { first in
+        // Both instances share storage, so a port taken by another process between choosing and binding it restarts
+        // the pair on fresh storage (as a single instance's start does), until the body has run.
+        for attempt in 1...5 {
+            let database = try await ScratchDatabase.create()
+            let directory = NSTemporaryDirectory() + "entitle-instances-" + UUID().uuidString
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            var bodyStarted = false
+            do {
                 try await run(
                     clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh,
                     profileCacheBound: profileCacheBound
-                ) { second in
-                    try await body(first, second)
+                ) { first in
+                    try await run(
+                        clock: clock, databaseURL: database?.url, dataDirectory: directory, catalogRefresh: catalogRefresh,
+                        profileCacheBound: profileCacheBound
+                    ) { second in
+                        bodyStarted = true
+                        try await body(first, second)
+                    }
                 }
+            } catch is EntitleHost.PortTaken where !bodyStarted && attempt < 5 {
+                try? await database?.drop()
+                continue
+            } catch {
+                try? await database?.drop()
+                throw error
             }
-        } catch {
             try? await database?.drop()
-            throw error
+            return
         }
-        try? await database?.drop()
     }
 
     /// Waits until `/healthz` answers.

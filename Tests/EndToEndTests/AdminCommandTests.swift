@@ -8,7 +8,8 @@ import Testing
 /// The operator's `entitle admin` commands, run as the real binary on the storage of a running service, and their
 /// effect on an app using the SDK.
 @Suite(.serialized, .timeLimit(.minutes(10))) struct AdminCommandTests {
-    /// SHA-256("fan@example.com"), computed with sha256sum: what the SDK sends for that address.
+    /// SHA-256("fan@example.com"), computed with sha256sum: what the app passes as `withData` for that address (Adobe's
+    /// guidance: the app hashes the identity; the SDK sends it as given).
     static let fanDigest = "90fb42525afe02cbd2224ed6b3ae00fa178bb556ea86996415a257667bd87b60"
 
     static func admin(_ service: LocalService, _ arguments: [String], input: String? = nil) async throws -> DeviceProcess.Result {
@@ -62,7 +63,7 @@ import Testing
             let app = TestApp(service: service)
             let mvpds = try await app.enabler.configure(requestorID: "REF")
             #expect(mvpds.contains { $0.ID == "SpringPromo" && $0.isTempPass })
-            let flow = Task { try await app.enabler.authenticate(withData: ["email": "fan@example.com"]) }
+            let flow = Task { try await app.enabler.authenticate(withData: ["email": Self.fanDigest]) }
             _ = try await app.waitFor("displayProviderDialog")
             app.enabler.setSelectedProvider("SpringPromo")
             #expect(try await flow.value == "SpringPromo")
@@ -73,7 +74,7 @@ import Testing
             let identity = #"{"email":"\#(Self.fanDigest)"}"#
             let reset = try await Self.admin(service, ["temppass", "reset", "--requestor", "REF", "--mvpd", "SpringPromo", "--identity", identity])
             #expect(reset.stdout.contains("reset 1 pass(es)"), "\(reset.stdout) \(reset.stderr)")
-            let again = Task { try await app.enabler.authenticate(forceAuthn: true, withData: ["email": "fan@example.com"]) }
+            let again = Task { try await app.enabler.authenticate(forceAuthn: true, withData: ["email": Self.fanDigest]) }
             try await app.waitFor("displayProviderDialog", count: 2)
             app.enabler.setSelectedProvider("SpringPromo")
             #expect(try await again.value == "SpringPromo")

@@ -30,6 +30,9 @@ import Testing
                 ], directory: folder)
             defer { idp.stop() }
             _ = try await idp.waitForOutput(containing: "ready", timeout: 300)
+            // pysaml2 stamps its assertions with the real time; the service's test clock stood still while the IdP
+            // started (a minute or more on a loaded machine), which would make them look issued in the future.
+            local.clock.advance(by: max(0, Date().timeIntervalSince(local.clock.now())))
             let idpMetadata = try await ProductionOnboardingTests.fetch(http, "http://127.0.0.1:\(idpPort)/idp/metadata").text
 
             // The MVPD: pysaml2 for sign-in, the DemoMVPD's authorization endpoint (which does not know grace) for plays.
@@ -56,7 +59,8 @@ import Testing
             guard case .page(let answer) = try await browser.submit(login, from: page),
                 let samlForm = answer.forms.first(where: { $0["SAMLResponse"] != nil })
             else { throw BrowserError("no SAML answer from the IdP") }
-            guard case .external = try await browser.submit(samlForm, from: answer) else { throw BrowserError("not redirected to the app") }
+            let consumed = try await browser.submit(samlForm, from: answer)
+            guard case .external = consumed else { throw BrowserError("not redirected to the app: \(consumed)") }
 
             let code = try #require(created.code)
             let profile = try #require(try await local.service.repository.profile(requestor: "REF", sessionCode: code))

@@ -61,11 +61,14 @@ import Testing
                 assertionConsumerServiceURL: local.service.configuration.assertionConsumerServiceURL, forceAuthn: false)
             let url = try request.redirectURL(relayState: nil, signer: forger)
             let tv = try await local.client()
+            let started = ContinuousClock.now
             for _ in 0..<5 {
                 let answer = try await tv.send(.GET, url, authorized: false)
                 #expect(answer.status == 400 && answer.text.contains("not correctly signed"), "\(answer.status)")
             }
-            #expect(demo.serviceProviderCertificates.reads.count <= reads + 1)
+            // At most one forced read per second of (real) time the five requests took: one when they are quick.
+            let seconds = Int((ContinuousClock.now - started).components.seconds)
+            #expect(demo.serviceProviderCertificates.reads.count <= reads + 1 + seconds)
         }
     }
 }
