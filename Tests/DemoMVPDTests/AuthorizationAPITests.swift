@@ -1,5 +1,5 @@
 import DemoMVPD
-import EntitleTesting
+import TestLogCapture
 import Foundation
 import Hummingbird
 import HummingbirdTesting

@@ -4,6 +4,7 @@ import EntitleServer
 import EntitleTesting
 import Foundation
 import Logging
+import TestLogCapture
 import Testing
 
 /// The trusted-proxy setting through the real service on a real socket: the forwarding headers of a trusted peer name
