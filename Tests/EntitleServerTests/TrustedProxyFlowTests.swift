@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import EntitleCore
 import EntitleHost
 import EntitleServer
 import EntitleTesting
