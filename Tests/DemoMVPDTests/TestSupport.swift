@@ -5,7 +5,6 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SAML
-import Synchronization
 import Testing
 
 /// Shared keys, names and builders for the DemoMVPD tests.
