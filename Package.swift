@@ -123,7 +123,9 @@ let package = Package(
         // Test support: child processes by posix_spawn (Foundation's Process crashes under load on Linux).
         .target(name: "CChildProcess"),
         .target(name: "ChildProcess", dependencies: ["CChildProcess"]),
-        // Test support (not a product): the in-process service harness, the REST v1 client, log capture, the router harness.
+        // Test support without the service: a log handler that keeps what it is given (DemoMVPDTests, EntitleServerTests).
+        .target(name: "TestLogCapture", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        // Test support (not a product): the in-process service harness, the REST v1 client, the router harness.
         .target(
             name: "EntitleTesting",
             dependencies: [
@@ -141,6 +143,7 @@ let package = Package(
                 "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "DemoMVPD", "AccessEnabler", "MediaTokenVerifier",
                 "TerminalQR", "SystemRSA", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -188,14 +191,14 @@ let package = Package(
         .testTarget(
             name: "DemoMVPDTests",
             dependencies: [
-                "DemoMVPD", "SAML", "EntitleTesting",
+                "DemoMVPD", "SAML", "TestLogCapture",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
         .testTarget(
             name: "EntitleServerTests",
             dependencies: [
                 "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
-                "ChildProcess",
+                "TestLogCapture", "ChildProcess",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -29,7 +29,7 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
     public let catalog: [PlatformAccountProvider]
     private let transport: any HTTPTransport
     private let signInLifetime: TimeInterval
-    private let now: @Sendable () -> Date
+    private let clock: any AccessEnablerClock
     private let state: Locked<State>
 
     /// Creates an account that knows `catalog`; `accessStatus` is the app's permission now and `promptAnswer` what
@@ -37,12 +37,12 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
     public init(
         catalog: [PlatformAccountProvider], accessStatus: PlatformAccessStatus = .notDetermined,
         promptAnswer: PlatformAccessStatus = .granted, transport: any HTTPTransport = URLSessionTransport(),
-        signInLifetime: TimeInterval = 30 * 86_400, now: @escaping @Sendable () -> Date = { Date() }
+        signInLifetime: TimeInterval = 30 * 86_400, clock: any AccessEnablerClock = SystemClock()
     ) {
         self.catalog = catalog
         self.transport = transport
         self.signInLifetime = signInLifetime
-        self.now = now
+        self.clock = clock
         self.state = Locked(State(access: accessStatus, promptAnswer: promptAnswer, signIn: nil))
     }
 
@@ -50,7 +50,7 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
     public func signIn(providerID: String, username: String, password: String) {
         let signIn = SignIn(
             providerID: providerID, username: username, password: password,
-            expirationDate: now().addingTimeInterval(signInLifetime))
+            expirationDate: clock.now().addingTimeInterval(signInLifetime))
         state.withLock { $0.signIn = signIn }
     }
 
@@ -77,7 +77,7 @@ public final class PortablePlatformAccount: PlatformSingleSignOn {
         _ request: PlatformProviderRequest,
         presenter: TVProviderDialogPresenter
     ) async throws(PlatformSSOError) -> PlatformProviderInfo {
-        if let signIn = state.withLock({ $0.signIn }), signIn.expirationDate > now() {
+        if let signIn = state.withLock({ $0.signIn }), signIn.expirationDate > clock.now() {
             guard request.supportedProviderIDs.contains(signIn.providerID) else {
                 throw PlatformSSOError(.unsupportedProvider, details: "The account is signed in to \(signIn.providerID).")
             }

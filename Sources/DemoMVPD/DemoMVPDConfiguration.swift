@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import SAML  // re-exports X509 (Certificate)
 
@@ -23,7 +24,7 @@ package struct DemoMVPDConfiguration: Sendable {
     /// Whether the login page lists the demo accounts of the MVPD (handy for demos).
     package var showDemoAccounts: Bool
     /// The clock; every time decision reads it.
-    package var now: @Sendable () -> Date
+    package var clock: any EntitleClock
     /// Demo providers whose SOAP XACML endpoint refuses unsigned queries (DemoFiber: an MVPD that requires signing).
     package var signedXACMLQueriesRequired: Set<String> = ["DemoFiber"]
     /// Demo providers whose assertions carry the subscriber's channel lineup in ``lineupAttribute`` (one
@@ -32,10 +33,10 @@ package struct DemoMVPDConfiguration: Sendable {
     /// The SAML attribute of the lineup.
     package var lineupAttribute = "authorized_resources"
     /// How long the certificates read from a service provider's ``TrustedServiceProvider/certificateSource`` are used
-    /// before they are read again, seconds (on ``now``'s clock).
+    /// before they are read again, seconds (on ``clock``).
     package var serviceProviderRefresh: TimeInterval = 60
 
-    /// Creates a configuration; `now` defaults to the system clock and `secureCookies` to whether `baseURL` is https.
+    /// Creates a configuration; `clock` defaults to the system clock and `secureCookies` to whether `baseURL` is https.
     package init(
         baseURL: String,
         identity: SigningIdentity,
@@ -46,7 +47,7 @@ package struct DemoMVPDConfiguration: Sendable {
         requestMaxAge: TimeInterval = 10 * 60,
         secureCookies: Bool? = nil,
         showDemoAccounts: Bool = true,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any EntitleClock = SystemClock()
     ) {
         var base = baseURL
         while base.hasSuffix("/") { base.removeLast() }
@@ -59,7 +60,7 @@ package struct DemoMVPDConfiguration: Sendable {
         self.requestMaxAge = requestMaxAge
         self.secureCookies = secureCookies ?? base.lowercased().hasPrefix("https://")
         self.showDemoAccounts = showDemoAccounts
-        self.now = now
+        self.clock = clock
     }
 }
 
@@ -89,4 +90,9 @@ package struct TrustedServiceProvider: Sendable {
         self.certificates = certificates
         self.certificateSource = certificateSource
     }
+}
+
+extension DemoMVPDConfiguration {
+    /// The time on ``clock``.
+    package func now() -> Date { clock.now() }
 }

@@ -76,7 +76,7 @@ package struct EntitleHost: Sendable {
                 baseURL: demoBaseURL, identity: secrets.identity,
                 trustedServiceProviders: [trusted],
                 authorizationAPIKey: secrets.apiKey,
-                now: { clock.now() })
+                clock: clock)
             demoConfiguration.lineupProviders = configuration.demoLineupProviders
             let demo = DemoMVPD(configuration: demoConfiguration, logger: logger)
             let info = try await DemoWorld.seed(service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory)

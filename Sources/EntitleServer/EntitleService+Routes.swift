@@ -102,7 +102,7 @@ extension EntitleService {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
-        router.get("/healthz") { _, _ in JSONCoding.response(["status": "ok"]) }
+        router.get("/healthz") { _, _ in ["status": "ok"] as [String: String] }
         let readiness = ReadinessCheck(repository: repository, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         addOperatorRoutes(to: router)

@@ -74,7 +74,7 @@ package struct EntitleService: Sendable {
             mvpdClient: MVPDAuthorizationClient(
                 httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds,
                 queryIssuer: XACMLQueryIssuer(
-                    entityID: configuration.spEntityID, signer: { try await keys.signingIdentity(purpose: .samlSP) }, now: { clock.now() })),
+                    entityID: configuration.spEntityID, signer: { try await keys.signingIdentity(purpose: .samlSP) }, clock: clock)),
             degradation: degradation, mediaTokens: mediaTokens, oauth2: oauth2, metrics: metrics, clock: clock,
             defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
         callers = CallerAuthenticator(tokens: tokens, repository: repository, caches: caches)

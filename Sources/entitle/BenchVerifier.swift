@@ -20,9 +20,9 @@ struct BenchVerifier: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let result = VerifierBenchmark.run(seconds: seconds)
+        let result = try VerifierBenchmark.run(seconds: seconds)
         let ratio = result.tokensPerSecond / result.rawRSAVerifiesPerSecond
-        let rates = rateSeconds > 0 ? SignatureRateBenchmark.run(seconds: rateSeconds) : []
+        let rates = rateSeconds > 0 ? try SignatureRateBenchmark.run(seconds: rateSeconds) : []
         let rsa = rateSeconds > 0 ? try RSAImplementationRates.measure(seconds: rateSeconds) : nil
         if json {
             let algorithms = rates.map {

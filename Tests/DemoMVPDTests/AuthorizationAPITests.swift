@@ -1,8 +1,9 @@
 import DemoMVPD
-import EntitleTesting
+import EntitleCore
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import TestLogCapture
 import Testing
 
 @Suite("DemoMVPD authorization API")
@@ -176,7 +177,7 @@ struct AuthorizationAPITests {
         let capture = LogCapture()
         let configuration = DemoMVPDConfiguration(
             baseURL: Fixture.baseURL, identity: Fixture.idpIdentity, trustedServiceProviders: [Fixture.serviceProvider()],
-            authorizationAPIKey: Fixture.apiKey, now: { Fixture.now })
+            authorizationAPIKey: Fixture.apiKey, clock: ManualClock(Fixture.now))
         let mvpd = DemoMVPD(configuration: configuration, logger: capture.logger(label: "t"))
         let router = Router()
         mvpd.addRoutes(to: router.group("demo-mvpd"))

@@ -111,7 +111,7 @@ struct LoginFlowTests {
             let (_, page) = try await Self.openLogin(&browser)
             _ = try await Self.submit(&browser, page: page, username: "alice", password: "alice-pass")
             clock.advance(by: 9 * 3600)
-            let request = Fixture.authnRequest(at: clock.now)
+            let request = Fixture.authnRequest(at: clock.now())
             let again = try await browser.get(try request.redirectURL(relayState: nil, signer: Fixture.spIdentity))
             #expect(inputValue("SAMLResponse", in: again.text) == nil)
             #expect(again.text.contains("name=\"password\""))

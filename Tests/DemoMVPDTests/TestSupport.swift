@@ -5,7 +5,6 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import SAML
-import Synchronization
 import Testing
 
 /// Shared keys, names and builders for the DemoMVPD tests.
@@ -33,7 +32,7 @@ enum Fixture {
     static func application(clock: TestClock = TestClock(now), signedRequests: Bool = true) -> some ApplicationProtocol {
         let configuration = DemoMVPDConfiguration(
             baseURL: baseURL, identity: idpIdentity, trustedServiceProviders: [serviceProvider(signed: signedRequests)],
-            authorizationAPIKey: apiKey, now: { clock.now })
+            authorizationAPIKey: apiKey, clock: clock)
         let mvpd = DemoMVPD(configuration: configuration, logger: Logger(label: "demo-mvpd-test"))
         let router = Router()
         mvpd.addRoutes(to: router.group("demo-mvpd"))
@@ -64,12 +63,8 @@ enum Fixture {
 }
 
 /// A settable clock.
-final class TestClock: Sendable {
-    private let value: Mutex<Date>
-    init(_ date: Date) { value = Mutex(date) }
-    var now: Date { value.withLock { $0 } }
-    func advance(by seconds: TimeInterval) { value.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
+/// The DemoMVPD tests' clock: the package's manual clock.
+typealias TestClock = ManualClock
 
 /// A minimal browser over the test client: keeps cookies (ignoring paths), posts forms.
 struct TestBrowser {

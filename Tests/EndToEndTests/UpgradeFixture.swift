@@ -1,4 +1,5 @@
 import EntitleClients
+import EntitleCore
 import EntitleHost
 import EntitleServer
 import Foundation

@@ -4,6 +4,7 @@ import EntitleServer
 import EntitleTesting
 import Foundation
 import Logging
+import TestLogCapture
 import Testing
 
 /// Control characters in resource ids are refused before anything reaches the MVPD, and no untrusted value reaches a

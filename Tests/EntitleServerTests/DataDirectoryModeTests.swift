@@ -2,6 +2,7 @@ import EntitleHost
 import EntitleServer
 import EntitleTesting
 import Foundation
+import TestLogCapture
 import Testing
 
 /// The data directory holds the private signing keys: every file in it is 0600 and every directory 0700, whatever the

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import HTTPTypes
 import Logging
+import TestLogCapture
 import Testing
 
 /// The operator's log: one structured line per request, and never a secret.

@@ -1,9 +1,11 @@
 import AsyncHTTPClient
+import EntitleCore
 import EntitleHost
 import EntitleServer
 import EntitleTesting
 import Foundation
 import Logging
+import TestLogCapture
 import Testing
 
 /// The trusted-proxy setting through the real service on a real socket: the forwarding headers of a trusted peer name

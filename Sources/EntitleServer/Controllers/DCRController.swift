@@ -15,9 +15,13 @@ struct DCRController: Sendable {
     }
 
     /// Registers a client of an approved software statement.
-    func register(_ request: Request, context: AppContext) async throws -> Response {
-        let text = try await FormBody.text(of: request, context: context)
-        guard let body = try? JSONDecoder().decode(ClientRegistrationRequest.self, from: Data(text.utf8)) else {
+    func register(_ request: Request, context: AppContext) async throws -> EditedResponse<ClientRegistration> {
+        let body: ClientRegistrationRequest
+        do {
+            body = try await request.decode(as: ClientRegistrationRequest.self, context: context)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw error  // 413 `payload_too_large` (ErrorMiddleware)
+        } catch {
             throw OAuthError("invalid_request", "The body must be JSON with a software_statement.")
         }
         guard let claims = await tokens.verify(statement: body.softwareStatement) else {
@@ -44,14 +48,14 @@ struct DCRController: Sendable {
         try await repository.insertClient(client)
         context.logger.info(
             "client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
-        return JSONCoding.response(
-            ClientRegistration(
-                clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs,
-                clientIDIssuedAt: client.issuedAt), status: .created)
+        return EditedResponse(
+            status: .created,
+            response: ClientRegistration(
+                clientID: client.clientId, clientSecret: secret, redirectURIs: redirectURIs, clientIDIssuedAt: client.issuedAt))
     }
 
     /// Issues an access token for client credentials.
-    func issueToken(_ request: Request, context: AppContext) async throws -> Response {
+    func issueToken(_ request: Request, context: AppContext) async throws -> EditedResponse<AccessTokenResponse> {
         let form = try await FormBody.fields(of: request, context: context)
         guard form["grant_type"] == "client_credentials" else {
             throw OAuthError(
@@ -67,9 +71,8 @@ struct DCRController: Sendable {
             throw OAuthError("invalid_client", "The client is unknown, revoked or the secret is wrong: register again.")
         }
         let (token, claims) = try await tokens.accessToken(clientID: client.clientId, requestorID: client.requestorId)
-        return JSONCoding.response(
-            AccessTokenResponse(
-                id: claims.jti, accessToken: token, createdAt: claims.iat * 1000,
-                expiresIn: claims.exp - claims.iat), status: .created)
+        return EditedResponse(
+            status: .created,
+            response: AccessTokenResponse(id: claims.jti, accessToken: token, createdAt: claims.iat * 1000, expiresIn: claims.exp - claims.iat))
     }
 }

@@ -18,14 +18,14 @@ struct LogoutController: ClockReading {
         group.get("logout/:mvpd") { request, context in
             let caller = context.caller
             let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
-            return JSONCoding.response(try await logout(caller: caller, mvpds: [mvpd], request: request))
+            return try await logout(caller: caller, mvpds: [mvpd], request: request)
         }
         group.get("logout") { request, context in
             let caller = context.caller
             let profiles = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
             var mvpds: [MVPDRecord] = []
             for profile in profiles { if let mvpd = try await repository.mvpd(id: profile.mvpdId) { mvpds.append(mvpd) } }
-            return JSONCoding.response(try await logout(caller: caller, mvpds: mvpds, request: request))
+            return try await logout(caller: caller, mvpds: mvpds, request: request)
         }
     }
 

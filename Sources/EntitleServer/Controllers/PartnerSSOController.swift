@@ -21,7 +21,7 @@ struct PartnerSSOController {
             let form = try await FormBody.fields(of: request, context: context)
             let redirectURL = try sessions.validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
             let domain = try sessions.validatedDomain(form["domainName"].nonEmpty)
-            return JSONCoding.response(try await partnerSSO.partnerSession(caller: caller, mvpd: mvpd, redirectURL: redirectURL, domain: domain))
+            return try await partnerSSO.partnerSession(caller: caller, mvpd: mvpd, redirectURL: redirectURL, domain: domain)
         }
         group.post("profiles/sso/:partner") { request, context in
             let caller = context.caller
@@ -31,7 +31,8 @@ struct PartnerSSOController {
             guard let samlResponse = form["SAMLResponse"], !samlResponse.isEmpty else {
                 throw APIError(EnhancedError.invalidSAMLResponse.with(details: "The SAMLResponse form field is missing."))
             }
-            return JSONCoding.response(try await partnerSSO.partnerProfile(caller: caller, mvpd: mvpd, samlResponse: samlResponse), status: .created)
+            return EditedResponse(
+                status: .created, response: try await partnerSSO.partnerProfile(caller: caller, mvpd: mvpd, samlResponse: samlResponse))
         }
     }
 }

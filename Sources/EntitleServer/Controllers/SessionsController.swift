@@ -13,18 +13,15 @@ struct SessionsController {
         group.post("sessions") { request, context in
             let caller = context.caller
             let form = try await FormBody.fields(of: request, context: context)
-            return JSONCoding.response(
-                try await sessions.createSession(caller: caller, form: form, tempPassIdentity: request.headers[.tempPassIdentity]))
+            return try await sessions.createSession(caller: caller, form: form, tempPassIdentity: request.headers[.tempPassIdentity])
         }
         group.post("sessions/:code") { request, context in
             let caller = context.caller
             let form = try await FormBody.fields(of: request, context: context)
             let session = try await sessions.liveSession(
                 code: try context.parameters.require("code"), requestor: caller.requestor.id, bucket: caller.device.value)
-            return JSONCoding.response(
-                try await sessions.resumeSession(
-                    session, caller: caller, form: form,
-                    tempPassIdentity: request.headers[.tempPassIdentity]))
+            return try await sessions.resumeSession(
+                session, caller: caller, form: form, tempPassIdentity: request.headers[.tempPassIdentity])
         }
         group.get("sessions/:code") { _, context in
             let caller = context.caller
@@ -38,14 +35,13 @@ struct SessionsController {
             existing["mvpd"] = session.mvpdId
             existing["domain"] = session.domainName
             existing["redirectUrl"] = session.redirectUrl
-            return JSONCoding.response(
-                SessionResponse(
-                    actionName: session.status == .authenticated ? .authorize : (session.mvpdId == nil ? .resume : .authenticate),
-                    actionType: session.status == .authenticated ? .direct : .interactive,
-                    reasonType: session.status == .authenticated ? .authenticated : .none,
-                    missingParameters: sessions.missingParameters(session), existingParameters: existing, code: session.code,
-                    sessionId: session.sessionId, mvpd: session.mvpdId, serviceProvider: session.requestorId,
-                    notBefore: String(session.createdAt), notAfter: String(session.notAfter)))
+            return SessionResponse(
+                actionName: session.status == .authenticated ? .authorize : (session.mvpdId == nil ? .resume : .authenticate),
+                actionType: session.status == .authenticated ? .direct : .interactive,
+                reasonType: session.status == .authenticated ? .authenticated : .none,
+                missingParameters: sessions.missingParameters(session), existingParameters: existing, code: session.code,
+                sessionId: session.sessionId, mvpd: session.mvpdId, serviceProvider: session.requestorId,
+                notBefore: String(session.createdAt), notAfter: String(session.notAfter))
         }
         // The device that created a session gives it up (the user cancelled the login on the TV), so the code no longer
         // leads to a provider picker or a login page.

@@ -113,7 +113,8 @@ struct AssertionConsumer: Sendable, ClockReading {
     @discardableResult
     func storeProfile(_ verified: Verified, type: ProfileType, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
         let now = self.now
-        var notAfter = now + verified.mvpd.profileTtlSeconds * 1000
+        let lifetime = try await repository.profileLifetimeSeconds(requestor: verified.session.requestorId, mvpd: verified.mvpd)
+        var notAfter = now + lifetime * 1000
         if let sessionEnd = verified.assertion.sessionNotOnOrAfter {
             notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
         }

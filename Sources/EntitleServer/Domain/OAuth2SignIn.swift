@@ -129,9 +129,10 @@ struct OAuth2SignIn: Sendable, ClockReading {
             var metadata = mapping.grouped(mapping.map(claims, nameID: .string(userID)))
             metadata["userID"] = .string(userID)
             let now = self.now
+            let lifetime = try await repository.profileLifetimeSeconds(requestor: session.requestorId, mvpd: mvpd)
             let profile = ProfileRecord(
                 requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: mvpd.id,
-                type: .regular, issuer: mvpd.id, notBefore: now, notAfter: now + mvpd.profileTtlSeconds * 1000,
+                type: .regular, issuer: mvpd.id, notBefore: now, notAfter: now + lifetime * 1000,
                 attributes: JSONText.encode(UserMetadataEncoder.stored(metadata)), nameId: userID, sessionIndex: nil,
                 sessionCode: session.code, userId: userID)
             if let refreshToken = tokens.refreshToken {

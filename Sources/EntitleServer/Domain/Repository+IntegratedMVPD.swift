@@ -9,3 +9,12 @@ extension Repository {
         return mvpd
     }
 }
+
+extension Repository {
+    /// How long a sign-in to `mvpd` for `requestor` lasts, in seconds: the integration's profile lifetime
+    /// (`entitle admin integration set --profile-ttl`) where it sets one, else the MVPD's. Every sign-in path (SAML,
+    /// partner SSO, OAuth 2.0) reads it here, as the MVPD record of a session is read without the integration's overrides.
+    func profileLifetimeSeconds(requestor: String, mvpd: MVPDRecord) async throws -> Int64 {
+        try await integratedMVPD(requestor: requestor, mvpd: mvpd.id)?.profileTtlSeconds ?? mvpd.profileTtlSeconds
+    }
+}

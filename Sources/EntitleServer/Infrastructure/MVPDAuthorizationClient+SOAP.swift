@@ -12,7 +12,7 @@ struct XACMLQueryIssuer: Sendable {
     /// The SAML SP signing identity that signs now.
     let signer: @Sendable () async throws -> SigningIdentity
     /// The clock (IssueInstant).
-    let now: @Sendable () -> Date
+    let clock: any ServiceClock
 }
 
 /// How XACML is exchanged with one MVPD: its stored options and whether its SHA-1 signatures are accepted.
@@ -51,7 +51,7 @@ extension MVPDAuthorizationClient {
         guard let issuer = queryIssuer else { return .failure(.invalidIntegration) }
         let context = XACML.request(userID: userID, subjectForm: .id, resources: resources, ipAddress: clientIP)
         let id = "_" + Secrets.randomHex(bytes: 16)
-        let instant = Self.instant(issuer.now())
+        let instant = Self.instant(issuer.clock.now())
         guard sign else {
             return .success(XACML.soapQuery(request: context, issuer: issuer.entityID, destination: url, id: id, issueInstant: instant))
         }

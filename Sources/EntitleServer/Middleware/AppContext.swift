@@ -30,6 +30,8 @@ package struct AppContext: RequestContext {
 
     /// Bodies larger than this are refused with 413.
     package var maxUploadSize: Int { 256 * 1024 }
+    /// ``ResponseEncodable`` answers are the wire's JSON (sorted keys, `Cache-Control: no-store`).
+    package var responseEncoder: WireJSONEncoder { WireJSONEncoder() }
 }
 
 /// The request context of the authenticated route groups: the caller that ``CallerMiddleware`` established is always
@@ -52,4 +54,6 @@ struct CallerContext: ChildRequestContext {
 
     /// Bodies larger than this are refused with 413.
     var maxUploadSize: Int { 256 * 1024 }
+    /// ``ResponseEncodable`` answers are the wire's JSON (sorted keys, `Cache-Control: no-store`).
+    var responseEncoder: WireJSONEncoder { WireJSONEncoder() }
 }

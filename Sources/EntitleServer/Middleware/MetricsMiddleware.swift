@@ -1,6 +1,12 @@
 import Hummingbird
 
 /// Counts requests and their latency by route template (never by raw path, which would carry codes).
+///
+/// Not Hummingbird's `MetricsMiddleware`: that one records through swift-metrics' process-wide `MetricsSystem`
+/// (bootstrapped once per process), under its own names and labels (`http.route`, `http.request.method`, a timer without
+/// our buckets). The service's metrics live in a Prometheus registry it owns (``ServiceMetrics``, rendered at `/metrics`),
+/// so that several services in one process — every flow test, two instances on one database — keep separate figures and
+/// dashboards keep `entitle_http_requests_total{method,route,status}` and `entitle_http_request_duration_seconds`.
 struct MetricsMiddleware: RouterMiddleware {
     let metrics: ServiceMetrics
 

@@ -2,26 +2,28 @@ import Crypto
 import _CryptoExtras
 import EntitleCore
 import Foundation
+import MediaTokenVerifier
 
-/// Measures full token verification against raw RSA-2048 signature verification, on the calling thread.
-public enum VerifierBenchmark {
+/// Measures full token verification against raw RSA-2048 signature verification, on the calling thread, for
+/// `entitle bench verifier`.
+enum VerifierBenchmark {
     /// Runs for about `seconds` and returns both rates. Batches of 8 of each kind run back to back in alternating
     /// order so that both see the same machine load; pairs disturbed by preemption are dropped. The full path is ``MediaTokenVerifier/check(_:requestor:resource:now:)`` (Base64, envelope,
     /// scanner, signature, requestor, lifetime, resource) on a freshly signed token for resource `news`; the
     /// baseline is `isValidSignature` (SHA-256 + RSA PKCS#1 v1.5) over the same body and signature.
-    public static func run(seconds: Double) -> (tokensPerSecond: Double, rawRSAVerifiesPerSecond: Double) {
-        let privateKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    static func run(seconds: Double) throws -> (tokensPerSecond: Double, rawRSAVerifiesPerSecond: Double) {
+        let privateKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let signer = MediaTokenSigner(privateKey: privateKey)
         let issue = Date(timeIntervalSince1970: 1_800_000_000)
         let token = ShortMediaToken(
             sessionGUID: "4c2a9e0c6d7b4f3e9a1b2c3d4e5f6a7b", requestorID: "REF", resourceID: "news", ttl: 420_000,
             issueTime: Int64(issue.timeIntervalSince1970 * 1000), mvpdID: "DemoCable", proxyMvpdID: "")
-        let serialized = try! signer.serialize(token)
-        let envelope = try! MediaTokenEnvelope(serialized: serialized)
+        let serialized = try signer.serialize(token)
+        let envelope = try MediaTokenEnvelope(serialized: serialized)
         let publicKey = privateKey.publicKey
         let signature = _RSA.Signing.RSASignature(rawRepresentation: envelope.signature)
         let body = envelope.body
-        let verifier = MediaTokenVerifier(keys: try! VerificationKeySet(keys: [publicKey]))
+        let verifier = MediaTokenVerifier(keys: try VerificationKeySet(keys: [publicKey]))
         let now = issue.addingTimeInterval(1)
 
         // Paired batches: a raw batch and a full batch back to back (order alternating), so both see the same
