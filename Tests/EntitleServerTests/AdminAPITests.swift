@@ -40,7 +40,8 @@ import Testing
         } else if let raw {
             request.body = .bytes(ByteBuffer(string: raw))
         }
-        let response = try await local.httpClient.execute(request, timeout: .seconds(30))
+        // Generous: the full suite runs a hundred services at once on two cores.
+        let response = try await local.httpClient.execute(request, timeout: .seconds(90))
         let body = try await response.body.collect(upTo: 4 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
