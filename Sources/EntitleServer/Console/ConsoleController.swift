@@ -33,7 +33,10 @@ struct ConsoleController {
     }
 
     func signIn(_ request: Request, context: AppContext) async throws -> Response {
-        let form = try await ConsoleForm.read(request)
+        let form: ConsoleForm
+        do { form = try await ConsoleForm.read(request) } catch let failure as ConsoleFailure {
+            return restartSignIn(context: context, username: "", error: failure.message, status: failure.status)
+        }
         let username = form["username"] ?? ""
         let expected = request.cookies[Self.loginCookieName]?.value ?? ""
         guard !expected.isEmpty, Secrets.constantTimeEqual(form.fields["login"] ?? "", expected) else {
@@ -54,7 +57,10 @@ struct ConsoleController {
     }
 
     func signOut(_ request: Request, context: AdminContext) async throws -> Response {
-        let form = try await ConsoleForm.read(request)
+        let form: ConsoleForm
+        do { form = try await ConsoleForm.read(request) } catch let failure as ConsoleFailure {
+            return pages.problem(failure, identity: context.operatorIdentity, back: "/console")
+        }
         guard Secrets.constantTimeEqual(form.fields["csrf"] ?? "", context.operatorIdentity.csrfToken) else {
             return pages.problem(Self.forged, identity: context.operatorIdentity, back: "/console")
         }
