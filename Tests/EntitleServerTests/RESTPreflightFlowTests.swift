@@ -27,10 +27,12 @@ import Testing
                 let decisions = try await tv.decisions("preauthorize", mvpd: "DemoCable", resources: ["news", "sports", "movies"])
                     .decode(DecisionsResponse.self).decisions
                 #expect(decisions.map(\.authorized) == [true, true, false], "\(decisions)")
+                // Checked before indexing, so that a wrong answer fails the test instead of crashing the test process.
+                try #require(decisions.count == 3)
                 #expect(decisions[2].error?.code == "authorization_denied_by_parental_controls")
                 let queries = pdp.asked.withLock { $0.map(\.query) }
                 #expect(queries.count == 2, "two calls of at most 2 resources")
-                let first = Self.items(queries[0])
+                let first = Self.items(try #require(queries.first))
                 #expect(first.filter { $0.0 == "mrss" }.count == 2)
                 #expect(first.filter { $0.0 == "uuID" }.count == 1 && first.contains { $0 == ("IPAddress", "127.0.0.1") })
                 let channels = first.filter { $0.0 == "mrss" }.compactMap { Data(base64Encoded: $0.1).map { String(decoding: $0, as: UTF8.self) } }
