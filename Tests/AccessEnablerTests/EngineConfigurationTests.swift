@@ -85,18 +85,33 @@ import Testing
         let fast = FakeService(clock: clock)
         let slow = FakeService(clock: clock)
         let other = FakeService(clock: clock)
-        slow.update { $0.configurationDelay = 2 }
+        // The slow provider answers only once the other two have been asked (or after 30 s): queried one after the
+        // other, they would be asked only after it answered. No wall-clock margin, so a loaded machine cannot fail it.
+        let othersAsked = Locked(false)
+        slow.update { state in
+            state.configurationHold = { [fast, other] in
+                for _ in 0..<1500 {
+                    let asked =
+                        fast.state.withLock { !$0.configurationArrivals.isEmpty }
+                        && other.state.withLock { !$0.configurationArrivals.isEmpty }
+                    if asked {
+                        othersAsked.withLock { $0 = true }
+                        return
+                    }
+                    try? await Task.sleep(nanoseconds: 20_000_000)
+                }
+            }
+        }
         other.update {
             $0.configurationDelay = 0.1; $0.mvpds = [MVPDConfiguration(id: "OtherTV", displayName: "Other", logoUrl: "")]
         }
         fast.update { $0.mvpds = Array(FakeService.demoMVPDs.prefix(1)) }
         let harness = Harness(clock: clock, transport: RoutingTransport(services: ["fast": fast, "slow": slow, "other": other]))
         let mvpds = try await harness.enabler.configure(requestorID: "REF", serviceProviders: ["http://slow", "http://fast", "http://other"])
-        // Parallel, not serial: every provider was asked long before the slow one (2 s) could have answered
-        // (a generous margin, so that a loaded machine does not make the test flaky).
+        // Parallel, not serial: the others were asked while the slow one had not answered yet.
         let arrivals = [fast, slow, other].flatMap { $0.state.withLock { $0.configurationArrivals } }
         #expect(arrivals.count == 3)
-        #expect(arrivals.max()!.timeIntervalSince(arrivals.min()!) < 1.5)
+        #expect(othersAsked.withLock { $0 }, "the other providers were asked while the slow one was still answering")
         #expect(mvpds.first?.ID == "DemoCable")
         #expect(Set(mvpds.map(\.ID)) == ["DemoCable", "OtherTV", "DemoFiber", "DemoSSO", "TempPass"])
         #expect(mvpds.count == 5)

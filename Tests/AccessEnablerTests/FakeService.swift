@@ -50,6 +50,8 @@ final class FakeService: HTTPTransport {
         var redirectURIs = [ADOBEPASS_REDIRECT_URL, "entitle-demo://callback"]
         /// When each configuration request arrived (real time), to check that providers are queried in parallel.
         var configurationArrivals: [Date] = []
+        /// Awaited before a configuration request is answered (after `configurationDelay`), when set.
+        var configurationHold: (@Sendable () async -> Void)?
     }
 
     static let demoMVPDs: [MVPDConfiguration] = [
@@ -99,11 +101,12 @@ final class FakeService: HTTPTransport {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         let isConfiguration = request.url.path.hasSuffix("/configuration")
-        let delay = state.withLock { state -> Double in
+        let (delay, hold) = state.withLock { state -> (Double, (@Sendable () async -> Void)?) in
             if isConfiguration { state.configurationArrivals.append(Date()) }
-            return state.configurationDelay
+            return (state.configurationDelay, state.configurationHold)
         }
         if isConfiguration, delay > 0 { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) }
+        if isConfiguration, let hold { await hold() }
         let key = request.method + " " + request.url.path
         let scripted: Scripted? = state.withLock { state in
             state.requests.append(request)
