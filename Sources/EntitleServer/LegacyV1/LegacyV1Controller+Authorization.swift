@@ -7,19 +7,23 @@ import Hummingbird
 /// it without asking the MVPD again; `preauthorize`, `logout` and `tokens/usermetadata`. Decisions go through the same
 /// ``DecisionService`` as REST v2 (degradation rules, TempPass, MVPD answers, metrics).
 extension LegacyV1Controller {
+    /// The `<authorization>` document of `authorize` and `tokens/authz` (§3.12, §3.14).
+    static func authorizationDocument(_ authorization: LegacyAuthorizationRecord) -> V1Document {
+        V1Document(
+            xmlRoot: "authorization",
+            value: .object([
+                ("expires", .string(String(authorization.notAfter))), ("mvpd", .string(authorization.mvpdId)),
+                ("requestor", .string(authorization.requestorId)), ("resource", .string(authorization.resource)),
+            ]))
+    }
+
     func addAuthorizationRoutes(api: Groups) {
         api.device.get("authorize") { request, context in
             let v1 = context.v1
             let caller = context.caller
             let resource = try v1.resource()
             let authorization = try await self.shared.v1Authorize(caller, resource: resource)
-            return V1Document(
-                xmlRoot: "authorization",
-                value: .object([
-                    ("expires", .string(String(authorization.notAfter))), ("mvpd", .string(authorization.mvpdId)),
-                    ("requestor", .string(authorization.requestorId)), ("resource", .string(authorization.resource)),
-                ])
-            ).response(v1.format)
+            return Self.authorizationDocument(authorization).response(v1.format)
         }
         api.device.get("tokens/authz") { request, context in
             let v1 = context.v1
@@ -40,13 +44,7 @@ extension LegacyV1Controller {
             guard authorization.notBefore >= profile.notBefore else {
                 throw APIError(.v1(404, "authorization_not_found", "Not Found", action: "authorization"))
             }
-            return V1Document(
-                xmlRoot: "authorization",
-                value: .object([
-                    ("expires", .string(String(authorization.notAfter))), ("mvpd", .string(authorization.mvpdId)),
-                    ("requestor", .string(authorization.requestorId)), ("resource", .string(authorization.resource)),
-                ])
-            ).response(v1.format)
+            return Self.authorizationDocument(authorization).response(v1.format)
         }
         for path in ["tokens/media", "mediatoken"] {
             api.device.get(RouterPath(path)) { request, context in
