@@ -18,25 +18,11 @@ import Testing
     /// Runs `body` with checks on a fresh, migrated database of each available engine (SQLite, and PostgreSQL when
     /// `ENTITLE_TEST_DATABASE_URL` is set) and a manual clock at ``start``.
     static func withChecks(_ body: (ProfileChecks, Repository, ManualClock) async throws -> Void) async throws {
-        let directory = NSTemporaryDirectory() + "profile-checks-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sqlite = try await DatabaseEngine.sqlite(path: directory + "/entitle.sqlite", logger: Logger(label: "test"))
-        do { try await run(on: sqlite, body) } catch { try await sqlite.close(); throw error }
-        try await sqlite.close()
-        if let database = try await ScratchDatabase.create() {
-            let postgres = try DatabaseEngine.postgres(url: database.url, logger: Logger(label: "test"), connectionsPerEventLoop: 1)
-            do { try await run(on: postgres, body) } catch { try await postgres.close(); try await database.drop(); throw error }
-            try await postgres.close()
-            try await database.drop()
+        try await ScratchEngines.withEach { engine in
+            let repository = Repository(sql: engine.sql)
+            let clock = ManualClock(start)
+            try await body(ProfileChecks(repository: repository, clock: clock), repository, clock)
         }
-    }
-
-    private static func run(on engine: DatabaseEngine, _ body: (ProfileChecks, Repository, ManualClock) async throws -> Void) async throws {
-        let repository = Repository(sql: engine.sql)
-        try await repository.migrate(logger: Logger(label: "test"))
-        let clock = ManualClock(start)
-        try await body(ProfileChecks(repository: repository, clock: clock), repository, clock)
     }
 
     /// A profile of device `d` of client `c` at requestor `REF`, valid from `notBefore` for `seconds`.

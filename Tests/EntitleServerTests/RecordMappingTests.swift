@@ -12,24 +12,7 @@ import Testing
 @Suite struct RecordMappingTests {
     /// Runs `body` with a writer and a reader repository on a fresh, migrated database of each available engine.
     static func withRepositories(_ body: (_ writer: Repository, _ reader: Repository) async throws -> Void) async throws {
-        let directory = NSTemporaryDirectory() + "records-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let sqlite = try await DatabaseEngine.sqlite(path: directory + "/entitle.sqlite", logger: Logger(label: "test"))
-        do { try await run(on: sqlite, body) } catch { try await sqlite.close(); throw error }
-        try await sqlite.close()
-        if let database = try await ScratchDatabase.create() {
-            let postgres = try DatabaseEngine.postgres(url: database.url, logger: Logger(label: "test"), connectionsPerEventLoop: 1)
-            do { try await run(on: postgres, body) } catch { try await postgres.close(); try await database.drop(); throw error }
-            try await postgres.close()
-            try await database.drop()
-        }
-    }
-
-    private static func run(on engine: DatabaseEngine, _ body: (Repository, Repository) async throws -> Void) async throws {
-        let writer = Repository(sql: engine.sql)
-        try await writer.migrate(logger: Logger(label: "test"))
-        try await body(writer, Repository(sql: engine.sql))
+        try await ScratchEngines.withEach { engine in try await body(Repository(sql: engine.sql), Repository(sql: engine.sql)) }
     }
 
     static func mvpd(id: String, flags: Bool) -> MVPDRecord {
