@@ -1,3 +1,5 @@
+import EntitleHost
+import ChildProcess
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,7 +27,7 @@ final class ThrowawayPostgres: Sendable {
         binaries = "\(base)/\(newest)/bin"
         directory = NSTemporaryDirectory() + "entitle-own-pg-" + UUID().uuidString
         asRoot = getuid() == 0
-        port = try Self.freePort()
+        port = try freePort()
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         if asRoot { try Self.run("/usr/bin/chown", ["postgres", directory]) }
         try postgres("initdb", ["-D", directory + "/data", "-A", "trust", "-U", "postgres"])
@@ -57,35 +59,9 @@ final class ThrowawayPostgres: Sendable {
         }
     }
 
-    /// Runs a tool to its end (posix_spawn and waitpid: `pg_ctl start` leaves a daemon behind, which Foundation's
-    /// `Process` may keep waiting for).
+    /// Runs a tool to its end (``ChildProcess``: `pg_ctl start` leaves a daemon behind, which Foundation's `Process`
+    /// may keep waiting for; the child's descriptors are closed, so the daemon holds none of ours).
     static func run(_ executable: String, _ arguments: [String]) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid = pid_t()
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { throw POSIXError(.ENOENT) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { throw POSIXError(.EIO) }
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard try ChildProcess(executable: executable, arguments: arguments).waitUntilExit() == 0 else { throw POSIXError(.EIO) }
     }
 }
