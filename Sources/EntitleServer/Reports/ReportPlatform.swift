@@ -6,13 +6,13 @@ package enum ReportPlatform {
     /// Every platform the reports know, `other` (information that names none of them) and `unknown` (none sent).
     package static let all = ["iOS", "tvOS", "Android", "AndroidTV", "FireTV", "Roku", "web", "other", "unknown"]
 
-    /// The platform of a client that sent `info` (nil: it sent none). Runs on every decision: ASCII-case-insensitive
-    /// byte searches, no lowercased copies and no Foundation string search.
+    /// The platform of a client that sent `info` (nil: it sent none). Runs on every decision: each field's bytes are
+    /// searched ignoring ASCII case, with no lowercased copies and no Foundation string search.
     package static func of(_ info: DeviceInfo?) -> String {
         guard let info else { return "unknown" }
-        let os = info.osName ?? info.osFamily ?? ""
-        let hardware = info.primaryHardwareType ?? ""
-        let makers = [info.manufacturer, info.vendor, info.model].compactMap { $0 }
+        let os = Array((info.osName ?? info.osFamily ?? "").utf8)
+        let hardware = Array((info.primaryHardwareType ?? "").utf8)
+        let makers = [info.manufacturer, info.vendor, info.model].compactMap { $0.map { Array($0.utf8) } }
         func maker(_ needle: StaticString) -> Bool { makers.contains { contains($0, needle) } }
         let television = contains(hardware, "tv") || contains(hardware, "settop") || contains(hardware, "set-top")
         if contains(os, "tvos") { return "tvOS" }
@@ -24,11 +24,10 @@ package enum ReportPlatform {
         return "other"
     }
 
-    /// Whether `text` contains `needle` (lowercase ASCII), ignoring ASCII case.
-    static func contains(_ text: String, _ needle: StaticString) -> Bool {
+    /// Whether `bytes` contain `needle` (lowercase ASCII), ignoring ASCII case.
+    static func contains(_ bytes: [UInt8], _ needle: StaticString) -> Bool {
         let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
         guard let first = pattern.first else { return true }
-        let bytes = Array(text.utf8)
         guard bytes.count >= pattern.count else { return false }
         for start in 0...(bytes.count - pattern.count) where lowered(bytes[start]) == first {
             var index = 1
