@@ -50,10 +50,15 @@ package struct OAuthError: HTTPResponseError, Sendable {
 
 /// JSON helpers with stable output.
 enum JSONCoding {
-    static func encode<T: Encodable>(_ value: T) -> Data {
+    /// The wire's JSON encoder: sorted keys, slashes unescaped.
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)) ?? Data("{}".utf8)
+        return encoder
+    }
+
+    static func encode<T: Encodable>(_ value: T) -> Data {
+        (try? makeEncoder().encode(value)) ?? Data("{}".utf8)
     }
 
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {

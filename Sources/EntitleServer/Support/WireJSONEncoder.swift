@@ -12,9 +12,7 @@ package struct WireJSONEncoder: ResponseEncoder {
 
     /// Encodes `value` as the wire's JSON answer.
     package func encode(_ value: some Encodable, from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return JSONCoding.response(json: try encoder.encode(value))
+        JSONCoding.response(json: try JSONCoding.makeEncoder().encode(value))
     }
 }
 
