@@ -77,7 +77,7 @@ extension EntitleService {
             throw AdminError(
                 "invalid_value", "preflight in one call needs the xacml or rest authorization protocol (\(mvpd) uses \(kind.rawValue))")
         }
-        let before = try await repository.preflightMaxResources(requestor: requestor, mvpd: mvpd) ?? 0
+        let before = try await repository.integrationPreflightMaxResources(requestor: requestor, mvpd: mvpd) ?? 0
         try await repository.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: maxResources > 0 ? maxResources : nil)
         try await recordChange(
             actor: actor, action: "integration.update", target: "\(requestor)/\(mvpd)", before: ["preflightMaxResources": before],

@@ -120,7 +120,7 @@ extension EntitleService {
         }
         if let value = update.displayInPlatformPicker { record.displayInPlatformPicker = value }
         if let seconds = update.profileTTLSeconds {
-            guard (60...(400 * 86_400)).contains(seconds) else { throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days") }
+            guard Self.profileLifetimeRange.contains(seconds) else { throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days") }
             record.profileTtlSeconds = seconds
         }
         if let url = update.authorizationURL {
@@ -266,7 +266,7 @@ extension EntitleService {
             after.logoUrl = logoURL.isEmpty ? nil : logoURL
         }
         if let profileTTLSeconds {
-            guard profileTTLSeconds == 0 || (60...(400 * 86_400)).contains(profileTTLSeconds) else {
+            guard profileTTLSeconds == 0 || Self.profileLifetimeRange.contains(profileTTLSeconds) else {
                 throw AdminError("invalid_value", "the profile TTL must be 60 s to 400 days (0: the MVPD's)")
             }
             after.profileTtlSeconds = profileTTLSeconds == 0 ? nil : profileTTLSeconds
@@ -282,7 +282,7 @@ extension EntitleService {
     package func integrationViews(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
         var views: [IntegrationView] = []
         for record in try await repository.integrations(requestor: requestor, mvpd: mvpd) {
-            let preflight = try await repository.preflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
+            let preflight = try await repository.integrationPreflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
             let lineup = try await repository.preflightLineupAttribute(requestor: record.requestorId, mvpd: record.mvpdId)
             views.append(IntegrationView(record, preflightMaxResources: preflight, lineupAttribute: lineup))
         }

@@ -29,6 +29,9 @@ extension EntitleService {
         try await repository.allRequestors()
     }
 
+    /// The profile lifetimes an operator may set, seconds: a minute to 400 days.
+    static let profileLifetimeRange: ClosedRange<Int64> = 60...(400 * 86_400)
+
     static func checkRequestor(_ record: RequestorRecord) throws {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.")
         guard !record.id.isEmpty, record.id.count <= 64, record.id.unicodeScalars.allSatisfy(allowed.contains) else {
@@ -45,6 +48,15 @@ extension EntitleService {
         }
         guard (1...1000).contains(record.maxResources) else {
             throw AdminError("invalid_value", "max resources must be 1...1000")
+        }
+        if let ttl = record.defaultProfileTtlSeconds, !profileLifetimeRange.contains(ttl) {
+            throw AdminError("invalid_value", "the default profile lifetime is 60 seconds to 400 days")
+        }
+        if let ttl = record.defaultAuthzTtlSeconds, !(0...(7 * 86_400)).contains(ttl) {
+            throw AdminError("invalid_value", "the default authorization TTL is 0 to 604800 seconds (0: ask the MVPD every time)")
+        }
+        if let limit = record.defaultPreflightMaxResources, !(1...1000).contains(limit) {
+            throw AdminError("invalid_value", "the default preflight maximum is 1 to 1000 resources per MVPD call")
         }
         if let pem = record.metadataCertificatePem, UserMetadataEncoder.publicKey(pem: pem) == nil {
             throw AdminError("invalid_value", "the programmer certificate is not a PEM certificate or public key with an RSA key")

@@ -79,6 +79,12 @@ package struct RequestorView: Codable, Sendable, Equatable {
     package var maxResources: Int64
     /// Whether a programmer certificate (encrypted user metadata) is set.
     package var programmerCertificate: Bool
+    /// Profile lifetime, seconds, of its integrations that set none (nil: each MVPD's own).
+    package var defaultProfileTTLSeconds: Int64?
+    /// How long MVPD authorization answers are kept, seconds, for its integrations that set none (nil: each MVPD's own).
+    package var defaultAuthorizationTTLSeconds: Int64?
+    /// Most resources per preflight call, for its integrations that set none (nil: preflight in one call off).
+    package var defaultPreflightMaxResources: Int64?
     /// Whether disabled.
     package var disabled: Bool
     /// Its integrations.
@@ -86,6 +92,8 @@ package struct RequestorView: Codable, Sendable, Equatable {
 
     init(_ r: RequestorRecord, disabled: Bool, integrations: [IntegrationRecord]) {
         (id, name, domains, maxResources, programmerCertificate) = (r.id, r.name, r.domains, r.maxResources, r.metadataCertificatePem != nil)
+        (defaultProfileTTLSeconds, defaultAuthorizationTTLSeconds, defaultPreflightMaxResources) =
+            (r.defaultProfileTtlSeconds, r.defaultAuthzTtlSeconds, r.defaultPreflightMaxResources)
         self.disabled = disabled
         self.integrations = integrations.filter { $0.requestorId == r.id }.map { IntegrationView($0) }
     }

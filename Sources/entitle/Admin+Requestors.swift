@@ -11,6 +11,29 @@ extension Admin.Requestor {
         @Option(help: "PEM file: the programmer's certificate (or RSA public key) that encrypts user metadata.")
         var programmerCertificate: String?
         @Option(help: "Most resources accepted in one preflight or decisions request (default: 5).") var maxResources: Int64?
+        @Option(
+            help: ArgumentHelp(
+                "Profile (authentication) lifetime, seconds, of the integrations that set none (default: each MVPD's own).",
+                discussion: "update: 0 removes the default."))
+        var defaultProfileTTL: Int64?
+        @Option(
+            help: ArgumentHelp(
+                "How long MVPD authorization answers are kept, seconds, for the integrations that set none (default: each MVPD's own).",
+                discussion: "0 asks the MVPD every time; update: none removes the default."))
+        var defaultAuthzTTL: String?
+
+        /// `--default-authz-ttl`: nil when not given, `.some(nil)` for `none`; refuses anything but seconds or `none`.
+        func authorizationTTL() throws -> Int64?? {
+            guard let defaultAuthzTTL else { return nil }
+            if defaultAuthzTTL == "none" { return .some(nil) }
+            guard let seconds = Int64(defaultAuthzTTL) else { throw ValidationError("--default-authz-ttl is seconds or none.") }
+            return .some(seconds)
+        }
+        @Option(
+            help: ArgumentHelp(
+                "Most resources per preflight call to an XACML or REST MVPD, for the integrations that set none (default: off).",
+                discussion: "update: 0 removes the default."))
+        var defaultPreflightMaxResources: Int64?
 
         func certificatePEM() throws -> String? {
             guard let programmerCertificate else { return nil }
@@ -32,7 +55,8 @@ extension Admin.Requestor {
             guard let name = settings.name else { throw ValidationError("Give --name.") }
             let record = RequestorRecord(
                 id: id, name: name, domains: settings.domain, maxResources: settings.maxResources ?? 5,
-                metadataCertificatePem: try settings.certificatePEM())
+                metadataCertificatePem: try settings.certificatePEM(), defaultProfileTtlSeconds: settings.defaultProfileTTL,
+                defaultAuthzTtlSeconds: try settings.authorizationTTL() ?? nil, defaultPreflightMaxResources: settings.defaultPreflightMaxResources)
             try await Admin.withService(storage) { try await $0.addRequestor(record, actor: Admin.cliActor) }
             print("requestor \(id) added")
         }
@@ -40,7 +64,8 @@ extension Admin.Requestor {
 
     /// `entitle admin requestor update`.
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a requestor's name, domains, certificate or limits.")
+        static let configuration = CommandConfiguration(
+            abstract: "Change a requestor's name, domains, certificate, limits or defaults for its integrations.")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Requestor id.") var id: String
         @OptionGroup var settings: Settings
@@ -60,6 +85,9 @@ extension Admin.Requestor {
                 if let max = settings.maxResources { record.maxResources = max }
                 if let pem { record.metadataCertificatePem = pem }
                 if removeProgrammerCertificate { record.metadataCertificatePem = nil }
+                if let ttl = settings.defaultProfileTTL { record.defaultProfileTtlSeconds = ttl == 0 ? nil : ttl }
+                if let ttl = try settings.authorizationTTL() { record.defaultAuthzTtlSeconds = ttl }
+                if let limit = settings.defaultPreflightMaxResources { record.defaultPreflightMaxResources = limit == 0 ? nil : limit }
                 try await service.updateRequestor(record, actor: Admin.cliActor)
             }
             print("requestor \(id) updated")

@@ -120,6 +120,47 @@ import Testing
         }
     }
 
+    @Test func aRequestorsDefaultsForItsIntegrationsAreSetShownAndRemoved() async throws {
+        try await LocalService.run { service in
+            let add = try await Self.admin(
+                service,
+                [
+                    "requestor", "add", "--id", "MYNET", "--name", "My Network", "--default-profile-ttl", "86400", "--default-authz-ttl", "0",
+                    "--default-preflight-max-resources", "4",
+                ])
+            #expect(add.status == 0, "\(add.stderr)")
+            let shown = try await Self.admin(service, ["requestor", "show", "--id", "MYNET"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any])
+            #expect(object["defaultProfileTTLSeconds"] as? Int == 86400)
+            #expect(object["defaultAuthorizationTTLSeconds"] as? Int == 0)
+            #expect(object["defaultPreflightMaxResources"] as? Int == 4)
+            #expect(try await service.service.repository.authorizationTTL(requestor: "MYNET", mvpd: "DemoCable") == 0)
+
+            let removed = try await Self.admin(
+                service,
+                [
+                    "requestor", "update", "--id", "MYNET", "--default-profile-ttl", "0", "--default-authz-ttl", "none",
+                    "--default-preflight-max-resources", "0",
+                ])
+            #expect(removed.status == 0, "\(removed.stderr)")
+            let after = try await Self.admin(service, ["requestor", "show", "--id", "MYNET"])
+            let afterObject = try #require(try JSONSerialization.jsonObject(with: Data(after.stdout.utf8)) as? [String: Any])
+            #expect(afterObject["defaultProfileTTLSeconds"] == nil && afterObject["defaultAuthorizationTTLSeconds"] == nil)
+            #expect(afterObject["defaultPreflightMaxResources"] == nil, "\(after.stdout)")
+
+            for (arguments, message) in [
+                (["--default-authz-ttl", "soon"], "seconds or none"),
+                (["--default-profile-ttl", "30"], "profile lifetime"),
+                (["--default-preflight-max-resources", "5000"], "preflight maximum"),
+            ] {
+                let refused = try await Self.admin(service, ["requestor", "update", "--id", "MYNET"] + arguments)
+                #expect(refused.status != 0 && refused.stderr.contains(message), "\(arguments): \(refused.status) \(refused.stderr)")
+            }
+            let changes = try await Self.admin(service, ["changes", "list", "--json"])
+            #expect(changes.stdout.contains("defaultPreflightMaxResources"), "the defaults are in the changes log")
+        }
+    }
+
     @Test func noCommandDefaultsToTheDemoRequestor() async throws {
         try await LocalService.run { service in
             for arguments in [

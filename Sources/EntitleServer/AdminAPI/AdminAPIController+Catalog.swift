@@ -37,10 +37,15 @@ extension AdminAPIController {
         var domains: [String]?
         var maxResources: Int64?
         var programmerCertificatePEM: String?
+        var defaultProfileTTLSeconds: Int64?
+        var defaultAuthorizationTTLSeconds: Int64?
+        var defaultPreflightMaxResources: Int64?
 
         func record(id: String) -> RequestorRecord {
             RequestorRecord(
-                id: id, name: name, domains: domains ?? [], maxResources: maxResources ?? 5, metadataCertificatePem: programmerCertificatePEM)
+                id: id, name: name, domains: domains ?? [], maxResources: maxResources ?? 5, metadataCertificatePem: programmerCertificatePEM,
+                defaultProfileTtlSeconds: defaultProfileTTLSeconds, defaultAuthzTtlSeconds: defaultAuthorizationTTLSeconds,
+                defaultPreflightMaxResources: defaultPreflightMaxResources)
         }
     }
 

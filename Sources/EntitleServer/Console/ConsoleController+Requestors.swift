@@ -140,6 +140,9 @@ extension ConsoleController {
             "requestor": [
                 "id": requestor.id, "name": requestor.name, "domains": requestor.domains.joined(separator: ", "),
                 "maxResources": requestor.maxResources, "disabled": requestor.disabled,
+                "profileLifetime": requestor.defaultProfileTTLSeconds.map { "\($0) s" } ?? "as each MVPD sets",
+                "authorizationTTL": requestor.defaultAuthorizationTTLSeconds.map { "\($0) s" } ?? "as each MVPD sets",
+                "preflight": requestor.defaultPreflightMaxResources.map { "in calls of up to \($0) resources" } ?? "per resource",
             ],
             "integrations": integrations, "statements": statements, "clients": clients, "rules": rules,
         ]

@@ -23,6 +23,8 @@ extension ConsoleTemplates {
         <h1>Requestor {{requestor.id}}</h1>
         <p>{{requestor.name}} · domains: {{requestor.domains}} · at most {{requestor.maxResources}} resources per preauthorization
         {{#requestor.disabled}} · <span class="badge off">disabled</span>{{/requestor.disabled}}</p>
+        <p id="requestor-defaults">For integrations that set none: sign-ins last {{requestor.profileLifetime}}; MVPD
+        answers are kept {{requestor.authorizationTTL}}; preflight {{requestor.preflight}}.</p>
 
         <h2 id="integrations-heading">Integrations</h2>
         <section class="card" aria-labelledby="integrations-heading"><table id="integrations">

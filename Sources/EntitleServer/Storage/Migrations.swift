@@ -285,6 +285,16 @@ package enum Migrations {
         ),
         // Issue 25: the channel lineup kept with the authentication (JSON array of resource ids; NULL: no lineup).
         (107, ["ALTER TABLE profiles ADD COLUMN lineup TEXT"]),
+        // Issue 19: a requestor's defaults for its integrations — the profile (authentication) lifetime, how long MVPD
+        // authorization answers are kept, and the preflight maximum — used where an integration sets none (NULL: none).
+        (
+            108,
+            [
+                "ALTER TABLE requestors ADD COLUMN default_profile_ttl_seconds BIGINT",
+                "ALTER TABLE requestors ADD COLUMN default_authz_ttl_seconds BIGINT",
+                "ALTER TABLE requestors ADD COLUMN default_preflight_max_resources BIGINT",
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

@@ -10,12 +10,16 @@ extension RequestorRecord: StoredRecord {
         var domains: String
         var maxResources: Int64
         var metadataCertificatePem: String?
+        var defaultProfileTtlSeconds: Int64?
+        var defaultAuthzTtlSeconds: Int64?
+        var defaultPreflightMaxResources: Int64?
     }
 
     init(row: Row) {
         self.init(
             id: row.id, name: row.name, domains: JSONText.decode(row.domains), maxResources: row.maxResources,
-            metadataCertificatePem: row.metadataCertificatePem)
+            metadataCertificatePem: row.metadataCertificatePem, defaultProfileTtlSeconds: row.defaultProfileTtlSeconds,
+            defaultAuthzTtlSeconds: row.defaultAuthzTtlSeconds, defaultPreflightMaxResources: row.defaultPreflightMaxResources)
     }
 }
 

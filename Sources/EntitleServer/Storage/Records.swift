@@ -13,14 +13,26 @@ package struct RequestorRecord: Sendable, Equatable {
     package var maxResources: Int64
     /// PEM certificate (or public key) used to encrypt user metadata for the programmer.
     package var metadataCertificatePem: String?
+    /// Profile (authentication) lifetime, seconds, of its integrations that set none; nil: each MVPD's own.
+    package var defaultProfileTtlSeconds: Int64?
+    /// How long MVPD authorization answers are kept, seconds, for its integrations that set none; nil: each MVPD's own.
+    package var defaultAuthzTtlSeconds: Int64?
+    /// Most resources per preflight call to the MVPD, for its integrations that set none; nil: preflight in one call off.
+    package var defaultPreflightMaxResources: Int64?
 
     /// Creates a requestor record.
-    package init(id: String, name: String, domains: [String], maxResources: Int64, metadataCertificatePem: String?) {
+    package init(
+        id: String, name: String, domains: [String], maxResources: Int64, metadataCertificatePem: String?,
+        defaultProfileTtlSeconds: Int64? = nil, defaultAuthzTtlSeconds: Int64? = nil, defaultPreflightMaxResources: Int64? = nil
+    ) {
         self.id = id
         self.name = name
         self.domains = domains
         self.maxResources = maxResources
         self.metadataCertificatePem = metadataCertificatePem
+        self.defaultProfileTtlSeconds = defaultProfileTtlSeconds
+        self.defaultAuthzTtlSeconds = defaultAuthzTtlSeconds
+        self.defaultPreflightMaxResources = defaultPreflightMaxResources
     }
 }
 

@@ -21,12 +21,15 @@ package struct AuthorizationTTLRecord: Codable, Sendable, Equatable {
 }
 
 extension Repository {
-    /// The configured authorization TTL of (requestor, MVPD) in seconds: the requestor's own, else the MVPD's, else nil.
+    /// The configured authorization TTL of (requestor, MVPD) in seconds: the integration's own, else the requestor's
+    /// default, else the MVPD's, else nil.
     package func authorizationTTL(requestor: String, mvpd: String) async throws -> Int64? {
         let records = try await cached("authz-ttl|" + mvpd) {
             try await all("SELECT * FROM authorization_ttls WHERE mvpd_id = \(bind: mvpd)", as: AuthorizationTTLRecord.self)
         }
-        return (records.first { $0.requestorId == requestor } ?? records.first { $0.requestorId == AuthorizationTTLRecord.anyRequestor })?.ttlSeconds
+        if let own = records.first(where: { $0.requestorId == requestor }) { return own.ttlSeconds }
+        if let requestorDefault = try await self.requestor(id: requestor)?.defaultAuthzTtlSeconds { return requestorDefault }
+        return records.first { $0.requestorId == AuthorizationTTLRecord.anyRequestor }?.ttlSeconds
     }
 
     /// Sets the authorization TTL of an MVPD (for every requestor with `*`, or one requestor).

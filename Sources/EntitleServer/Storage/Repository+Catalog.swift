@@ -16,10 +16,14 @@ extension Repository {
     package func upsertRequestor(_ r: RequestorRecord) async throws {
         try await run(
             """
-            INSERT INTO requestors (id, name, domains, max_resources, metadata_certificate_pem)
-            VALUES (\(bind: r.id), \(bind: r.name), \(bind: JSONText.encode(r.domains)), \(bind: r.maxResources), \(bind: r.metadataCertificatePem))
+            INSERT INTO requestors (id, name, domains, max_resources, metadata_certificate_pem, default_profile_ttl_seconds,
+              default_authz_ttl_seconds, default_preflight_max_resources)
+            VALUES (\(bind: r.id), \(bind: r.name), \(bind: JSONText.encode(r.domains)), \(bind: r.maxResources), \(bind: r.metadataCertificatePem),
+              \(bind: r.defaultProfileTtlSeconds), \(bind: r.defaultAuthzTtlSeconds), \(bind: r.defaultPreflightMaxResources))
             ON CONFLICT (id) DO UPDATE SET name = excluded.name, domains = excluded.domains,
-              max_resources = excluded.max_resources, metadata_certificate_pem = excluded.metadata_certificate_pem
+              max_resources = excluded.max_resources, metadata_certificate_pem = excluded.metadata_certificate_pem,
+              default_profile_ttl_seconds = excluded.default_profile_ttl_seconds, default_authz_ttl_seconds = excluded.default_authz_ttl_seconds,
+              default_preflight_max_resources = excluded.default_preflight_max_resources
             """)
         try await catalogChanged()
     }
@@ -37,15 +41,17 @@ extension Repository {
     }
 
     /// The MVPDs integrated (and enabled) with a requestor, ordered by display name, with the integration's display
-    /// name, logo and profile lifetime where it overrides the MVPD's.
+    /// name, logo and profile lifetime where it overrides the MVPD's (the lifetime: the integration's, else the
+    /// requestor's default, else the MVPD's).
     package func mvpds(requestor: String) async throws -> [MVPDRecord] {
         try await cached("mvpds|" + requestor) {
             try await integratedRecords(
                 """
                 SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
-                  o.profile_ttl_seconds AS override_profile_ttl_seconds
+                  COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds
                 FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
                 LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
+                LEFT JOIN requestors r ON r.id = i.requestor_id
                 WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1
                 AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
                 """
@@ -59,9 +65,10 @@ extension Repository {
             try await integratedRecords(
                 """
                 SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
-                  o.profile_ttl_seconds AS override_profile_ttl_seconds
+                  COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds
                 FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
                 LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
+                LEFT JOIN requestors r ON r.id = i.requestor_id
                 WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
                 AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
                 """

@@ -1,9 +1,19 @@
 import SQLKit
 
 extension Repository {
-    /// How many resources one preflight call to the MVPD may carry for this integration; nil when preflight in one call
-    /// is off (each resource is asked on its own). From the catalog cache.
+    /// How many resources one preflight call to the MVPD may carry for this integration — its own setting, else its
+    /// requestor's default; nil when preflight in one call is off (each resource is asked on its own). From the catalog
+    /// cache.
     package func preflightMaxResources(requestor: String, mvpd: String) async throws -> Int64? {
+        let own = try await integrationPreflightMaxResources(requestor: requestor, mvpd: mvpd)
+        let limit: Int64?
+        if let own { limit = own } else { limit = try await self.requestor(id: requestor)?.defaultPreflightMaxResources }
+        return limit.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The integration's own preflight setting: nil when it sets none, 0 when it turns preflight in one call off
+    /// although its requestor's default would turn it on.
+    package func integrationPreflightMaxResources(requestor: String, mvpd: String) async throws -> Int64? {
         struct Row: Decodable, Sendable {
             var requestorId: String
             var mvpdId: String
@@ -13,9 +23,12 @@ extension Repository {
         return rows.first { $0.requestorId == requestor && $0.mvpdId == mvpd }?.maxResources
     }
 
-    /// Turns preflight in one call on (at most `maxResources` per call) or off (nil) for an integration.
+    /// Turns preflight in one call on (at most `maxResources` per call) or off (nil or 0) for an integration. Off is kept
+    /// as 0 where the requestor's default would turn it on, and forgotten otherwise.
     package func setPreflight(requestor: String, mvpd: String, maxResources: Int64?) async throws {
-        if let maxResources, maxResources > 0 {
+        let requestorDefault = try await requestorForAdmin(id: requestor)?.defaultPreflightMaxResources ?? 0
+        let maxResources = maxResources ?? 0
+        if maxResources > 0 || requestorDefault > 0 {
             try await run(
                 """
                 INSERT INTO integration_preflight (requestor_id, mvpd_id, max_resources) VALUES (\(bind: requestor), \(bind: mvpd), \(bind: maxResources))
