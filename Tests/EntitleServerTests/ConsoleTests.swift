@@ -178,6 +178,64 @@ import Testing
         }
     }
 
+    /// The console's OAuth 2.0 add form: an MVPD added from its endpoints, integrated and logged with why; the secret
+    /// never shown; every bad input a message that changes nothing; a read-only operator refused.
+    @Test func anOAuth2MVPDIsAddedFromItsEndpoints() async throws {
+        try await LocalService.run { local in
+            let (cookie, csrf) = try await Self.signIn(local, "ops", role: .readWrite)
+            let page = try await Self.call(local, .GET, "/console/mvpds", cookie: cookie)
+            #expect(page.text.contains("id=\"add-oauth2-mvpd\"") && page.text.contains(local.service.oauth2RedirectURI))
+            let endpoints = [
+                "id": "Oauthy", "name": "Oauthy TV", "authorizeURL": "https://login.oauthy.example/authorize",
+                "tokenURL": "https://login.oauthy.example/token", "userinfoURL": "https://login.oauthy.example/userinfo",
+                "clientID": "entitle", "clientSecret": "s3cret-never-shown", "scopes": "openid profile", "requestors": "REF",
+                "authorizationProtocol": "none",
+            ]
+            let before = try await local.service.repository.changes(since: 0).count
+            let cases: [([String: String], String)] = [
+                (endpoints.merging(["clientSecret": ""]) { $1 }, "clientSecret is required"),
+                (endpoints.merging(["issuer": "https://login.oauthy.example"]) { $1 }, "not both"),
+                (endpoints.merging(["tokenURL": ""]) { $1 }, "needs oauth2.issuer"),
+                (endpoints.merging(["authorizeURL": "http://login.oauthy.example/authorize"]) { $1 }, "https"),
+                (endpoints.merging(["requestors": "NOPE"]) { $1 }, "NOPE"),
+                (endpoints.merging(["id": "DemoCable"]) { $1 }, "exists already"),
+                (endpoints.merging(["authorizationProtocol": "carrier-pigeon"]) { $1 }, "Unknown authorization protocol"),
+            ]
+            for (fields, expected) in cases {
+                var form = fields
+                (form["csrf"], form["description"]) = (csrf, "test")
+                let answer = try await Self.call(local, .POST, "/console/oauth2-mvpds", form: form, cookie: cookie)
+                #expect(answer.status == 303, "\(expected): \(answer.status)")
+                let flash = answer.headers["Set-Cookie"].first { $0.hasPrefix(ConsoleFlash.cookieName) } ?? ""
+                let value = String(flash.dropFirst(ConsoleFlash.cookieName.count + 1).prefix { $0 != ";" })
+                let text = Data(base64URLEncoded: value).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                #expect(text.hasPrefix("e") && text.contains(expected), "\(expected): \(text)")
+            }
+            #expect(try await local.service.repository.changes(since: 0).count == before, "no refused change is logged")
+            #expect(try await local.service.repository.mvpd(id: "Oauthy") == nil)
+
+            let (viewer, viewerCSRF) = try await Self.signIn(local, "viewer", role: .readOnly)
+            let refused = try await Self.call(
+                local, .POST, "/console/oauth2-mvpds", form: endpoints.merging(["csrf": viewerCSRF, "description": "x"]) { $1 }, cookie: viewer)
+            #expect(refused.status == 403)
+            let viewerPage = try await Self.call(local, .GET, "/console/mvpds", cookie: viewer)
+            #expect(!viewerPage.text.contains("add-oauth2-mvpd"), "no change form for a read-only operator")
+
+            let done = try await Self.call(
+                local, .POST, "/console/oauth2-mvpds", form: endpoints.merging(["csrf": csrf, "description": "new partner"]) { $1 }, cookie: cookie)
+            #expect(done.status == 303)
+            let view = try await local.service.mvpdView(id: "Oauthy")
+            #expect(view.kind == "oauth2" && view.oauth2?.tokenURL == "https://login.oauthy.example/token")
+            #expect(view.oauth2?.scopes == ["openid", "profile"])
+            #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "Oauthy").first?.enabled == true)
+            let entry = try #require(try await local.service.repository.changes(since: 0).last)
+            #expect(entry.action == "mvpd.add" && entry.description == "new partner" && entry.actor == "operator:ops")
+            #expect(!(entry.valueAfter ?? "").contains("s3cret-never-shown"), "the secret is never logged")
+            let shown = try await Self.call(local, .GET, "/console/mvpds/Oauthy", cookie: cookie)
+            #expect(shown.status == 200 && !shown.text.contains("s3cret-never-shown"))
+        }
+    }
+
     @Test func sessionsEndWhenIdleAndSignInIsThrottled() async throws {
         try await LocalService.run { local in
             let (cookie, _) = try await Self.signIn(local, "ops", role: .readOnly)

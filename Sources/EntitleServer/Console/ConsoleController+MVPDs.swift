@@ -2,14 +2,19 @@ import EntitleCore
 import Foundation
 import Hummingbird
 
-/// The console's MVPD pages: the list, adding a SAML MVPD from its metadata (uploaded or by URL), editing one,
-/// disabling, enabling and removing it.
+/// The console's MVPD pages: the list, adding a SAML MVPD from its metadata (uploaded or by URL) or an OAuth 2.0 MVPD
+/// from its endpoints, editing one, disabling, enabling and removing it.
 extension ConsoleController {
     func addMVPDRoutes(to group: RouterGroup<AdminContext>) {
         group.get("mvpds", use: mvpdsPage)
         group.get("mvpds/:id", use: mvpdPage)
         group.post("mvpds") { request, context in
             try await change(request, context, back: "/console/mvpds") { form in try await addMVPD(form, actor: context.operatorIdentity.actor) }
+        }
+        group.post("oauth2-mvpds") { request, context in
+            try await change(request, context, back: "/console/mvpds") { form in
+                try await addOAuth2MVPD(form, actor: context.operatorIdentity.actor)
+            }
         }
         group.post("mvpds/:id") { request, context in
             let id = try context.parameters.require("id")
@@ -46,8 +51,8 @@ extension ConsoleController {
         let rows: [[String: Any]] = try await service.mvpdViews().map {
             ["id": $0.id, "name": $0.name, "kind": $0.kind, "authorizationProtocol": $0.authorizationProtocol, "disabled": $0.disabled]
         }
-        return pages.page(
-            "mvpds", title: "MVPDs", nav: "MVPDs", ["mvpds": rows], identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+        let values: [String: Any] = ["mvpds": rows, "oauth2RedirectURI": service.oauth2RedirectURI]
+        return pages.page("mvpds", title: "MVPDs", nav: "MVPDs", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     func mvpdPage(_ request: Request, context: AdminContext) async throws -> Response {
@@ -83,7 +88,7 @@ extension ConsoleController {
 
     /// Adds a SAML MVPD from the add form: metadata uploaded or fetched from its URL (remembered for `mvpd refresh`).
     private func addMVPD(_ form: ConsoleForm, actor: String) async throws -> String {
-        guard let id = form["id"], let name = form["name"] else { throw ConsoleFailure(status: .badRequest, "Give the MVPD's id and display name.") }
+        let (id, name) = try Self.newMVPDName(form)
         let url = form["metadataURL"]
         let metadataXML: String
         switch (form["metadataFile"], url) {
@@ -95,6 +100,41 @@ extension ConsoleController {
         guard try await service.repository.mvpd(id: id) == nil else {
             throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
         }
+        let (options, requestors) = try Self.newMVPDOptions(form, name: name)
+        try await service.importSAMLMVPD(id: id, metadataXML: metadataXML, options: options, requestors: requestors, actor: actor)
+        if let url {
+            var source = MVPDUpdate()
+            source.samlMetadataURL = url
+            try await service.updateMVPD(id: id, source, actor: actor)
+        }
+        return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
+    }
+
+    /// Adds an OAuth 2.0 MVPD from its add form: discovered from its OpenID issuer, or the endpoints given.
+    private func addOAuth2MVPD(_ form: ConsoleForm, actor: String) async throws -> String {
+        let (id, name) = try Self.newMVPDName(form)
+        guard try await service.repository.mvpd(id: id) == nil else {
+            throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
+        }
+        var fields = OAuth2MVPDFields()
+        (fields.issuer, fields.authorizeURL, fields.tokenURL) = (form["issuer"], form["authorizeURL"], form["tokenURL"])
+        (fields.userinfoURL, fields.logoutURL, fields.userIDClaim) = (form["userinfoURL"], form["logoutURL"], form["userIDClaim"])
+        (fields.clientID, fields.clientSecret) = (form["clientID"], form["clientSecret"])
+        fields.scopes = form["scopes"].map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+        let settings = try await service.oauth2Settings(from: fields)
+        let (options, requestors) = try Self.newMVPDOptions(form, name: name)
+        try await service.saveOAuth2MVPD(id: id, options: options, oauth2: settings, requestors: requestors, actor: actor)
+        return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
+    }
+
+    /// The id and display name of a new MVPD's form.
+    static func newMVPDName(_ form: ConsoleForm) throws -> (id: String, name: String) {
+        guard let id = form["id"], let name = form["name"] else { throw ConsoleFailure(status: .badRequest, "Give the MVPD's id and display name.") }
+        return (id, name)
+    }
+
+    /// The options and requestors of a new MVPD's form (display name, logo, authorization protocol and URL).
+    static func newMVPDOptions(_ form: ConsoleForm, name: String) throws -> (EntitleService.MVPDOptions, [String]) {
         var options = EntitleService.MVPDOptions(displayName: name, logoURL: form["logoURL"] ?? "", authorizationURL: form["authorizationURL"])
         let protocolName = form["authorizationProtocol"] ?? "none"
         guard let kind = MVPDAuthorizationProtocol(rawValue: protocolName) else {
@@ -103,13 +143,7 @@ extension ConsoleController {
         options.authorizationProtocol = kind
         options.authorizeAllAuthenticated = kind == .noCall
         let requestors = (form["requestors"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," }).map(String.init)
-        try await service.importSAMLMVPD(id: id, metadataXML: metadataXML, options: options, requestors: requestors, actor: actor)
-        if let url {
-            var source = MVPDUpdate()
-            source.samlMetadataURL = url
-            try await service.updateMVPD(id: id, source, actor: actor)
-        }
-        return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
+        return (options, requestors)
     }
 
     /// Sets how one integration of the MVPD preflights, from the preflight form (an empty attribute: the default).

@@ -10,7 +10,8 @@ struct ConsolePages: Sendable {
 
     /// The forms whose "why" field carries an id of its own (see ``ConsoleTemplates/description``).
     static let formIDs = [
-        "issue-statement", "set-degradation", "reset-temppass", "add-mvpd", "edit-mvpd", "toggle-mvpd", "remove-mvpd", "preflight-mvpd",
+        "issue-statement", "set-degradation", "reset-temppass", "add-mvpd", "add-oauth2-mvpd", "edit-mvpd", "toggle-mvpd", "remove-mvpd",
+        "preflight-mvpd",
     ]
 
     /// The console's Content-Security-Policy: scripts, styles and fetches from the service only, nothing inline, forms

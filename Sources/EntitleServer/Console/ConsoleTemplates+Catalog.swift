@@ -118,7 +118,7 @@ extension ConsoleTemplates {
         {{#mayChange}}<section class="card">
         <form method="post" action="/console/mvpds" enctype="multipart/form-data" id="add-mvpd">
           <fieldset><legend>Add a SAML MVPD</legend>
-          <p class="muted">Send the MVPD our SP metadata (<a href="/sp/saml/metadata">/sp/saml/metadata</a>); from it, get its IdP metadata. OAuth 2.0 MVPDs are added with <code>entitle admin mvpd add --oauth2-…</code>.</p>
+          <p class="muted">Send the MVPD our SP metadata (<a href="/sp/saml/metadata">/sp/saml/metadata</a>); from it, get its IdP metadata.</p>
           <label for="mvpd-id">Id (letters, digits, - and _)</label><input type="text" id="mvpd-id" name="id" required maxlength="64">
           <label for="mvpd-name">Display name</label><input type="text" id="mvpd-name" name="name" required maxlength="200">
           <label for="mvpd-metadata-file">IdP metadata file</label><input type="file" id="mvpd-metadata-file" name="metadataFile" accept=".xml,application/samlmetadata+xml,text/xml">
@@ -130,6 +130,29 @@ extension ConsoleTemplates {
             <option value="rest">REST</option><option value="entitle-json">Entitle JSON</option></select>
           <label for="mvpd-authz-url">Authorization URL (for XACML, REST or Entitle JSON)</label><input type="url" id="mvpd-authz-url" name="authorizationURL">
           {{#form.add-mvpd}}{{>description}}{{/form.add-mvpd}}<button type="submit">Add MVPD</button></fieldset></form>
+        </section>
+        <section class="card">
+        <form method="post" action="/console/oauth2-mvpds" id="add-oauth2-mvpd">
+          <fieldset><legend>Add an OAuth 2.0 MVPD</legend>
+          <p class="muted">Register our redirect URI with the MVPD: <code>{{oauth2RedirectURI}}</code>. Give its OpenID issuer (its endpoints are read from the discovery document) or the three endpoints.</p>
+          <label for="oauth2-id">Id (letters, digits, - and _)</label><input type="text" id="oauth2-id" name="id" required maxlength="64">
+          <label for="oauth2-name">Display name</label><input type="text" id="oauth2-name" name="name" required maxlength="200">
+          <label for="oauth2-issuer">OpenID issuer</label><input type="url" id="oauth2-issuer" name="issuer" placeholder="https://login.mvpd.example">
+          <label for="oauth2-authorize">or its authorization endpoint</label><input type="url" id="oauth2-authorize" name="authorizeURL">
+          <label for="oauth2-token">Token endpoint</label><input type="url" id="oauth2-token" name="tokenURL">
+          <label for="oauth2-userinfo">Userinfo endpoint</label><input type="url" id="oauth2-userinfo" name="userinfoURL">
+          <label for="oauth2-logout">Logout endpoint (optional)</label><input type="url" id="oauth2-logout" name="logoutURL">
+          <label for="oauth2-client-id">Our client id at the MVPD</label><input type="text" id="oauth2-client-id" name="clientID" required autocomplete="off">
+          <label for="oauth2-client-secret">Our client secret (stored encrypted, never shown)</label><input type="password" id="oauth2-client-secret" name="clientSecret" required autocomplete="new-password">
+          <label for="oauth2-scopes">Scopes (space-separated, optional)</label><input type="text" id="oauth2-scopes" name="scopes">
+          <label for="oauth2-claim">Userinfo claim that is the user id (default sub)</label><input type="text" id="oauth2-claim" name="userIDClaim">
+          <label for="oauth2-logo">Logo URL (optional)</label><input type="url" id="oauth2-logo" name="logoURL">
+          <label for="oauth2-requestors">Integrate with requestors (space-separated ids)</label><input type="text" id="oauth2-requestors" name="requestors">
+          <label for="oauth2-protocol">Authorization protocol</label><select id="oauth2-protocol" name="authorizationProtocol">
+            <option value="none">none: every signed-in subscriber is authorized</option><option value="xacml">XACML 2.0</option>
+            <option value="rest">REST</option><option value="entitle-json">Entitle JSON</option></select>
+          <label for="oauth2-authz-url">Authorization URL (for XACML, REST or Entitle JSON)</label><input type="url" id="oauth2-authz-url" name="authorizationURL">
+          {{#form.add-oauth2-mvpd}}{{>description}}{{/form.add-oauth2-mvpd}}<button type="submit">Add OAuth 2.0 MVPD</button></fieldset></form>
         </section>{{/mayChange}}
         {{/body}}{{/layout}}
         """
