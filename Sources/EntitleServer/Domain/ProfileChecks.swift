@@ -8,12 +8,17 @@ struct ProfileChecks: ClockReading {
     let repository: Repository
     let clock: any ServiceClock
 
-    /// The errors a protocol answers when the device has no profile, or only expired ones.
+    /// The errors a protocol answers when the device has no profile, or only expired ones; made only when thrown (an
+    /// error is not free: each has a fresh trace id).
     struct Failures: Sendable {
         /// No profile at all.
-        let missing: EnhancedError
+        let missing: @Sendable () -> EnhancedError
         /// Profiles, but none in force.
-        let expired: EnhancedError
+        let expired: @Sendable () -> EnhancedError
+
+        init(missing: @escaping @autoclosure @Sendable () -> EnhancedError, expired: @escaping @autoclosure @Sendable () -> EnhancedError) {
+            (self.missing, self.expired) = (missing, expired)
+        }
     }
 
     /// Whether a profile is in force now.
@@ -22,9 +27,9 @@ struct ProfileChecks: ClockReading {
     /// The device's profile with `mvpd`, in force; `failures` says what to throw otherwise.
     func profile(requestor: String, client: String, device: String, mvpd: String, failures: Failures) async throws -> ProfileRecord {
         guard let profile = try await repository.profile(requestor: requestor, client: client, device: device, mvpd: mvpd) else {
-            throw APIError(failures.missing)
+            throw APIError(failures.missing())
         }
-        guard isLive(profile) else { throw APIError(failures.expired) }
+        guard isLive(profile) else { throw APIError(failures.expired()) }
         return profile
     }
 
@@ -36,7 +41,7 @@ struct ProfileChecks: ClockReading {
     /// The device's most recent profile in force with any MVPD; `failures` says what to throw otherwise.
     func currentProfile(requestor: String, client: String, device: String, failures: Failures) async throws -> ProfileRecord {
         let all = try await repository.profiles(requestor: requestor, client: client, device: device)
-        guard let profile = Self.current(all, now: now) else { throw APIError(all.isEmpty ? failures.missing : failures.expired) }
+        guard let profile = Self.current(all, now: now) else { throw APIError(all.isEmpty ? failures.missing() : failures.expired()) }
         return profile
     }
 

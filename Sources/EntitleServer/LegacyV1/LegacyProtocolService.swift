@@ -40,10 +40,13 @@ struct LegacyProtocolService: ClockReading {
     }
 
     /// The device's most recent profile in force; `missing` when it has none, `expired` when all have expired.
-    func v1Profile(_ caller: CallerIdentity, missing: EnhancedError, expired: EnhancedError) async throws -> ProfileRecord {
+    func v1Profile(
+        _ caller: CallerIdentity, missing: @escaping @autoclosure @Sendable () -> EnhancedError,
+        expired: @escaping @autoclosure @Sendable () -> EnhancedError
+    ) async throws -> ProfileRecord {
         try await checks.currentProfile(
             requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value,
-            failures: .init(missing: missing, expired: expired))
+            failures: .init(missing: missing(), expired: expired()))
     }
 
     /// Asks for a decision (the MVPD, a degradation rule or TempPass) and stores it as the device's AuthZ token.
