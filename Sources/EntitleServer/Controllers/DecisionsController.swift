@@ -24,7 +24,7 @@ struct DecisionsController {
         let caller = context.caller
         let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
         let text = try await FormBody.text(of: request, context: context, limit: 256 * 1024)
-        let resources = try Self.parseResources(text: text, contentType: request.headers[.contentType])
+        let resources = try Self.parseResources(text: text, contentType: request.headers.combinedValue(.contentType))
         try profileChecks.checkResourceCount(resources.count, requestor: caller.requestor)
         let profile = try await profileChecks.profile(
             requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id,
@@ -32,7 +32,7 @@ struct DecisionsController {
                 missing: .authenticatedProfileMissing,
                 expired: mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired))
         // `Cache-Control: no-cache` (the SDK's REMOTE_CACHE feature disabled) asks the MVPD again instead of its kept answers.
-        let fresh = request.headers[.cacheControl]?.lowercased().contains("no-cache") == true
+        let fresh = request.headers.combinedValue(.cacheControl)?.lowercased().contains("no-cache") == true
         let answers = try await decisions.decide(
             resources, requestor: caller.requestor.id, mvpd: mvpd, profile: profile, issueTokens: issueTokens, origin: caller.origin,
             clientIP: context.mvpdClientIP, fresh: fresh)

@@ -11,9 +11,9 @@ struct CallerMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         let query = request.uri.queryParameters
         let credentials = CallerAuthenticator.Credentials(
-            authorization: request.headers[.authorization], accessTokenParameter: query["access_token"].map(String.init),
-            deviceIdentifier: request.headers[.deviceIdentifier],
-            deviceInfo: request.headers[.deviceInfo] ?? query["device_info"].map(String.init))
+            authorization: request.headers.combinedValue(.authorization), accessTokenParameter: query["access_token"].map(String.init),
+            deviceIdentifier: request.headers.combinedValue(.deviceIdentifier),
+            deviceInfo: request.headers.combinedValue(.deviceInfo) ?? query["device_info"].map(String.init))
         var context = context
         context.caller = try await authenticator.caller(credentials, serviceProvider: try context.parameters.require("sp"))
         return try await next(request, context)

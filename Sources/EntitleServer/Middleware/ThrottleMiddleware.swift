@@ -15,7 +15,7 @@ struct ThrottleMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         guard ratePerSecond > 0 else { return try await next(request, context) }
-        let identity = request.headers[.deviceIdentifier].map { "dev:" + $0 } ?? "ip:" + (context.remoteIP ?? "unknown")
+        let identity = request.headers.combinedValue(.deviceIdentifier).map { "dev:" + $0 } ?? "ip:" + (context.remoteIP ?? "unknown")
         let (allowed, retryAfter) = limiter.take(identity, ratePerSecond: ratePerSecond, burst: burst, now: clock.nowMilliseconds())
         guard allowed else { throw APIError(.tooManyRequests, headers: [.retryAfter: String(retryAfter)]) }
         return try await next(request, context)

@@ -46,7 +46,7 @@ struct UnstorableTextMiddleware: RouterMiddleware {
     }
 
     static func declaredTooLarge(_ request: Request, limit: Int) -> Bool {
-        guard let length = request.headers[.contentLength].flatMap({ Int($0) }) else { return false }
+        guard let length = request.headers.combinedValue(.contentLength).flatMap({ Int($0) }) else { return false }
         return length > limit
     }
 
