@@ -38,7 +38,7 @@ struct DecisionsController {
             clientIP: context.mvpdClientIP, fresh: fresh)
         return Response(
             status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(data: DecisionsJSON.encode(DecisionsResponse(decisions: answers)))))
+            body: .init(byteBuffer: DecisionsJSON.body(DecisionsResponse(decisions: answers))))
     }
 
     /// Reads `{"resources": [...]}` (JSON) or `resources=a,b` / repeated form fields.

@@ -1,5 +1,6 @@
 import EntitleCore
 import Foundation
+import NIOCore
 
 /// The decisions endpoints' JSON on the hot path, written and read by hand: byte-for-byte what `JSONCoding.encode`
 /// writes (sorted keys, slashes unescaped), and the same resources `JSONDecoder` reads from the usual body. Anything
@@ -7,7 +8,20 @@ import Foundation
 enum DecisionsJSON {
     /// The answer's JSON text.
     static func encode(_ response: DecisionsResponse) -> Data {
-        guard response.decisions.allSatisfy({ $0.error == nil }) else { return JSONCoding.encode(response) }
+        guard let text = fastText(response) else { return JSONCoding.encode(response) }
+        return Data(text.utf8)
+    }
+
+    /// The answer's JSON as the response body: the hand-written text written straight into the buffer (no `Data` in
+    /// between, whose generic initializer casts dynamically).
+    static func body(_ response: DecisionsResponse) -> ByteBuffer {
+        guard let text = fastText(response) else { return ByteBuffer(data: JSONCoding.encode(response)) }
+        return ByteBuffer(string: text)
+    }
+
+    /// The hand-written JSON text; nil when a decision carries an error (the general encoder writes those).
+    private static func fastText(_ response: DecisionsResponse) -> String? {
+        guard response.decisions.allSatisfy({ $0.error == nil }) else { return nil }
         var out = "{\"decisions\":["
         for (index, decision) in response.decisions.enumerated() {
             if index > 0 { out += "," }
@@ -26,7 +40,7 @@ enum DecisionsJSON {
             }
             out += "}"
         }
-        return Data((out + "]}").utf8)
+        return out + "]}"
     }
 
     /// The resources of `{"resources": ["…", …]}` without escapes; nil for anything else (use `JSONDecoder`).
