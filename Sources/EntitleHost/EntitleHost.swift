@@ -117,6 +117,9 @@ package struct EntitleHost: Sendable {
     ) -> some ApplicationProtocol {
         let limits = configuration.connectionLimits.exempting(configuration.trustedProxies)
         var services: [any Service] = [ReportFlusher(service: service, interval: configuration.reportFlushInterval)]
+        if let interval = configuration.metadataRefreshInterval {
+            services.append(MetadataRefresher(service: service, interval: interval, check: configuration.metadataRefreshCheck))
+        }
         if let adminPort = configuration.adminPort {
             services.append(
                 Application(

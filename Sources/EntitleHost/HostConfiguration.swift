@@ -48,6 +48,11 @@ package struct HostConfiguration: Sendable {
     package var reportRetentionDays: Int?
     /// How often this instance adds its pending report figures to the database (and once more at shutdown).
     package var reportFlushInterval: Duration = .seconds(10)
+    /// How long MVPD metadata fetched from a URL is used before it is read again; nil never reads it on its own (the
+    /// tests, and `entitle serve --metadata-refresh-hours 0`: then only `entitle admin mvpd refresh` does).
+    package var metadataRefreshInterval: Duration?
+    /// How often this instance looks for metadata due to be read again.
+    package var metadataRefreshCheck: Duration = .seconds(60)
 
     /// Creates the default configuration.
     package init() {}

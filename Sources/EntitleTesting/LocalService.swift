@@ -26,16 +26,21 @@ package struct LocalService: ServiceHarness {
     package var transport: ServiceTransport { .httpClient(httpClient) }
 
     /// Runs `body` with a started host (trusting the forwarding headers of `trustedProxies`, the DemoMVPD sending channel
-    /// lineups for `demoLineupProviders`); stops everything afterwards.
+    /// lineups for `demoLineupProviders`, reading MVPD metadata URLs again on the `metadataRefresh` schedule); stops
+    /// everything afterwards.
     /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
     /// another process then see the change at once).
     package static func run(
         rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(),
         databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
         profileCacheBound: Duration = ProfileCache.defaultBound, trustedProxies: [IPAddressRange] = [],
-        demoLineupProviders: Set<String> = ["DemoSSO"], _ body: (LocalService) async throws -> Void
+        demoLineupProviders: Set<String> = ["DemoSSO"], metadataRefresh: (interval: Duration, check: Duration)? = nil,
+        _ body: (LocalService) async throws -> Void
     ) async throws {
         var configuration = HostConfiguration()
+        if let metadataRefresh {
+            (configuration.metadataRefreshInterval, configuration.metadataRefreshCheck) = (metadataRefresh.interval, metadataRefresh.check)
+        }
         configuration.demoLineupProviders = demoLineupProviders
         configuration.trustedProxies = trustedProxies
         configuration.databaseURL = databaseURL

@@ -48,6 +48,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Days the reports' per-minute figures are kept (/admin/api/v1/reports); older ones are purged.")
     var reportRetentionDays = 90
 
+    @Option(help: "Hours MVPD metadata fetched from a URL is used before the service reads it again (0: only `entitle admin mvpd refresh`).")
+    var metadataRefreshHours = 24
+
     @Option(help: "Seconds a connection may stay silent (no request, an unfinished header, a stalled body) before it is closed.")
     var idleTimeout = ConnectionLimits().idleTimeout
 
@@ -93,6 +96,7 @@ struct Serve: AsyncParsableCommand {
         guard maxConnectionsPerAddress >= 0 else { throw ValidationError("--max-connections-per-address must not be negative.") }
         guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be positive.") }
         guard reportRetentionDays > 0 else { throw ValidationError("--report-retention-days must be positive.") }
+        guard (0...8760).contains(metadataRefreshHours) else { throw ValidationError("--metadata-refresh-hours is 0 to 8760.") }
         if let adminPort, !(0...65535).contains(adminPort) || adminPort == port {
             throw ValidationError("--admin-port must be 0-65535 and differ from --port.")
         }
@@ -121,6 +125,7 @@ struct Serve: AsyncParsableCommand {
         configuration.profileCacheBound = .milliseconds(max(0, profileCacheMs))
         configuration.profileCacheDevices = max(1, profileCacheDevices)
         configuration.reportRetentionDays = reportRetentionDays
+        configuration.metadataRefreshInterval = metadataRefreshHours > 0 ? .seconds(metadataRefreshHours * 3600) : nil
         configuration.demo = !noDemo
         if let warning = Serve.demoExposureWarning(host: host, demo: !noDemo) {
             FileHandle.standardError.write(Data((warning + "\n").utf8))

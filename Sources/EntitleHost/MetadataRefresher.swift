@@ -1,0 +1,23 @@
+import EntitleServer
+import ServiceLifecycle
+
+/// Every `check`, reads again the SAML metadata of the MVPDs whose URL was last read `interval` ago or more
+/// (``EntitleService/refreshDueMetadata(interval:)``): one instance per MVPD and interval, however many run.
+struct MetadataRefresher: Service {
+    let service: EntitleService
+    let interval: Duration
+    let check: Duration
+
+    func run() async throws {
+        await cancelWhenGracefulShutdown {
+            while true {
+                do { try await Task.sleep(for: check) } catch { return }
+                do { try await service.refreshDueMetadata(interval: interval) } catch is CancellationError {
+                    return
+                } catch {
+                    service.logger.warning("MVPD metadata refresh failed", metadata: ["error.type": "\(type(of: error))"])
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import EntitleCore
+@testable import EntitleServer
+import EntitleTesting
+import Foundation
+import Testing
+
+/// The service reads MVPD metadata given by URL again on its own schedule (`entitle serve --metadata-refresh-hours`):
+/// only once the interval has passed, one reader per due MVPD however many ask at once, what changed applied and
+/// recorded, a failing URL tried again an interval later while the stored metadata stays in use.
+@Suite struct MetadataRefreshTests {
+    /// DemoCable's metadata given by its URL (the DemoMVPD's own), then its stored copy made stale.
+    static func staleDemoCable(_ local: LocalService) async throws -> (entity: String?, url: String) {
+        let url = local.baseURL + "/demo-mvpd/DemoCable/saml/metadata"
+        var update = MVPDUpdate()
+        update.samlMetadataURL = url
+        try await local.service.updateMVPD(id: "DemoCable", update, actor: "test")
+        var stale = try #require(try await local.service.repository.mvpd(id: "DemoCable"))
+        let entity = stale.entityId
+        stale.entityId = "https://stale.example/idp"
+        try await local.service.repository.upsertMVPD(stale)
+        return (entity, url)
+    }
+
+    @Test func dueMetadataIsReadOnceAndWhatChangedIsAppliedAndRecorded() async throws {
+        try await LocalService.run { local in
+            let (entity, _) = try await Self.staleDemoCable(local)
+            let notYet = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            #expect(notYet.changed.isEmpty && notYet.failures.isEmpty, "read a moment ago: not due")
+            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp")
+
+            local.clock.advance(by: 3601)
+            // Asked three times at once (as several instances would): one reads it.
+            async let first = local.service.refreshDueMetadata(interval: .seconds(3600))
+            async let second = local.service.refreshDueMetadata(interval: .seconds(3600))
+            async let third = local.service.refreshDueMetadata(interval: .seconds(3600))
+            let results = try await [first, second, third]
+            #expect(results.flatMap(\.changed) == ["DemoCable"], "\(results)")
+            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == entity)
+            let entry = try #require(try await local.service.repository.changes(since: 0).last)
+            #expect(entry.actor == EntitleService.metadataRefreshActor && entry.action == "mvpd.update" && entry.target == "DemoCable")
+
+            let again = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            #expect(again.changed.isEmpty && again.failures.isEmpty, "just read: not due again")
+        }
+    }
+
+    @Test func aFailingURLIsTriedAgainAnIntervalLaterAndTheStoredMetadataStays() async throws {
+        try await LocalService.run { local in
+            let stored = try #require(try await local.service.repository.mvpd(id: "DemoFiber"))
+            try await local.service.repository.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: 0)
+            let failed = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            #expect(failed.failures.keys.sorted() == ["DemoFiber"] && failed.failures["DemoFiber"]?.contains("404") == true, "\(failed)")
+            #expect(try await local.service.repository.mvpd(id: "DemoFiber") == stored)
+            let soon = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            #expect(soon.failures.isEmpty, "not tried again before the interval")
+            local.clock.advance(by: 3601)
+            #expect(try await local.service.refreshDueMetadata(interval: .seconds(3600)).failures.keys.sorted() == ["DemoFiber"])
+        }
+    }
+
+    @Test func theRunningServiceRefreshesOnItsOwnSchedule() async throws {
+        try await LocalService.run(metadataRefresh: (interval: .seconds(3600), check: .milliseconds(100))) { local in
+            let (entity, _) = try await Self.staleDemoCable(local)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp", "not due yet")
+            local.clock.advance(by: 3601)
+            let deadline = ContinuousClock.now + .seconds(20)
+            while try await local.service.repository.mvpd(id: "DemoCable")?.entityId != entity, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == entity, "read again by the service itself")
+        }
+    }
+}
