@@ -113,7 +113,7 @@ import Testing
             let done = try await Self.call(
                 local, .POST, path, form: ["csrf": csrf, "description": "outage drill", "enabled": "false"], cookie: cookie)
             #expect(done.status == 303)
-            let entry = try await local.service.repository.changes(since: 0).last
+            let entry = try await local.service.repository.changeLog.changes(since: 0).last
             #expect(entry?.action == "integration.disable" && entry?.description == "outage drill" && entry?.actor == "operator:ops")
         }
     }
@@ -145,7 +145,7 @@ import Testing
             #expect(try await Self.call(local, .GET, "/console/mvpds/NOPE", cookie: cookie).status == 404)
             #expect(try await Self.call(local, .GET, "/console/statements/nope/download", cookie: cookie).status == 404)
             #expect(try await Self.call(local, .GET, "/console/changes?since=yesterday", cookie: cookie).status == 400)
-            let before = try await local.service.repository.changes(since: 0).count
+            let before = try await local.service.repository.changeLog.changes(since: 0).count
             let cases: [(String, [String: String], String)] = [
                 ("/console/requestors/REF/degradation", ["mvpd": "DemoCable", "rule": "authz-all", "minutes": "0"], "1 to 10080 minutes"),
                 ("/console/requestors/REF/degradation", ["mvpd": "DemoCable", "rule": "everything", "minutes": "5"], "Unknown rule"),
@@ -170,7 +170,7 @@ import Testing
                 let text = Data(base64URLEncoded: value).map { String(decoding: $0, as: UTF8.self) } ?? ""
                 #expect(text.hasPrefix("e") && text.contains(expected), "\(path): \(text)")
             }
-            #expect(try await local.service.repository.changes(since: 0).count == before, "no refused change is logged")
+            #expect(try await local.service.repository.changeLog.changes(since: 0).count == before, "no refused change is logged")
             let oversized = try await Self.call(
                 local, .POST, "/console/mvpds", cookie: cookie,
                 raw: "csrf=\(csrf)&description=x&metadataFile=" + String(repeating: "a", count: 1_100_000))
@@ -221,7 +221,7 @@ import Testing
                 local, .POST, "/console/keys/token-encryption/rotate",
                 form: ["csrf": csrf, "description": "yearly", "promoteAfter": "0", "confirm": "on"], cookie: cookie)
             #expect(answer.status == 303)
-            let entry = try await local.service.repository.changes(since: 0).last
+            let entry = try await local.service.repository.changeLog.changes(since: 0).last
             #expect(entry?.action == "keys.rotate" && entry?.target == "token-encryption" && entry?.valueAfter?.contains("refreshTokens") == true)
             let keys = try await Self.call(local, .GET, "/console/keys", cookie: cookie)
             #expect(keys.text.contains("re-encrypted"), "the page says what the rotation affects")
@@ -239,7 +239,7 @@ import Testing
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: #"{"enabled":false}"#))
             #expect(try await local.httpClient.execute(request, timeout: .seconds(30)).status == .ok)
-            #expect(try await local.service.repository.changes(since: 0).last?.description == "ticket OPS-12")
+            #expect(try await local.service.repository.changeLog.changes(since: 0).last?.description == "ticket OPS-12")
             request.headers.replaceOrAdd(name: "X-Change-Description", value: String(repeating: "x", count: 501))
             #expect(try await local.httpClient.execute(request, timeout: .seconds(30)).status == .badRequest)
         }

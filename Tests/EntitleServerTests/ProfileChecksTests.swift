@@ -51,7 +51,7 @@ import Testing
             await Self.expectError("test_missing") {
                 _ = try await checks.profile(requestor: "REF", client: "c", device: "d", mvpd: "M", failures: Self.failures)
             }
-            try await repository.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 60))
+            try await repository.profiles.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 60))
             let found = try await checks.profile(requestor: "REF", client: "c", device: "d", mvpd: "M", failures: Self.failures)
             #expect(found.mvpdId == "M" && checks.isLive(found))
             // Another device, client or MVPD has no profile.
@@ -76,8 +76,8 @@ import Testing
                 _ = try await checks.currentProfile(requestor: "REF", client: "c", device: "d", failures: Self.failures)
             }
             let now = Self.startMilliseconds
-            try await repository.upsertProfile(Self.profile(mvpd: "Older", notBefore: now - 10_000, seconds: 120))
-            try await repository.upsertProfile(Self.profile(mvpd: "Newer", notBefore: now - 5_000, seconds: 30))
+            try await repository.profiles.upsertProfile(Self.profile(mvpd: "Older", notBefore: now - 10_000, seconds: 120))
+            try await repository.profiles.upsertProfile(Self.profile(mvpd: "Newer", notBefore: now - 5_000, seconds: 30))
             #expect(try await checks.currentProfile(requestor: "REF", client: "c", device: "d", failures: Self.failures).mvpdId == "Newer")
             // The newer one ends first: the older one, still in force, is current.
             clock.advance(by: 30)
@@ -93,7 +93,7 @@ import Testing
     @Test func theProfileOfARegistrationCodeCountsOnlyWhileInForce() async throws {
         try await Self.withChecks { checks, repository, clock in
             #expect(try await checks.profile(requestor: "REF", sessionCode: "CODE") == nil)
-            try await repository.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 10, sessionCode: "CODE"))
+            try await repository.profiles.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 10, sessionCode: "CODE"))
             #expect(try await checks.profile(requestor: "REF", sessionCode: "CODE")?.mvpdId == "M")
             #expect(try await checks.profile(requestor: "OTHER", sessionCode: "CODE") == nil)
             clock.advance(by: 10)

@@ -92,7 +92,7 @@ extension ConsoleController {
         case (nil, nil): throw ConsoleFailure(status: .badRequest, "Upload the MVPD's IdP metadata or give its URL.")
         case (_?, _?): throw ConsoleFailure(status: .badRequest, "Upload the metadata or give its URL, not both.")
         }
-        guard try await service.repository.mvpd(id: id) == nil else {
+        guard try await service.repository.catalog.mvpd(id: id) == nil else {
             throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
         }
         var options = EntitleService.MVPDOptions(displayName: name, logoURL: form["logoURL"] ?? "", authorizationURL: form["authorizationURL"])

@@ -22,7 +22,7 @@ struct AuthenticateController: ClockReading {
         let sp = try context.parameters.require("sp")
         let bucket = context.remoteIP ?? "unknown"
         guard let code = RegistrationCode.normalize(try context.parameters.require("code")),
-            let session = try await repository.session(code: code), session.requestorId == sp, session.notAfter > now
+            let session = try await repository.sessions.session(code: code), session.requestorId == sp, session.notAfter > now
         else {
             try await sessions.countFailedCodeLookup(bucket: bucket)
             return HTMLPage.message(
@@ -31,8 +31,8 @@ struct AuthenticateController: ClockReading {
         }
         let query = FormBody.query(of: request)
         var mvpdID = session.mvpdId
-        if mvpdID == nil, let chosen = query["mvpd"], try await repository.integratedMVPD(requestor: sp, mvpd: chosen) != nil {
-            try await repository.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
+        if mvpdID == nil, let chosen = query["mvpd"], try await repository.catalog.integratedMVPD(requestor: sp, mvpd: chosen) != nil {
+            try await repository.sessions.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
             mvpdID = chosen
         }
         guard session.status != .cancelled else {

@@ -12,7 +12,7 @@ struct ConfigurationController {
             let requestor = caller.requestor
             // The requestor part (its MVPDs) is encoded once per catalog change; the device part on each call.
             let requestorJSON = try await repository.cached("configuration-json|" + requestor.id) {
-                let mvpds = try await repository.mvpds(requestor: requestor.id)
+                let mvpds = try await repository.catalog.mvpds(requestor: requestor.id)
                 return String(
                     decoding: JSONCoding.encode(
                         RequestorConfiguration(

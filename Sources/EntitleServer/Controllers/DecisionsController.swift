@@ -22,7 +22,7 @@ struct DecisionsController {
     /// Reads the resources of the body and decides them for the caller's profile with the MVPD of the path.
     func decide(_ request: Request, context: CallerContext, issueTokens: Bool) async throws -> Response {
         let caller = context.caller
-        let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+        let mvpd = try await repository.catalog.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
         let text = try await FormBody.text(of: request, context: context, limit: 256 * 1024)
         let resources = try Self.parseResources(text: text, contentType: request.headers[.contentType])
         try profileChecks.checkResourceCount(resources.count, requestor: caller.requestor)

@@ -41,7 +41,7 @@ struct OAuth2Controller: Sendable {
 
     func loggedOut(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
-        guard let state = query["state"], let pending = try await repository.takeLogoutRequest(id: state) else {
+        guard let state = query["state"], let pending = try await repository.sessions.takeLogoutRequest(id: state) else {
             return HTMLPage.message(
                 title: "Sign-out not recognised",
                 message: "This page does not answer a sign-out started here, or the answer was already used. "
@@ -49,7 +49,7 @@ struct OAuth2Controller: Sendable {
                 status: .badRequest)
         }
         if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
-        let name = try await repository.mvpd(id: pending.mvpdId)?.displayName ?? "your TV provider"
+        let name = try await repository.catalog.mvpd(id: pending.mvpdId)?.displayName ?? "your TV provider"
         return HTMLPage.message(title: "Signed out", message: "You are signed out of \(name) in this app.")
     }
 }

@@ -14,7 +14,7 @@ struct ProfilesController {
     func addRoutes(to group: RouterGroup<CallerContext>) {
         group.get("profiles") { _, context in
             let caller = context.caller
-            let records = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            let records = try await repository.profiles.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
             return JSONCoding.response(json: try await profiles.profilesJSON(records, requestor: caller.requestor))
         }
         group.get("profiles/code/:code") { _, context in
@@ -33,7 +33,7 @@ struct ProfilesController {
                     EnhancedError.authenticatedProfileMissing.with(details: "The sign-in at the TV provider did not succeed." + reason))
             }
             guard session.status == .authenticated, let mvpd = session.mvpdId,
-                let record = try await repository.profile(
+                let record = try await repository.profiles.profile(
                     requestor: caller.requestor.id, client: caller.clientID,
                     device: caller.device.value, mvpd: mvpd),
                 profileChecks.isLive(record)
@@ -47,8 +47,8 @@ struct ProfilesController {
         }
         group.get("profiles/:mvpd") { _, context in
             let caller = context.caller
-            let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
-            let record = try await repository.profile(
+            let mvpd = try await repository.catalog.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+            let record = try await repository.profiles.profile(
                 requestor: caller.requestor.id, client: caller.clientID,
                 device: caller.device.value, mvpd: mvpd.id)
             return JSONCoding.response(json: try await profiles.profilesJSON(record.map { [$0] } ?? [], requestor: caller.requestor))

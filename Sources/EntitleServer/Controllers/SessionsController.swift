@@ -55,7 +55,7 @@ struct SessionsController {
             guard session.status != .authenticated else {
                 throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete."))
             }
-            _ = try await repository.cancelSession(code: session.code)
+            _ = try await repository.sessions.cancelSession(code: session.code)
             return Response(status: .noContent)
         }
     }

@@ -16,8 +16,8 @@ struct SignedInResponder: Sendable {
 
     /// The answer that ends a successful login of session `code` whose browser goes to `redirect`.
     func signedInResponse(redirect: String, code: String?) async throws -> Response {
-        let session = try await code.flatMap(RegistrationCode.normalize).asyncMap { try await repository.session(code: $0) } ?? nil
-        let mvpd = try await session?.mvpdId.asyncMap { try await repository.mvpd(id: $0) } ?? nil
+        let session = try await code.flatMap(RegistrationCode.normalize).asyncMap { try await repository.sessions.session(code: $0) } ?? nil
+        let mvpd = try await session?.mvpdId.asyncMap { try await repository.catalog.mvpd(id: $0) } ?? nil
         if redirect == configuration.authenticatedPageURL {
             guard let mvpd else { return HTMLPage.redirect(to: redirect) }
             return HTMLPage.redirect(to: redirect + "?" + FormURLEncoding.encode([("mvpd", mvpd.id)]))

@@ -14,7 +14,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
 
     func createSession(caller: CallerIdentity, form: [String: String], tempPassIdentity: String?) async throws -> SessionResponse {
         let sp = caller.requestor.id
-        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: sp) }
+        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.catalog.requireIntegratedMVPD($0, requestor: sp) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
         if let mvpd, let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
@@ -29,7 +29,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
             notAfter: now + sessionLifetime, platform: caller.origin.platform, app: caller.app)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
-            if try await repository.insertSession(session) { return sessionAnswer(session) }
+            if try await repository.sessions.insertSession(session) { return sessionAnswer(session) }
         }
         throw EnhancedError.internalServerError
     }
@@ -38,7 +38,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
         _ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String],
         tempPassIdentity: String?
     ) async throws -> SessionResponse {
-        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
+        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.catalog.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
         guard session.status != .authenticated else {
@@ -49,14 +49,14 @@ struct AuthenticationSessions: Sendable, ClockReading {
         {
             return shortcut
         }
-        try await repository.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
-        guard let updated = try await repository.session(code: session.code) else { throw EnhancedError.invalidCode }
+        try await repository.sessions.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
+        guard let updated = try await repository.sessions.session(code: session.code) else { throw EnhancedError.invalidCode }
         return sessionAnswer(updated)
     }
 
     /// A session that exists, belongs to the requestor and has not expired; unknown codes count against the caller's guess budget.
     func liveSession(code raw: String, requestor: String, bucket: String) async throws -> AuthSessionRecord {
-        guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
+        guard let code = RegistrationCode.normalize(raw), let session = try await repository.sessions.session(code: code),
             session.requestorId == requestor, session.notAfter > now
         else {
             try await countFailedCodeLookup(bucket: bucket)
@@ -67,7 +67,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
 
     /// Code guessing is limited to 10 failed lookups, refilled at 1 per minute, per device or address.
     func countFailedCodeLookup(bucket: String) async throws {
-        let (allowed, retryAfter) = try await repository.takeToken(
+        let (allowed, retryAfter) = try await repository.rateLimits.takeToken(
             bucket: "badcode:" + Secrets.sha256Hex(bucket), ratePerSecond: 1.0 / 60,
             burst: 10, now: now)
         if !allowed { throw RetryLater(seconds: retryAfter) }
@@ -103,7 +103,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
                 actionName: .authorize, actionType: .direct, reasonType: .temporary, url: authorizeURL,
                 sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
-        if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
+        if let profile = try await repository.profiles.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
             profile.notAfter > now
         {
             return SessionResponse(

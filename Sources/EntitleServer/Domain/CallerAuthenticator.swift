@@ -55,13 +55,13 @@ struct CallerAuthenticator: Sendable {
             throw EnhancedError.invalidAccessTokenClientApplication.with(message: "The access token is invalid or expired.")
         }
         guard claims.requestorID == serviceProvider else {
-            if try await repository.requestor(id: serviceProvider) == nil { throw EnhancedError.invalidServiceProvider }
+            if try await repository.catalog.requestor(id: serviceProvider) == nil { throw EnhancedError.invalidServiceProvider }
             throw EnhancedError.invalidAccessTokenServiceProvider
         }
-        guard let client = try await repository.activeClient(id: claims.sub) else {
+        guard let client = try await repository.clients.activeClient(id: claims.sub) else {
             throw EnhancedError.invalidAccessTokenClientApplication.with(message: "The client application is revoked or no longer approved.")
         }
-        guard let requestor = try await repository.requestor(id: serviceProvider) else { throw EnhancedError.invalidServiceProvider }
+        guard let requestor = try await repository.catalog.requestor(id: serviceProvider) else { throw EnhancedError.invalidServiceProvider }
         let deviceHeader = credentials.deviceIdentifier
         let device =
             try deviceHeader.map { header throws(EnhancedError) in

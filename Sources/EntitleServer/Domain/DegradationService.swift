@@ -11,7 +11,7 @@ struct DegradationService: Sendable, ClockReading {
 
     /// The rule names in force for an integration now.
     func activeDegradation(requestor: String, mvpd: String) async throws -> Set<DegradationRule> {
-        Set(try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd, now: now).map(\.rule))
+        Set(try await repository.degradation.activeDegradationRules(requestor: requestor, mvpd: mvpd, now: now).map(\.rule))
     }
 
     /// The degraded profile of a device under `authn-all`, valid until the rule ends (at most 24 hours).
@@ -19,7 +19,7 @@ struct DegradationService: Sendable, ClockReading {
     func degradedLogin(requestor: String, clientID: String, device: String, mvpd: MVPDRecord, sessionCode: String?) async throws -> ProfileRecord? {
         let now = self.now
         guard
-            let rule = try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd.id, now: now)
+            let rule = try await repository.degradation.activeDegradationRules(requestor: requestor, mvpd: mvpd.id, now: now)
                 .first(where: { $0.rule == .authnAll })
         else { return nil }
         let userID = "95cf93bcd183214a" + String(Secrets.sha256Hex(requestor + "|" + device).prefix(24))
@@ -27,7 +27,7 @@ struct DegradationService: Sendable, ClockReading {
             requestorId: requestor, clientId: clientID, deviceId: device, mvpdId: mvpd.id, type: .degraded, issuer: "Entitle",
             notBefore: now, notAfter: min(rule.endsAt, now + 24 * 3_600_000),
             attributes: JSONText.encode(["userID": [userID]]), nameId: userID, sessionIndex: nil, sessionCode: sessionCode, userId: userID)
-        try await repository.upsertProfile(profile)
+        try await repository.profiles.upsertProfile(profile)
         metrics.recordAuthentication(mvpd: mvpd.id, outcome: "degraded")
         return profile
     }
@@ -36,10 +36,10 @@ struct DegradationService: Sendable, ClockReading {
     func setDegradation(requestor: String, mvpd: String, rule: DegradationRule, start: Date, end: Date) async throws {
         guard DegradationRule.known.contains(rule) else { throw ConfigurationError("Unknown rule \(rule): use authn-all, authz-all or authz-none.") }
         guard end > start else { throw ConfigurationError("The end must be after the start.") }
-        guard try await repository.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
+        guard try await repository.catalog.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
             throw ConfigurationError("\(mvpd) is not integrated with \(requestor).")
         }
-        try await repository.saveDegradationRule(
+        try await repository.degradation.saveDegradationRule(
             DegradationRuleRecord(
                 requestorId: requestor, mvpdId: mvpd, rule: rule, startsAt: Int64(start.timeIntervalSince1970 * 1000),
                 endsAt: Int64(end.timeIntervalSince1970 * 1000), createdAt: now))

@@ -33,7 +33,7 @@ struct MediaTokenService: Sendable {
     /// The media-token issuer with the current key of the requestor's algorithm (RSA by default, and RSA while the
     /// requestor's ECDSA / Ed25519 key is only published and not yet signing).
     func mediaTokenSigner(requestor: String) async throws -> MediaTokenIssuer {
-        let algorithm = try await repository.mediaTokenAlgorithm(requestor: requestor)
+        let algorithm = try await repository.catalog.mediaTokenAlgorithm(requestor: requestor)
         var key = try await keys.mediaTokenSigningKey(algorithm)
         if key == nil { key = try await keys.mediaTokenSigningKey(.rsaSHA256) }
         guard let key else { throw ConfigurationError("No media-token key in the database.") }

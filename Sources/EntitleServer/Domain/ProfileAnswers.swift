@@ -35,9 +35,9 @@ struct ProfileAnswers: Sendable, ClockReading {
     private func wireForms(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> [String: WireProfile] {
         var profiles: [String: WireProfile] = [:]
         let now = self.now
-        let generation = repository.catalog.generation
+        let generation = repository.catalogCache.generation
         for var record in records where record.notAfter > now {
-            let mvpd = try await repository.mvpd(id: record.mvpdId)
+            let mvpd = try await repository.catalog.mvpd(id: record.mvpdId)
             if let mvpd, mvpd.temppassResourceLimit != nil {
                 // Promotional TempPass counters change with every play: made afresh each time.
                 record.attributes = JSONText.encode(record.attributeMap.merging(try await tempPass.promoMetadata(profile: record, mvpd: mvpd)) { $1 })

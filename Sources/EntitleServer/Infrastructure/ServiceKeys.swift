@@ -31,7 +31,7 @@ package final class ServiceKeys: Sendable {
     /// Access tokens already verified by this instance.
     let verifiedAccessTokens = VerifiedTokenCache()
     /// The catalog generation the cached keys belong to.
-    var catalogGeneration: UInt64 { repository.catalog.generation }
+    var catalogGeneration: UInt64 { repository.catalogCache.generation }
 
     struct CachedKeys: Sendable {
         /// Every published key: signing, pending and recently retired ones.
@@ -57,8 +57,8 @@ package final class ServiceKeys: Sendable {
 
     /// Makes sure a key of every purpose exists.
     package func ensureKeys() async throws {
-        for purpose in [KeyPurpose.mediaToken, .jwt, .samlSP] where try await repository.activeKey(purpose: purpose) == nil {
-            try await repository.insertKey(try makeKey(purpose: purpose))
+        for purpose in [KeyPurpose.mediaToken, .jwt, .samlSP] where try await repository.keys.activeKey(purpose: purpose) == nil {
+            try await repository.keys.insertKey(try makeKey(purpose: purpose))
         }
     }
 
@@ -69,8 +69,8 @@ package final class ServiceKeys: Sendable {
         var key = try makeKey(purpose: purpose)
         let activation = key.createdAt + max(0, promoteAfter ?? Self.promotionDelay(purpose: purpose))
         key.activatesAt = activation
-        try await repository.insertKey(key)
-        try await repository.retireKeys(purpose: purpose, except: key.kid, at: activation)
+        try await repository.keys.insertKey(key)
+        try await repository.keys.retireKeys(purpose: purpose, except: key.kid, at: activation)
         return key
     }
 
@@ -102,7 +102,7 @@ package final class ServiceKeys: Sendable {
 
     func keys(purpose: KeyPurpose) async throws -> CachedKeys {
         let retiredAfter = clock.nowMilliseconds() - Self.retiredKeyGrace
-        let records = try await repository.publishedKeys(purpose: purpose, retiredAfter: retiredAfter)
+        let records = try await repository.keys.publishedKeys(purpose: purpose, retiredAfter: retiredAfter)
         let kids = records.map(\.kid).joined(separator: ",")
         // Parsing keys is costly: the parsed set is kept with the catalog, for exactly these records.
         return try await repository.cached("parsed-keys|" + purpose.rawValue + "|" + kids) {

@@ -15,7 +15,7 @@ struct LegacyProtocolService: ClockReading {
 
     /// The MVPD list (§3.4): the SDK's config document in XML, REST v2's configuration shape in JSON.
     func v1Configuration(_ caller: CallerIdentity, v1: V1Request) async throws -> Response {
-        let mvpds = try await repository.mvpds(requestor: caller.requestor.id)
+        let mvpds = try await repository.catalog.mvpds(requestor: caller.requestor.id)
         if v1.format == .json {
             return JSONCoding.response(
                 ConfigurationResponse(
@@ -49,7 +49,7 @@ struct LegacyProtocolService: ClockReading {
     /// Asks for a decision (the MVPD, a degradation rule or TempPass) and stores it as the device's AuthZ token.
     func v1Authorize(_ caller: CallerIdentity, resource: String) async throws -> LegacyAuthorizationRecord {
         let profile = try await v1Profile(caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz)
-        guard let mvpd = try await repository.integratedMVPD(requestor: caller.requestor.id, mvpd: profile.mvpdId) else {
+        guard let mvpd = try await repository.catalog.integratedMVPD(requestor: caller.requestor.id, mvpd: profile.mvpdId) else {
             throw APIError(.v1(400, "unknown_integration", "The MVPD of this authentication is no longer integrated.", action: "configuration"))
         }
         let answers = try await decisions.decide(
@@ -65,7 +65,7 @@ struct LegacyProtocolService: ClockReading {
             requestorId: caller.requestor.id, clientId: caller.clientID, deviceId: caller.device.value,
             resource: resource, mvpdId: mvpd.id, notBefore: decision.notBefore ?? now,
             notAfter: decision.notAfter ?? now)
-        try await repository.upsertLegacyAuthorization(record)
+        try await repository.legacy.upsertLegacyAuthorization(record)
         return record
     }
 
@@ -75,7 +75,7 @@ struct LegacyProtocolService: ClockReading {
     ) async throws -> Response {
         guard !resources.isEmpty else { throw APIError(.v1(400, "missing_resource", "The resource parameter is missing.")) }
         try checks.checkResourceCount(resources.count, requestor: requestor)
-        guard let mvpd = try await repository.integratedMVPD(requestor: requestor.id, mvpd: profile.mvpdId) else {
+        guard let mvpd = try await repository.catalog.integratedMVPD(requestor: requestor.id, mvpd: profile.mvpdId) else {
             throw APIError(.v1(400, "unknown_integration", "The MVPD of this authentication is no longer integrated.", action: "configuration"))
         }
         let answers = try await decisions.decide(

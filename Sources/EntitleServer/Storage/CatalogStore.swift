@@ -1,6 +1,12 @@
 import SQLKit
 
-extension Repository {
+/// The catalog a request reads: requestors, MVPDs, integrations and the per-requestor settings of an authorization (TTL, authorization protocol, media-token algorithm).
+package struct CatalogStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
+extension CatalogStore {
     /// A requestor by id.
     package func requestor(id: String) async throws -> RequestorRecord? {
         try await cached("requestor|" + id) {
@@ -128,5 +134,12 @@ extension Repository {
     /// All MVPDs.
     package func allMVPDs() async throws -> [MVPDRecord] {
         try await all("SELECT * FROM mvpds ORDER BY id", as: MVPDRecord.self)
+    }
+}
+
+extension CatalogStore {
+    /// Every requestor, ordered by id.
+    package func allRequestors() async throws -> [RequestorRecord] {
+        try await all("SELECT * FROM requestors ORDER BY id", as: RequestorRecord.self)
     }
 }

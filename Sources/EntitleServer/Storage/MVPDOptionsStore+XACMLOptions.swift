@@ -26,7 +26,7 @@ package struct MVPDXACMLOptions: Codable, Sendable, Equatable {
     }
 }
 
-extension Repository {
+extension MVPDOptionsStore {
     /// The XACML settings of an MVPD (the defaults unless configured), from the catalog cache.
     package func xacmlOptions(mvpd: String) async throws -> MVPDXACMLOptions {
         struct Row: Decodable, Sendable {

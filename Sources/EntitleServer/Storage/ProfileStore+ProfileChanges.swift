@@ -1,6 +1,6 @@
 import SQLKit
 
-extension Repository {
+extension ProfileStore {
     /// Reads the polled change feed (`profile_changes`, SQLite) when its last read is older than the cache's bound,
     /// evicting the devices changed since.
     func pollProfileChanges() async throws {

@@ -18,7 +18,7 @@ package struct AdobeTokenRecord: Codable, Sendable, Equatable {
     package var expiresAt: Int64
 }
 
-extension Repository {
+extension LegacyStore {
     /// Records an issued AuthN token.
     package func insertAdobeToken(_ t: AdobeTokenRecord, now: Int64) async throws {
         if Int.random(in: 0..<128) == 0 { try await run("DELETE FROM adobe_tokens WHERE expires_at < \(bind: now - 86_400_000)") }

@@ -1,7 +1,13 @@
 import SQLKit
 
+/// The per-minute report figures.
+package struct ReportStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// The reports' per-minute figures (`report_minutes`): instances add to them, the report API sums them up.
-extension Repository {
+extension ReportStore {
     /// The figure columns, in ``ReportCounts`` order, with how each combines when instances add to a row.
     private static let reportColumns = [
         "authn_attempts", "authn_successes", "authn_failures", "authz_attempts", "authz_grants", "authz_denials", "authz_failures",

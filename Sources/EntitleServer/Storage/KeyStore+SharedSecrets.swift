@@ -1,6 +1,6 @@
 import SQLKit
 
-extension Repository {
+extension KeyStore {
     /// The secret stored under `name`; when there is none yet, `make()` is stored — unless another instance stored one
     /// first, whose value is returned instead. Every instance on one database so gets the same value.
     package func sharedSecret(name: String, now: Int64, make: () throws -> String) async throws -> String {

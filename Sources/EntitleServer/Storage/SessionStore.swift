@@ -1,6 +1,12 @@
 import SQLKit
 
-extension Repository {
+/// Authentication sessions, used assertions and logout requests.
+package struct SessionStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
+extension SessionStore {
     /// Stores a new authentication session; returns false when the code is already taken.
     package func insertSession(_ s: AuthSessionRecord) async throws -> Bool {
         try await touchedRow(
@@ -68,17 +74,13 @@ extension Repository {
             "UPDATE auth_sessions SET status = 'failed', failure = \(bind: reason) WHERE code = \(bind: code) AND status <> 'authenticated'")
     }
 
-    /// Deletes sessions and replay records that expired before `now` (ms).
+    /// Deletes sessions, replay records and idle rate buckets that expired before `now` (ms); ``Repository/purgeExpired(now:)``
+    /// purges the other stores too.
     package func purgeExpired(now: Int64) async throws {
         try await run("DELETE FROM auth_sessions WHERE not_after < \(bind: now - 86_400_000)")
         try await run("DELETE FROM used_assertions WHERE expires_at < \(bind: now)")
         try await run("DELETE FROM logout_requests WHERE expires_at < \(bind: now)")
         try await run("DELETE FROM rate_buckets WHERE updated_at < \(bind: now - 3_600_000)")
-        try await purgeExpiredOAuth2(now: now)
-        // Operator sessions end after 30 minutes idle and 12 hours at most (OperatorAccounts): a day-old one is over.
-        try await purgeOperatorSessions(idleBefore: now - 86_400_000, startedBefore: now - 86_400_000)
-        try await purgeProfileChanges()
-        if let reportRetention { try await purgeReports(before: now - reportRetention) }
     }
 
     /// Records an assertion as used; false when it was already used (replay).

@@ -1,6 +1,12 @@
 import EntitleCore
 import SQLKit
 
+/// The service's signing keys and shared secrets.
+package struct KeyStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// A service signing key with its certificate.
 package struct ServiceKeyRecord: Codable, Sendable, Equatable {
     /// Key id.
@@ -26,7 +32,7 @@ package struct ServiceKeyRecord: Codable, Sendable, Equatable {
     package func isSigning(at now: Int64) -> Bool { signsFrom <= now && (retiredAt.map { $0 > now } ?? true) }
 }
 
-extension Repository {
+extension KeyStore {
     /// The newest key of a purpose that is not retired.
     package func activeKey(purpose: KeyPurpose) async throws -> ServiceKeyRecord? {
         try await first(
@@ -74,7 +80,7 @@ extension Repository {
     }
 }
 
-extension Repository {
+extension KeyStore {
     /// A key by id, whatever its state (a retired encryption key still decrypts), from the catalog cache.
     package func serviceKey(kid: String) async throws -> ServiceKeyRecord? {
         try await cached("key|" + kid) { try await first("SELECT * FROM service_keys WHERE kid = \(bind: kid)", as: ServiceKeyRecord.self) }

@@ -1,7 +1,13 @@
 import SQLKit
 
+/// TempPass windows and promotional passes.
+package struct TempPassStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// The TempPass of each device (table `temppasses`): when it started and when it ends.
-extension Repository {
+extension TempPassStore {
     /// The TempPass of a device: its start and end (ms), created now if there is none.
     package func tempPass(requestor: String, mvpd: String, deviceKey: String, now: Int64, lengthMs: Int64) async throws -> (
         startedAt: Int64, expiresAt: Int64

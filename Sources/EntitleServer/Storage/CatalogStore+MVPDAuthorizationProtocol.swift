@@ -27,7 +27,7 @@ package struct MVPDAuthorizationProtocolRecord: Codable, Sendable, Equatable {
     }
 }
 
-extension Repository {
+extension CatalogStore {
     /// The authorization protocol of an MVPD (`entitle-json` unless configured), from the catalog cache.
     package func authorizationProtocol(mvpd: String) async throws -> MVPDAuthorizationProtocol {
         let records = try await cached("mvpd-authorization-protocols") {

@@ -1,5 +1,11 @@
 import SQLKit
 
+/// OAuth 2.0 MVPD settings, pending sign-ins and grants.
+package struct OAuth2Store: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// How Entitle signs users in with an OAuth 2.0 MVPD: its endpoints (from OIDC discovery or given one by one) and
 /// Entitle's client registered there. The client secret is stored encrypted (``TokenCipher``), never logged.
 package struct MVPDOAuth2Record: Sendable, Equatable {
@@ -108,7 +114,7 @@ package struct OAuth2GrantRecord: Codable, Sendable, Equatable {
     package var updatedAt: Int64
 }
 
-extension Repository {
+extension OAuth2Store {
     /// The OAuth 2.0 settings of an MVPD, from the catalog cache.
     package func oauth2Settings(mvpd: String) async throws -> MVPDOAuth2Record? {
         try await cached("oauth2|" + mvpd) {

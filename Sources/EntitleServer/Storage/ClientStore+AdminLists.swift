@@ -1,6 +1,6 @@
 import SQLKit
 
-extension Repository {
+extension ClientStore {
     /// Software statements for `entitle admin software-statement list`: one requestor's, or all, oldest first.
     package func softwareStatementsForAdmin(requestor: String?) async throws -> [SoftwareStatementRecord] {
         if let requestor { return try await softwareStatements(requestor: requestor) }

@@ -1,9 +1,15 @@
 import SQLKit
 
+/// The shared token buckets of rate limits.
+package struct RateLimitStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// Token buckets in the database (table `rate_buckets`), for limits that must hold across instances, such as failed
 /// registration-code lookups per device or address; `purgeExpired(now:)` drops idle buckets. Per-device request throttling keeps
 /// its buckets in the memory of each instance instead (``DeviceRateLimiter``).
-extension Repository {
+extension RateLimitStore {
     /// Takes one token from a token bucket; answers whether the request may proceed and, if not, how many seconds to wait.
     package func takeToken(bucket: String, ratePerSecond: Double, burst: Double, now: Int64) async throws -> (allowed: Bool, retryAfter: Int) {
         // refill = min(burst, tokens + elapsed * rate); a request consumes one token only when at least one is there.

@@ -1,5 +1,11 @@
 import SQLKit
 
+/// Catalog writes and lists of onboarding and administration: disabled requestors and MVPDs, integrations, metadata sources.
+package struct OnboardingStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// An integration of an MVPD with a requestor, enabled or not.
 package struct IntegrationRecord: Codable, Sendable, Equatable {
     /// Requestor id.
@@ -18,7 +24,7 @@ package struct IntegrationRecord: Codable, Sendable, Equatable {
 
 /// What the onboarding commands and the admin API read and change beyond the catalog reads of the request path:
 /// requestors and MVPDs whatever their state, disabled flags, integrations, removal.
-extension Repository {
+extension OnboardingStore {
     /// A requestor by id, disabled or not.
     package func requestorForAdmin(id: String) async throws -> RequestorRecord? {
         try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)

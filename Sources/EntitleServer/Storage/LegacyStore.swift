@@ -1,5 +1,11 @@
 import SQLKit
 
+/// Records of the legacy protocols: v1 app keys, nonces and authorizations, adobe-services tokens.
+package struct LegacyStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// A requestor key pair for the legacy HMAC `Authorization` header of REST API v1.
 package struct LegacyAppKeyRecord: Sendable, Equatable {
     /// The public key (sent in the header; identifies the pair).
@@ -49,7 +55,7 @@ package struct LegacyAuthorizationRecord: Codable, Sendable, Equatable {
     package var notAfter: Int64
 }
 
-extension Repository {
+extension LegacyStore {
     /// Stores a key pair.
     package func insertLegacyAppKey(_ k: LegacyAppKeyRecord) async throws {
         try await run(

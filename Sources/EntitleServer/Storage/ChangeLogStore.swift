@@ -1,6 +1,12 @@
 import Foundation
 import SQLKit
 
+/// The change log of administrative actions.
+package struct ChangeLogStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// One entry of the changes log: who changed what, when, and the values before and after (secrets never).
 package struct ChangeRecord: Sendable, Codable, Equatable {
     /// Entry id (a UUID).
@@ -21,7 +27,7 @@ package struct ChangeRecord: Sendable, Codable, Equatable {
     package var description: String? = nil
 }
 
-extension Repository {
+extension ChangeLogStore {
     /// Appends an entry to the changes log.
     package func appendChange(_ change: ChangeRecord) async throws {
         try await run(

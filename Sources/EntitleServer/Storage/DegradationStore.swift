@@ -1,6 +1,12 @@
 import EntitleCore
 import SQLKit
 
+/// Degradation rules (the operator's answers while an MVPD is down).
+package struct DegradationStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// A degradation rule for one (requestor, MVPD) integration.
 package struct DegradationRuleRecord: Codable, Sendable, Equatable {
     /// Requestor.
@@ -17,7 +23,7 @@ package struct DegradationRuleRecord: Codable, Sendable, Equatable {
     package var createdAt: Int64
 }
 
-extension Repository {
+extension DegradationStore {
     /// Creates or replaces a rule.
     package func saveDegradationRule(_ r: DegradationRuleRecord) async throws {
         try await run(

@@ -1,6 +1,6 @@
 import SQLKit
 
-extension Repository {
+extension MVPDOptionsStore {
     /// Records (or, with nil, forgets) the HTTP-POST single sign-on URL of an MVPD.
     package func setSSOPostLocation(mvpd: String, location: String?) async throws {
         guard let location else {

@@ -20,7 +20,7 @@ package struct AuthorizationTTLRecord: Codable, Sendable, Equatable {
     package static let anyRequestor = "*"
 }
 
-extension Repository {
+extension CatalogStore {
     /// The configured authorization TTL of (requestor, MVPD) in seconds: the requestor's own, else the MVPD's, else nil.
     package func authorizationTTL(requestor: String, mvpd: String) async throws -> Int64? {
         let records = try await cached("authz-ttl|" + mvpd) {

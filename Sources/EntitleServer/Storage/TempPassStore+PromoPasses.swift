@@ -18,7 +18,7 @@ package struct PromoPassRecord: Codable, Sendable, Equatable {
     package var expiresAt: Int64
 }
 
-extension Repository {
+extension TempPassStore {
     /// The pass of an identity or a device, created when there is none.
     package func promoPass(requestor: String, mvpd: String, identityKey: String, deviceKey: String, now: Int64, lengthMs: Int64) async throws
         -> PromoPassRecord

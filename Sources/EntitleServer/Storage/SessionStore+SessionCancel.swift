@@ -1,6 +1,6 @@
 import SQLKit
 
-extension Repository {
+extension SessionStore {
     /// Marks a session that has not completed as cancelled by its device; false when it was already complete or cancelled.
     package func cancelSession(code: String) async throws -> Bool {
         try await touchedRow(

@@ -1,7 +1,13 @@
 import SQLKit
 
+/// Operator accounts and their console sessions.
+package struct OperatorStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// Operator accounts and their sessions.
-extension Repository {
+extension OperatorStore {
     /// An operator by name.
     package func operatorAccount(username: String) async throws -> OperatorRecord? {
         try await first("SELECT * FROM operators WHERE username = \(bind: username)", as: OperatorRecord.self)

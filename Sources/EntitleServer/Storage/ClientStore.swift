@@ -1,6 +1,12 @@
 import SQLKit
 
-extension Repository {
+/// Software statements and registered clients (DCR).
+package struct ClientStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
+extension ClientStore {
     /// A software statement by `software_id`.
     package func softwareStatement(id: String) async throws -> SoftwareStatementRecord? {
         try await cached("statement|" + id) {

@@ -1,6 +1,12 @@
 import SQLKit
 
-extension Repository {
+/// Authentication profiles (AuthN tokens) and the feed of their changes for the profile cache.
+package struct ProfileStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
+extension ProfileStore {
     /// Creates or replaces the profile of (requestor, client, device, MVPD).
     package func upsertProfile(_ p: ProfileRecord) async throws {
         try await run(
@@ -66,7 +72,7 @@ extension Repository {
     package func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord? {
         defer { profileCache.evict([ProfileCache.DeviceKey(requestor: requestor, client: client, device: device)]) }
         // An OAuth 2.0 MVPD's refresh token goes with the profile (logout, a revoked grant, an admin removal).
-        try await deleteOAuth2Grant(requestor: requestor, client: client, device: device, mvpd: mvpd)
+        try await OAuth2Store(base: base).deleteOAuth2Grant(requestor: requestor, client: client, device: device, mvpd: mvpd)
         return try await first(
             """
             DELETE FROM profiles WHERE requestor_id = \(bind: requestor) AND client_id = \(bind: client)

@@ -1,6 +1,6 @@
 import SQLKit
 
-extension Repository {
+extension MVPDOptionsStore {
     /// The SAML attribute whose values are the channel lineup when this integration preflights by lineup (notes §3 way
     /// 2); nil when it does not. From the catalog cache.
     package func preflightLineupAttribute(requestor: String, mvpd: String) async throws -> String? {

@@ -15,7 +15,7 @@ package struct MediaTokenAlgorithmRecord: Codable, Sendable, Equatable {
     }
 }
 
-extension Repository {
+extension CatalogStore {
     /// The media-token algorithm of a requestor (`rsa-sha256` unless configured), from the catalog cache.
     package func mediaTokenAlgorithm(requestor: String) async throws -> MediaTokenAlgorithm {
         let records = try await cached("media-token-algorithms") {

@@ -1,14 +1,14 @@
 import SQLKit
 
-extension Repository {
+extension SQLStore {
     /// A catalog value from memory, loaded by `load` when absent or when the catalog changed (see ``CatalogCache``).
     func cached<T: Sendable>(_ key: String, _ load: () async throws -> T) async throws -> T {
         try await refreshCatalogVersion()
-        let (value, generation) = catalog.lookup(key)
+        let (value, generation) = catalogCache.lookup(key)
         // Unwrap first: a missing entry must not pass as a cached `nil` when T is optional.
         if let value, let typed = value as? T { return typed }
         let loaded = try await load()
-        catalog.store(key, loaded, generation: generation)
+        catalogCache.store(key, loaded, generation: generation)
         return loaded
     }
 
@@ -16,23 +16,23 @@ extension Repository {
     /// does not bump the catalog version, such as clients).
     func cachedIfPresent<T: Sendable>(_ key: String, _ load: () async throws -> T?) async throws -> T? {
         try await refreshCatalogVersion()
-        let (value, generation) = catalog.lookup(key)
+        let (value, generation) = catalogCache.lookup(key)
         if let value, let typed = value as? T { return typed }
         guard let loaded = try await load() else { return nil }
-        catalog.store(key, loaded, generation: generation)
+        catalogCache.store(key, loaded, generation: generation)
         return loaded
     }
 
     /// Reads the catalog version when the last read is too old, dropping the cache when it changed.
     package func refreshCatalogVersion() async throws {
-        let (due, startedAt) = catalog.versionCheckDue()
+        let (due, startedAt) = catalogCache.versionCheckDue()
         guard due else { return }
         do {
             let version = try await sql.raw("SELECT version FROM catalog_version WHERE id = 1").first()?
                 .decode(column: "version", as: Int64.self)
-            catalog.versionRead(version, at: startedAt)
+            catalogCache.versionRead(version, at: startedAt)
         } catch {
-            catalog.versionRead(nil, at: startedAt)
+            catalogCache.versionRead(nil, at: startedAt)
             throw error
         }
     }
@@ -46,6 +46,6 @@ extension Repository {
     /// interval) and drops this instance's cache at once. Called after every catalog write.
     package func catalogChanged() async throws {
         try await run("UPDATE catalog_version SET version = version + 1 WHERE id = 1")
-        catalog.invalidate()
+        catalogCache.invalidate()
     }
 }

@@ -1,5 +1,11 @@
 import SQLKit
 
+/// The per-MVPD protocol options: SAML and XACML options, SSO POST locations, preflight limits and lineups.
+package struct MVPDOptionsStore: SQLStore {
+    /// The database and caches this store shares with the others.
+    package let base: SQLStoreBase
+}
+
 /// Per-MVPD settings for a SAML identity provider beyond its metadata: how its attributes map to user metadata,
 /// whether legacy RSA-SHA1 signatures are accepted, and whether every authenticated subscriber is authorized.
 package struct MVPDSAMLOptionsRecord: Sendable, Equatable {
@@ -29,7 +35,7 @@ extension MVPDSAMLOptionsRecord: StoredRecord {
     }
 }
 
-extension Repository {
+extension MVPDOptionsStore {
     /// The SAML settings of an MVPD (nil when none were stored: defaults apply). Read from the catalog cache: every
     /// decision for an authorize-all MVPD asks, and a change bumps the catalog version.
     package func samlOptions(mvpd: String) async throws -> MVPDSAMLOptionsRecord? {

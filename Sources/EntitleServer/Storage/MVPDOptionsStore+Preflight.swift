@@ -1,6 +1,6 @@
 import SQLKit
 
-extension Repository {
+extension MVPDOptionsStore {
     /// How many resources one preflight call to the MVPD may carry for this integration; nil when preflight in one call
     /// is off (each resource is asked on its own). From the catalog cache.
     package func preflightMaxResources(requestor: String, mvpd: String) async throws -> Int64? {
