@@ -129,7 +129,7 @@ extension EntitleService {
         guard ["client_secret_basic", "client_secret_post"].contains(oauth2.tokenAuthMethod) else {
             throw ConfigurationError("The token endpoint authentication is client_secret_basic or client_secret_post.")
         }
-        let cipher = TokenCipher(repository: repository, keys: keys)
+        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
         try await repository.catalog.upsertMVPD(
             MVPDRecord(
                 id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .oauth2, entityId: nil,

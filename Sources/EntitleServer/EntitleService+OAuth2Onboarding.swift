@@ -101,7 +101,7 @@ extension EntitleService {
         }
         if let secret = fields.clientSecret {
             guard !secret.isEmpty else { throw AdminError("invalid_value", "oauth2.clientSecret must not be empty") }
-            record.encryptedClientSecret = try await TokenCipher(repository: repository, keys: keys).seal(
+            record.encryptedClientSecret = try await TokenCipher(keyStore: repository.keys, keys: keys).seal(
                 secret, context: OAuth2SignIn.clientSecretContext(mvpd: mvpd))
         }
         return record

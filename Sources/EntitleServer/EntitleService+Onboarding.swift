@@ -298,9 +298,11 @@ extension EntitleService {
 
     private func mvpdView(_ record: MVPDRecord) async throws -> MVPDView {
         MVPDView(
-            record, protocol: try await repository.catalog.authorizationProtocol(mvpd: record.id), xacml: try await repository.mvpdOptions.xacmlOptions(mvpd: record.id),
+            record, protocol: try await repository.catalog.authorizationProtocol(mvpd: record.id),
+            xacml: try await repository.mvpdOptions.xacmlOptions(mvpd: record.id),
             preflight: try await repository.mvpdOptions.preflightSettings(mvpd: record.id),
-            lineup: try await repository.mvpdOptions.preflightLineupSettings(mvpd: record.id), oauth2: try await repository.oauth2.oauth2Settings(mvpd: record.id),
+            lineup: try await repository.mvpdOptions.preflightLineupSettings(mvpd: record.id),
+            oauth2: try await repository.oauth2.oauth2Settings(mvpd: record.id),
             saml: try await repository.mvpdOptions.samlOptions(mvpd: record.id),
             disabled: try await repository.onboarding.disabledMVPDIDs().contains(record.id),
             integrations: try await repository.onboarding.integrations(requestor: nil, mvpd: record.id))

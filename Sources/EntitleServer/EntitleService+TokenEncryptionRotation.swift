@@ -25,7 +25,7 @@ extension EntitleService {
     /// Rotates the `token-encryption` key (the new one encrypts at once) and re-encrypts every stored value with it.
     package func rotateTokenEncryptionKey() async throws -> TokenEncryptionRotation {
         let key = try await keys.rotate(purpose: .tokenEncryption, promoteAfter: 0)
-        let cipher = TokenCipher(repository: repository, keys: keys)
+        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
         var rotation = TokenEncryptionRotation(key: key, refreshTokens: 0, clientSecrets: 0, unreadable: 0)
         for grant in try await repository.oauth2.allOAuth2Grants() where !grant.refreshToken.hasPrefix("v1.\(key.kid).") {
             let context = OAuth2SignIn.grantContext(requestor: grant.requestorId, client: grant.clientId, device: grant.deviceId, mvpd: grant.mvpdId)

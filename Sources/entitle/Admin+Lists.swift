@@ -40,7 +40,9 @@ extension Admin.Client {
         }
 
         func run() async throws {
-            let clients = try await Admin.withService(storage) { try await $0.repository.clients.clientsForAdmin(softwareID: softwareID, limit: limit) }
+            let clients = try await Admin.withService(storage) {
+                try await $0.repository.clients.clientsForAdmin(softwareID: softwareID, limit: limit)
+            }
             if json { return print(try Admin.Requestor.json(clients.map(ClientView.init))) }
             for c in clients {
                 print(

@@ -146,7 +146,8 @@ import Testing
 
             let unsign = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--no-sign-authorization-queries"])
             #expect(unsign.status == 0, "\(unsign.stderr)")
-            #expect(try await service.service.repository.mvpdOptions.xacmlOptions(mvpd: "Olca") == MVPDXACMLOptions(binding: .soap, signQueries: false))
+            #expect(
+                try await service.service.repository.mvpdOptions.xacmlOptions(mvpd: "Olca") == MVPDXACMLOptions(binding: .soap, signQueries: false))
             let rest = try await Self.admin(
                 service,
                 [

@@ -40,7 +40,8 @@ import Testing
             #expect(try await Self.authorized(tv))
             #expect(cache.mvpdCalls == start + 4)
             // TTL 0 for this requestor: every decision asks.
-            try await host.service.repository.catalog.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "REF", mvpdId: "DemoCable", ttlSeconds: 0))
+            try await host.service.repository.catalog.setAuthorizationTTL(
+                AuthorizationTTLRecord(requestorId: "REF", mvpdId: "DemoCable", ttlSeconds: 0))
             #expect(try await Self.authorized(tv))
             #expect(try await Self.authorized(tv))
             #expect(cache.mvpdCalls == start + 6)

@@ -108,7 +108,8 @@ struct OAuth2MVPDFlowTests {
             let url = try #require(logout?.url)
             guard case .external(let back) = try await host.browser().get(url) else { throw ProviderError("the logout did not return to the app") }
             #expect(back == "adobepass://ios.app")
-            #expect(try await host.service.repository.oauth2.oauth2Grant(requestor: "REF", client: clientID, device: tv.deviceID, mvpd: Self.mvpd) == nil)
+            #expect(
+                try await host.service.repository.oauth2.oauth2Grant(requestor: "REF", client: clientID, device: tv.deviceID, mvpd: Self.mvpd) == nil)
             let after = try await tv.decisions("authorize", mvpd: Self.mvpd, resources: ["news"])
             #expect(after.status == 403 || (try? after.decode(DecisionsResponse.self).decisions.first?.authorized) == false)
         }

@@ -234,7 +234,8 @@ enum XACMLDocuments {
         try await pdp.run { url in
             try await LocalService.run { host in
                 try await Self.configure(host, url: url, kind: .xacml)
-                try await host.service.repository.catalog.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 60))
+                try await host.service.repository.catalog.setAuthorizationTTL(
+                    AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 60))
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
                 func calls() -> Int { pdp.asked.withLock { $0.count } }

@@ -121,7 +121,9 @@ extension ConsoleController {
             return pages.problem(
                 ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/requestors")
         }
-        let statements: [[String: Any]] = try await service.repository.clients.softwareStatementsForAdmin(requestor: id).map(SoftwareStatementView.init).map {
+        let statements: [[String: Any]] = try await service.repository.clients.softwareStatementsForAdmin(requestor: id).map(
+            SoftwareStatementView.init
+        ).map {
             ["softwareID": $0.softwareID, "name": $0.name, "issuedAt": $0.issuedAt, "revoked": $0.revoked, "requestorID": id]
         }
         let clients: [[String: Any]] = try await service.repository.clients.clientsForAdmin(softwareID: nil, limit: 1000).map(ClientView.init)

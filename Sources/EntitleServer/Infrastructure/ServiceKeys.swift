@@ -105,7 +105,7 @@ package final class ServiceKeys: Sendable {
         let records = try await repository.keys.publishedKeys(purpose: purpose, retiredAfter: retiredAfter)
         let kids = records.map(\.kid).joined(separator: ",")
         // Parsing keys is costly: the parsed set is kept with the catalog, for exactly these records.
-        return try await repository.cached("parsed-keys|" + purpose.rawValue + "|" + kids) {
+        return try await repository.cached(repository.catalogCache.parsedKeys, ParsedKeysKey(purpose: purpose, kids: kids)) {
             var identities: [String: SigningIdentity] = [:]
             var jwt: JWTKeyCollection?
             if Self.extraMediaTokenAlgorithm(purpose: purpose) != nil {

@@ -23,7 +23,7 @@ package struct AuthorizationTTLRecord: Codable, Sendable, Equatable {
 extension CatalogStore {
     /// The configured authorization TTL of (requestor, MVPD) in seconds: the requestor's own, else the MVPD's, else nil.
     package func authorizationTTL(requestor: String, mvpd: String) async throws -> Int64? {
-        let records = try await cached("authz-ttl|" + mvpd) {
+        let records = try await cached(catalogCache.authorizationTTLs, mvpd) {
             try await all("SELECT * FROM authorization_ttls WHERE mvpd_id = \(bind: mvpd)", as: AuthorizationTTLRecord.self)
         }
         return (records.first { $0.requestorId == requestor } ?? records.first { $0.requestorId == AuthorizationTTLRecord.anyRequestor })?.ttlSeconds

@@ -30,7 +30,7 @@ package struct MVPDAuthorizationProtocolRecord: Codable, Sendable, Equatable {
 extension CatalogStore {
     /// The authorization protocol of an MVPD (`entitle-json` unless configured), from the catalog cache.
     package func authorizationProtocol(mvpd: String) async throws -> MVPDAuthorizationProtocol {
-        let records = try await cached("mvpd-authorization-protocols") {
+        let records = try await cached(catalogCache.authorizationProtocols, .table) {
             try await all("SELECT * FROM mvpd_authorization_protocols", as: MVPDAuthorizationProtocolRecord.self)
         }
         return records.first { $0.mvpdId == mvpd }.flatMap { MVPDAuthorizationProtocol(rawValue: $0.authorizationProtocol) } ?? .entitleJSON

@@ -18,7 +18,7 @@ package struct MediaTokenAlgorithmRecord: Codable, Sendable, Equatable {
 extension CatalogStore {
     /// The media-token algorithm of a requestor (`rsa-sha256` unless configured), from the catalog cache.
     package func mediaTokenAlgorithm(requestor: String) async throws -> MediaTokenAlgorithm {
-        let records = try await cached("media-token-algorithms") {
+        let records = try await cached(catalogCache.mediaTokenAlgorithms, .table) {
             try await all("SELECT * FROM requestor_media_token_algorithms", as: MediaTokenAlgorithmRecord.self)
         }
         return records.first { $0.requestorId == requestor }.map(\.algorithm) ?? .rsaSHA256

@@ -9,7 +9,7 @@ package struct CatalogStore: SQLStore {
 extension CatalogStore {
     /// A requestor by id.
     package func requestor(id: String) async throws -> RequestorRecord? {
-        try await cached("requestor|" + id) {
+        try await cached(catalogCache.requestors, id) {
             try await first(
                 """
                 SELECT * FROM requestors r WHERE r.id = \(bind: id)
@@ -32,12 +32,12 @@ extension CatalogStore {
 
     /// An MVPD by id.
     package func mvpd(id: String) async throws -> MVPDRecord? {
-        try await cached("mvpd|" + id) { try await first("SELECT * FROM mvpds WHERE id = \(bind: id)", as: MVPDRecord.self) }
+        try await cached(catalogCache.mvpds, id) { try await first("SELECT * FROM mvpds WHERE id = \(bind: id)", as: MVPDRecord.self) }
     }
 
     /// An MVPD by its SAML entity id.
     package func mvpd(entityID: String) async throws -> MVPDRecord? {
-        try await cached("mvpd-entity|" + entityID) {
+        try await cached(catalogCache.mvpdsByEntity, entityID) {
             try await first("SELECT * FROM mvpds WHERE entity_id = \(bind: entityID)", as: MVPDRecord.self)
         }
     }
@@ -45,7 +45,7 @@ extension CatalogStore {
     /// The MVPDs integrated (and enabled) with a requestor, ordered by display name, with the integration's display
     /// name, logo and profile lifetime where it overrides the MVPD's.
     package func mvpds(requestor: String) async throws -> [MVPDRecord] {
-        try await cached("mvpds|" + requestor) {
+        try await cached(catalogCache.requestorMVPDs, requestor) {
             try await integratedRecords(
                 """
                 SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
@@ -61,7 +61,7 @@ extension CatalogStore {
 
     /// An MVPD if it is integrated and enabled for the requestor, with the integration's overrides.
     package func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
-        try await cached("integrated|" + requestor + "|" + mvpd) {
+        try await cached(catalogCache.integratedMVPDs, IntegrationKey(requestor: requestor, mvpd: mvpd)) {
             try await integratedRecords(
                 """
                 SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,

@@ -9,7 +9,7 @@ package struct ClientStore: SQLStore {
 extension ClientStore {
     /// A software statement by `software_id`.
     package func softwareStatement(id: String) async throws -> SoftwareStatementRecord? {
-        try await cached("statement|" + id) {
+        try await cached(catalogCache.softwareStatements, id) {
             try await first("SELECT * FROM software_statements WHERE software_id = \(bind: id)", as: SoftwareStatementRecord.self)
         }
     }
@@ -40,7 +40,7 @@ extension ClientStore {
 
     /// A client by id.
     package func client(id: String) async throws -> ClientRecord? {
-        try await cachedIfPresent("client|" + id) {
+        try await cachedIfPresent(catalogCache.clients, id) {
             try await first("SELECT * FROM clients WHERE client_id = \(bind: id)", as: ClientRecord.self)
         }
     }
@@ -65,7 +65,7 @@ extension ClientStore {
     /// A client whose registration and software statement are both still approved; nil otherwise. From memory once
     /// seen (a revocation bumps the catalog version), one query otherwise.
     package func activeClient(id: String) async throws -> ClientRecord? {
-        try await cachedIfPresent("active-client|" + id) {
+        try await cachedIfPresent(catalogCache.activeClients, id) {
             try await first(
                 """
                 SELECT c.* FROM clients c JOIN software_statements s ON s.software_id = c.software_id

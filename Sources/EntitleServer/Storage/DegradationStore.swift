@@ -59,7 +59,7 @@ extension DegradationStore {
 
     /// The rules in force for an integration at `now`.
     package func activeDegradationRules(requestor: String, mvpd: String, now: Int64) async throws -> [DegradationRuleRecord] {
-        let rules = try await cached("degradation|" + requestor + "|" + mvpd) {
+        let rules = try await cached(catalogCache.degradationRules, IntegrationKey(requestor: requestor, mvpd: mvpd)) {
             try await all(
                 """
                 SELECT * FROM degradation_rules WHERE requestor_id = \(bind: requestor) AND mvpd_id = \(bind: mvpd)

@@ -74,7 +74,7 @@ extension KeyStore {
 
     /// Every key of a purpose not retired before `retiredAfter` ms, pending ones included, from memory when cached.
     package func publishedKeys(purpose: KeyPurpose, retiredAfter: Int64) async throws -> [ServiceKeyRecord] {
-        try await cached("keys|" + purpose.rawValue) {
+        try await cached(catalogCache.verificationKeys, purpose) {
             try await verificationKeys(purpose: purpose, retiredAfter: retiredAfter)
         }.filter { $0.retiredAt.map { $0 > retiredAfter } ?? true }
     }
@@ -83,6 +83,8 @@ extension KeyStore {
 extension KeyStore {
     /// A key by id, whatever its state (a retired encryption key still decrypts), from the catalog cache.
     package func serviceKey(kid: String) async throws -> ServiceKeyRecord? {
-        try await cached("key|" + kid) { try await first("SELECT * FROM service_keys WHERE kid = \(bind: kid)", as: ServiceKeyRecord.self) }
+        try await cached(catalogCache.serviceKeys, kid) {
+            try await first("SELECT * FROM service_keys WHERE kid = \(bind: kid)", as: ServiceKeyRecord.self)
+        }
     }
 }

@@ -1,15 +1,19 @@
 import SQLKit
 
 extension MVPDOptionsStore {
+    /// A row of `integration_preflight`, as cached.
+    struct PreflightRow: Decodable, Sendable {
+        var requestorId: String
+        var mvpdId: String
+        var maxResources: Int64
+    }
+
     /// How many resources one preflight call to the MVPD may carry for this integration; nil when preflight in one call
     /// is off (each resource is asked on its own). From the catalog cache.
     package func preflightMaxResources(requestor: String, mvpd: String) async throws -> Int64? {
-        struct Row: Decodable, Sendable {
-            var requestorId: String
-            var mvpdId: String
-            var maxResources: Int64
+        let rows = try await cached(catalogCache.preflightLimits, .table) {
+            try await all("SELECT * FROM integration_preflight", as: PreflightRow.self)
         }
-        let rows = try await cached("integration-preflight") { try await all("SELECT * FROM integration_preflight", as: Row.self) }
         return rows.first { $0.requestorId == requestor && $0.mvpdId == mvpd }?.maxResources
     }
 

@@ -27,13 +27,14 @@ extension MVPDOptionsStore {
             try await lineupSettings().filter { $0.mvpdId == mvpd }.map { ($0.requestorId, $0.attribute) }, uniquingKeysWith: { first, _ in first })
     }
 
-    private struct LineupRow: Decodable, Sendable {
+    /// A row of `integration_lineup`, as cached.
+    struct LineupRow: Decodable, Sendable {
         var requestorId: String
         var mvpdId: String
         var attribute: String
     }
 
     private func lineupSettings() async throws -> [LineupRow] {
-        try await cached("integration-lineup") { try await all("SELECT * FROM integration_lineup", as: LineupRow.self) }
+        try await cached(catalogCache.preflightLineups, .table) { try await all("SELECT * FROM integration_lineup", as: LineupRow.self) }
     }
 }

@@ -27,14 +27,16 @@ package struct MVPDXACMLOptions: Codable, Sendable, Equatable {
 }
 
 extension MVPDOptionsStore {
+    /// A row of `mvpd_xacml_options`, as cached.
+    struct XACMLRow: Decodable, Sendable {
+        var mvpdId: String
+        var binding: String
+        var signQueries: Int64
+    }
+
     /// The XACML settings of an MVPD (the defaults unless configured), from the catalog cache.
     package func xacmlOptions(mvpd: String) async throws -> MVPDXACMLOptions {
-        struct Row: Decodable, Sendable {
-            var mvpdId: String
-            var binding: String
-            var signQueries: Int64
-        }
-        let rows = try await cached("mvpd-xacml-options") { try await all("SELECT * FROM mvpd_xacml_options", as: Row.self) }
+        let rows = try await cached(catalogCache.xacmlOptions, .table) { try await all("SELECT * FROM mvpd_xacml_options", as: XACMLRow.self) }
         guard let row = rows.first(where: { $0.mvpdId == mvpd }) else { return .defaults }
         return MVPDXACMLOptions(binding: XACMLBinding(rawValue: row.binding) ?? .plain, signQueries: row.signQueries != 0)
     }

@@ -39,7 +39,7 @@ extension MVPDOptionsStore {
     /// The SAML settings of an MVPD (nil when none were stored: defaults apply). Read from the catalog cache: every
     /// decision for an authorize-all MVPD asks, and a change bumps the catalog version.
     package func samlOptions(mvpd: String) async throws -> MVPDSAMLOptionsRecord? {
-        try await cached("saml-options|" + mvpd) {
+        try await cached(catalogCache.samlOptions, mvpd) {
             try await first("SELECT * FROM mvpd_saml_options WHERE mvpd_id = \(bind: mvpd)", as: MVPDSAMLOptionsRecord.self)
         }
     }

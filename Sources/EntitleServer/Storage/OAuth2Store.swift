@@ -117,7 +117,7 @@ package struct OAuth2GrantRecord: Codable, Sendable, Equatable {
 extension OAuth2Store {
     /// The OAuth 2.0 settings of an MVPD, from the catalog cache.
     package func oauth2Settings(mvpd: String) async throws -> MVPDOAuth2Record? {
-        try await cached("oauth2|" + mvpd) {
+        try await cached(catalogCache.oauth2Settings, mvpd) {
             try await first("SELECT * FROM mvpd_oauth2 WHERE mvpd_id = \(bind: mvpd)", as: MVPDOAuth2Record.self)
         }
     }

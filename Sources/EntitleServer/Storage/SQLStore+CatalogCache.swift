@@ -2,24 +2,24 @@ import SQLKit
 
 extension SQLStore {
     /// A catalog value from memory, loaded by `load` when absent or when the catalog changed (see ``CatalogCache``).
-    func cached<T: Sendable>(_ key: String, _ load: () async throws -> T) async throws -> T {
+    func cached<Key, Value>(_ slot: CatalogSlot<Key, Value>, _ key: Key, _ load: () async throws -> Value) async throws -> Value {
         try await refreshCatalogVersion()
-        let (value, generation) = catalogCache.lookup(key)
-        // Unwrap first: a missing entry must not pass as a cached `nil` when T is optional.
-        if let value, let typed = value as? T { return typed }
+        let (value, generation) = slot.lookup(key)
+        // A present entry, even a cached nil when Value is optional.
+        if let value { return value }
         let loaded = try await load()
-        catalogCache.store(key, loaded, generation: generation)
+        slot.store(key, loaded, generation: generation)
         return loaded
     }
 
-    /// Like ``cached(_:_:)`` for an optional value, remembering only values that exist (for rows whose creation
+    /// Like ``cached(_:_:_:)`` for an optional value, remembering only values that exist (for rows whose creation
     /// does not bump the catalog version, such as clients).
-    func cachedIfPresent<T: Sendable>(_ key: String, _ load: () async throws -> T?) async throws -> T? {
+    func cachedIfPresent<Key, Value>(_ slot: CatalogSlot<Key, Value>, _ key: Key, _ load: () async throws -> Value?) async throws -> Value? {
         try await refreshCatalogVersion()
-        let (value, generation) = catalogCache.lookup(key)
-        if let value, let typed = value as? T { return typed }
+        let (value, generation) = slot.lookup(key)
+        if let value { return value }
         guard let loaded = try await load() else { return nil }
-        catalogCache.store(key, loaded, generation: generation)
+        slot.store(key, loaded, generation: generation)
         return loaded
     }
 
