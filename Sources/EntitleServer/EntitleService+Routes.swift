@@ -20,7 +20,7 @@ extension EntitleService {
 
         OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
         if !configuration.operationsAddressSeparate { addOperatorRoutes(to: router) }
-        let readiness = ReadinessCheck(repository: repository, keys: keys)
+        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         DCRController(clients: repository.clients, tokens: tokens, clock: clock)
             .addRoutes(to: router.group("/o/client").add(middleware: throttle))
@@ -117,7 +117,7 @@ extension EntitleService {
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
         router.get("/healthz") { _, _ in ["status": "ok"] as [String: String] }
-        let readiness = ReadinessCheck(repository: repository, keys: keys)
+        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         addOperatorRoutes(to: router)
         routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

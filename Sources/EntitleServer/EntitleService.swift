@@ -48,7 +48,7 @@ package struct EntitleService: Sendable {
         self.configuration = configuration
         self.repository = repository
         self.clock = clock
-        let keys = ServiceKeys(repository: repository, clock: clock)
+        let keys = ServiceKeys(store: repository.keys, clock: clock)
         self.keys = keys
         let tokens = TokenIssuer(keys: keys, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime)
         self.tokens = tokens
@@ -88,7 +88,7 @@ package struct EntitleService: Sendable {
             sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, profiles: repository.profiles,
             configuration: configuration, authorizations: caches.authorizations,
             metrics: metrics, clock: clock, logger: logger)
-        operators = OperatorAccounts(repository: repository, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
+        operators = OperatorAccounts(store: repository.operators, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
         partnerSSO = PartnerSingleSignOn(
             catalog: repository.catalog, profileStore: repository.profiles, sessions: repository.sessions, configuration: configuration,
             assertions: assertions, profiles: profiles,
