@@ -13,7 +13,7 @@ extension EntitleService {
 
     /// Creates or updates a requestor.
     package func saveRequestor(id: String, name: String, domains: [String], maxResources: Int = 5, metadataCertificatePEM: String?) async throws {
-        try await repository.upsertRequestor(
+        try await repository.catalog.upsertRequestor(
             RequestorRecord(
                 id: id, name: name, domains: domains, maxResources: Int64(maxResources),
                 metadataCertificatePem: metadataCertificatePEM))
@@ -79,7 +79,7 @@ extension EntitleService {
         let metadata = try IdentityProviderMetadata.parse(xml: metadataXML)
         guard !metadata.signingCertificates.isEmpty else { throw ConfigurationError("The IdP metadata has no signing certificate.") }
         let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
-        try await repository.upsertMVPD(
+        try await repository.catalog.upsertMVPD(
             MVPDRecord(
                 id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .saml, entityId: metadata.entityID,
                 ssoUrl: metadata.singleSignOnRedirectURL, sloUrl: metadata.singleLogoutRedirectURL, certificates: pems,
@@ -90,7 +90,7 @@ extension EntitleService {
                 profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: options.encryptedAttributes,
                 temppassResourceLimit: nil))
         try await recordSSOPostBinding(mvpd: id, metadataXML: metadataXML)
-        try await repository.upsertSAMLOptions(
+        try await repository.mvpdOptions.upsertSAMLOptions(
             MVPDSAMLOptionsRecord(
                 mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: options.allowRSASHA1,
                 authorizeAll: options.authorizeAllAuthenticated))
@@ -100,7 +100,7 @@ extension EntitleService {
                 "RSA-SHA1 signatures enabled for an MVPD: SHA-1 is broken, ask the MVPD to sign with RSA-SHA256",
                 metadata: ["mvpd": "\(id.logEscaped)"])
         }
-        for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
+        for requestor in requestors { try await repository.catalog.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
         return metadata
     }
 
@@ -110,23 +110,23 @@ extension EntitleService {
         id: String, displayName: String, logoURL: String, minutes: Int, resourceLimit: Int? = nil,
         requestors: [String]
     ) async throws {
-        try await repository.upsertMVPD(
+        try await repository.catalog.upsertMVPD(
             MVPDRecord(
                 id: id, displayName: displayName, logoUrl: logoURL, kind: .tempPass, entityId: nil, ssoUrl: nil, sloUrl: nil,
                 certificates: [], authorizationUrl: nil, authorizationKey: nil, requiresSafariViewController: false, enablePlatformServices: false,
                 boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: false, temppassMinutes: Int64(minutes),
                 profileTtlSeconds: Int64(minutes) * 60, encryptedAttributes: [], temppassResourceLimit: resourceLimit.map(Int64.init)))
-        for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
+        for requestor in requestors { try await repository.catalog.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
 
     /// Issues a requestor key pair for the legacy HMAC header; returns (public key, private key).
     package func issueLegacyKeyPair(requestor: String) async throws -> (publicKey: String, privateKey: String) {
-        guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
+        guard try await repository.catalog.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         // A public key is typed on command lines (`legacy-key revoke KEY`), where a leading "-" reads as an option.
         var publicKey = Secrets.randomToken(bytes: 24)
         while publicKey.hasPrefix("-") { publicKey = Secrets.randomToken(bytes: 24) }
         let privateKey = Secrets.randomToken(bytes: 32)
-        try await repository.insertLegacyAppKey(
+        try await repository.legacy.insertLegacyAppKey(
             LegacyAppKeyRecord(
                 publicKey: publicKey, requestorId: requestor, privateKey: privateKey,
                 createdAt: now, revoked: false))

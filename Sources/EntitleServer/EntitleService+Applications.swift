@@ -7,7 +7,7 @@ extension EntitleService {
     package func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String], actor: String) async throws -> (
         id: String, jwt: String
     ) {
-        guard try await repository.requestor(id: requestor) != nil else {
+        guard try await repository.catalog.requestor(id: requestor) != nil else {
             throw AdminError.unknown("requestor", requestor, hint: "list them with `entitle admin requestor list`; a disabled one issues nothing")
         }
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 200 else {
@@ -22,7 +22,7 @@ extension EntitleService {
 
     /// Revokes a software statement (its clients stop working) and records it.
     package func revokeSoftwareStatement(id: String, actor: String) async throws {
-        guard try await repository.revokeSoftwareStatement(id: id) else {
+        guard try await repository.clients.revokeSoftwareStatement(id: id) else {
             throw AdminError.unknown("software statement", id, hint: "list them with `entitle admin software-statement list`")
         }
         try await recordChange(
@@ -31,7 +31,7 @@ extension EntitleService {
 
     /// Revokes a registered client (its access tokens stop working) and records it.
     package func revokeClient(id: String, actor: String) async throws {
-        guard try await repository.revokeClient(id: id) else {
+        guard try await repository.clients.revokeClient(id: id) else {
             throw AdminError.unknown("client", id, hint: "list them with `entitle admin client list`")
         }
         try await recordChange(actor: actor, action: "client.revoke", target: id, before: ["status": "active"], after: ["status": "revoked"])

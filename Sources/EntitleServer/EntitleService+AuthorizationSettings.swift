@@ -36,9 +36,9 @@ extension EntitleService {
     func checkAuthorizationSettings(
         mvpd: String, authorizationURL: String?, _ settings: AuthorizationSettings
     ) async throws -> CheckedAuthorizationSettings {
-        var kind = try await repository.authorizationProtocol(mvpd: mvpd)
+        var kind = try await repository.catalog.authorizationProtocol(mvpd: mvpd)
         if let chosen = settings.authorizationProtocol { kind = chosen }
-        var xacml = try await repository.xacmlOptions(mvpd: mvpd)
+        var xacml = try await repository.mvpdOptions.xacmlOptions(mvpd: mvpd)
         if let binding = settings.xacmlBinding { xacml.binding = binding }
         if let sign = settings.signQueries { xacml.signQueries = sign }
         if (kind == .xacml || kind == .rest) && authorizationURL == nil {
@@ -60,25 +60,25 @@ extension EntitleService {
 
     /// Stores settings checked by ``checkAuthorizationSettings(mvpd:authorizationURL:_:)``.
     func storeAuthorizationSettings(mvpd: String, _ checked: CheckedAuthorizationSettings) async throws {
-        if let kind = checked.authorizationProtocol { try await repository.setAuthorizationProtocol(mvpd: mvpd, kind) }
-        if let xacml = checked.xacml { try await repository.setXACMLOptions(mvpd: mvpd, xacml) }
+        if let kind = checked.authorizationProtocol { try await repository.catalog.setAuthorizationProtocol(mvpd: mvpd, kind) }
+        if let xacml = checked.xacml { try await repository.mvpdOptions.setXACMLOptions(mvpd: mvpd, xacml) }
     }
 
     /// Turns preflight in one call on (at most `maxResources` resources per MVPD call) or off (0) for one integration,
     /// and records it. The MVPD must answer xacml or rest.
     package func setPreflight(requestor: String, mvpd: String, maxResources: Int64, actor: String) async throws {
         guard (0...1000).contains(maxResources) else { throw AdminError("invalid_value", "the preflight maximum is 0 to 1000 resources") }
-        guard try await repository.integrations(requestor: requestor, mvpd: mvpd).first != nil else {
+        guard try await repository.onboarding.integrations(requestor: requestor, mvpd: mvpd).first != nil else {
             throw AdminError(
                 "unknown_integration", "\(mvpd) is not integrated with \(requestor) (`entitle admin integration enable` first)", status: 404)
         }
-        let kind = try await repository.authorizationProtocol(mvpd: mvpd)
+        let kind = try await repository.catalog.authorizationProtocol(mvpd: mvpd)
         if maxResources > 0 && kind != .xacml && kind != .rest {
             throw AdminError(
                 "invalid_value", "preflight in one call needs the xacml or rest authorization protocol (\(mvpd) uses \(kind.rawValue))")
         }
-        let before = try await repository.integrationPreflightMaxResources(requestor: requestor, mvpd: mvpd) ?? 0
-        try await repository.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: maxResources > 0 ? maxResources : nil)
+        let before = try await repository.mvpdOptions.integrationPreflightMaxResources(requestor: requestor, mvpd: mvpd) ?? 0
+        try await repository.mvpdOptions.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: maxResources > 0 ? maxResources : nil)
         try await recordChange(
             actor: actor, action: "integration.update", target: "\(requestor)/\(mvpd)", before: ["preflightMaxResources": before],
             after: ["preflightMaxResources": maxResources])

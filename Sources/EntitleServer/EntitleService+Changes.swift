@@ -13,7 +13,7 @@ extension EntitleService {
             guard let value else { return nil }
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         }
-        try await repository.appendChange(
+        try await repository.changeLog.appendChange(
             ChangeRecord(
                 id: Self.changeID(at: now), at: now, actor: actor, action: action, target: target, valueBefore: try text(before),
                 valueAfter: try text(after), description: ChangeDescription.current))

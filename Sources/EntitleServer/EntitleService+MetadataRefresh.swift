@@ -12,9 +12,9 @@ extension EntitleService {
     @discardableResult
     package func refreshDueMetadata(interval: Duration) async throws -> (changed: [String], failures: [String: String]) {
         let now = self.now
-        let due = try await repository.metadataSourcesDue(at: now - interval.components.seconds * 1000)
+        let due = try await repository.onboarding.metadataSourcesDue(at: now - interval.components.seconds * 1000)
         var changed: [String] = [], failures: [String: String] = [:]
-        for source in due where try await repository.claimMetadataRefresh(mvpd: source.mvpd, seen: source.refreshedAt, now: now) {
+        for source in due where try await repository.onboarding.claimMetadataRefresh(mvpd: source.mvpd, seen: source.refreshedAt, now: now) {
             let result = try await refreshMetadata(only: source.mvpd, actor: Self.metadataRefreshActor)
             changed += result.changed
             failures.merge(result.failures) { _, latest in latest }

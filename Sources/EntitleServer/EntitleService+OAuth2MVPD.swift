@@ -129,8 +129,8 @@ extension EntitleService {
         guard ["client_secret_basic", "client_secret_post"].contains(oauth2.tokenAuthMethod) else {
             throw ConfigurationError("The token endpoint authentication is client_secret_basic or client_secret_post.")
         }
-        let cipher = TokenCipher(repository: repository, keys: keys)
-        try await repository.upsertMVPD(
+        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
+        try await repository.catalog.upsertMVPD(
             MVPDRecord(
                 id: id, displayName: options.displayName, logoUrl: options.logoURL, kind: .oauth2, entityId: nil,
                 ssoUrl: oauth2.authorizeURL, sloUrl: oauth2.logoutURL, certificates: [],
@@ -139,18 +139,18 @@ extension EntitleService {
                 boardingStatus: nil, platformMappingId: nil, displayInPlatformPicker: false, temppassMinutes: nil,
                 profileTtlSeconds: options.profileTTLSeconds, encryptedAttributes: options.encryptedAttributes,
                 temppassResourceLimit: nil))
-        try await repository.upsertOAuth2Settings(
+        try await repository.oauth2.upsertOAuth2Settings(
             MVPDOAuth2Record(
                 mvpdId: id, issuer: oauth2.issuer, authorizeURL: oauth2.authorizeURL, tokenURL: oauth2.tokenURL,
                 userinfoURL: oauth2.userinfoURL, logoutURL: oauth2.logoutURL, clientID: oauth2.clientID,
                 encryptedClientSecret: try await cipher.seal(oauth2.clientSecret, context: OAuth2SignIn.clientSecretContext(mvpd: id)),
                 scopes: oauth2.scopes, userIDClaim: oauth2.userIDClaim, tokenAuthMethod: oauth2.tokenAuthMethod, pkce: oauth2.pkce))
-        try await repository.upsertSAMLOptions(
+        try await repository.mvpdOptions.upsertSAMLOptions(
             MVPDSAMLOptionsRecord(
                 mvpdId: id, attributeMapping: options.attributeMapping, allowRSASHA1: false,
                 authorizeAll: options.authorizeAllAuthenticated))
         try await storeAuthorizationSettings(mvpd: id, authorization)
-        for requestor in requestors { try await repository.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
+        for requestor in requestors { try await repository.catalog.setIntegration(requestor: requestor, mvpd: id, enabled: true) }
     }
 
     /// An MVPD endpoint must be an absolute https URL (http only on a loopback address, for tests and development).

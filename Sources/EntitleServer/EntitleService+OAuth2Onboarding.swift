@@ -9,10 +9,10 @@ extension EntitleService {
         id: String, options: MVPDOptions, oauth2: OAuth2MVPDSettings, requestors: [String], actor: String
     ) async throws {
         try Self.checkMVPDID(id)
-        for requestor in requestors where try await repository.requestorForAdmin(id: requestor) == nil {
+        for requestor in requestors where try await repository.onboarding.requestorForAdmin(id: requestor) == nil {
             throw AdminError.unknown("requestor", requestor, hint: "create it with `entitle admin requestor add`")
         }
-        let before = try await repository.mvpd(id: id) == nil ? nil : try await mvpdView(id: id)
+        let before = try await repository.catalog.mvpd(id: id) == nil ? nil : try await mvpdView(id: id)
         do {
             try await saveOAuth2MVPD(id: id, options: options, oauth2: oauth2, requestors: requestors)
         } catch let error as ConfigurationError {
@@ -55,7 +55,7 @@ extension EntitleService {
 
     /// The stored OAuth 2.0 settings of `mvpd` with `fields` applied (a new secret encrypted); nothing is stored.
     func changedOAuth2Settings(mvpd: String, _ fields: OAuth2MVPDFields) async throws -> MVPDOAuth2Record {
-        guard var record = try await repository.oauth2Settings(mvpd: mvpd) else {
+        guard var record = try await repository.oauth2.oauth2Settings(mvpd: mvpd) else {
             throw AdminError("invalid_value", "\(mvpd) has no OAuth 2.0 settings")
         }
         if let issuer = fields.issuer {
@@ -101,7 +101,7 @@ extension EntitleService {
         }
         if let secret = fields.clientSecret {
             guard !secret.isEmpty else { throw AdminError("invalid_value", "oauth2.clientSecret must not be empty") }
-            record.encryptedClientSecret = try await TokenCipher(repository: repository, keys: keys).seal(
+            record.encryptedClientSecret = try await TokenCipher(keyStore: repository.keys, keys: keys).seal(
                 secret, context: OAuth2SignIn.clientSecretContext(mvpd: mvpd))
         }
         return record

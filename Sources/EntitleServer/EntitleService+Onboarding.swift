@@ -22,11 +22,11 @@ extension EntitleService {
 
     /// Disables or enables a requestor: a disabled one is unknown to every protocol within the catalog bound.
     package func setRequestorDisabled(id: String, _ disabled: Bool, actor: String) async throws {
-        guard try await repository.requestorForAdmin(id: id) != nil else {
+        guard try await repository.onboarding.requestorForAdmin(id: id) != nil else {
             throw AdminError.unknown("requestor", id, hint: "list them with `entitle admin requestor list`")
         }
-        let wasDisabled = try await repository.disabledRequestorIDs().contains(id)
-        try await repository.setRequestorDisabled(id: id, disabled, at: now)
+        let wasDisabled = try await repository.onboarding.disabledRequestorIDs().contains(id)
+        try await repository.onboarding.setRequestorDisabled(id: id, disabled, at: now)
         try await recordChange(
             actor: actor, action: disabled ? "requestor.disable" : "requestor.enable", target: id, before: ["disabled": wasDisabled],
             after: ["disabled": disabled])
@@ -34,25 +34,25 @@ extension EntitleService {
 
     /// Every requestor as the admin API shows it.
     package func requestorViews() async throws -> [RequestorView] {
-        let disabled = try await repository.disabledRequestorIDs()
-        let integrations = try await repository.integrations(requestor: nil, mvpd: nil)
+        let disabled = try await repository.onboarding.disabledRequestorIDs()
+        let integrations = try await repository.onboarding.integrations(requestor: nil, mvpd: nil)
         return try await allRequestors().map { RequestorView($0, disabled: disabled.contains($0.id), integrations: integrations) }
     }
 
     /// One requestor as the admin API shows it.
     package func requestorView(id: String) async throws -> RequestorView {
-        guard let record = try await repository.requestorForAdmin(id: id) else {
+        guard let record = try await repository.onboarding.requestorForAdmin(id: id) else {
             throw AdminError.unknown("requestor", id, hint: "list them with `entitle admin requestor list`")
         }
         return RequestorView(
-            record, disabled: try await repository.disabledRequestorIDs().contains(id),
-            integrations: try await repository.integrations(requestor: id, mvpd: nil))
+            record, disabled: try await repository.onboarding.disabledRequestorIDs().contains(id),
+            integrations: try await repository.onboarding.integrations(requestor: id, mvpd: nil))
     }
 
     /// Every MVPD as the admin API shows it (no secrets).
     package func mvpdViews() async throws -> [MVPDView] {
         var views: [MVPDView] = []
-        for mvpd in try await repository.allMVPDs() { views.append(try await mvpdView(mvpd)) }
+        for mvpd in try await repository.catalog.allMVPDs() { views.append(try await mvpdView(mvpd)) }
         return views
     }
 
@@ -67,10 +67,10 @@ extension EntitleService {
         id: String, metadataXML: String, options: MVPDOptions, requestors: [String], actor: String
     ) async throws -> IdentityProviderMetadata {
         try Self.checkMVPDID(id)
-        for requestor in requestors where try await repository.requestorForAdmin(id: requestor) == nil {
+        for requestor in requestors where try await repository.onboarding.requestorForAdmin(id: requestor) == nil {
             throw AdminError.unknown("requestor", requestor, hint: "create it with `entitle admin requestor add`")
         }
-        let before = try await repository.mvpd(id: id) == nil ? nil : try await mvpdView(id: id)
+        let before = try await repository.catalog.mvpd(id: id) == nil ? nil : try await mvpdView(id: id)
         let metadata: IdentityProviderMetadata
         do {
             metadata = try await importSAMLMVPD(id: id, metadataXML: metadataXML, options: options, requestors: requestors)
@@ -153,13 +153,13 @@ extension EntitleService {
             record.certificates = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
             try await recordSSOPostBinding(mvpd: id, metadataXML: xml)
         }
-        try await repository.upsertMVPD(record)
+        try await repository.catalog.upsertMVPD(record)
         try await storeAuthorizationSettings(mvpd: id, authorization)
-        if let oauth2 { try await repository.upsertOAuth2Settings(oauth2) }
+        if let oauth2 { try await repository.oauth2.upsertOAuth2Settings(oauth2) }
         if let url = update.samlMetadataURL {
-            try await repository.setMetadataSource(mvpd: id, url: url, at: now)
+            try await repository.onboarding.setMetadataSource(mvpd: id, url: url, at: now)
         } else if update.samlMetadataXML != nil {
-            try await repository.setMetadataSource(mvpd: id, url: nil, at: now)
+            try await repository.onboarding.setMetadataSource(mvpd: id, url: nil, at: now)
         }
         try await recordChange(actor: actor, action: "mvpd.update", target: id, before: before, after: try await mvpdView(id: id))
     }
@@ -168,7 +168,7 @@ extension EntitleService {
     /// as `mvpd.update` by `actor`. Returns the MVPDs whose metadata changed; a failed fetch leaves that MVPD as it was
     /// and is reported in `failures`.
     package func refreshMetadata(only: String? = nil, actor: String) async throws -> (changed: [String], failures: [String: String]) {
-        let sources = try await repository.metadataSources().filter { only == nil || $0.mvpd == only }
+        let sources = try await repository.onboarding.metadataSources().filter { only == nil || $0.mvpd == only }
         if let only, sources.isEmpty {
             throw AdminError(
                 "no_metadata_url", "\(only) has no metadata URL (set one with `entitle admin mvpd update --saml-metadata-url`)", status: 404)
@@ -179,12 +179,12 @@ extension EntitleService {
                 let xml = try await fetchMetadata(source.url)
                 let metadata = try IdentityProviderMetadata.parse(xml: xml)
                 let pems = try metadata.signingCertificates.map { try $0.serializeAsPEM().pemString }
-                guard let record = try await repository.mvpd(id: source.mvpd) else { continue }
+                guard let record = try await repository.catalog.mvpd(id: source.mvpd) else { continue }
                 let unchanged =
                     record.entityId == metadata.entityID && record.ssoUrl == metadata.singleSignOnRedirectURL
                     && record.sloUrl == metadata.singleLogoutRedirectURL && record.certificates == pems
                 if unchanged {
-                    try await repository.setMetadataSource(mvpd: source.mvpd, url: source.url, at: now)
+                    try await repository.onboarding.setMetadataSource(mvpd: source.mvpd, url: source.url, at: now)
                     continue
                 }
                 var update = MVPDUpdate()
@@ -219,7 +219,7 @@ extension EntitleService {
     /// Disables or enables an MVPD for every requestor (its integrations keep their own state) and records it.
     package func setMVPDDisabled(id: String, _ disabled: Bool, actor: String) async throws {
         let before = try await mvpdView(try await existingMVPD(id))
-        try await repository.setMVPDDisabled(id: id, disabled, at: now)
+        try await repository.onboarding.setMVPDDisabled(id: id, disabled, at: now)
         try await recordChange(
             actor: actor, action: disabled ? "mvpd.disable" : "mvpd.enable", target: id, before: ["disabled": before.disabled],
             after: ["disabled": disabled])
@@ -231,18 +231,18 @@ extension EntitleService {
         guard before.disabled else {
             throw AdminError("mvpd_enabled", "disable \(id) first (`entitle admin mvpd disable --id \(id)`), then remove it", status: 409)
         }
-        try await repository.deleteMVPD(id: id)
+        try await repository.onboarding.deleteMVPD(id: id)
         try await recordChange(actor: actor, action: "mvpd.remove", target: id, before: before)
     }
 
     /// Enables or disables one requestor × MVPD integration (both must exist) and records it.
     package func setIntegration(requestor: String, mvpd: String, enabled: Bool, actor: String) async throws {
-        guard try await repository.requestorForAdmin(id: requestor) != nil else {
+        guard try await repository.onboarding.requestorForAdmin(id: requestor) != nil else {
             throw AdminError.unknown("requestor", requestor, hint: "list them with `entitle admin requestor list`")
         }
         _ = try await existingMVPD(mvpd)
-        let before = try await repository.integrations(requestor: requestor, mvpd: mvpd).first.map { $0.enabled != 0 }
-        try await repository.setIntegration(requestor: requestor, mvpd: mvpd, enabled: enabled)
+        let before = try await repository.onboarding.integrations(requestor: requestor, mvpd: mvpd).first.map { $0.enabled != 0 }
+        try await repository.catalog.setIntegration(requestor: requestor, mvpd: mvpd, enabled: enabled)
         try await recordChange(
             actor: actor, action: enabled ? "integration.enable" : "integration.disable", target: "\(requestor)/\(mvpd)",
             before: before.map { ["enabled": $0] }, after: ["enabled": enabled])
@@ -253,7 +253,7 @@ extension EntitleService {
     package func setIntegrationSettings(
         requestor: String, mvpd: String, displayName: String?, logoURL: String?, profileTTLSeconds: Int64?, actor: String
     ) async throws {
-        guard let before = try await repository.integrations(requestor: requestor, mvpd: mvpd).first else {
+        guard let before = try await repository.onboarding.integrations(requestor: requestor, mvpd: mvpd).first else {
             throw AdminError(
                 "unknown_integration", "\(mvpd) is not integrated with \(requestor) (`entitle admin integration enable` first)", status: 404)
         }
@@ -271,7 +271,7 @@ extension EntitleService {
             }
             after.profileTtlSeconds = profileTTLSeconds == 0 ? nil : profileTTLSeconds
         }
-        try await repository.setIntegrationOverrides(
+        try await repository.onboarding.setIntegrationOverrides(
             requestor: requestor, mvpd: mvpd, displayName: after.displayName, logoURL: after.logoUrl, profileTTLSeconds: after.profileTtlSeconds)
         try await recordChange(
             actor: actor, action: "integration.update", target: "\(requestor)/\(mvpd)", before: IntegrationView(before),
@@ -281,16 +281,16 @@ extension EntitleService {
     /// Integrations, optionally of one requestor and/or MVPD.
     package func integrationViews(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
         var views: [IntegrationView] = []
-        for record in try await repository.integrations(requestor: requestor, mvpd: mvpd) {
-            let preflight = try await repository.integrationPreflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
-            let lineup = try await repository.preflightLineupAttribute(requestor: record.requestorId, mvpd: record.mvpdId)
+        for record in try await repository.onboarding.integrations(requestor: requestor, mvpd: mvpd) {
+            let preflight = try await repository.mvpdOptions.integrationPreflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
+            let lineup = try await repository.mvpdOptions.preflightLineupAttribute(requestor: record.requestorId, mvpd: record.mvpdId)
             views.append(IntegrationView(record, preflightMaxResources: preflight, lineupAttribute: lineup))
         }
         return views
     }
 
     private func existingMVPD(_ id: String) async throws -> MVPDRecord {
-        guard let record = try await repository.mvpd(id: id) else {
+        guard let record = try await repository.catalog.mvpd(id: id) else {
             throw AdminError.unknown("mvpd", id, hint: "list them with `entitle admin mvpd list`")
         }
         return record
@@ -298,12 +298,14 @@ extension EntitleService {
 
     private func mvpdView(_ record: MVPDRecord) async throws -> MVPDView {
         MVPDView(
-            record, protocol: try await repository.authorizationProtocol(mvpd: record.id), xacml: try await repository.xacmlOptions(mvpd: record.id),
-            preflight: try await repository.preflightSettings(mvpd: record.id),
-            lineup: try await repository.preflightLineupSettings(mvpd: record.id), oauth2: try await repository.oauth2Settings(mvpd: record.id),
-            saml: try await repository.samlOptions(mvpd: record.id),
-            disabled: try await repository.disabledMVPDIDs().contains(record.id),
-            integrations: try await repository.integrations(requestor: nil, mvpd: record.id))
+            record, protocol: try await repository.catalog.authorizationProtocol(mvpd: record.id),
+            xacml: try await repository.mvpdOptions.xacmlOptions(mvpd: record.id),
+            preflight: try await repository.mvpdOptions.preflightSettings(mvpd: record.id),
+            lineup: try await repository.mvpdOptions.preflightLineupSettings(mvpd: record.id),
+            oauth2: try await repository.oauth2.oauth2Settings(mvpd: record.id),
+            saml: try await repository.mvpdOptions.samlOptions(mvpd: record.id),
+            disabled: try await repository.onboarding.disabledMVPDIDs().contains(record.id),
+            integrations: try await repository.onboarding.integrations(requestor: nil, mvpd: record.id))
     }
 
     static func checkMVPDID(_ id: String) throws {

@@ -14,7 +14,7 @@ extension EntitleService {
 
     /// Removes a degradation rule and records it; an absent rule is an `unknown_degradation_rule` error.
     package func removeDegradationRule(requestor: String, mvpd: String, rule: DegradationRule, actor: String) async throws {
-        guard try await repository.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) else {
+        guard try await repository.degradation.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) else {
             throw AdminError.unknown("degradation rule", "\(rule.rawValue) for \(requestor)/\(mvpd)", hint: "the rules in force are listed")
         }
         try await recordChange(actor: actor, action: "degradation.remove", target: "\(requestor)/\(mvpd)", before: ["rule": rule.rawValue])
@@ -23,7 +23,7 @@ extension EntitleService {
     /// Resets the TempPass of one device (or of every device when `device` is nil) and records it; returns how many
     /// passes were removed.
     package func resetTempPass(requestor: String, mvpd: String, device: String?, actor: String) async throws -> Int {
-        guard try await repository.requestor(id: requestor) != nil else {
+        guard try await repository.catalog.requestor(id: requestor) != nil else {
             throw AdminError.unknown("requestor", requestor, hint: "list them with `entitle admin requestor list`")
         }
         let count = try await resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: nil)
@@ -61,7 +61,7 @@ extension EntitleService {
         let now = self.now
         var views: [KeyView] = []
         for purpose in KeyPurpose.known {
-            let keys = try await repository.verificationKeys(purpose: purpose, retiredAfter: now - ServiceKeys.retiredKeyGrace)
+            let keys = try await repository.keys.verificationKeys(purpose: purpose, retiredAfter: now - ServiceKeys.retiredKeyGrace)
             views += keys.map { KeyView($0, now: now) }
         }
         return views
@@ -72,7 +72,7 @@ extension EntitleService {
     package func keyRotationImpact(purpose: KeyPurpose) async throws -> String {
         switch purpose {
         case .jwt:
-            let active = try await repository.softwareStatementsForAdmin(requestor: nil).filter { !$0.revoked }
+            let active = try await repository.clients.softwareStatementsForAdmin(requestor: nil).filter { !$0.revoked }
             return """
                 The jwt key signs software statements. \(active.count) active statement(s) are signed with the current key; \
                 24 hours after this rotation the old key is retired and apps that ship those statements fail at /o/client/register. \
@@ -104,7 +104,7 @@ extension EntitleService {
     /// The JWT of a software statement that is not revoked, signed again with the current key (same claims), for an
     /// operator to download and ship in the app.
     package func softwareStatementJWT(id: String) async throws -> String {
-        guard let record = try await repository.softwareStatement(id: id) else {
+        guard let record = try await repository.clients.softwareStatement(id: id) else {
             throw AdminError.unknown("software statement", id, hint: "list them with `entitle admin software-statement list`")
         }
         guard !record.revoked else { throw AdminError("revoked", "software statement \(id) is revoked; issue a new one", status: 409) }

@@ -28,7 +28,7 @@ extension EntitleService {
     /// send assertions, so an OAuth 2.0 or TempPass MVPD is refused. Sign-ins made before the change carry no lineup:
     /// they are answered by the MVPD until the user signs in again.
     package func setPreflightMode(requestor: String, mvpd: String, _ mode: PreflightMode, attribute: String? = nil, actor: String) async throws {
-        guard try await repository.integrations(requestor: requestor, mvpd: mvpd).first != nil else {
+        guard try await repository.onboarding.integrations(requestor: requestor, mvpd: mvpd).first != nil else {
             throw AdminError(
                 "unknown_integration", "\(mvpd) is not integrated with \(requestor) (`entitle admin integration enable` first)", status: 404)
         }
@@ -37,15 +37,15 @@ extension EntitleService {
         case .lineup:
             let name = attribute ?? Self.defaultLineupAttribute
             try Self.checkLineupAttribute(name)
-            guard let record = try await repository.mvpd(id: mvpd), record.kind == .saml, !record.isTempPass else {
+            guard let record = try await repository.catalog.mvpd(id: mvpd), record.kind == .saml, !record.isTempPass else {
                 throw AdminError("invalid_value", "preflight by lineup needs a SAML 2.0 MVPD (the lineup comes in its assertion)")
             }
             chosen = name
         case .mvpd:
             guard attribute == nil else { throw AdminError("invalid_value", "a lineup attribute is given only with preflight lineup") }
         }
-        let before = try await repository.preflightLineupAttribute(requestor: requestor, mvpd: mvpd)
-        try await repository.setPreflightLineup(requestor: requestor, mvpd: mvpd, attribute: chosen)
+        let before = try await repository.mvpdOptions.preflightLineupAttribute(requestor: requestor, mvpd: mvpd)
+        try await repository.mvpdOptions.setPreflightLineup(requestor: requestor, mvpd: mvpd, attribute: chosen)
         try await recordChange(
             actor: actor, action: "integration.update", target: "\(requestor)/\(mvpd)",
             before: ["preflightMode": before == nil ? "mvpd" : "lineup", "lineupAttribute": before ?? ""],

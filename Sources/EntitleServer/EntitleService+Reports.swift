@@ -9,9 +9,9 @@ extension EntitleService {
         var written = 0
         do {
             // In chunks, so that a failure puts back only what was not written.
-            for start in stride(from: 0, to: rows.count, by: Repository.reportRowsPerStatement) {
-                let chunk = Array(rows[start..<min(start + Repository.reportRowsPerStatement, rows.count)])
-                try await repository.addReportCounts(chunk.map { ($0.key, $0.value) })
+            for start in stride(from: 0, to: rows.count, by: ReportStore.reportRowsPerStatement) {
+                let chunk = Array(rows[start..<min(start + ReportStore.reportRowsPerStatement, rows.count)])
+                try await repository.reports.addReportCounts(chunk.map { ($0.key, $0.value) })
                 written = start + chunk.count
             }
         } catch {
@@ -24,6 +24,6 @@ extension EntitleService {
     /// instance has answered; other instances' figures arrive within their flush interval).
     package func report(_ query: ReportQuery) async throws -> [ReportRow] {
         try await flushReports()
-        return try await repository.report(query)
+        return try await repository.reports.report(query)
     }
 }

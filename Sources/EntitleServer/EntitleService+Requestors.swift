@@ -7,26 +7,26 @@ extension EntitleService {
     /// Creates a requestor; refuses an id that exists, a malformed id or domain, and a certificate that holds no RSA key.
     package func addRequestor(_ record: RequestorRecord) async throws {
         try Self.checkRequestor(record)
-        guard try await repository.requestorForAdmin(id: record.id) == nil else {
+        guard try await repository.onboarding.requestorForAdmin(id: record.id) == nil else {
             throw AdminError("requestor_exists", "requestor \(record.id) exists (change it with `entitle admin requestor update`)", status: 409)
         }
-        try await repository.upsertRequestor(record)
+        try await repository.catalog.upsertRequestor(record)
     }
 
     /// Replaces an existing requestor's settings; refuses an unknown id. Returns the settings before the change.
     @discardableResult
     package func updateRequestor(_ record: RequestorRecord) async throws -> RequestorRecord {
         try Self.checkRequestor(record)
-        guard let before = try await repository.requestorForAdmin(id: record.id) else {
+        guard let before = try await repository.onboarding.requestorForAdmin(id: record.id) else {
             throw AdminError("unknown_requestor", "no requestor \(record.id) (list them with `entitle admin requestor list`)", status: 404)
         }
-        try await repository.upsertRequestor(record)
+        try await repository.catalog.upsertRequestor(record)
         return before
     }
 
     /// Every requestor, ordered by id.
     package func allRequestors() async throws -> [RequestorRecord] {
-        try await repository.allRequestors()
+        try await repository.catalog.allRequestors()
     }
 
     /// The profile lifetimes an operator may set, seconds: a minute to 400 days.
@@ -61,12 +61,5 @@ extension EntitleService {
         if let pem = record.metadataCertificatePem, UserMetadataEncoder.publicKey(pem: pem) == nil {
             throw AdminError("invalid_value", "the programmer certificate is not a PEM certificate or public key with an RSA key")
         }
-    }
-}
-
-extension Repository {
-    /// Every requestor, ordered by id.
-    package func allRequestors() async throws -> [RequestorRecord] {
-        try await all("SELECT * FROM requestors ORDER BY id", as: RequestorRecord.self)
     }
 }

@@ -20,42 +20,54 @@ extension EntitleService {
 
         OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
         if !configuration.operationsAddressSeparate { addOperatorRoutes(to: router) }
-        let readiness = ReadinessCheck(repository: repository, keys: keys)
+        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
-        DCRController(repository: repository, tokens: tokens, clock: clock)
+        DCRController(clients: repository.clients, tokens: tokens, clock: clock)
             .addRoutes(to: router.group("/o/client").add(middleware: throttle))
 
         let api = router.group("/api/v2/:sp").add(middleware: throttle).add(middleware: CallerMiddleware(authenticator: callers))
             .group(context: CallerContext.self)
-        ConfigurationController(repository: repository).addRoutes(to: api)
-        SessionsController(sessions: sessions, repository: repository).addRoutes(to: api)
-        let profileChecks = ProfileChecks(repository: repository, clock: clock)
-        ProfilesController(repository: repository, sessions: sessions, profiles: profiles, profileChecks: profileChecks).addRoutes(to: api)
-        DecisionsController(repository: repository, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
+        ConfigurationController(catalog: repository.catalog).addRoutes(to: api)
+        SessionsController(sessions: sessions, sessionStore: repository.sessions).addRoutes(to: api)
+        let profileChecks = ProfileChecks(profiles: repository.profiles, clock: clock)
+        ProfilesController(
+            profileStore: repository.profiles, catalog: repository.catalog, sessions: sessions, profiles: profiles, profileChecks: profileChecks
+        ).addRoutes(to: api)
+        DecisionsController(catalog: repository.catalog, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
         LogoutController(
-            repository: repository, authorizations: caches.authorizations, sessions: sessions, configuration: configuration,
+            catalog: repository.catalog, profileStore: repository.profiles, sessionStore: repository.sessions, authorizations: caches.authorizations,
+            sessions: sessions, configuration: configuration,
             clock: clock
         ).addRoutes(to: api)
         PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
 
         let pages = Pages()
-        let signedIn = SignedInResponder(repository: repository, configuration: configuration, pages: pages)
-        AuthenticateController(repository: repository, configuration: configuration, sessions: sessions, signedIn: signedIn, clock: clock)
-            .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
+        let signedIn = SignedInResponder(sessions: repository.sessions, catalog: repository.catalog, configuration: configuration, pages: pages)
+        AuthenticateController(
+            sessionStore: repository.sessions, catalog: repository.catalog, configuration: configuration, sessions: sessions, signedIn: signedIn,
+            clock: clock
+        )
+        .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
         SAMLServiceProviderController(
-            repository: repository, configuration: configuration, keys: keys, sessions: sessions, tempPass: tempPass,
+            sessionStore: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, legacy: repository.legacy,
+            profiles: repository.profiles, clients: repository.clients, configuration: configuration, keys: keys, sessions: sessions,
+            tempPass: tempPass,
             degradation: degradation, assertions: assertions, oauth2: oauth2, signedIn: signedIn, clock: clock
         )
         .addRoutes(to: router)
-        OAuth2Controller(oauth2: oauth2, repository: repository, signedIn: signedIn).addRoutes(to: router)
-        ActivationController(repository: repository, sessions: sessions, configuration: configuration, pages: pages, clock: clock).addRoutes(
+        OAuth2Controller(oauth2: oauth2, sessions: repository.sessions, catalog: repository.catalog, signedIn: signedIn).addRoutes(to: router)
+        ActivationController(
+            catalog: repository.catalog, sessionStore: repository.sessions, sessions: sessions, configuration: configuration, pages: pages,
+            clock: clock
+        ).addRoutes(
             to: router)
 
         // REST v1 and adobe-services: the envelope reads the parameters and renders failures once per call, the
         // caller middleware establishes the app identity; the two protocols share LegacyProtocolService.
-        let legacyCallers = LegacyCallerAuthenticator(repository: repository, tokens: tokens, clock: clock)
+        let legacyCallers = LegacyCallerAuthenticator(
+            catalog: repository.catalog, clients: repository.clients, legacy: repository.legacy, tokens: tokens, clock: clock)
         let legacyShared = LegacyProtocolService(
-            repository: repository, decisions: decisions, profiles: profiles, checks: profileChecks, clock: clock)
+            catalog: repository.catalog, legacy: repository.legacy, decisions: decisions, profiles: profiles, checks: profileChecks, clock: clock)
         func legacyGroup(_ path: RouterPath, format: V1Format?, throttled: Bool, needsDevice: Bool) -> RouterGroup<LegacyContext> {
             let group = router.group(path)
             if throttled { group.add(middleware: throttle) }
@@ -64,7 +76,8 @@ extension EntitleService {
                 .group(context: LegacyContext.self)
         }
         LegacyV1Controller(
-            repository: repository, configuration: configuration, sessions: sessions, tempPass: tempPass,
+            sessionStore: repository.sessions, catalog: repository.catalog, clients: repository.clients, legacy: repository.legacy,
+            profileStore: repository.profiles, configuration: configuration, sessions: sessions, tempPass: tempPass,
             decisions: decisions, mediaTokens: mediaTokens, partnerSSO: partnerSSO, shared: legacyShared, clock: clock
         ).addRoutes(
             api: .init(
@@ -75,7 +88,8 @@ extension EntitleService {
                 app: legacyGroup("/reggie/v1", format: nil, throttled: true, needsDevice: false)),
             browser: router.group("/api/v1").add(middleware: throttle))
         AdobeServicesController(
-            shared: legacyShared, repository: repository, keys: keys, sessions: sessions, mediaTokens: mediaTokens,
+            shared: legacyShared, catalog: repository.catalog, sessionStore: repository.sessions, profileStore: repository.profiles,
+            legacy: repository.legacy, keys: keys, sessions: sessions, mediaTokens: mediaTokens,
             profiles: profiles, clock: clock
         ).addRoutes(
             to: router,
@@ -103,7 +117,7 @@ extension EntitleService {
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
         router.get("/healthz") { _, _ in ["status": "ok"] as [String: String] }
-        let readiness = ReadinessCheck(repository: repository, keys: keys)
+        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         addOperatorRoutes(to: router)
         routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

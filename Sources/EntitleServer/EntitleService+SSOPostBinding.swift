@@ -9,7 +9,7 @@ import SAML
 extension EntitleService {
     /// Records the HTTP-POST SingleSignOnService of imported IdP metadata (forgets it when there is none).
     func recordSSOPostBinding(mvpd: String, metadataXML: String) async throws {
-        try await repository.setSSOPostLocation(mvpd: mvpd, location: Self.ssoPostLocation(inMetadata: metadataXML))
+        try await repository.mvpdOptions.setSSOPostLocation(mvpd: mvpd, location: Self.ssoPostLocation(inMetadata: metadataXML))
     }
 
     /// The `Location` of the first `SingleSignOnService` element with the HTTP-POST binding.

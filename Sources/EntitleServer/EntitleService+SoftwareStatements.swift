@@ -5,7 +5,7 @@ import Foundation
 extension EntitleService {
     /// Issues and records a signed software statement for a requestor's application.
     package func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String]) async throws -> (id: String, jwt: String) {
-        guard try await repository.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
+        guard try await repository.catalog.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         for uri in redirectURIs where !RedirectURIPolicy.isAcceptableRegistration(uri) {
             throw ConfigurationError("Redirect URI \(uri) is not an absolute URI with a scheme.")
         }
@@ -15,7 +15,7 @@ extension EntitleService {
             iss: TokenIssuer.issuer, softwareID: id, requestorID: requestor, clientName: name,
             redirectURIs: redirectURIs, iat: issuedAt)
         let jwt = try await tokens.sign(statement: claims)
-        try await repository.insertSoftwareStatement(
+        try await repository.clients.insertSoftwareStatement(
             SoftwareStatementRecord(
                 softwareId: id, requestorId: requestor, name: name, redirectURIs: redirectURIs, issuedAt: issuedAt, revoked: false))
         return (id, jwt)
@@ -24,7 +24,7 @@ extension EntitleService {
     /// Whether a software statement is signed by this service, known and not revoked.
     package func isApproved(softwareStatement: String) async -> Bool {
         guard !softwareStatement.isEmpty, let claims = await tokens.verify(statement: softwareStatement),
-            let record = try? await repository.softwareStatement(id: claims.softwareID)
+            let record = try? await repository.clients.softwareStatement(id: claims.softwareID)
         else { return false }
         return !record.revoked
     }

@@ -48,7 +48,7 @@ package struct EntitleService: Sendable {
         self.configuration = configuration
         self.repository = repository
         self.clock = clock
-        let keys = ServiceKeys(repository: repository, clock: clock)
+        let keys = ServiceKeys(store: repository.keys, clock: clock)
         self.keys = keys
         let tokens = TokenIssuer(keys: keys, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime)
         self.tokens = tokens
@@ -57,33 +57,41 @@ package struct EntitleService: Sendable {
         self.logger = logger
         let caches = ServiceCaches()
         self.caches = caches
-        tempPass = TempPassService(repository: repository, metrics: metrics, clock: clock)
-        degradation = DegradationService(repository: repository, metrics: metrics, clock: clock)
-        mediaTokens = MediaTokenService(repository: repository, keys: keys, ttl: configuration.mediaTokenTTL)
+        tempPass = TempPassService(
+            passes: repository.tempPasses, profiles: repository.profiles, catalog: repository.catalog, metrics: metrics, clock: clock)
+        degradation = DegradationService(
+            rules: repository.degradation, profiles: repository.profiles, catalog: repository.catalog, metrics: metrics, clock: clock)
+        mediaTokens = MediaTokenService(catalog: repository.catalog, keys: keys, ttl: configuration.mediaTokenTTL)
         sessions = AuthenticationSessions(
-            repository: repository, tempPass: tempPass, degradation: degradation, clock: clock,
+            sessionStore: repository.sessions, rateLimits: repository.rateLimits, profiles: repository.profiles,
+            catalog: repository.catalog, purgeExpired: { try await repository.purgeExpired(now: $0) }, tempPass: tempPass, degradation: degradation,
+            clock: clock,
             sessionLifetime: configuration.sessionLifetime)
-        profiles = ProfileAnswers(repository: repository, tempPass: tempPass, clock: clock)
+        profiles = ProfileAnswers(catalog: repository.catalog, tempPass: tempPass, clock: clock)
         let oauth2 = OAuth2SignIn(
-            repository: repository, configuration: configuration,
+            oauth2: repository.oauth2, sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions,
+            profiles: repository.profiles, configuration: configuration,
             client: OAuth2Client(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
-            cipher: TokenCipher(repository: repository, keys: keys), authorizations: caches.authorizations, metrics: metrics, clock: clock)
+            cipher: TokenCipher(keyStore: repository.keys, keys: keys), authorizations: caches.authorizations, metrics: metrics, clock: clock)
         self.oauth2 = oauth2
         decisions = DecisionService(
-            repository: repository, authorizations: caches.authorizations,
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, tempPasses: repository.tempPasses,
+            profileStore: repository.profiles, authorizations: caches.authorizations,
             mvpdClient: MVPDAuthorizationClient(
                 httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds,
                 queryIssuer: XACMLQueryIssuer(
                     entityID: configuration.spEntityID, signer: { try await keys.signingIdentity(purpose: .samlSP) }, clock: clock)),
             degradation: degradation, mediaTokens: mediaTokens, oauth2: oauth2, metrics: metrics, clock: clock,
             defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
-        callers = CallerAuthenticator(tokens: tokens, repository: repository, caches: caches)
+        callers = CallerAuthenticator(tokens: tokens, catalog: repository.catalog, clients: repository.clients, caches: caches)
         assertions = AssertionConsumer(
-            repository: repository, configuration: configuration, authorizations: caches.authorizations,
+            sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, profiles: repository.profiles,
+            configuration: configuration, authorizations: caches.authorizations,
             metrics: metrics, clock: clock, logger: logger)
-        operators = OperatorAccounts(repository: repository, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
+        operators = OperatorAccounts(store: repository.operators, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
         partnerSSO = PartnerSingleSignOn(
-            repository: repository, configuration: configuration, assertions: assertions, profiles: profiles,
+            catalog: repository.catalog, profileStore: repository.profiles, sessions: repository.sessions, configuration: configuration,
+            assertions: assertions, profiles: profiles,
             clock: clock)
     }
 

@@ -40,9 +40,9 @@ extension Admin {
                 guard seconds >= 0, seconds <= 7 * 86_400 else { throw ValidationError("--seconds must be between 0 and 604800.") }
                 let requestor = self.requestor ?? AuthorizationTTLRecord.anyRequestor
                 try await Admin.withService(storage) { service in
-                    guard try await service.repository.mvpd(id: mvpd) != nil else { throw ValidationError("Unknown MVPD \(mvpd).") }
-                    let before = try await service.repository.authorizationTTLs().first { $0.requestorId == requestor && $0.mvpdId == mvpd }
-                    try await service.repository.setAuthorizationTTL(
+                    guard try await service.repository.catalog.mvpd(id: mvpd) != nil else { throw ValidationError("Unknown MVPD \(mvpd).") }
+                    let before = try await service.repository.catalog.authorizationTTLs().first { $0.requestorId == requestor && $0.mvpdId == mvpd }
+                    try await service.repository.catalog.setAuthorizationTTL(
                         AuthorizationTTLRecord(requestorId: requestor, mvpdId: mvpd, ttlSeconds: seconds))
                     try await Admin.record(
                         service, "authz-ttl.set", "\(requestor)/\(mvpd)", before: before.map { ["seconds": $0.ttlSeconds] },
@@ -57,7 +57,7 @@ extension Admin {
             @OptionGroup var storage: StorageOptions
 
             func run() async throws {
-                let records = try await Admin.withService(storage) { try await $0.repository.authorizationTTLs() }
+                let records = try await Admin.withService(storage) { try await $0.repository.catalog.authorizationTTLs() }
                 for record in records { print("\(record.requestorId)\t\(record.mvpdId)\t\(record.ttlSeconds)") }
             }
         }

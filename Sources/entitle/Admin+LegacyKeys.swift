@@ -33,7 +33,7 @@ extension Admin {
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
 
             func run() async throws {
-                let keys = try await Admin.withService(storage) { try await $0.repository.legacyAppKeys(requestor: requestor) }
+                let keys = try await Admin.withService(storage) { try await $0.repository.legacy.legacyAppKeys(requestor: requestor) }
                 for key in keys {
                     let created = Date(timeIntervalSince1970: Double(key.createdAt) / 1000).ISO8601Format()
                     print("\(key.publicKey)\t\(key.requestorId)\t\(created)\t\(key.revoked ? "revoked" : "active")")
@@ -48,7 +48,7 @@ extension Admin {
 
             func run() async throws {
                 let revoked = try await Admin.withService(storage) { service in
-                    let revoked = try await service.repository.revokeLegacyAppKey(publicKey: publicKey)
+                    let revoked = try await service.repository.legacy.revokeLegacyAppKey(publicKey: publicKey)
                     if revoked {
                         try await Admin.record(service, "legacy-key.revoke", publicKey, before: ["status": "active"], after: ["status": "revoked"])
                     }

@@ -12,7 +12,7 @@ extension Admin.SoftwareStatement {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let statements = try await Admin.withService(storage) { try await $0.repository.softwareStatementsForAdmin(requestor: requestor) }
+            let statements = try await Admin.withService(storage) { try await $0.repository.clients.softwareStatementsForAdmin(requestor: requestor) }
             if json { return print(try Admin.Requestor.json(statements.map(SoftwareStatementView.init))) }
             for s in statements {
                 print(
@@ -40,7 +40,9 @@ extension Admin.Client {
         }
 
         func run() async throws {
-            let clients = try await Admin.withService(storage) { try await $0.repository.clientsForAdmin(softwareID: softwareID, limit: limit) }
+            let clients = try await Admin.withService(storage) {
+                try await $0.repository.clients.clientsForAdmin(softwareID: softwareID, limit: limit)
+            }
             if json { return print(try Admin.Requestor.json(clients.map(ClientView.init))) }
             for c in clients {
                 print(

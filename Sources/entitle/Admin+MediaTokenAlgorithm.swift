@@ -32,14 +32,14 @@ extension Admin {
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if algorithm != .rsaSHA256 { try Admin.Keys.checkPromotion(promoteAfter, force: force) }
                 let key = try await Admin.withService(storage) { service in
-                    guard try await service.repository.requestor(id: requestor) != nil else {
+                    guard try await service.repository.catalog.requestor(id: requestor) != nil else {
                         throw ValidationError("Unknown requestor \(requestor).")
                     }
                     let key =
                         algorithm == .rsaSHA256
                         ? nil
                         : try await service.keys.ensureMediaTokenKey(algorithm, promoteAfter: promoteAfter.map { $0 * 1000 })
-                    try await service.repository.setMediaTokenAlgorithm(requestor: requestor, algorithm)
+                    try await service.repository.catalog.setMediaTokenAlgorithm(requestor: requestor, algorithm)
                     try await Admin.record(service, "requestor.media-token-algorithm", requestor, after: ["algorithm": algorithm.rawValue])
                     return key
                 }
@@ -58,7 +58,7 @@ extension Admin {
             @OptionGroup var storage: StorageOptions
 
             func run() async throws {
-                let records = try await Admin.withService(storage) { try await $0.repository.mediaTokenAlgorithms() }
+                let records = try await Admin.withService(storage) { try await $0.repository.catalog.mediaTokenAlgorithms() }
                 for record in records { print("\(record.requestorId)\t\(record.algorithm)") }
             }
         }

@@ -42,7 +42,7 @@ extension Admin {
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let views = try await Admin.withService(storage) { try await $0.repository.allOperators().map(OperatorView.init) }
+                let views = try await Admin.withService(storage) { try await $0.repository.operators.allOperators().map(OperatorView.init) }
                 if json { return print(try Admin.Requestor.json(views)) }
                 for view in views { print("\(view.username)\t\(view.role)\t\(view.disabled ? "disabled" : "active")\t\(view.createdAt)") }
             }

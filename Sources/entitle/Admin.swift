@@ -307,7 +307,7 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "Requestor id (default: all).") var requestor: String?
 
             func run() async throws {
-                let rules = try await Admin.withService(storage) { try await $0.repository.degradationRules(requestor: requestor) }
+                let rules = try await Admin.withService(storage) { try await $0.repository.degradation.degradationRules(requestor: requestor) }
                 for rule in rules {
                     let start = Date(timeIntervalSince1970: Double(rule.startsAt) / 1000).ISO8601Format()
                     let end = Date(timeIntervalSince1970: Double(rule.endsAt) / 1000).ISO8601Format()
@@ -328,7 +328,7 @@ struct Admin: AsyncParsableCommand {
                     try await Admin.withService(
                         storage,
                         { service in
-                            let removed = try await service.repository.deleteDegradationRule(
+                            let removed = try await service.repository.degradation.deleteDegradationRule(
                                 requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule))
                             if removed { try await Admin.record(service, "degradation.remove", "\(requestor)/\(mvpd)", before: ["rule": rule]) }
                             return removed

@@ -26,7 +26,10 @@ import Testing
             #expect(off.status == 0, "\(off.stderr)")
             view = try #require(try await service.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first)
             #expect(view.preflightMode == "mvpd" && view.lineupAttribute == nil)
-            #expect(try await service.service.repository.changes(since: 0).contains { $0.target == "REF/DemoCable" && $0.actor.hasPrefix("cli") })
+            #expect(
+                try await service.service.repository.changeLog.changes(since: 0).contains {
+                    $0.target == "REF/DemoCable" && $0.actor.hasPrefix("cli")
+                })
 
             let cases: [([String], String)] = [
                 (["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--preflight", "sometimes"], "sometimes"),

@@ -36,7 +36,7 @@ import Testing
             let idpMetadata = try await ProductionOnboardingTests.fetch(http, "http://127.0.0.1:\(idpPort)/idp/metadata").text
 
             // The MVPD: pysaml2 for sign-in, the DemoMVPD's authorization endpoint (which does not know grace) for plays.
-            let demoCable = try #require(try await local.service.repository.mvpd(id: "DemoCable"))
+            let demoCable = try #require(try await local.service.repository.catalog.mvpd(id: "DemoCable"))
             let options = EntitleService.MVPDOptions(
                 displayName: "Py IdP", logoURL: "", authorizationURL: demoCable.authorizationUrl, authorizationKey: demoCable.authorizationKey)
             _ = try await local.service.importSAMLMVPD(id: "PyIdP", metadataXML: idpMetadata, options: options, requestors: ["REF"], actor: "test")
@@ -63,7 +63,7 @@ import Testing
             guard case .external = consumed else { throw BrowserError("not redirected to the app: \(consumed)") }
 
             let code = try #require(created.code)
-            let profile = try #require(try await local.service.repository.profile(requestor: "REF", sessionCode: code))
+            let profile = try #require(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: code))
             #expect(profile.userId == "G-200" || profile.nameId == "G-200", "\(profile)")
             #expect(profile.lineup == #"["news","sports"]"#, "the lineup pysaml2 released: \(profile.attributes)")
             let demo = try #require(local.host.demo)

@@ -14,10 +14,10 @@ import Testing
         var update = MVPDUpdate()
         update.samlMetadataURL = url
         try await local.service.updateMVPD(id: "DemoCable", update, actor: "test")
-        var stale = try #require(try await local.service.repository.mvpd(id: "DemoCable"))
+        var stale = try #require(try await local.service.repository.catalog.mvpd(id: "DemoCable"))
         let entity = stale.entityId
         stale.entityId = "https://stale.example/idp"
-        try await local.service.repository.upsertMVPD(stale)
+        try await local.service.repository.catalog.upsertMVPD(stale)
         return (entity, url)
     }
 
@@ -26,7 +26,7 @@ import Testing
             let (entity, _) = try await Self.staleDemoCable(local)
             let notYet = try await local.service.refreshDueMetadata(interval: .seconds(3600))
             #expect(notYet.changed.isEmpty && notYet.failures.isEmpty, "read a moment ago: not due")
-            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp")
+            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp")
 
             local.clock.advance(by: 3601)
             // Asked three times at once (as several instances would): one reads it.
@@ -35,8 +35,8 @@ import Testing
             async let third = local.service.refreshDueMetadata(interval: .seconds(3600))
             let results = try await [first, second, third]
             #expect(results.flatMap(\.changed) == ["DemoCable"], "\(results)")
-            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == entity)
-            let entry = try #require(try await local.service.repository.changes(since: 0).last)
+            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == entity)
+            let entry = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
             #expect(entry.actor == EntitleService.metadataRefreshActor && entry.action == "mvpd.update" && entry.target == "DemoCable")
 
             let again = try await local.service.refreshDueMetadata(interval: .seconds(3600))
@@ -46,11 +46,11 @@ import Testing
 
     @Test func aFailingURLIsTriedAgainAnIntervalLaterAndTheStoredMetadataStays() async throws {
         try await LocalService.run { local in
-            let stored = try #require(try await local.service.repository.mvpd(id: "DemoFiber"))
-            try await local.service.repository.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: 0)
+            let stored = try #require(try await local.service.repository.catalog.mvpd(id: "DemoFiber"))
+            try await local.service.repository.onboarding.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: 0)
             let failed = try await local.service.refreshDueMetadata(interval: .seconds(3600))
             #expect(failed.failures.keys.sorted() == ["DemoFiber"] && failed.failures["DemoFiber"]?.contains("404") == true, "\(failed)")
-            #expect(try await local.service.repository.mvpd(id: "DemoFiber") == stored)
+            #expect(try await local.service.repository.catalog.mvpd(id: "DemoFiber") == stored)
             let soon = try await local.service.refreshDueMetadata(interval: .seconds(3600))
             #expect(soon.failures.isEmpty, "not tried again before the interval")
             local.clock.advance(by: 3601)
@@ -62,13 +62,13 @@ import Testing
         try await LocalService.run(metadataRefresh: (interval: .seconds(3600), check: .milliseconds(100))) { local in
             let (entity, _) = try await Self.staleDemoCable(local)
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp", "not due yet")
+            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp", "not due yet")
             local.clock.advance(by: 3601)
             let deadline = ContinuousClock.now + .seconds(20)
-            while try await local.service.repository.mvpd(id: "DemoCable")?.entityId != entity, ContinuousClock.now < deadline {
+            while try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId != entity, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(try await local.service.repository.mvpd(id: "DemoCable")?.entityId == entity, "read again by the service itself")
+            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == entity, "read again by the service itself")
         }
     }
 }

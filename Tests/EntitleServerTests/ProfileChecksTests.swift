@@ -6,9 +6,9 @@ import Logging
 import Testing
 
 /// ``ProfileChecks``, the one place where REST v2, v1 and adobe-services look a device's profile up, check its expiry
-/// against the service's clock and limit the resources of a request. The service has no in-memory store yet, so the
-/// checks run on a scratch, migrated database (SQLite; PostgreSQL too when one is given); the clock is a
-/// ``ManualClock`` the test moves.
+/// against the service's clock and limit the resources of a request. The checks run on a scratch, migrated database
+/// (SQLite; PostgreSQL too when one is given: the SQL contract of ``ProfileStore``) and on ``InMemoryProfileStore``
+/// (no database); the clock is a ``ManualClock`` the test moves.
 @Suite struct ProfileChecksTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let failures = ProfileChecks.Failures(
@@ -16,13 +16,17 @@ import Testing
         expired: EnhancedError(action: "authentication", status: 403, code: "test_expired", message: "expired"))
 
     /// Runs `body` with checks on a fresh, migrated database of each available engine (SQLite, and PostgreSQL when
-    /// `ENTITLE_TEST_DATABASE_URL` is set) and a manual clock at ``start``.
-    static func withChecks(_ body: (ProfileChecks, Repository, ManualClock) async throws -> Void) async throws {
+    /// `ENTITLE_TEST_DATABASE_URL` is set), then on ``InMemoryProfileStore`` (the same contract without a database),
+    /// with a manual clock at ``start``.
+    static func withChecks(_ body: (ProfileChecks, any ProfileStoring, ManualClock) async throws -> Void) async throws {
         try await ScratchEngines.withEach { engine in
-            let repository = Repository(sql: engine.sql)
+            let store = Repository(sql: engine.sql).profiles
             let clock = ManualClock(start)
-            try await body(ProfileChecks(repository: repository, clock: clock), repository, clock)
+            try await body(ProfileChecks(profiles: store, clock: clock), store, clock)
         }
+        let store = InMemoryProfileStore()
+        let clock = ManualClock(start)
+        try await body(ProfileChecks(profiles: store, clock: clock), store, clock)
     }
 
     /// A profile of device `d` of client `c` at requestor `REF`, valid from `notBefore` for `seconds`.
@@ -47,11 +51,11 @@ import Testing
     }
 
     @Test func aProfileWithOneMVPDIsFoundWhileInForceAndExpiresOnTheServiceClock() async throws {
-        try await Self.withChecks { checks, repository, clock in
+        try await Self.withChecks { checks, store, clock in
             await Self.expectError("test_missing") {
                 _ = try await checks.profile(requestor: "REF", client: "c", device: "d", mvpd: "M", failures: Self.failures)
             }
-            try await repository.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 60))
+            try await store.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 60))
             let found = try await checks.profile(requestor: "REF", client: "c", device: "d", mvpd: "M", failures: Self.failures)
             #expect(found.mvpdId == "M" && checks.isLive(found))
             // Another device, client or MVPD has no profile.
@@ -70,14 +74,14 @@ import Testing
     }
 
     @Test func theCurrentProfileIsTheMostRecentOneInForce() async throws {
-        try await Self.withChecks { checks, repository, clock in
+        try await Self.withChecks { checks, store, clock in
             #expect(try await checks.currentProfile(requestor: "REF", client: "c", device: "d") == nil)
             await Self.expectError("test_missing") {
                 _ = try await checks.currentProfile(requestor: "REF", client: "c", device: "d", failures: Self.failures)
             }
             let now = Self.startMilliseconds
-            try await repository.upsertProfile(Self.profile(mvpd: "Older", notBefore: now - 10_000, seconds: 120))
-            try await repository.upsertProfile(Self.profile(mvpd: "Newer", notBefore: now - 5_000, seconds: 30))
+            try await store.upsertProfile(Self.profile(mvpd: "Older", notBefore: now - 10_000, seconds: 120))
+            try await store.upsertProfile(Self.profile(mvpd: "Newer", notBefore: now - 5_000, seconds: 30))
             #expect(try await checks.currentProfile(requestor: "REF", client: "c", device: "d", failures: Self.failures).mvpdId == "Newer")
             // The newer one ends first: the older one, still in force, is current.
             clock.advance(by: 30)
@@ -91,9 +95,9 @@ import Testing
     }
 
     @Test func theProfileOfARegistrationCodeCountsOnlyWhileInForce() async throws {
-        try await Self.withChecks { checks, repository, clock in
+        try await Self.withChecks { checks, store, clock in
             #expect(try await checks.profile(requestor: "REF", sessionCode: "CODE") == nil)
-            try await repository.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 10, sessionCode: "CODE"))
+            try await store.upsertProfile(Self.profile(mvpd: "M", notBefore: Self.startMilliseconds, seconds: 10, sessionCode: "CODE"))
             #expect(try await checks.profile(requestor: "REF", sessionCode: "CODE")?.mvpdId == "M")
             #expect(try await checks.profile(requestor: "OTHER", sessionCode: "CODE") == nil)
             clock.advance(by: 10)

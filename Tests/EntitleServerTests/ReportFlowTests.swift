@@ -117,10 +117,10 @@ import Testing
             two.mvpdCalls = 1
             two.mvpdLatencySumMs = 30
             two.mvpdLatencyMaxMs = 30
-            try await local.service.repository.addReportCounts(minute, one)
-            try await local.service.repository.addReportCounts(minute, two)
-            try await local.service.repository.addReportCounts(minute, one)
-            let rows = try await local.service.repository.report(
+            try await local.service.repository.reports.addReportCounts(minute, one)
+            try await local.service.repository.reports.addReportCounts(minute, two)
+            try await local.service.repository.reports.addReportCounts(minute, one)
+            let rows = try await local.service.repository.reports.report(
                 ReportQuery(start: minute.start, end: minute.start + 60_000, granularity: .minute, dimensions: [.mvpd]))
             #expect(rows.count == 1)
             #expect(rows.first?.time == minute.start && rows.first?.dimensions[.mvpd] == "M")
@@ -131,16 +131,16 @@ import Testing
             var repository = local.service.repository
             repository.reportRetention = 86_400_000
             try await repository.purgeExpired(now: minute.start + 3_600_000)
-            #expect(try await repository.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).count == 1)
+            #expect(try await repository.reports.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).count == 1)
             try await repository.purgeExpired(now: minute.start + 2 * 86_400_000)
-            #expect(try await repository.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).isEmpty)
+            #expect(try await repository.reports.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).isEmpty)
         }
     }
 
     @Test func aFlushOfManyRowsWritesEachOnceInBatches() async throws {
         try await LocalService.run { local in
             let now = local.clock.nowMilliseconds()
-            let rows = 2 * Repository.reportRowsPerStatement + 7
+            let rows = 2 * ReportStore.reportRowsPerStatement + 7
             for index in 0..<rows {
                 let key = ReportKey(requestor: "REF", mvpd: "DemoCable", platform: "web", app: "app-\(1000 + index)")
                 local.service.metrics.reports.count(key, at: now) { $0.mediaTokens += Int64(index + 1) }
@@ -171,7 +171,7 @@ import Testing
             for _ in 0..<100 where rows.isEmpty {
                 try await Task.sleep(for: .milliseconds(50))
                 // Read the database directly: no flush of this instance's figures on the way.
-                rows = try await host.service.repository.report(query)
+                rows = try await host.service.repository.reports.report(query)
             }
             #expect(rows.first?.counts.authnAttempts == 1)
         }

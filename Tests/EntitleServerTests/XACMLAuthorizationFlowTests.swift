@@ -102,11 +102,11 @@ enum XACMLDocuments {
 @Suite struct XACMLAuthorizationFlowTests {
     /// Points DemoCable's authorization at the PDP with `kind`.
     static func configure(_ host: LocalService, url: String, kind: MVPDAuthorizationProtocol) async throws {
-        var mvpd = try #require(try await host.service.repository.mvpd(id: "DemoCable"))
+        var mvpd = try #require(try await host.service.repository.catalog.mvpd(id: "DemoCable"))
         mvpd.authorizationUrl = url
         mvpd.authorizationKey = nil
-        try await host.service.repository.upsertMVPD(mvpd)
-        try await host.service.repository.setAuthorizationProtocol(mvpd: "DemoCable", kind)
+        try await host.service.repository.catalog.upsertMVPD(mvpd)
+        try await host.service.repository.catalog.setAuthorizationProtocol(mvpd: "DemoCable", kind)
     }
 
     static func decide(_ tv: RESTClient, _ resource: String) async throws -> Decision {
@@ -234,7 +234,8 @@ enum XACMLDocuments {
         try await pdp.run { url in
             try await LocalService.run { host in
                 try await Self.configure(host, url: url, kind: .xacml)
-                try await host.service.repository.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 60))
+                try await host.service.repository.catalog.setAuthorizationTTL(
+                    AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 60))
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
                 func calls() -> Int { pdp.asked.withLock { $0.count } }
@@ -286,13 +287,13 @@ enum XACMLDocuments {
     @Test(arguments: [("xacml", MVPDAuthorizationProtocol.xacml), ("rest/authz", .rest)])
     func demoCableDecidesOverTheProtocol(path: String, kind: MVPDAuthorizationProtocol) async throws {
         try await LocalService.run { host in
-            var mvpd = try #require(try await host.service.repository.mvpd(id: "DemoCable"))
+            var mvpd = try #require(try await host.service.repository.catalog.mvpd(id: "DemoCable"))
             let url = try #require(mvpd.authorizationUrl)
             #expect(url.hasSuffix("/authorize"))
             mvpd.authorizationUrl = String(url.dropLast("authorize".count)) + path
-            try await host.service.repository.upsertMVPD(mvpd)
-            try await host.service.repository.setAuthorizationProtocol(mvpd: "DemoCable", kind)
-            #expect(try await host.service.repository.authorizationProtocol(mvpd: "DemoCable") == kind)
+            try await host.service.repository.catalog.upsertMVPD(mvpd)
+            try await host.service.repository.catalog.setAuthorizationProtocol(mvpd: "DemoCable", kind)
+            #expect(try await host.service.repository.catalog.authorizationProtocol(mvpd: "DemoCable") == kind)
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
             let news = try await XACMLAuthorizationFlowTests.decide(tv, "news")

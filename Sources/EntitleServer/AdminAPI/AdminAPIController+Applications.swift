@@ -7,7 +7,7 @@ extension AdminAPIController {
     func addApplicationRoutes(to group: RouterGroup<AdminContext>) {
         group.get("software-statements") { request, _ in
             let requestor = request.uri.queryParameters["requestor"].map(String.init)
-            return Self.json(try await service.repository.softwareStatementsForAdmin(requestor: requestor).map(SoftwareStatementView.init))
+            return Self.json(try await service.repository.clients.softwareStatementsForAdmin(requestor: requestor).map(SoftwareStatementView.init))
         }
         group.post("software-statements", use: issueSoftwareStatement)
         group.post("software-statements/:id/revoke") { _, context in
@@ -17,14 +17,14 @@ extension AdminAPIController {
         group.get("clients") { request, _ in
             let query = request.uri.queryParameters
             let limit = query["limit"].flatMap { Int($0) }.map { min(max($0, 1), 1000) } ?? 100
-            let clients = try await service.repository.clientsForAdmin(softwareID: query["softwareID"].map(String.init), limit: limit)
+            let clients = try await service.repository.clients.clientsForAdmin(softwareID: query["softwareID"].map(String.init), limit: limit)
             return Self.json(clients.map(ClientView.init))
         }
         group.post("clients/:id/revoke") { _, context in
             try await service.revokeClient(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
             return Response(status: .noContent)
         }
-        group.get("operators") { _, _ in Self.json(try await service.repository.allOperators().map(OperatorView.init)) }
+        group.get("operators") { _, _ in Self.json(try await service.repository.operators.allOperators().map(OperatorView.init)) }
         group.get("changes") { request, _ in
             var since: Int64 = 0
             if let text = request.uri.queryParameters["since"] {
@@ -33,7 +33,7 @@ extension AdminAPIController {
                 }
                 since = Int64((date.timeIntervalSince1970 * 1000).rounded())
             }
-            return ChangesDocument.response(try await service.repository.changes(since: since))
+            return ChangesDocument.response(try await service.repository.changeLog.changes(since: since))
         }
     }
 

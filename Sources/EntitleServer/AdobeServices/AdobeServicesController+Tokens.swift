@@ -43,7 +43,7 @@ extension AdobeServicesController {
     /// Issues the AuthN token of a profile (§6.1) and records its GUID.
     func issueAuthnToken(profile: ProfileRecord, domain: String?) async throws -> String {
         let guid = Secrets.randomHex(bytes: 16)
-        try await repository.insertAdobeToken(
+        try await legacy.insertAdobeToken(
             AdobeTokenRecord(
                 guid: guid, requestorId: profile.requestorId, clientId: profile.clientId, deviceId: profile.deviceId, mvpdId: profile.mvpdId,
                 profileNotBefore: profile.notBefore, expiresAt: profile.notAfter), now: now)

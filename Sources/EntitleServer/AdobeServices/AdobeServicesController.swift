@@ -12,7 +12,14 @@ import Hummingbird
 struct AdobeServicesController: ClockReading {
     /// What this protocol shares with REST v1: profiles, decisions, preauthorization, user metadata, the MVPD list.
     let shared: LegacyProtocolService
-    let repository: Repository
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Authentication sessions.
+    let sessionStore: SessionStore
+    /// Profiles.
+    let profileStore: ProfileStore
+    /// Legacy (v1, adobe-services) records.
+    let legacy: LegacyStore
     let keys: ServiceKeys
     let sessions: AuthenticationSessions
     let mediaTokens: MediaTokenService
@@ -38,7 +45,7 @@ struct AdobeServicesController: ClockReading {
         for prefix in ["/adobe-services", "/adobe-services/1.0"] {
             groups.config.get(RouterPath(prefix + "/config/:requestor")) { request, context in
                 let requestorID = try context.v1.requestorID(path: try context.parameters.require("requestor"))
-                guard let requestor = try await self.repository.requestor(id: requestorID) else {
+                guard let requestor = try await self.catalog.requestor(id: requestorID) else {
                     throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
                 }
                 let identity = CallerIdentity(
@@ -108,7 +115,7 @@ struct AdobeServicesController: ClockReading {
         var profile: ProfileRecord?
         var domain: String?
         if let raw = v1["reg_code"] {
-            guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
+            guard let code = RegistrationCode.normalize(raw), let session = try await sessionStore.session(code: code),
                 session.requestorId == caller.requestor.id, session.clientId == caller.clientID, session.notAfter > now
             else {
                 try await sessions.countFailedCodeLookup(bucket: caller.clientID)
@@ -119,7 +126,7 @@ struct AdobeServicesController: ClockReading {
             }
             domain = session.domainName
             if session.status == .authenticated {
-                profile = try await repository.profile(requestor: caller.requestor.id, sessionCode: session.code)
+                profile = try await profileStore.profile(requestor: caller.requestor.id, sessionCode: session.code)
                 if profile == nil {
                     profile = try await shared.checks.currentProfile(
                         requestor: caller.requestor.id, client: caller.clientID, device: session.deviceId)
@@ -129,9 +136,9 @@ struct AdobeServicesController: ClockReading {
             let device = try v1.deviceID()
             profile = try await shared.checks.currentProfile(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
             if profile == nil,
-                !(try await repository.adobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)).isEmpty
+                !(try await legacy.adobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)).isEmpty
             {
-                try await repository.deleteAdobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
+                try await legacy.deleteAdobeTokens(requestor: caller.requestor.id, client: caller.clientID, device: device.value)
                 throw AdobePendingLogout(reason: "34764")
             }
         }
@@ -158,7 +165,7 @@ struct AdobeServicesController: ClockReading {
     }
 
     func adobeProfile(guid: String?, v1: V1Request, caller: CallerIdentity, pendingReason: String) async throws -> (AdobeTokenRecord, ProfileRecord) {
-        guard let guid, guid.count == 32, let record = try await repository.adobeToken(guid: guid) else {
+        guard let guid, guid.count == 32, let record = try await legacy.adobeToken(guid: guid) else {
             throw APIError(
                 .v1(
                     400, "invalid_authentication_token", "The token is malformed or was not issued by this service.",
@@ -172,7 +179,7 @@ struct AdobeServicesController: ClockReading {
         }
         if let device = v1["device_id"], device != record.deviceId { throw AdobePendingLogout(reason: pendingReason) }
         guard
-            let profile = try await repository.profile(
+            let profile = try await profileStore.profile(
                 requestor: record.requestorId, client: record.clientId, device: record.deviceId,
                 mvpd: record.mvpdId),
             profile.notBefore == record.profileNotBefore
@@ -216,7 +223,7 @@ struct AdobeServicesController: ClockReading {
             guid: AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: authz), v1: v1,
             caller: caller, pendingReason: "58772")
         guard
-            let authorization = try await repository.legacyAuthorization(
+            let authorization = try await legacy.legacyAuthorization(
                 requestor: record.requestorId, client: record.clientId,
                 device: record.deviceId, resource: resource),
             authorization.mvpdId == profile.mvpdId, authorization.notBefore >= profile.notBefore

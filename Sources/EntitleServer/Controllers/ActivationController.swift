@@ -6,7 +6,10 @@ import Hummingbird
 /// (`/activate/providers`, with logos and search), then continue to that provider's login.
 /// Every form carries a CSRF token bound to a cookie; wrong codes count against a per-address guess budget.
 struct ActivationController: ClockReading {
-    let repository: Repository
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Authentication sessions.
+    let sessionStore: SessionStore
     let sessions: AuthenticationSessions
     let configuration: ServiceConfiguration
     let pages: Pages
@@ -51,10 +54,10 @@ struct ActivationController: ClockReading {
             switch try await activationSession(code: form["code"] ?? "", ip: context.remoteIP) {
             case .page(let page): return page
             case .session(let session):
-                guard let mvpd = form["mvpd"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else {
+                guard let mvpd = form["mvpd"], try await catalog.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil else {
                     return pages.message(title: "Unknown TV provider", message: "Choose a provider from the list.", retry: true, status: .badRequest)
                 }
-                try await repository.resumeSession(code: session.code, mvpd: mvpd, domainName: nil, redirectURL: nil)
+                try await sessionStore.resumeSession(code: session.code, mvpd: mvpd, domainName: nil, redirectURL: nil)
                 if session.mvpdId != nil, session.mvpdId != mvpd {
                     return pages.message(
                         title: "Provider already chosen", message: "This code is already being used with another TV provider.",
@@ -64,7 +67,7 @@ struct ActivationController: ClockReading {
             }
         }
         router.get("/authenticated") { request, _ in
-            let name = try await FormBody.query(of: request)["mvpd"].asyncMap { try await repository.mvpd(id: $0)?.displayName } ?? nil
+            let name = try await FormBody.query(of: request)["mvpd"].asyncMap { try await catalog.mvpd(id: $0)?.displayName } ?? nil
             let message = name.map { "Your \($0) account is now linked." } ?? "Your TV provider account is now linked."
             return pages.message(
                 title: name.map { "You are signed in with \($0)" } ?? "You are signed in", message: message,
@@ -76,7 +79,7 @@ struct ActivationController: ClockReading {
     /// With `csrf` (a form was submitted), a wrong code shows the code form again, with the error and the code entered.
     func activationSession(code raw: String, ip: String?, csrf: String? = nil) async throws -> ActivationLookup {
         let code = RegistrationCode.normalize(raw)
-        let session = try await code.asyncMap { try await repository.session(code: $0) } ?? nil
+        let session = try await code.asyncMap { try await sessionStore.session(code: $0) } ?? nil
         guard let session else {
             do {
                 try await sessions.countFailedCodeLookup(bucket: "ip:" + (ip ?? "unknown"))
@@ -124,9 +127,9 @@ struct ActivationController: ClockReading {
     }
 
     func picker(session: AuthSessionRecord, query: String, csrf: String) async throws -> Response {
-        let requestor = try await repository.requestor(id: session.requestorId)
+        let requestor = try await catalog.requestor(id: session.requestorId)
         let needle = query.trimmingCharacters(in: .whitespaces).lowercased()
-        let mvpds = try await repository.mvpds(requestor: session.requestorId)
+        let mvpds = try await catalog.mvpds(requestor: session.requestorId)
             .filter { needle.isEmpty || $0.displayName.lowercased().contains(needle) || $0.id.lowercased().contains(needle) }
             .map {
                 [

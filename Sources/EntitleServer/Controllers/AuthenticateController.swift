@@ -5,7 +5,10 @@ import Hummingbird
 /// The first browser step of a sign-in: `GET /api/v2/authenticate/{sp}/{code}` sends the browser to the provider picker,
 /// to the MVPD's login (through ``SAMLServiceProviderController``), or — when the session is already complete — on.
 struct AuthenticateController: ClockReading {
-    let repository: Repository
+    /// Authentication sessions.
+    let sessionStore: SessionStore
+    /// Catalog reads.
+    let catalog: CatalogStore
     let configuration: ServiceConfiguration
     let sessions: AuthenticationSessions
     let signedIn: SignedInResponder
@@ -22,7 +25,7 @@ struct AuthenticateController: ClockReading {
         let sp = try context.parameters.require("sp")
         let bucket = context.remoteIP ?? "unknown"
         guard let code = RegistrationCode.normalize(try context.parameters.require("code")),
-            let session = try await repository.session(code: code), session.requestorId == sp, session.notAfter > now
+            let session = try await sessionStore.session(code: code), session.requestorId == sp, session.notAfter > now
         else {
             try await sessions.countFailedCodeLookup(bucket: bucket)
             return HTMLPage.message(
@@ -31,8 +34,8 @@ struct AuthenticateController: ClockReading {
         }
         let query = FormBody.query(of: request)
         var mvpdID = session.mvpdId
-        if mvpdID == nil, let chosen = query["mvpd"], try await repository.integratedMVPD(requestor: sp, mvpd: chosen) != nil {
-            try await repository.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
+        if mvpdID == nil, let chosen = query["mvpd"], try await catalog.integratedMVPD(requestor: sp, mvpd: chosen) != nil {
+            try await sessionStore.resumeSession(code: code, mvpd: chosen, domainName: nil, redirectURL: nil)
             mvpdID = chosen
         }
         guard session.status != .cancelled else {

@@ -3,7 +3,8 @@ import Hummingbird
 
 /// `GET /api/v2/{serviceProvider}/configuration`.
 struct ConfigurationController {
-    let repository: Repository
+    /// The requestor's MVPDs, and the cache of the requestor part of the answer.
+    let catalog: CatalogStore
 
     /// Adds the route to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     func addRoutes(to group: RouterGroup<CallerContext>) {
@@ -11,8 +12,8 @@ struct ConfigurationController {
             let caller = context.caller
             let requestor = caller.requestor
             // The requestor part (its MVPDs) is encoded once per catalog change; the device part on each call.
-            let requestorJSON = try await repository.cached("configuration-json|" + requestor.id) {
-                let mvpds = try await repository.mvpds(requestor: requestor.id)
+            let requestorJSON = try await catalog.cached(catalog.catalogCache.configurationJSON, requestor.id) {
+                let mvpds = try await catalog.mvpds(requestor: requestor.id)
                 return String(
                     decoding: JSONCoding.encode(
                         RequestorConfiguration(

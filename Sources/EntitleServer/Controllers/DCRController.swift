@@ -4,7 +4,8 @@ import Hummingbird
 
 /// Dynamic Client Registration: `POST /o/client/register` and `POST /o/client/token`.
 struct DCRController: Sendable {
-    let repository: Repository
+    /// Registered clients.
+    let clients: ClientStore
     let tokens: TokenIssuer
     let clock: any ServiceClock
 
@@ -27,7 +28,7 @@ struct DCRController: Sendable {
         guard let claims = await tokens.verify(statement: body.softwareStatement) else {
             throw OAuthError("invalid_software_statement", "The software statement is not a statement signed by this service.")
         }
-        guard let statement = try await repository.softwareStatement(id: claims.softwareID), !statement.revoked,
+        guard let statement = try await clients.softwareStatement(id: claims.softwareID), !statement.revoked,
             statement.requestorId == claims.requestorID
         else {
             throw OAuthError("unapproved_software_statement", "The software statement is unknown or has been revoked.")
@@ -45,7 +46,7 @@ struct DCRController: Sendable {
             clientId: UUID().uuidString.lowercased(), secretHash: Secrets.sha256Hex(secret),
             softwareId: statement.softwareId, requestorId: statement.requestorId,
             redirectURIs: redirectURIs, issuedAt: Int64(clock.now().timeIntervalSince1970), revoked: false)
-        try await repository.insertClient(client)
+        try await clients.insertClient(client)
         context.logger.info(
             "client registered", metadata: ["client_id": "\(client.clientId.logEscaped)", "software_id": "\(client.softwareId.logEscaped)"])
         return EditedResponse(
@@ -65,7 +66,7 @@ struct DCRController: Sendable {
         guard let clientID = form["client_id"], let secret = form["client_secret"], clientID.count <= 128 else {
             throw OAuthError("invalid_request", "client_id and client_secret are required.")
         }
-        guard let client = try await repository.activeClient(id: clientID),
+        guard let client = try await clients.activeClient(id: clientID),
             Secrets.constantTimeEqual(client.secretHash, Secrets.sha256Hex(secret))
         else {
             throw OAuthError("invalid_client", "The client is unknown, revoked or the secret is wrong: register again.")

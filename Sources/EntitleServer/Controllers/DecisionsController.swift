@@ -4,7 +4,8 @@ import Hummingbird
 
 /// Decisions: `POST {sp}/decisions/authorize/{mvpd}` and `{sp}/decisions/preauthorize/{mvpd}`.
 struct DecisionsController {
-    let repository: Repository
+    /// The integration of the path's MVPD.
+    let catalog: any CatalogReading
     let decisions: DecisionService
     /// The profile lookup, expiry and resource limit shared with REST v1 and adobe-services.
     let profileChecks: ProfileChecks
@@ -22,7 +23,7 @@ struct DecisionsController {
     /// Reads the resources of the body and decides them for the caller's profile with the MVPD of the path.
     func decide(_ request: Request, context: CallerContext, issueTokens: Bool) async throws -> Response {
         let caller = context.caller
-        let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+        let mvpd = try await catalog.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
         let text = try await FormBody.text(of: request, context: context, limit: 256 * 1024)
         let resources = try Self.parseResources(text: text, contentType: request.headers.combinedValue(.contentType))
         try profileChecks.checkResourceCount(resources.count, requestor: caller.requestor)

@@ -7,7 +7,12 @@ import SAML
 /// sends the browser on the leg `/adobe-services/logout` → MVPD → `/sp/saml/LogoutServiceHTTPRedirectResponse`
 /// (``SAMLServiceProviderController``) → redirect URL.
 struct LogoutController: ClockReading {
-    let repository: Repository
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Profiles.
+    let profileStore: ProfileStore
+    /// Authentication sessions.
+    let sessionStore: SessionStore
     let authorizations: AuthorizationCache
     let sessions: AuthenticationSessions
     let configuration: ServiceConfiguration
@@ -17,14 +22,14 @@ struct LogoutController: ClockReading {
     func addRoutes(to group: RouterGroup<CallerContext>) {
         group.get("logout/:mvpd") { request, context in
             let caller = context.caller
-            let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+            let mvpd = try await catalog.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
             return try await logout(caller: caller, mvpds: [mvpd], request: request)
         }
         group.get("logout") { request, context in
             let caller = context.caller
-            let profiles = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            let profiles = try await profileStore.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
             var mvpds: [MVPDRecord] = []
-            for profile in profiles { if let mvpd = try await repository.mvpd(id: profile.mvpdId) { mvpds.append(mvpd) } }
+            for profile in profiles { if let mvpd = try await catalog.mvpd(id: profile.mvpdId) { mvpds.append(mvpd) } }
             return try await logout(caller: caller, mvpds: mvpds, request: request)
         }
     }
@@ -34,7 +39,7 @@ struct LogoutController: ClockReading {
         let redirectURL = try sessions.validatedRedirectURL(FormBody.query(of: request)["redirectUrl"].nonEmpty, caller: caller)
         var logouts: [String: LogoutAction] = [:]
         for mvpd in mvpds {
-            let removed = try await repository.deleteProfile(
+            let removed = try await profileStore.deleteProfile(
                 requestor: caller.requestor.id, client: caller.clientID,
                 device: caller.device.value, mvpd: mvpd.id)
             if let removed { authorizations.drop(requestor: removed.requestorId, mvpd: mvpd.id, userID: removed.userId) }
@@ -50,7 +55,7 @@ struct LogoutController: ClockReading {
                 requestId: AuthnRequest.newID(), mvpdId: mvpd.id, redirectUrl: redirectURL,
                 nameId: removed.nameId, sessionIndex: removed.sessionIndex, createdAt: now,
                 expiresAt: now + configuration.sessionLifetime)
-            try await repository.insertLogoutRequest(record)
+            try await sessionStore.insertLogoutRequest(record)
             let url =
                 configuration.publicBaseURL + "/adobe-services/logout?"
                 + FormURLEncoding.encode([

@@ -9,7 +9,10 @@ import Hummingbird
 /// whatever the MVPD's kind.
 struct OAuth2Controller: Sendable {
     let oauth2: OAuth2SignIn
-    let repository: Repository
+    /// Authentication sessions.
+    let sessions: SessionStore
+    /// Catalog reads.
+    let catalog: CatalogStore
     let signedIn: SignedInResponder
 
     /// Adds the routes to the router (no throttling: browsers coming back from the MVPD).
@@ -41,7 +44,7 @@ struct OAuth2Controller: Sendable {
 
     func loggedOut(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
-        guard let state = query["state"], let pending = try await repository.takeLogoutRequest(id: state) else {
+        guard let state = query["state"], let pending = try await sessions.takeLogoutRequest(id: state) else {
             return HTMLPage.message(
                 title: "Sign-out not recognised",
                 message: "This page does not answer a sign-out started here, or the answer was already used. "
@@ -49,7 +52,7 @@ struct OAuth2Controller: Sendable {
                 status: .badRequest)
         }
         if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
-        let name = try await repository.mvpd(id: pending.mvpdId)?.displayName ?? "your TV provider"
+        let name = try await catalog.mvpd(id: pending.mvpdId)?.displayName ?? "your TV provider"
         return HTMLPage.message(title: "Signed out", message: "You are signed out of \(name) in this app.")
     }
 }

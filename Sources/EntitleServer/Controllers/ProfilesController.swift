@@ -4,7 +4,10 @@ import Hummingbird
 
 /// Profiles: `GET {sp}/profiles`, `{sp}/profiles/{mvpd}`, `{sp}/profiles/code/{code}`.
 struct ProfilesController {
-    let repository: Repository
+    /// The device's profiles.
+    let profileStore: any ProfileStoring
+    /// The integration of the path's MVPD.
+    let catalog: any CatalogReading
     let sessions: AuthenticationSessions
     let profiles: ProfileAnswers
     /// The profile expiry check shared with decisions, REST v1 and adobe-services.
@@ -14,7 +17,7 @@ struct ProfilesController {
     func addRoutes(to group: RouterGroup<CallerContext>) {
         group.get("profiles") { _, context in
             let caller = context.caller
-            let records = try await repository.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            let records = try await profileStore.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
             return JSONCoding.response(json: try await profiles.profilesJSON(records, requestor: caller.requestor))
         }
         group.get("profiles/code/:code") { _, context in
@@ -33,7 +36,7 @@ struct ProfilesController {
                     EnhancedError.authenticatedProfileMissing.with(details: "The sign-in at the TV provider did not succeed." + reason))
             }
             guard session.status == .authenticated, let mvpd = session.mvpdId,
-                let record = try await repository.profile(
+                let record = try await profileStore.profile(
                     requestor: caller.requestor.id, client: caller.clientID,
                     device: caller.device.value, mvpd: mvpd),
                 profileChecks.isLive(record)
@@ -47,8 +50,8 @@ struct ProfilesController {
         }
         group.get("profiles/:mvpd") { _, context in
             let caller = context.caller
-            let mvpd = try await repository.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
-            let record = try await repository.profile(
+            let mvpd = try await catalog.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
+            let record = try await profileStore.profile(
                 requestor: caller.requestor.id, client: caller.clientID,
                 device: caller.device.value, mvpd: mvpd.id)
             return JSONCoding.response(json: try await profiles.profilesJSON(record.map { [$0] } ?? [], requestor: caller.requestor))

@@ -7,7 +7,8 @@ import Hummingbird
 /// sending traffic to an instance whose database is gone and resumes when it is back. `/healthz` stays the liveness
 /// check (the process answers), which must not fail with the database.
 struct ReadinessCheck: Sendable {
-    let repository: Repository
+    /// The database, asked for the catalog version.
+    let catalog: CatalogStore
     let keys: ServiceKeys
     /// How long the database may take to answer.
     var timeout: Duration = .seconds(2)
@@ -15,7 +16,7 @@ struct ReadinessCheck: Sendable {
     /// Why the instance is not ready, nil when it is.
     func problem() async -> String? {
         let database = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { (try? await repository.catalogVersion()) != nil }
+            group.addTask { (try? await catalog.catalogVersion()) != nil }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return nil

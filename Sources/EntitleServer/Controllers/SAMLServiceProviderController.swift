@@ -9,7 +9,18 @@ import SAML
 /// then the session's redirect URL), and Single Logout: `GET /adobe-services/logout` (a LogoutRequest, or the
 /// adobe-services SDK logout by AuthN token) and `GET /sp/saml/LogoutServiceHTTPRedirectResponse`.
 struct SAMLServiceProviderController: ClockReading {
-    let repository: Repository
+    /// Authentication sessions.
+    let sessionStore: SessionStore
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Per-MVPD options.
+    let mvpdOptions: MVPDOptionsStore
+    /// Legacy (v1, adobe-services) records.
+    let legacy: LegacyStore
+    /// Profiles.
+    let profiles: ProfileStore
+    /// Registered clients.
+    let clients: ClientStore
     let configuration: ServiceConfiguration
     let keys: ServiceKeys
     let sessions: AuthenticationSessions
@@ -45,10 +56,10 @@ struct SAMLServiceProviderController: ClockReading {
                 status: .unavailableForLegalReasons)
         }
         try await bindAdobeServicesCode(query: query)
-        guard let code = RegistrationCode.normalize(rawCode), let session = try await repository.session(code: code),
+        guard let code = RegistrationCode.normalize(rawCode), let session = try await sessionStore.session(code: code),
             session.notAfter > now, session.status != .cancelled,
             session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
-            let mvpd = try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID)
+            let mvpd = try await catalog.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID)
         else {
             return HTMLPage.message(
                 title: "This sign-in link is not valid",
@@ -61,14 +72,14 @@ struct SAMLServiceProviderController: ClockReading {
             } catch let error as EnhancedError {
                 return HTMLPage.message(title: "Free preview unavailable", message: error.details ?? error.message, status: .forbidden)
             }
-            try await repository.markAuthenticated(code: code)
+            try await sessionStore.markAuthenticated(code: code)
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         if try await degradation.degradedLogin(
             requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd,
             sessionCode: code) != nil
         {
-            try await repository.markAuthenticated(code: code)
+            try await sessionStore.markAuthenticated(code: code)
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
         }
         if mvpd.kind == .oauth2 {
@@ -78,12 +89,12 @@ struct SAMLServiceProviderController: ClockReading {
             return HTMLPage.redirect(to: location)
         }
         guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
-        let postURL = try await repository.ssoPostLocation(mvpd: mvpd.id)
+        let postURL = try await mvpdOptions.ssoPostLocation(mvpd: mvpd.id)
         let authnRequest = AuthnRequest(
             id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
             destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
             forceAuthn: false)
-        guard try await repository.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
+        guard try await sessionStore.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
         assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
@@ -114,8 +125,8 @@ struct SAMLServiceProviderController: ClockReading {
 
     func sendLogoutRequest(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
-        guard let id = query["request_id"], let record = try await repository.logoutRequest(id: id), record.expiresAt > now,
-            let mvpd = try await repository.mvpd(id: record.mvpdId), let sloURL = mvpd.sloUrl
+        guard let id = query["request_id"], let record = try await sessionStore.logoutRequest(id: id), record.expiresAt > now,
+            let mvpd = try await catalog.mvpd(id: record.mvpdId), let sloURL = mvpd.sloUrl
         else {
             if let answer = try await adobeServicesLogout(query: query) { return answer }
             if let redirect = try await requestorLogoutRedirect(query: query) { return HTMLPage.redirect(to: redirect) }
@@ -137,8 +148,8 @@ struct SAMLServiceProviderController: ClockReading {
 
     func receiveLogoutResponse(_ request: Request, logger: Logger) async throws -> Response {
         let query = FormBody.query(of: request)
-        guard let relayState = query["RelayState"], let pending = try await repository.logoutRequest(id: relayState),
-            let mvpd = try await repository.mvpd(id: pending.mvpdId)
+        guard let relayState = query["RelayState"], let pending = try await sessionStore.logoutRequest(id: relayState),
+            let mvpd = try await catalog.mvpd(id: pending.mvpdId)
         else {
             // Not an answer to a sign-out started here (garbage, replayed or expired): nothing is confirmed. A sign-out
             // the user started took effect in the app before the browser left for the provider.
@@ -150,10 +161,10 @@ struct SAMLServiceProviderController: ClockReading {
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         // A legacy IdP the operator allowed RSA-SHA1 for (`mvpd add --allow-rsa-sha1`) may sign its answer that way too.
-        let allowSHA1 = try await repository.samlOptions(mvpd: mvpd.id)?.allowRSASHA1 == true
+        let allowSHA1 = try await mvpdOptions.samlOptions(mvpd: mvpd.id)?.allowRSASHA1 == true
         guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates, allowSHA1: allowSHA1),
             response.inResponseTo == pending.requestId,
-            try await repository.takeLogoutRequest(id: pending.requestId) != nil
+            try await sessionStore.takeLogoutRequest(id: pending.requestId) != nil
         else {
             return HTMLPage.message(
                 title: "Sign-out could not be confirmed",
@@ -171,19 +182,19 @@ struct SAMLServiceProviderController: ClockReading {
     /// Returns nil when the query carries no token of this service (REST v2's Single Logout leg handles it).
     func adobeServicesLogout(query: [String: String]) async throws -> Response? {
         guard let token = query["authentication_token"], let guid = AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: token),
-            guid.count == 32, let record = try await repository.adobeToken(guid: guid)
+            guid.count == 32, let record = try await legacy.adobeToken(guid: guid)
         else { return nil }
-        if let profile = try await repository.profile(
+        if let profile = try await profiles.profile(
             requestor: record.requestorId, client: record.clientId, device: record.deviceId,
             mvpd: record.mvpdId), profile.notBefore == record.profileNotBefore
         {
-            _ = try await repository.deleteProfile(
+            _ = try await profiles.deleteProfile(
                 requestor: record.requestorId, client: record.clientId, device: record.deviceId, mvpd: record.mvpdId)
         }
         // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
-        try await repository.deleteLegacyAuthorizations(requestor: record.requestorId, client: record.clientId, device: record.deviceId)
-        let registered = try await repository.client(id: record.clientId)?.redirectURIs ?? []
-        let domains = try await repository.requestor(id: record.requestorId)?.domains ?? []
+        try await legacy.deleteLegacyAuthorizations(requestor: record.requestorId, client: record.clientId, device: record.deviceId)
+        let registered = try await clients.client(id: record.clientId)?.redirectURIs ?? []
+        let domains = try await catalog.requestor(id: record.requestorId)?.domains ?? []
         if let redirect = query["redirect_url"],
             RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
         {
@@ -198,10 +209,10 @@ struct SAMLServiceProviderController: ClockReading {
     /// on its domains; nil otherwise (no open redirect).
     func requestorLogoutRedirect(query: [String: String]) async throws -> String? {
         guard let requestor = query["requestor_id"], let redirect = query["redirect_url"],
-            let record = try await repository.requestor(id: requestor)
+            let record = try await catalog.requestor(id: requestor)
         else { return nil }
         if RedirectURIPolicy.isDomainURL(redirect, domains: record.domains) { return redirect }
-        let registered = try await repository.softwareStatementsForAdmin(requestor: requestor).filter { !$0.revoked }.flatMap(\.redirectURIs)
+        let registered = try await clients.softwareStatementsForAdmin(requestor: requestor).filter { !$0.revoked }.flatMap(\.redirectURIs)
         return RedirectURIPolicy.isAllowed(redirect, registered: registered) ? redirect : nil
     }
 
@@ -209,17 +220,17 @@ struct SAMLServiceProviderController: ClockReading {
     /// code to `mso_id`, and to `domain_name` / `redirect_url` when they are the requestor's or registered for the app.
     func bindAdobeServicesCode(query: [String: String]) async throws {
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let mvpd = query["mso_id"],
-            let session = try await repository.session(code: code), session.status == .pending, session.mvpdId == nil,
+            let session = try await sessionStore.session(code: code), session.status == .pending, session.mvpdId == nil,
             session.requestorId == query["requestor_id"], session.notAfter > now,
-            try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil
+            try await catalog.integratedMVPD(requestor: session.requestorId, mvpd: mvpd) != nil
         else { return }
-        let domains = try await repository.requestor(id: session.requestorId)?.domains ?? []
-        let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
+        let domains = try await catalog.requestor(id: session.requestorId)?.domains ?? []
+        let registered = try await clients.client(id: session.clientId)?.redirectURIs ?? []
         let redirect = query["redirect_url"].flatMap { url in
             RedirectURIPolicy.isAllowed(url, registered: registered) || RedirectURIPolicy.isDomainURL(url, domains: domains) ? url : nil
         }
         let domain = query["domain_name"].flatMap { domains.contains($0) ? $0 : nil }
-        try await repository.resumeSession(code: code, mvpd: mvpd, domainName: domain, redirectURL: redirect)
+        try await sessionStore.resumeSession(code: code, mvpd: mvpd, domainName: domain, redirectURL: redirect)
     }
 
     /// The auto-posting login form for an AuthnRequest, when the MVPD has an HTTP-POST SingleSignOnService.

@@ -6,7 +6,8 @@ import Hummingbird
 /// Authentication sessions: `POST {sp}/sessions`, `POST|GET|DELETE {sp}/sessions/{code}`.
 struct SessionsController {
     let sessions: AuthenticationSessions
-    let repository: Repository
+    /// Authentication sessions.
+    let sessionStore: SessionStore
 
     /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     func addRoutes(to group: RouterGroup<CallerContext>) {
@@ -55,7 +56,7 @@ struct SessionsController {
             guard session.status != .authenticated else {
                 throw APIError(EnhancedError.invalidAuthenticationSession.with(details: "The session is already complete."))
             }
-            _ = try await repository.cancelSession(code: session.code)
+            _ = try await sessionStore.cancelSession(code: session.code)
             return Response(status: .noContent)
         }
     }

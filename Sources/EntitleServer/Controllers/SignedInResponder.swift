@@ -7,7 +7,10 @@ import Hummingbird
 /// cannot open — a page that says "Signed in with … — return to your app" and hands the browser over to the
 /// redirect URL at once (meta refresh), so an app's web view still receives it.
 struct SignedInResponder: Sendable {
-    let repository: Repository
+    /// Authentication sessions.
+    let sessions: SessionStore
+    /// Catalog reads.
+    let catalog: CatalogStore
     let configuration: ServiceConfiguration
     let pages: Pages
 
@@ -16,8 +19,8 @@ struct SignedInResponder: Sendable {
 
     /// The answer that ends a successful login of session `code` whose browser goes to `redirect`.
     func signedInResponse(redirect: String, code: String?) async throws -> Response {
-        let session = try await code.flatMap(RegistrationCode.normalize).asyncMap { try await repository.session(code: $0) } ?? nil
-        let mvpd = try await session?.mvpdId.asyncMap { try await repository.mvpd(id: $0) } ?? nil
+        let session = try await code.flatMap(RegistrationCode.normalize).asyncMap { try await sessions.session(code: $0) } ?? nil
+        let mvpd = try await session?.mvpdId.asyncMap { try await catalog.mvpd(id: $0) } ?? nil
         if redirect == configuration.authenticatedPageURL {
             guard let mvpd else { return HTMLPage.redirect(to: redirect) }
             return HTMLPage.redirect(to: redirect + "?" + FormURLEncoding.encode([("mvpd", mvpd.id)]))

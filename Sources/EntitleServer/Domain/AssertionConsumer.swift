@@ -8,7 +8,14 @@ import SAML
 /// has verified its signature with the MVPD's certificate; the only field read before that is `InResponseTo`, used to find
 /// which session (and so which MVPD) to check against.
 struct AssertionConsumer: Sendable, ClockReading {
-    let repository: Repository
+    /// Authentication sessions.
+    let sessions: SessionStore
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Per-MVPD options.
+    let mvpdOptions: MVPDOptionsStore
+    /// Profiles.
+    let profiles: ProfileStore
     let configuration: ServiceConfiguration
     let authorizations: AuthorizationCache
     let metrics: ServiceMetrics
@@ -67,23 +74,23 @@ struct AssertionConsumer: Sendable, ClockReading {
 
     private func sessionFor(_ samlResponse: String) async throws -> AuthSessionRecord? {
         guard let requestID = try peekResponse(base64Response: samlResponse).inResponseTo else { return nil }
-        return try await repository.session(authnRequestID: requestID)
+        return try await sessions.session(authnRequestID: requestID)
     }
 
     /// Every check, then atomically marks the session complete (a second use of the same response is refused).
     func verify(samlResponse: String, relayState: String?) async throws -> Verified {
         let peek = try peekResponse(base64Response: samlResponse)
         guard let requestID = peek.inResponseTo else { throw Refusal(reason: "unsolicited") }
-        guard let session = try await repository.session(authnRequestID: requestID) else { throw Refusal(reason: "unknown_request") }
+        guard let session = try await sessions.session(authnRequestID: requestID) else { throw Refusal(reason: "unknown_request") }
         // A failure status is not signature-checked, so a "failed" session may still be completed by a genuine answer.
         guard session.status == .authenticating || session.status == .failed else { throw Refusal(reason: "replayed") }
         guard session.notAfter > now else { throw Refusal(reason: "session_expired") }
         if let relayState, !relayState.isEmpty, relayState != session.code { throw Refusal(reason: "relay_state_mismatch") }
-        guard let mvpdID = session.mvpdId, let mvpd = try await repository.mvpd(id: mvpdID), let entityID = mvpd.entityId else {
+        guard let mvpdID = session.mvpdId, let mvpd = try await catalog.mvpd(id: mvpdID), let entityID = mvpd.entityId else {
             throw Refusal(reason: "unknown_mvpd")
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
-        let options = try await repository.samlOptions(mvpd: mvpd.id)
+        let options = try await mvpdOptions.samlOptions(mvpd: mvpd.id)
         var validator = SAMLResponseValidator(
             idpEntityID: entityID, idpCertificates: certificates,
             spEntityID: configuration.spEntityID,
@@ -94,7 +101,7 @@ struct AssertionConsumer: Sendable, ClockReading {
         do {
             assertion = try validator.validate(base64Response: samlResponse, expectedInResponseTo: requestID, now: clock.now())
         } catch let error as SAMLError where error.code == .statusNotSuccess {
-            try await repository.failAuthentication(code: session.code, reason: "mvpd_declined")
+            try await sessions.failAuthentication(code: session.code, reason: "mvpd_declined")
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
             throw Refusal(reason: "mvpd_declined", declined: true)
         }
@@ -102,10 +109,10 @@ struct AssertionConsumer: Sendable, ClockReading {
             logger.warning("accepted a SAML response signed with SHA-1 (enabled for this MVPD)", metadata: ["mvpd": "\(mvpd.id.logEscaped)"])
         }
         let expiry = Int64(assertion.notOnOrAfter.timeIntervalSince1970 * 1000) + Int64(configuration.samlClockSkew * 1000)
-        guard try await repository.useAssertion(key: assertion.issuer + "|" + assertion.assertionID, expiresAt: expiry) else {
+        guard try await sessions.useAssertion(key: assertion.issuer + "|" + assertion.assertionID, expiresAt: expiry) else {
             throw Refusal(reason: "assertion_replayed")
         }
-        guard try await repository.completeAuthentication(authnRequestID: requestID) else { throw Refusal(reason: "replayed") }
+        guard try await sessions.completeAuthentication(authnRequestID: requestID) else { throw Refusal(reason: "replayed") }
         return Verified(session: session, mvpd: mvpd, assertion: assertion, options: options)
     }
 
@@ -113,7 +120,7 @@ struct AssertionConsumer: Sendable, ClockReading {
     @discardableResult
     func storeProfile(_ verified: Verified, type: ProfileType, issuer: String, extraAttributes: [String: [String]]) async throws -> ProfileRecord {
         let now = self.now
-        let lifetime = try await repository.profileLifetimeSeconds(requestor: verified.session.requestorId, mvpd: verified.mvpd)
+        let lifetime = try await catalog.profileLifetimeSeconds(requestor: verified.session.requestorId, mvpd: verified.mvpd)
         var notAfter = now + lifetime * 1000
         if let sessionEnd = verified.assertion.sessionNotOnOrAfter {
             notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
@@ -122,7 +129,7 @@ struct AssertionConsumer: Sendable, ClockReading {
         let mapping = SAMLAttributeMapping(verified.options?.attributeMapping ?? [:])
         // Preflight by lineup: the lineup attribute is kept with the profile (replacing the previous sign-in's; absent:
         // no lineup) and is not user metadata.
-        let lineupAttribute = try await repository.preflightLineupAttribute(requestor: session.requestorId, mvpd: verified.mvpd.id)
+        let lineupAttribute = try await mvpdOptions.preflightLineupAttribute(requestor: session.requestorId, mvpd: verified.mvpd.id)
         let lineup = lineupAttribute.flatMap { assertion.attributes[$0] }.map { ChannelLineup(resources: $0) }
         let metadata = mapping.grouped(
             mapping.map(
@@ -140,7 +147,7 @@ struct AssertionConsumer: Sendable, ClockReading {
             attributes: JSONText.encode(UserMetadataEncoder.stored(metadata).merging(extraAttributes) { $1 }),
             nameId: assertion.nameID, sessionIndex: assertion.sessionIndex, sessionCode: session.code, userId: userID,
             lineup: lineup?.stored)
-        try await repository.upsertProfile(profile)
+        try await profiles.upsertProfile(profile)
         authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)
         metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")
         metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: verified.mvpd.id), at: now)

@@ -5,7 +5,17 @@ import Foundation
 /// or skipped when the device is already authenticated, on a TempPass or under an `authn-all` degradation rule.
 /// Knows nothing of HTTP.
 struct AuthenticationSessions: Sendable, ClockReading {
-    let repository: Repository
+    /// The sessions.
+    let sessionStore: any SessionStoring
+    /// The guess budget of registration codes.
+    let rateLimits: any RateLimitStoring
+    /// The device's profiles (already authenticated: no login page).
+    let profiles: any ProfileStoring
+    /// The integration of the MVPD picked.
+    let catalog: any CatalogReading
+    /// Purges what expired before a time (ms) in every store (``Repository/purgeExpired(now:)``); now and then a new
+    /// session runs it.
+    let purgeExpired: @Sendable (_ now: Int64) async throws -> Void
     let tempPass: TempPassService
     let degradation: DegradationService
     let clock: any ServiceClock
@@ -14,14 +24,14 @@ struct AuthenticationSessions: Sendable, ClockReading {
 
     func createSession(caller: CallerIdentity, form: [String: String], tempPassIdentity: String?) async throws -> SessionResponse {
         let sp = caller.requestor.id
-        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: sp) }
+        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await catalog.requireIntegratedMVPD($0, requestor: sp) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
         if let mvpd, let shortcut = try await authenticatedShortcut(caller: caller, mvpd: mvpd, tempPassIdentity: tempPassIdentity) {
             return shortcut
         }
         let now = self.now
-        if Int.random(in: 0..<256) == 0 { try await repository.purgeExpired(now: now) }
+        if Int.random(in: 0..<256) == 0 { try await purgeExpired(now) }
         var session = AuthSessionRecord(
             code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
             deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
@@ -29,7 +39,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
             notAfter: now + sessionLifetime, platform: caller.origin.platform, app: caller.app)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
-            if try await repository.insertSession(session) { return sessionAnswer(session) }
+            if try await sessionStore.insertSession(session) { return sessionAnswer(session) }
         }
         throw EnhancedError.internalServerError
     }
@@ -38,7 +48,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
         _ session: AuthSessionRecord, caller: CallerIdentity, form: [String: String],
         tempPassIdentity: String?
     ) async throws -> SessionResponse {
-        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await repository.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
+        let mvpd = try await form["mvpd"].nonEmpty.asyncMap { try await catalog.requireIntegratedMVPD($0, requestor: caller.requestor.id) }
         let redirectURL = try validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
         let domain = try validatedDomain(form["domainName"].nonEmpty)
         guard session.status != .authenticated else {
@@ -49,14 +59,14 @@ struct AuthenticationSessions: Sendable, ClockReading {
         {
             return shortcut
         }
-        try await repository.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
-        guard let updated = try await repository.session(code: session.code) else { throw EnhancedError.invalidCode }
+        try await sessionStore.resumeSession(code: session.code, mvpd: mvpd?.id, domainName: domain, redirectURL: redirectURL)
+        guard let updated = try await sessionStore.session(code: session.code) else { throw EnhancedError.invalidCode }
         return sessionAnswer(updated)
     }
 
     /// A session that exists, belongs to the requestor and has not expired; unknown codes count against the caller's guess budget.
     func liveSession(code raw: String, requestor: String, bucket: String) async throws -> AuthSessionRecord {
-        guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
+        guard let code = RegistrationCode.normalize(raw), let session = try await sessionStore.session(code: code),
             session.requestorId == requestor, session.notAfter > now
         else {
             try await countFailedCodeLookup(bucket: bucket)
@@ -67,7 +77,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
 
     /// Code guessing is limited to 10 failed lookups, refilled at 1 per minute, per device or address.
     func countFailedCodeLookup(bucket: String) async throws {
-        let (allowed, retryAfter) = try await repository.takeToken(
+        let (allowed, retryAfter) = try await rateLimits.takeToken(
             bucket: "badcode:" + Secrets.sha256Hex(bucket), ratePerSecond: 1.0 / 60,
             burst: 10, now: now)
         if !allowed { throw RetryLater(seconds: retryAfter) }
@@ -103,7 +113,7 @@ struct AuthenticationSessions: Sendable, ClockReading {
                 actionName: .authorize, actionType: .direct, reasonType: .temporary, url: authorizeURL,
                 sessionId: UUID().uuidString.lowercased(), mvpd: mvpd.id, serviceProvider: sp)
         }
-        if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
+        if let profile = try await profiles.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
             profile.notAfter > now
         {
             return SessionResponse(

@@ -25,7 +25,10 @@ struct CallerIdentity: Sendable {
 /// approved, issued for the service provider of the path) and the device headers (decoded once per distinct value).
 struct CallerAuthenticator: Sendable {
     let tokens: TokenIssuer
-    let repository: Repository
+    /// The service provider of the path.
+    let catalog: any CatalogReading
+    /// The client of the access token.
+    let clients: ClientStore
     let caches: ServiceCaches
 
     /// The credentials of one call, as sent.
@@ -55,13 +58,13 @@ struct CallerAuthenticator: Sendable {
             throw EnhancedError.invalidAccessTokenClientApplication.with(message: "The access token is invalid or expired.")
         }
         guard claims.requestorID == serviceProvider else {
-            if try await repository.requestor(id: serviceProvider) == nil { throw EnhancedError.invalidServiceProvider }
+            if try await catalog.requestor(id: serviceProvider) == nil { throw EnhancedError.invalidServiceProvider }
             throw EnhancedError.invalidAccessTokenServiceProvider
         }
-        guard let client = try await repository.activeClient(id: claims.sub) else {
+        guard let client = try await clients.activeClient(id: claims.sub) else {
             throw EnhancedError.invalidAccessTokenClientApplication.with(message: "The client application is revoked or no longer approved.")
         }
-        guard let requestor = try await repository.requestor(id: serviceProvider) else { throw EnhancedError.invalidServiceProvider }
+        guard let requestor = try await catalog.requestor(id: serviceProvider) else { throw EnhancedError.invalidServiceProvider }
         let deviceHeader = credentials.deviceIdentifier
         let device =
             try deviceHeader.map { header throws(EnhancedError) in

@@ -23,6 +23,6 @@ extension DecisionService {
         map["maxRating"] = [JSONText.encode(JSONValue.object(merged))]
         jsonValued.insert("maxRating")
         map[UserMetadataEncoder.jsonValuedKey] = jsonValued.sorted()
-        try? await repository.updateProfileAttributes(profile, attributes: JSONText.encode(map))
+        try? await profileStore.updateProfileAttributes(profile, attributes: JSONText.encode(map))
     }
 }

@@ -62,6 +62,6 @@ extension DecisionService {
     /// How XACML is exchanged with an MVPD: its binding and signing, and whether its SHA-1 signatures are accepted.
     func xacmlCall(mvpd: String) async throws -> XACMLCall {
         XACMLCall(
-            options: try await repository.xacmlOptions(mvpd: mvpd), allowSHA1: try await repository.samlOptions(mvpd: mvpd)?.allowRSASHA1 == true)
+            options: try await mvpdOptions.xacmlOptions(mvpd: mvpd), allowSHA1: try await mvpdOptions.samlOptions(mvpd: mvpd)?.allowRSASHA1 == true)
     }
 }

@@ -24,7 +24,7 @@ extension DecisionService {
     /// sign-in carried one; nil otherwise (the MVPD is asked).
     func lineup(requestor: String, mvpd: MVPDRecord, profile: ProfileRecord) async throws -> ChannelLineup? {
         guard let lineup = ChannelLineup(stored: profile.lineup) else { return nil }
-        guard try await repository.preflightLineupAttribute(requestor: requestor, mvpd: mvpd.id) != nil else { return nil }
+        guard try await mvpdOptions.preflightLineupAttribute(requestor: requestor, mvpd: mvpd.id) != nil else { return nil }
         return lineup
     }
 }

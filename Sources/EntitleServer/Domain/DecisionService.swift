@@ -5,7 +5,14 @@ import Foundation
 /// cached for the integration's authorization TTL, several resources asked concurrently); authorized resources get short
 /// media tokens when tokens are asked for. Knows nothing of HTTP.
 struct DecisionService: Sendable, ClockReading {
-    let repository: Repository
+    /// The catalog reads of a decision (authorization protocol and TTL; its generation keys the kept answers).
+    let catalog: CatalogStore
+    /// SAML, XACML and preflight options of the MVPD.
+    let mvpdOptions: MVPDOptionsStore
+    /// Promotional TempPass counters.
+    let tempPasses: any TempPassStoring
+    /// Profiles whose user metadata an authorization refreshes.
+    let profileStore: ProfileStore
     let authorizations: AuthorizationCache
     let mvpdClient: MVPDAuthorizationClient
     let degradation: DegradationService
@@ -36,19 +43,19 @@ struct DecisionService: Sendable, ClockReading {
     ) async throws -> [Decision] {
         let now = self.now
         let reportKey = ReportKey(requestor: requestor, mvpd: mvpd.id, origin: origin)
-        let authorizationProtocol = try await repository.authorizationProtocol(mvpd: mvpd.id)
+        let authorizationProtocol = try await catalog.authorizationProtocol(mvpd: mvpd.id)
         let xacml = authorizationProtocol == .xacml ? try await xacmlCall(mvpd: mvpd.id) : XACMLCall()
         let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
         // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
-        let catalogGeneration = repository.catalog.generation
-        let ttl = try await repository.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
+        let catalogGeneration = catalog.catalogCache.generation
+        let ttl = try await catalog.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.
         let authorizeAll: Bool
         if authorizationProtocol == .noCall {
             authorizeAll = true
         } else if mvpd.authorizationUrl == nil && !mvpd.isTempPass {
-            authorizeAll = try await repository.samlOptions(mvpd: mvpd.id)?.authorizeAll == true
+            authorizeAll = try await mvpdOptions.samlOptions(mvpd: mvpd.id)?.authorizeAll == true
         } else {
             authorizeAll = false
         }
@@ -100,7 +107,7 @@ struct DecisionService: Sendable, ClockReading {
         } else if !issueTokens, resources.count > 1, authorizationProtocol == .xacml || authorizationProtocol == .rest, !authorizeAll,
             !mvpd.isTempPass,
             !rules.contains(.authzNone), !rules.contains(.authzAll), profile.type != .degraded,
-            let limit = try await repository.preflightMaxResources(requestor: requestor, mvpd: mvpd.id), limit > 0
+            let limit = try await mvpdOptions.preflightMaxResources(requestor: requestor, mvpd: mvpd.id), limit > 0
         {
             // Preflight in one call per `limit` resources (multi-channel AuthZ), where the integration has it.
             verdicts = await preflight(
@@ -164,9 +171,9 @@ struct DecisionService: Sendable, ClockReading {
         do {
             let allowed: Bool
             if consume {
-                allowed = try await repository.usePromoResource(passKey: profile.nameId, resource: resource, limit: limit, now: now)
+                allowed = try await tempPasses.usePromoResource(passKey: profile.nameId, resource: resource, limit: limit, now: now)
             } else {
-                let used = try await repository.promoResources(passKey: profile.nameId)
+                let used = try await tempPasses.promoResources(passKey: profile.nameId)
                 allowed = used.contains(resource) || Int64(used.count) < limit
             }
             return allowed ? .authorized(source: .tempPass) : .denied(.temporaryAccessResourcesLimitExceeded, source: .tempPass)

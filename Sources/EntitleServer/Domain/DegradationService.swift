@@ -5,13 +5,18 @@ import Foundation
 /// `authn-all` authenticates everyone who picks the MVPD without its login; `authz-all` grants every authorization
 /// without asking the MVPD; `authz-none` denies every authorization.
 struct DegradationService: Sendable, ClockReading {
-    let repository: Repository
+    /// The rules.
+    let rules: any DegradationStoring
+    /// Where a degraded login stores its profile.
+    let profiles: any ProfileStoring
+    /// The integrations a rule is set for.
+    let catalog: any CatalogReading
     let metrics: ServiceMetrics
     let clock: any ServiceClock
 
     /// The rule names in force for an integration now.
     func activeDegradation(requestor: String, mvpd: String) async throws -> Set<DegradationRule> {
-        Set(try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd, now: now).map(\.rule))
+        Set(try await rules.activeDegradationRules(requestor: requestor, mvpd: mvpd, now: now).map(\.rule))
     }
 
     /// The degraded profile of a device under `authn-all`, valid until the rule ends (at most 24 hours).
@@ -19,7 +24,7 @@ struct DegradationService: Sendable, ClockReading {
     func degradedLogin(requestor: String, clientID: String, device: String, mvpd: MVPDRecord, sessionCode: String?) async throws -> ProfileRecord? {
         let now = self.now
         guard
-            let rule = try await repository.activeDegradationRules(requestor: requestor, mvpd: mvpd.id, now: now)
+            let rule = try await rules.activeDegradationRules(requestor: requestor, mvpd: mvpd.id, now: now)
                 .first(where: { $0.rule == .authnAll })
         else { return nil }
         let userID = "95cf93bcd183214a" + String(Secrets.sha256Hex(requestor + "|" + device).prefix(24))
@@ -27,7 +32,7 @@ struct DegradationService: Sendable, ClockReading {
             requestorId: requestor, clientId: clientID, deviceId: device, mvpdId: mvpd.id, type: .degraded, issuer: "Entitle",
             notBefore: now, notAfter: min(rule.endsAt, now + 24 * 3_600_000),
             attributes: JSONText.encode(["userID": [userID]]), nameId: userID, sessionIndex: nil, sessionCode: sessionCode, userId: userID)
-        try await repository.upsertProfile(profile)
+        try await profiles.upsertProfile(profile)
         metrics.recordAuthentication(mvpd: mvpd.id, outcome: "degraded")
         return profile
     }
@@ -36,10 +41,10 @@ struct DegradationService: Sendable, ClockReading {
     func setDegradation(requestor: String, mvpd: String, rule: DegradationRule, start: Date, end: Date) async throws {
         guard DegradationRule.known.contains(rule) else { throw ConfigurationError("Unknown rule \(rule): use authn-all, authz-all or authz-none.") }
         guard end > start else { throw ConfigurationError("The end must be after the start.") }
-        guard try await repository.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
+        guard try await catalog.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
             throw ConfigurationError("\(mvpd) is not integrated with \(requestor).")
         }
-        try await repository.saveDegradationRule(
+        try await rules.saveDegradationRule(
             DegradationRuleRecord(
                 requestorId: requestor, mvpdId: mvpd, rule: rule, startsAt: Int64(start.timeIntervalSince1970 * 1000),
                 endsAt: Int64(end.timeIntervalSince1970 * 1000), createdAt: now))

@@ -25,7 +25,8 @@ struct MediaTokenIssuer: Sendable {
 
 /// Chooses the key that signs a requestor's media tokens.
 struct MediaTokenService: Sendable {
-    let repository: Repository
+    /// Catalog reads.
+    let catalog: CatalogStore
     let keys: ServiceKeys
     /// Media token lifetime, ms.
     let ttl: Int64
@@ -33,7 +34,7 @@ struct MediaTokenService: Sendable {
     /// The media-token issuer with the current key of the requestor's algorithm (RSA by default, and RSA while the
     /// requestor's ECDSA / Ed25519 key is only published and not yet signing).
     func mediaTokenSigner(requestor: String) async throws -> MediaTokenIssuer {
-        let algorithm = try await repository.mediaTokenAlgorithm(requestor: requestor)
+        let algorithm = try await catalog.mediaTokenAlgorithm(requestor: requestor)
         var key = try await keys.mediaTokenSigningKey(algorithm)
         if key == nil { key = try await keys.mediaTokenSigningKey(.rsaSHA256) }
         guard let key else { throw ConfigurationError("No media-token key in the database.") }

@@ -9,7 +9,16 @@ import Logging
 /// refresh token, kept server-side with the profile and encrypted, exchanged for an access token before each MVPD
 /// authorization call. Knows nothing of HTTP routing.
 struct OAuth2SignIn: Sendable, ClockReading {
-    let repository: Repository
+    /// OAuth 2.0 records.
+    let oauth2: OAuth2Store
+    /// Authentication sessions.
+    let sessions: SessionStore
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Per-MVPD options.
+    let mvpdOptions: MVPDOptionsStore
+    /// Profiles.
+    let profiles: ProfileStore
     let configuration: ServiceConfiguration
     let client: OAuth2Client
     let cipher: TokenCipher
@@ -37,15 +46,15 @@ struct OAuth2SignIn: Sendable, ClockReading {
 
     /// The URL of the MVPD's authorization endpoint for the session, or nil when the session is already complete.
     func authorizationURL(session: AuthSessionRecord, mvpd: MVPDRecord) async throws -> String? {
-        guard let settings = try await repository.oauth2Settings(mvpd: mvpd.id) else { throw APIError(.invalidIntegration) }
+        guard let settings = try await oauth2.oauth2Settings(mvpd: mvpd.id) else { throw APIError(.invalidIntegration) }
         let state = Secrets.randomToken(bytes: 32)
         let stateHash = Secrets.sha256Hex(state)
         let verifier = Secrets.randomToken(bytes: 48)
-        guard try await repository.startAuthentication(code: session.code, authnRequestID: Self.requestPrefix + stateHash) else {
+        guard try await sessions.startAuthentication(code: session.code, authnRequestID: Self.requestPrefix + stateHash) else {
             return nil
         }
         metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
-        try await repository.insertOAuth2Pending(
+        try await oauth2.insertOAuth2Pending(
             OAuth2PendingRecord(
                 stateHash: stateHash, sessionCode: session.code, mvpdId: mvpd.id, codeVerifier: verifier, expiresAt: session.notAfter))
         var fields = [("response_type", "code"), ("client_id", settings.clientID), ("redirect_uri", redirectURI), ("state", state)]
@@ -62,15 +71,16 @@ struct OAuth2SignIn: Sendable, ClockReading {
         let unknown = EnhancedError.invalidAuthenticationSession.with(
             details: "The answer from the TV provider does not belong to a sign-in started here, or was already used.")
         guard let state = query["state"], !state.isEmpty, state.count <= 512,
-            let pending = try await repository.takeOAuth2Pending(stateHash: Secrets.sha256Hex(state))
+            let pending = try await oauth2.takeOAuth2Pending(stateHash: Secrets.sha256Hex(state))
         else { return .failed(unknown) }
-        guard let session = try await repository.session(code: pending.sessionCode), let mvpd = try await repository.mvpd(id: pending.mvpdId),
+        guard let session = try await sessions.session(code: pending.sessionCode),
+            let mvpd = try await catalog.mvpd(id: pending.mvpdId),
             session.authnRequestId == Self.requestPrefix + pending.stateHash, session.mvpdId == mvpd.id,
             session.status == .authenticating || session.status == .failed, session.notAfter > now, pending.expiresAt > now
         else { return .failed(unknown) }
         let name = mvpd.displayName
         if let error = query["error"] {
-            try await repository.failAuthentication(code: session.code, reason: "mvpd_declined")
+            try await sessions.failAuthentication(code: session.code, reason: "mvpd_declined")
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
             metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
             if let redirect = session.redirectUrl {
@@ -102,7 +112,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
     }
 
     private func fail(_ session: AuthSessionRecord, _ mvpd: MVPDRecord, _ error: EnhancedError) async throws -> Outcome {
-        try await repository.failAuthentication(code: session.code, reason: "\(error.code.rawValue): \(error.details ?? error.message)")
+        try await sessions.failAuthentication(code: session.code, reason: "\(error.code.rawValue): \(error.details ?? error.message)")
         metrics.recordAuthentication(mvpd: mvpd.id, outcome: "failed")
         metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
         return .failed(error)
@@ -122,30 +132,30 @@ struct OAuth2SignIn: Sendable, ClockReading {
         session: AuthSessionRecord, mvpd: MVPDRecord, userID: String, claims: [String: JSONValue], tokens: OAuth2Client.Tokens
     ) async throws(OAuth2Client.Failure) -> Bool {
         do {
-            guard let requestID = session.authnRequestId, try await repository.completeAuthentication(authnRequestID: requestID) else {
+            guard let requestID = session.authnRequestId, try await sessions.completeAuthentication(authnRequestID: requestID) else {
                 return false
             }
-            let mapping = SAMLAttributeMapping(try await repository.samlOptions(mvpd: mvpd.id)?.attributeMapping ?? [:])
+            let mapping = SAMLAttributeMapping(try await mvpdOptions.samlOptions(mvpd: mvpd.id)?.attributeMapping ?? [:])
             var metadata = mapping.grouped(mapping.map(claims, nameID: .string(userID)))
             metadata["userID"] = .string(userID)
             let now = self.now
-            let lifetime = try await repository.profileLifetimeSeconds(requestor: session.requestorId, mvpd: mvpd)
+            let lifetime = try await catalog.profileLifetimeSeconds(requestor: session.requestorId, mvpd: mvpd)
             let profile = ProfileRecord(
                 requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: mvpd.id,
                 type: .regular, issuer: mvpd.id, notBefore: now, notAfter: now + lifetime * 1000,
                 attributes: JSONText.encode(UserMetadataEncoder.stored(metadata)), nameId: userID, sessionIndex: nil,
                 sessionCode: session.code, userId: userID)
             if let refreshToken = tokens.refreshToken {
-                try await repository.upsertOAuth2Grant(
+                try await oauth2.upsertOAuth2Grant(
                     OAuth2GrantRecord(
                         requestorId: profile.requestorId, clientId: profile.clientId, deviceId: profile.deviceId, mvpdId: mvpd.id,
                         refreshToken: try await cipher.seal(refreshToken, context: Self.grantContext(profile)),
                         profileNotBefore: now, updatedAt: now))
             } else {
-                try await repository.deleteOAuth2Grant(
+                try await oauth2.deleteOAuth2Grant(
                     requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: mvpd.id)
             }
-            try await repository.upsertProfile(profile)
+            try await profiles.upsertProfile(profile)
             authorizations.drop(requestor: profile.requestorId, mvpd: mvpd.id, userID: userID)
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "success")
             metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
@@ -171,7 +181,9 @@ struct OAuth2SignIn: Sendable, ClockReading {
     /// The MVPD's token endpoint with Entitle's client secret.
     func endpoint(_ mvpd: MVPDRecord) async throws(OAuth2Client.Failure) -> OAuth2Client.Endpoint {
         do {
-            guard let settings = try await repository.oauth2Settings(mvpd: mvpd.id) else { throw OAuth2Client.Failure(error: .invalidIntegration) }
+            guard let settings = try await oauth2.oauth2Settings(mvpd: mvpd.id) else {
+                throw OAuth2Client.Failure(error: .invalidIntegration)
+            }
             let secret = try await cipher.open(settings.encryptedClientSecret, context: Self.clientSecretContext(mvpd: mvpd.id))
             return OAuth2Client.Endpoint(settings: settings, clientSecret: secret, mvpdName: mvpd.displayName)
         } catch let failure as OAuth2Client.Failure {
@@ -186,7 +198,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
     func accessToken(profile: ProfileRecord, mvpd: MVPDRecord) async -> Result<String?, EnhancedError> {
         do {
             guard
-                let grant = try await repository.oauth2Grant(
+                let grant = try await oauth2.oauth2Grant(
                     requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: mvpd.id),
                 grant.profileNotBefore == profile.notBefore
             else { return .success(nil) }
@@ -196,7 +208,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
                 tokens = try await client.refresh(refreshToken, at: try await self.endpoint(mvpd))
             } catch {
                 if error.grantRevoked {
-                    _ = try await repository.deleteProfile(
+                    _ = try await profiles.deleteProfile(
                         requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: mvpd.id)
                     authorizations.drop(requestor: profile.requestorId, mvpd: mvpd.id, userID: profile.userId)
                 }
@@ -207,7 +219,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
                 var updated = grant
                 updated.refreshToken = try await cipher.seal(replaced, context: Self.grantContext(profile))
                 updated.updatedAt = now
-                try await repository.upsertOAuth2Grant(updated)
+                try await oauth2.upsertOAuth2Grant(updated)
             }
             return .success(tokens.accessToken)
         } catch {
@@ -218,7 +230,7 @@ struct OAuth2SignIn: Sendable, ClockReading {
 
     /// The MVPD's logout endpoint for a logout started here (`state` is the logout request id), or nil when it has none.
     func logoutURL(mvpd: MVPDRecord, requestID: String) async throws -> String? {
-        guard let settings = try await repository.oauth2Settings(mvpd: mvpd.id), let logoutURL = settings.logoutURL else { return nil }
+        guard let settings = try await oauth2.oauth2Settings(mvpd: mvpd.id), let logoutURL = settings.logoutURL else { return nil }
         let fields = [("client_id", settings.clientID), ("post_logout_redirect_uri", logoutRedirectURI), ("state", requestID)]
         return logoutURL + (logoutURL.contains("?") ? "&" : "?") + FormURLEncoding.encode(fields)
     }

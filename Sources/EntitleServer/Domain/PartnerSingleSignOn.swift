@@ -6,7 +6,12 @@ import SAML
 /// relay to the MVPD; a partner profile is made from the MVPD's signed SAML Response that the platform relayed back
 /// (an `appleSSO` profile). Used by REST v2 and REST v1. Knows nothing of HTTP.
 struct PartnerSingleSignOn: Sendable, ClockReading {
-    let repository: Repository
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Profiles.
+    let profileStore: ProfileStore
+    /// Authentication sessions.
+    let sessions: SessionStore
     let configuration: ServiceConfiguration
     let assertions: AssertionConsumer
     let profiles: ProfileAnswers
@@ -23,7 +28,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
     func partnerMVPD(frameworkStatus header: String?, requestor: String) async throws -> MVPDRecord {
         let now = self.now
         let (_, providerID) = try PartnerFrameworkStatus.validate(header: header, now: now)
-        let candidates = try await repository.mvpds(requestor: requestor)
+        let candidates = try await catalog.mvpds(requestor: requestor)
         guard let mvpd = candidates.first(where: { $0.enablePlatformServices && ($0.platformMappingId ?? $0.id) == providerID }) else {
             throw EnhancedError.pfsProviderIDMismatch
         }
@@ -32,7 +37,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
 
     func partnerSession(caller: CallerIdentity, mvpd: MVPDRecord, redirectURL: String?, domain: String?) async throws -> SessionResponse {
         let sp = caller.requestor.id
-        if let profile = try await repository.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
+        if let profile = try await profileStore.profile(requestor: sp, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id),
             profile.notAfter > now
         {
             return SessionResponse(
@@ -54,7 +59,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         var stored = false
         for _ in 0..<5 where !stored {
             session.code = RegistrationCode.make()
-            stored = try await repository.insertSession(session)
+            stored = try await sessions.insertSession(session)
         }
         guard stored else { throw EnhancedError.internalServerError }
         assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
@@ -77,7 +82,7 @@ struct PartnerSingleSignOn: Sendable, ClockReading {
         let consumer = assertions
         // The response must answer a partner session of this very client and device, for the MVPD of the header.
         let requestID = (try? peekResponse(base64Response: samlResponse))?.inResponseTo
-        guard let requestID, let session = try await repository.session(authnRequestID: requestID),
+        guard let requestID, let session = try await sessions.session(authnRequestID: requestID),
             session.clientId == caller.clientID, session.deviceId == caller.device.value, session.requestorId == caller.requestor.id
         else {
             throw EnhancedError.invalidSAMLResponse.with(details: "The SAML response does not answer a partner session of this device.")

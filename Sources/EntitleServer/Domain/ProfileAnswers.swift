@@ -5,7 +5,8 @@ import Foundation
 /// Profiles in wire form: user metadata per requestor (encrypted keys with the requestor's certificate), Promotional
 /// TempPass counters; expired profiles are left out. Knows nothing of HTTP.
 struct ProfileAnswers: Sendable, ClockReading {
-    let repository: Repository
+    /// The MVPDs of the profiles, and the cache of parsed metadata keys.
+    let catalog: CatalogStore
     let tempPass: TempPassService
     let clock: any ServiceClock
     /// Wire forms already made (metadata decoded and encrypted), per stored profile.
@@ -15,7 +16,7 @@ struct ProfileAnswers: Sendable, ClockReading {
     func metadataKey(requestor: RequestorRecord) async throws -> _RSA.Encryption.PublicKey? {
         guard let pem = requestor.metadataCertificatePem else { return nil }
         // The certificate is parsed once; the key's DER (Sendable) is kept, and reading it back is cheap.
-        let der = try await repository.cached("metadata-key|" + requestor.id) {
+        let der = try await catalog.cached(catalog.catalogCache.metadataKeys, requestor.id) {
             UserMetadataEncoder.publicKey(pem: pem)?.derRepresentation
         }
         return der.flatMap { try? _RSA.Encryption.PublicKey(derRepresentation: $0) }
@@ -35,9 +36,9 @@ struct ProfileAnswers: Sendable, ClockReading {
     private func wireForms(_ records: [ProfileRecord], requestor: RequestorRecord) async throws -> [String: WireProfile] {
         var profiles: [String: WireProfile] = [:]
         let now = self.now
-        let generation = repository.catalog.generation
+        let generation = catalog.catalogCache.generation
         for var record in records where record.notAfter > now {
-            let mvpd = try await repository.mvpd(id: record.mvpdId)
+            let mvpd = try await catalog.mvpd(id: record.mvpdId)
             if let mvpd, mvpd.temppassResourceLimit != nil {
                 // Promotional TempPass counters change with every play: made afresh each time.
                 record.attributes = JSONText.encode(record.attributeMap.merging(try await tempPass.promoMetadata(profile: record, mvpd: mvpd)) { $1 })

@@ -5,7 +5,8 @@ import EntitleCore
 /// force, and one request names at most the requestor's `maxResources` resources. Each protocol says which error it
 /// answers; the checks are the same.
 struct ProfileChecks: ClockReading {
-    let repository: Repository
+    /// The profiles the checks read.
+    let profiles: any ProfileStoring
     let clock: any ServiceClock
 
     /// The errors a protocol answers when the device has no profile, or only expired ones; made only when thrown (an
@@ -26,7 +27,7 @@ struct ProfileChecks: ClockReading {
 
     /// The device's profile with `mvpd`, in force; `failures` says what to throw otherwise.
     func profile(requestor: String, client: String, device: String, mvpd: String, failures: Failures) async throws -> ProfileRecord {
-        guard let profile = try await repository.profile(requestor: requestor, client: client, device: device, mvpd: mvpd) else {
+        guard let profile = try await profiles.profile(requestor: requestor, client: client, device: device, mvpd: mvpd) else {
             throw APIError(failures.missing())
         }
         guard isLive(profile) else { throw APIError(failures.expired()) }
@@ -35,19 +36,19 @@ struct ProfileChecks: ClockReading {
 
     /// The device's most recent profile in force with any MVPD, nil when there is none.
     func currentProfile(requestor: String, client: String, device: String) async throws -> ProfileRecord? {
-        Self.current(try await repository.profiles(requestor: requestor, client: client, device: device), now: now)
+        Self.current(try await profiles.profiles(requestor: requestor, client: client, device: device), now: now)
     }
 
     /// The device's most recent profile in force with any MVPD; `failures` says what to throw otherwise.
     func currentProfile(requestor: String, client: String, device: String, failures: Failures) async throws -> ProfileRecord {
-        let all = try await repository.profiles(requestor: requestor, client: client, device: device)
+        let all = try await profiles.profiles(requestor: requestor, client: client, device: device)
         guard let profile = Self.current(all, now: now) else { throw APIError(all.isEmpty ? failures.missing() : failures.expired()) }
         return profile
     }
 
     /// The profile that the sign-in of a registration code made, when it is still in force.
     func profile(requestor: String, sessionCode: String) async throws -> ProfileRecord? {
-        guard let profile = try await repository.profile(requestor: requestor, sessionCode: sessionCode), isLive(profile) else { return nil }
+        guard let profile = try await profiles.profile(requestor: requestor, sessionCode: sessionCode), isLive(profile) else { return nil }
         return profile
     }
 

@@ -5,7 +5,12 @@ import Foundation
 /// With a resource limit it is a Promotional TempPass: the pass belongs to an identity (`AP-TempPass-Identity`, Base64 JSON
 /// such as `{"email": "<sha-256 of the address>"}`) or a device, and plays a limited number of distinct resources.
 struct TempPassService: Sendable, ClockReading {
-    let repository: Repository
+    /// The TempPass windows and promotional passes.
+    let passes: any TempPassStoring
+    /// Where a TempPass stores its profile.
+    let profiles: any ProfileStoring
+    /// The integrations of a reset.
+    let catalog: any CatalogReading
     let metrics: ServiceMetrics
     let clock: any ServiceClock
 
@@ -22,12 +27,12 @@ struct TempPassService: Sendable, ClockReading {
         let window: (start: Int64, end: Int64, userKey: String)
         if let limit = mvpd.temppassResourceLimit, limit > 0 {
             let identityKey = try Self.tempPassIdentityKey(identityHeader, requestor: requestor, mvpd: mvpd.id)
-            let pass = try await repository.promoPass(
+            let pass = try await passes.promoPass(
                 requestor: requestor, mvpd: mvpd.id, identityKey: identityKey, deviceKey: deviceKey,
                 now: now, lengthMs: length)
             window = (pass.startedAt, pass.expiresAt, pass.passKey)
         } else {
-            let pass = try await repository.tempPass(requestor: requestor, mvpd: mvpd.id, deviceKey: deviceKey, now: now, lengthMs: length)
+            let pass = try await passes.tempPass(requestor: requestor, mvpd: mvpd.id, deviceKey: deviceKey, now: now, lengthMs: length)
             window = (pass.startedAt, pass.expiresAt, deviceKey)
         }
         guard window.end > now else {
@@ -40,7 +45,7 @@ struct TempPassService: Sendable, ClockReading {
             notBefore: window.start, notAfter: window.end,
             attributes: JSONText.encode(["userID": [userID], "expiration_date": [String(window.end)]]),
             nameId: window.userKey, sessionIndex: nil, sessionCode: sessionCode, userId: userID)
-        try await repository.upsertProfile(profile)
+        try await profiles.upsertProfile(profile)
         metrics.recordAuthentication(mvpd: mvpd.id, outcome: "temppass")
         return profile
     }
@@ -70,7 +75,7 @@ struct TempPassService: Sendable, ClockReading {
     /// User metadata of a Promotional TempPass profile: `remaining_resources`, `used_assets`, `expiration_date`.
     func promoMetadata(profile: ProfileRecord, mvpd: MVPDRecord) async throws -> [String: [String]] {
         guard let limit = mvpd.temppassResourceLimit, limit > 0 else { return [:] }
-        let used = try await repository.promoResources(passKey: profile.nameId)
+        let used = try await passes.promoResources(passKey: profile.nameId)
         return [
             "remaining_resources": [String(max(0, limit - Int64(used.count)))], "used_assets": [String(used.count)],
             "expiration_date": [String(profile.notAfter)],
@@ -80,7 +85,7 @@ struct TempPassService: Sendable, ClockReading {
     /// Resets TempPasses of an MVPD (admin): of one device (its raw id), of one identity (the JSON the app sends in
     /// `AP-TempPass-Identity`, plain or Base64), or all of them. Returns how many passes were removed.
     func resetTempPass(requestor: String, mvpd mvpdID: String, device: String?, identity: String?) async throws -> Int {
-        guard let mvpd = try await repository.integratedMVPD(requestor: requestor, mvpd: mvpdID), mvpd.isTempPass else {
+        guard let mvpd = try await catalog.integratedMVPD(requestor: requestor, mvpd: mvpdID), mvpd.isTempPass else {
             throw ConfigurationError("\(mvpdID) is not a TempPass MVPD of \(requestor).")
         }
         let deviceKey = device.map { Secrets.sha256Hex(requestor + "|" + $0) }
@@ -91,10 +96,10 @@ struct TempPassService: Sendable, ClockReading {
                 let header = identity.trimmingCharacters(in: .whitespaces).hasPrefix("{") ? Data(identity.utf8).base64EncodedString() : identity
                 identityKey = try Self.tempPassIdentityKey(header, requestor: requestor, mvpd: mvpdID)
             }
-            removed = try await repository.resetPromoPasses(requestor: requestor, mvpd: mvpdID, deviceKey: deviceKey, identityKey: identityKey)
+            removed = try await passes.resetPromoPasses(requestor: requestor, mvpd: mvpdID, deviceKey: deviceKey, identityKey: identityKey)
         } else {
             guard identity == nil else { throw ConfigurationError("\(mvpdID) is a plain TempPass: reset by device or all.") }
-            removed = try await repository.resetTempPass(requestor: requestor, mvpd: mvpdID, deviceKey: deviceKey)
+            removed = try await passes.resetTempPass(requestor: requestor, mvpd: mvpdID, deviceKey: deviceKey)
         }
         return removed
     }

@@ -72,7 +72,7 @@ extension ServiceKeys {
     @discardableResult
     package func ensureMediaTokenKey(_ algorithm: MediaTokenAlgorithm, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord? {
         let purpose = Self.mediaTokenPurpose(algorithm)
-        if let existing = try await repository.activeKey(purpose: purpose) { return existing }
+        if let existing = try await store.activeKey(purpose: purpose) { return existing }
         return try await rotate(purpose: purpose, promoteAfter: promoteAfter)
     }
 }

@@ -26,12 +26,13 @@ package final class ServiceKeys: Sendable {
         purpose.isMediaToken ? 15 * 60_000 : 60_000
     }
 
-    let repository: Repository
+    /// The keys, and the catalog cache their parsed forms are kept in.
+    let store: KeyStore
     private let clock: any ServiceClock
     /// Access tokens already verified by this instance.
     let verifiedAccessTokens = VerifiedTokenCache()
     /// The catalog generation the cached keys belong to.
-    var catalogGeneration: UInt64 { repository.catalog.generation }
+    var catalogGeneration: UInt64 { store.catalogCache.generation }
 
     struct CachedKeys: Sendable {
         /// Every published key: signing, pending and recently retired ones.
@@ -50,15 +51,15 @@ package final class ServiceKeys: Sendable {
     }
 
     /// Creates the key store.
-    package init(repository: Repository, clock: any ServiceClock) {
-        self.repository = repository
+    package init(store: KeyStore, clock: any ServiceClock) {
+        self.store = store
         self.clock = clock
     }
 
     /// Makes sure a key of every purpose exists.
     package func ensureKeys() async throws {
-        for purpose in [KeyPurpose.mediaToken, .jwt, .samlSP] where try await repository.activeKey(purpose: purpose) == nil {
-            try await repository.insertKey(try makeKey(purpose: purpose))
+        for purpose in [KeyPurpose.mediaToken, .jwt, .samlSP] where try await store.activeKey(purpose: purpose) == nil {
+            try await store.insertKey(try makeKey(purpose: purpose))
         }
     }
 
@@ -69,8 +70,8 @@ package final class ServiceKeys: Sendable {
         var key = try makeKey(purpose: purpose)
         let activation = key.createdAt + max(0, promoteAfter ?? Self.promotionDelay(purpose: purpose))
         key.activatesAt = activation
-        try await repository.insertKey(key)
-        try await repository.retireKeys(purpose: purpose, except: key.kid, at: activation)
+        try await store.insertKey(key)
+        try await store.retireKeys(purpose: purpose, except: key.kid, at: activation)
         return key
     }
 
@@ -102,10 +103,10 @@ package final class ServiceKeys: Sendable {
 
     func keys(purpose: KeyPurpose) async throws -> CachedKeys {
         let retiredAfter = clock.nowMilliseconds() - Self.retiredKeyGrace
-        let records = try await repository.publishedKeys(purpose: purpose, retiredAfter: retiredAfter)
+        let records = try await store.publishedKeys(purpose: purpose, retiredAfter: retiredAfter)
         let kids = records.map(\.kid).joined(separator: ",")
         // Parsing keys is costly: the parsed set is kept with the catalog, for exactly these records.
-        return try await repository.cached("parsed-keys|" + purpose.rawValue + "|" + kids) {
+        return try await store.cached(store.catalogCache.parsedKeys, ParsedKeysKey(purpose: purpose, kids: kids)) {
             var identities: [String: SigningIdentity] = [:]
             var jwt: JWTKeyCollection?
             if Self.extraMediaTokenAlgorithm(purpose: purpose) != nil {

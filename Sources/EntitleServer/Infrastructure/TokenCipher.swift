@@ -8,7 +8,8 @@ import Foundation
 /// where it is stored (a profile, an MVPD), so a value copied to another row does not decrypt. Keys are found by id, so
 /// a rotated key still decrypts what it encrypted.
 struct TokenCipher: Sendable {
-    let repository: Repository
+    /// Service keys.
+    let keyStore: KeyStore
     let keys: ServiceKeys
 
     /// Why a stored secret could not be decrypted.
@@ -40,17 +41,17 @@ struct TokenCipher: Sendable {
 
     /// The key that encrypts now, created when there is none.
     private func currentKey() async throws -> (String, SymmetricKey) {
-        if let record = try await repository.activeKey(purpose: .tokenEncryption) { return (record.kid, try Self.key(record)) }
-        try await repository.insertKey(try keys.makeKey(purpose: .tokenEncryption))
+        if let record = try await keyStore.activeKey(purpose: .tokenEncryption) { return (record.kid, try Self.key(record)) }
+        try await keyStore.insertKey(try keys.makeKey(purpose: .tokenEncryption))
         // Another instance may have created one at the same moment: the newest wins, both decrypt.
-        guard let record = try await repository.activeKey(purpose: .tokenEncryption) else {
+        guard let record = try await keyStore.activeKey(purpose: .tokenEncryption) else {
             throw Failure(description: "no token-encryption key")
         }
         return (record.kid, try Self.key(record))
     }
 
     private func key(kid: String) async throws -> SymmetricKey {
-        guard let record = try await repository.serviceKey(kid: kid), record.purpose == .tokenEncryption else {
+        guard let record = try await keyStore.serviceKey(kid: kid), record.purpose == .tokenEncryption else {
             throw Failure(description: "unknown token-encryption key")
         }
         return try Self.key(record)

@@ -8,7 +8,12 @@ import Hummingbird
 /// (or `hmac:<public key>`), the device is v1's `deviceId`, which equals the decoded v2 `AP-Device-Identifier`.
 /// ``LegacyCallerMiddleware`` runs it once per call of REST v1 and adobe-services.
 struct LegacyCallerAuthenticator: ClockReading {
-    let repository: Repository
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Registered clients.
+    let clients: ClientStore
+    /// Legacy (v1) records.
+    let legacy: LegacyStore
     let tokens: TokenIssuer
     let clock: any ServiceClock
 
@@ -20,7 +25,7 @@ struct LegacyCallerAuthenticator: ClockReading {
         let header = v1.request.headers[.authorization] ?? ""
         let (clientID, redirectURIs, claimsRequestor) = try await legacyApp(v1, header: header)
         guard claimsRequestor == requestorID else {
-            if try await repository.requestor(id: requestorID) == nil {
+            if try await catalog.requestor(id: requestorID) == nil {
                 throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
             }
             throw APIError(
@@ -28,7 +33,7 @@ struct LegacyCallerAuthenticator: ClockReading {
                     401, "invalid_access_token_service_provider", "The credentials are not issued for this requestor.",
                     action: "application-registration"))
         }
-        guard let requestor = try await repository.requestor(id: requestorID) else {
+        guard let requestor = try await catalog.requestor(id: requestorID) else {
             throw APIError(.v1(400, "invalid_requestor", "The requestor parameter is missing or invalid."))
         }
         let device = try needsDevice ? v1.deviceID() : DeviceIdentifier(rawValue: "none")!
@@ -37,7 +42,7 @@ struct LegacyCallerAuthenticator: ClockReading {
             iss: TokenIssuer.issuer, sub: clientID, requestorID: requestorID, scopes: "api:client:v1",
             iat: now, nbf: now, exp: now, jti: "")
         // The application, for the reports: the DCR client's software statement (an HMAC key pair has none).
-        let app = clientID.hasPrefix("hmac:") ? "" : (try await repository.activeClient(id: clientID)?.softwareId ?? "")
+        let app = clientID.hasPrefix("hmac:") ? "" : (try await clients.activeClient(id: clientID)?.softwareId ?? "")
         return CallerIdentity(
             claims: claims, requestor: requestor, device: device, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app)
     }
@@ -55,7 +60,7 @@ struct LegacyCallerAuthenticator: ClockReading {
             guard let claims = await tokens.verify(accessToken: token) else {
                 throw APIError(.v1(401, "access_token_expired", "The access token is invalid or expired: fetch a new one.", action: registration))
             }
-            guard let client = try await repository.activeClient(id: claims.sub) else {
+            guard let client = try await clients.activeClient(id: claims.sub) else {
                 throw APIError(
                     .v1(
                         401, "invalid_client_id", "The client application is revoked or no longer approved: register again.",
@@ -69,7 +74,7 @@ struct LegacyCallerAuthenticator: ClockReading {
         guard let hmac = HMACAuthorization.parse(header), hmac.signatureMethod == "HMAC-SHA1" else {
             throw APIError(.v1(401, "invalid_authorization_header", "The Authorization header is malformed.", action: registration))
         }
-        guard let key = try await repository.activeLegacyAppKey(publicKey: hmac.publicKey), key.requestorId == hmac.requestorID else {
+        guard let key = try await legacy.activeLegacyAppKey(publicKey: hmac.publicKey), key.requestorId == hmac.requestorID else {
             throw APIError(.v1(401, "invalid_client_id", "The public key is unknown or revoked.", action: registration))
         }
         guard hmac.hasValidSignature(privateKey: key.privateKey), hmac.method == v1.request.method.rawValue,
@@ -85,7 +90,7 @@ struct LegacyCallerAuthenticator: ClockReading {
                     action: registration))
         }
         guard
-            try await repository.useNonce(
+            try await legacy.useNonce(
                 key: Secrets.sha256Hex(key.publicKey + "|" + hmac.nonce),
                 expiresAt: hmac.requestTime + Self.hmacTimeWindow + 60_000, now: now)
         else {

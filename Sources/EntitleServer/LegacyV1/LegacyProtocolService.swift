@@ -6,7 +6,10 @@ import Hummingbird
 /// v1 AuthZ token that adobe-services' AuthZ token is a view of), preauthorization, user metadata and the MVPD list.
 /// Both protocols' controllers hold this service; neither holds the other.
 struct LegacyProtocolService: ClockReading {
-    let repository: Repository
+    /// The MVPD list and integrations.
+    let catalog: any CatalogReading
+    /// The stored v1 decisions.
+    let legacy: LegacyStore
     let decisions: DecisionService
     let profiles: ProfileAnswers
     /// The profile lookup, expiry and resource limit shared with REST v2.
@@ -15,7 +18,7 @@ struct LegacyProtocolService: ClockReading {
 
     /// The MVPD list (§3.4): the SDK's config document in XML, REST v2's configuration shape in JSON.
     func v1Configuration(_ caller: CallerIdentity, v1: V1Request) async throws -> Response {
-        let mvpds = try await repository.mvpds(requestor: caller.requestor.id)
+        let mvpds = try await catalog.mvpds(requestor: caller.requestor.id)
         if v1.format == .json {
             return JSONCoding.response(
                 ConfigurationResponse(
@@ -52,7 +55,7 @@ struct LegacyProtocolService: ClockReading {
     /// Asks for a decision (the MVPD, a degradation rule or TempPass) and stores it as the device's AuthZ token.
     func v1Authorize(_ caller: CallerIdentity, resource: String) async throws -> LegacyAuthorizationRecord {
         let profile = try await v1Profile(caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz)
-        guard let mvpd = try await repository.integratedMVPD(requestor: caller.requestor.id, mvpd: profile.mvpdId) else {
+        guard let mvpd = try await catalog.integratedMVPD(requestor: caller.requestor.id, mvpd: profile.mvpdId) else {
             throw APIError(.v1(400, "unknown_integration", "The MVPD of this authentication is no longer integrated.", action: "configuration"))
         }
         let answers = try await decisions.decide(
@@ -68,7 +71,7 @@ struct LegacyProtocolService: ClockReading {
             requestorId: caller.requestor.id, clientId: caller.clientID, deviceId: caller.device.value,
             resource: resource, mvpdId: mvpd.id, notBefore: decision.notBefore ?? now,
             notAfter: decision.notAfter ?? now)
-        try await repository.upsertLegacyAuthorization(record)
+        try await legacy.upsertLegacyAuthorization(record)
         return record
     }
 
@@ -78,7 +81,7 @@ struct LegacyProtocolService: ClockReading {
     ) async throws -> Response {
         guard !resources.isEmpty else { throw APIError(.v1(400, "missing_resource", "The resource parameter is missing.")) }
         try checks.checkResourceCount(resources.count, requestor: requestor)
-        guard let mvpd = try await repository.integratedMVPD(requestor: requestor.id, mvpd: profile.mvpdId) else {
+        guard let mvpd = try await catalog.integratedMVPD(requestor: requestor.id, mvpd: profile.mvpdId) else {
             throw APIError(.v1(400, "unknown_integration", "The MVPD of this authentication is no longer integrated.", action: "configuration"))
         }
         let answers = try await decisions.decide(

@@ -19,7 +19,7 @@ extension LegacyV1Controller {
         }
         reggie.app.delete(":requestor/regcode/:code") { request, context in
             let session = try await self.v1Code(context.caller, code: try context.parameters.require("code"))
-            try await self.repository.expireSession(code: session.code, at: self.now)
+            try await self.sessionStore.expireSession(code: session.code, at: self.now)
             return self.v1Empty()
         }
         api.app.get("config/:requestor") { request, context in
@@ -53,7 +53,8 @@ extension LegacyV1Controller {
         }
         api.device.post("authenticate/freepreview") { request, context in
             let (v1, caller) = (context.v1, context.caller)
-            guard let mvpdID = v1["mso_id"], let mvpd = try await self.repository.integratedMVPD(requestor: caller.requestor.id, mvpd: mvpdID),
+            guard let mvpdID = v1["mso_id"],
+                let mvpd = try await self.catalog.integratedMVPD(requestor: caller.requestor.id, mvpd: mvpdID),
                 mvpd.isTempPass
             else {
                 throw APIError(.v1(400, "unknown_integration", "mso_id is not a TempPass provider of this requestor.", action: "configuration"))
@@ -77,7 +78,7 @@ extension LegacyV1Controller {
         }
         var mvpdID: String?
         if let mvpd = v1["mvpd"] {
-            guard try await repository.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
+            guard try await catalog.integratedMVPD(requestor: requestor, mvpd: mvpd) != nil else {
                 throw APIError(.v1(400, "unknown_integration", "The mvpd is not integrated with this requestor.", action: "configuration"))
             }
             mvpdID = mvpd
@@ -90,14 +91,14 @@ extension LegacyV1Controller {
             app: caller.app)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
-            if try await repository.insertSession(session) { return v1Registration(session, v1: v1).response(v1.format, status: .created) }
+            if try await sessionStore.insertSession(session) { return v1Registration(session, v1: v1).response(v1.format, status: .created) }
         }
         throw APIError(.internalServerError)
     }
 
     /// A live registration code of the caller's requestor.
     func v1Code(_ caller: CallerIdentity, code raw: String) async throws -> AuthSessionRecord {
-        guard let code = RegistrationCode.normalize(raw), let session = try await repository.session(code: code),
+        guard let code = RegistrationCode.normalize(raw), let session = try await sessionStore.session(code: code),
             session.requestorId == caller.requestor.id, session.notAfter > now
         else {
             try await sessions.countFailedCodeLookup(bucket: caller.clientID)
@@ -137,7 +138,7 @@ extension LegacyV1Controller {
     /// the SAML leg shared with REST v2 (`/adobe-services/authenticate/saml`).
     func v1Authenticate(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
-        guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await repository.session(code: code),
+        guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await sessionStore.session(code: code),
             session.requestorId == query["requestor_id"], session.notAfter > now
         else {
             return HTMLPage.message(
@@ -145,8 +146,8 @@ extension LegacyV1Controller {
                 message: "The registration code is unknown or has expired. Start signing in again on your device.",
                 status: .badRequest)
         }
-        guard let requestor = try await repository.requestor(id: session.requestorId),
-            let mvpdID = query["mso_id"], try await repository.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil
+        guard let requestor = try await catalog.requestor(id: session.requestorId),
+            let mvpdID = query["mso_id"], try await catalog.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil
         else {
             return HTMLPage.message(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
         }
@@ -159,7 +160,7 @@ extension LegacyV1Controller {
                 status: .badRequest)
         }
         let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
-        let registered = try await repository.client(id: session.clientId)?.redirectURIs ?? []
+        let registered = try await clients.client(id: session.clientId)?.redirectURIs ?? []
         guard redirect.count <= 2048,
             RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
                 || redirect == configuration.authenticatedPageURL
@@ -169,7 +170,7 @@ extension LegacyV1Controller {
                 status: .badRequest)
         }
         if session.status == .authenticated { return HTMLPage.redirect(to: session.redirectUrl ?? redirect) }
-        try await repository.resumeSession(code: code, mvpd: mvpdID, domainName: domain, redirectURL: redirect)
+        try await sessionStore.resumeSession(code: code, mvpd: mvpdID, domainName: domain, redirectURL: redirect)
         return HTMLPage.redirect(
             to: "/adobe-services/authenticate/saml?"
                 + FormURLEncoding.encode([

@@ -33,7 +33,7 @@ extension LegacyV1Controller {
                 caller, missing: .v1(412, "authentication_session_missing", "User not authenticated", action: "authentication"),
                 expired: .v1(412, "authentication_session_expired", "User not authenticated", action: "authentication"))
             guard
-                let authorization = try await self.repository.legacyAuthorization(
+                let authorization = try await self.legacy.legacyAuthorization(
                     requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, resource: resource),
                 authorization.mvpdId == profile.mvpdId
             else {
@@ -62,7 +62,7 @@ extension LegacyV1Controller {
         api.app.get("preauthorize/:code") { request, context in
             let v1 = context.v1
             let session = try await self.v1Code(context.caller, code: try context.parameters.require("code"))
-            guard let requestor = try await self.repository.requestor(id: session.requestorId),
+            guard let requestor = try await self.catalog.requestor(id: session.requestorId),
                 let profile = try await self.shared.checks.profile(requestor: session.requestorId, sessionCode: session.code)
             else {
                 throw APIError(.v1(412, "preauthorization_authentication_session_missing", "User not authenticated", action: "authentication"))
@@ -73,14 +73,14 @@ extension LegacyV1Controller {
         }
         api.device.delete("logout") { request, context in
             let caller = context.caller
-            let profiles = try await self.repository.profiles(
+            let profiles = try await self.profileStore.profiles(
                 requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
             for profile in profiles {
-                _ = try await self.repository.deleteProfile(
+                _ = try await self.profileStore.deleteProfile(
                     requestor: caller.requestor.id, client: caller.clientID,
                     device: caller.device.value, mvpd: profile.mvpdId)
             }
-            try await self.repository.deleteLegacyAuthorizations(
+            try await self.legacy.deleteLegacyAuthorizations(
                 requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
             return self.v1Empty()
         }
@@ -99,7 +99,7 @@ extension LegacyV1Controller {
         let resource = try v1.resource()
         let profile = try await shared.v1Profile(caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz)
         let now = self.now
-        var authorization = try await repository.legacyAuthorization(
+        var authorization = try await legacy.legacyAuthorization(
             requestor: caller.requestor.id, client: caller.clientID,
             device: caller.device.value, resource: resource)
         if let existing = authorization, existing.notAfter <= now || existing.mvpdId != profile.mvpdId || existing.notBefore < profile.notBefore {

@@ -31,7 +31,7 @@ extension LegacyV1Controller {
 
     /// An MVPD of the requestor boarded for platform SSO, or 400.
     func v1PlatformMVPD(_ id: String, requestor: String) async throws -> MVPDRecord {
-        guard !id.isEmpty, id.utf8.count <= 128, let mvpd = try await repository.integratedMVPD(requestor: requestor, mvpd: id),
+        guard !id.isEmpty, id.utf8.count <= 128, let mvpd = try await catalog.integratedMVPD(requestor: requestor, mvpd: id),
             mvpd.enablePlatformServices
         else {
             throw APIError(

@@ -6,7 +6,16 @@ import Hummingbird
 /// ``LegacyCallerMiddleware`` establishes the caller (``LegacyContext``); what it shares with adobe-services is in
 /// ``LegacyProtocolService``.
 struct LegacyV1Controller: ClockReading {
-    let repository: Repository
+    /// Authentication sessions.
+    let sessionStore: SessionStore
+    /// Catalog reads.
+    let catalog: CatalogStore
+    /// Registered clients.
+    let clients: ClientStore
+    /// Legacy (v1, adobe-services) records.
+    let legacy: LegacyStore
+    /// Profiles.
+    let profileStore: ProfileStore
     let configuration: ServiceConfiguration
     let sessions: AuthenticationSessions
     let tempPass: TempPassService

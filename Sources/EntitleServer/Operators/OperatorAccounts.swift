@@ -18,7 +18,8 @@ package struct OperatorIdentity: Sendable, Equatable {
 /// Operator accounts and their sessions: creation, sign-in with throttling, session lookup with idle and absolute
 /// expiry, sign-out.
 package struct OperatorAccounts: Sendable {
-    let repository: Repository
+    /// Accounts and console sessions.
+    let store: OperatorStore
     let clock: any ServiceClock
     let throttle: LoginThrottle
     /// A session ends after this long without a request.
@@ -34,10 +35,10 @@ package struct OperatorAccounts: Sendable {
 
     /// Creates the accounts service; `passwordLogRounds` below the default is for test harnesses only.
     package init(
-        repository: Repository, clock: any ServiceClock, throttle: LoginThrottle = LoginThrottle(),
+        store: OperatorStore, clock: any ServiceClock, throttle: LoginThrottle = LoginThrottle(),
         passwordLogRounds: Int = OperatorPassword.logRounds
     ) {
-        self.repository = repository
+        self.store = store
         self.clock = clock
         self.throttle = throttle
         self.passwordLogRounds = passwordLogRounds
@@ -53,7 +54,7 @@ package struct OperatorAccounts: Sendable {
         let hash = try await Self.hashOffLoop(password, logRounds: passwordLogRounds)
         let record = OperatorRecord(
             username: username, passwordHash: hash, role: role.rawValue, disabled: 0, createdAt: clock.nowMilliseconds())
-        guard try await repository.insertOperator(record) else {
+        guard try await store.insertOperator(record) else {
             throw AdminError("operator_exists", "operator \(username) exists", status: 409)
         }
         return record
@@ -64,7 +65,7 @@ package struct OperatorAccounts: Sendable {
         let before = try await existing(username)
         var after = before
         after.disabled = disabled ? 1 : 0
-        _ = try await repository.updateOperator(after)
+        _ = try await store.updateOperator(after)
         return before
     }
 
@@ -73,15 +74,15 @@ package struct OperatorAccounts: Sendable {
         let before = try await existing(username)
         var after = before
         after.passwordHash = try await Self.hashOffLoop(password, logRounds: passwordLogRounds)
-        _ = try await repository.updateOperator(after)
-        try await repository.deleteOperatorSessions(username: username)
+        _ = try await store.updateOperator(after)
+        try await store.deleteOperatorSessions(username: username)
         return before
     }
 
     /// Removes an account and its sessions. Returns the account before.
     package func remove(username: String) async throws -> OperatorRecord {
         let before = try await existing(username)
-        _ = try await repository.deleteOperator(username: username)
+        _ = try await store.deleteOperator(username: username)
         return before
     }
 
@@ -92,7 +93,7 @@ package struct OperatorAccounts: Sendable {
         if let wait = throttle.retryAfter(username: username, address: address, now: now) {
             throw AdminError("too_many_attempts", "too many failed sign-ins; try again later", status: 429, retryAfter: wait)
         }
-        let account = try await repository.operatorAccount(username: username)
+        let account = try await store.operatorAccount(username: username)
         let hash = account?.passwordHash ?? decoy
         let matches = try await Self.passwordPool.runIfActive { OperatorPassword.verify(password, hash: hash) }
         guard let account, matches, account.disabled == 0 else {
@@ -104,7 +105,7 @@ package struct OperatorAccounts: Sendable {
         let session = OperatorSessionRecord(
             tokenHash: Secrets.sha256Hex(token), username: account.username, csrfToken: Secrets.randomToken(bytes: 24), createdAt: now,
             lastSeenAt: now)
-        try await repository.insertOperatorSession(session)
+        try await store.insertOperatorSession(session)
         return (
             token,
             OperatorIdentity(
@@ -116,26 +117,26 @@ package struct OperatorAccounts: Sendable {
     /// disabled or gone. Records the request for idle expiry.
     package func identity(token: String) async throws -> OperatorIdentity? {
         let tokenHash = Secrets.sha256Hex(token)
-        guard let session = try await repository.operatorSession(tokenHash: tokenHash) else { return nil }
+        guard let session = try await store.operatorSession(tokenHash: tokenHash) else { return nil }
         let now = clock.nowMilliseconds()
         guard now - session.lastSeenAt <= idleTimeout.milliseconds, now - session.createdAt <= absoluteTimeout.milliseconds,
-            let account = try await repository.operatorAccount(username: session.username), account.disabled == 0
+            let account = try await store.operatorAccount(username: session.username), account.disabled == 0
         else {
-            try await repository.deleteOperatorSession(tokenHash: tokenHash)
+            try await store.deleteOperatorSession(tokenHash: tokenHash)
             return nil
         }
-        if now - session.lastSeenAt > 10_000 { try await repository.touchOperatorSession(tokenHash: tokenHash, at: now) }
+        if now - session.lastSeenAt > 10_000 { try await store.touchOperatorSession(tokenHash: tokenHash, at: now) }
         return OperatorIdentity(
             username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: tokenHash)
     }
 
     /// Ends a session.
     package func signOut(_ identity: OperatorIdentity) async throws {
-        try await repository.deleteOperatorSession(tokenHash: identity.tokenHash)
+        try await store.deleteOperatorSession(tokenHash: identity.tokenHash)
     }
 
     private func existing(_ username: String) async throws -> OperatorRecord {
-        guard let account = try await repository.operatorAccount(username: username) else {
+        guard let account = try await store.operatorAccount(username: username) else {
             throw AdminError("unknown_operator", "no operator \(username) (list them with `entitle admin operator list`)", status: 404)
         }
         return account

@@ -1,7 +1,9 @@
+import EntitleCore
+import Foundation
 import Synchronization
 
 /// The in-memory copy of the catalog (requestors, MVPDs, integrations, software statements, clients, keys,
-/// degradation rules) of one instance.
+/// degradation rules) of one instance: one typed ``CatalogSlot`` per kind of cached value.
 ///
 /// Every catalog write, by any process on the same database, bumps the row of `catalog_version`. Before a cached
 /// value is used, the version is read again when the last read is older than `refreshInterval`; when it changed,
@@ -13,25 +15,97 @@ package final class CatalogCache: Sendable {
     /// The default bound on how long a change made elsewhere stays unseen.
     package static let defaultRefreshInterval: Duration = .milliseconds(500)
 
+    /// The key of a slot that holds one value (a whole table read at once).
+    package enum Whole: Hashable, Sendable { case table }
+
     struct State: Sendable {
         var version: Int64?
-        var generation: UInt64 = 0
-        var entries: [String: any Sendable] = [:]
         var checkedAt: ContinuousClock.Instant?
         var checking = false
     }
 
     /// How old the last version check may be before a cached value is used.
     package let refreshInterval: Duration
-    /// Entries kept at most; when full, the cache starts again empty.
+    /// Entries kept at most per slot; when full, the slot starts again empty.
     package let capacity: Int
     private let state = Mutex(State())
+    /// The generation, shared with the slots: it changes whenever the cache is dropped.
+    let generations = CatalogGeneration()
     private let clock = ContinuousClock()
+
+    // One slot per kind of cached value.
+    /// Requestors by id (nil: unknown or disabled).
+    let requestors: CatalogSlot<String, RequestorRecord?>
+    /// MVPDs by id.
+    let mvpds: CatalogSlot<String, MVPDRecord?>
+    /// MVPDs by SAML entity id.
+    let mvpdsByEntity: CatalogSlot<String, MVPDRecord?>
+    /// The integrated MVPDs of each requestor.
+    let requestorMVPDs: CatalogSlot<String, [MVPDRecord]>
+    /// An integrated MVPD with its overrides, by (requestor, MVPD).
+    let integratedMVPDs: CatalogSlot<IntegrationKey, MVPDRecord?>
+    /// Degradation rules by (requestor, MVPD).
+    let degradationRules: CatalogSlot<IntegrationKey, [DegradationRuleRecord]>
+    /// Authorization TTLs of an MVPD (every requestor's).
+    let authorizationTTLs: CatalogSlot<String, [AuthorizationTTLRecord]>
+    /// The authorization protocol of every MVPD that sets one.
+    let authorizationProtocols: CatalogSlot<Whole, [MVPDAuthorizationProtocolRecord]>
+    /// The media-token algorithm of every requestor that sets one.
+    let mediaTokenAlgorithms: CatalogSlot<Whole, [MediaTokenAlgorithmRecord]>
+    /// SAML options by MVPD.
+    let samlOptions: CatalogSlot<String, MVPDSAMLOptionsRecord?>
+    /// XACML options of every MVPD that sets them.
+    let xacmlOptions: CatalogSlot<Whole, [MVPDOptionsStore.XACMLRow]>
+    /// Preflight limits of every integration that sets one.
+    let preflightLimits: CatalogSlot<Whole, [MVPDOptionsStore.PreflightRow]>
+    /// Preflight-by-lineup attributes of every integration that sets one.
+    let preflightLineups: CatalogSlot<Whole, [MVPDOptionsStore.LineupRow]>
+    /// OAuth 2.0 settings by MVPD.
+    let oauth2Settings: CatalogSlot<String, MVPDOAuth2Record?>
+    /// Software statements by id.
+    let softwareStatements: CatalogSlot<String, SoftwareStatementRecord?>
+    /// Clients by id (only those that exist).
+    let clients: CatalogSlot<String, ClientRecord>
+    /// Approved clients of approved statements by id (only those that exist).
+    let activeClients: CatalogSlot<String, ClientRecord>
+    /// Verification keys by purpose.
+    let verificationKeys: CatalogSlot<KeyPurpose, [ServiceKeyRecord]>
+    /// Service keys by kid.
+    let serviceKeys: CatalogSlot<String, ServiceKeyRecord?>
+    /// Parsed signing keys by purpose and the kids of the records they were parsed from (``ServiceKeys``).
+    let parsedKeys: CatalogSlot<ParsedKeysKey, ServiceKeys.CachedKeys>
+    /// The DER of each requestor's user-metadata public key (``ProfileAnswers``).
+    let metadataKeys: CatalogSlot<String, Data?>
+    /// The requestor part of `GET /configuration`, as JSON text, by requestor.
+    let configurationJSON: CatalogSlot<String, String>
 
     /// Creates an empty cache.
     package init(refreshInterval: Duration = CatalogCache.defaultRefreshInterval, capacity: Int = 100_000) {
         self.refreshInterval = refreshInterval
         self.capacity = capacity
+        let g = generations
+        requestors = .init(g, capacity)
+        mvpds = .init(g, capacity)
+        mvpdsByEntity = .init(g, capacity)
+        requestorMVPDs = .init(g, capacity)
+        integratedMVPDs = .init(g, capacity)
+        degradationRules = .init(g, capacity)
+        authorizationTTLs = .init(g, capacity)
+        authorizationProtocols = .init(g, capacity)
+        mediaTokenAlgorithms = .init(g, capacity)
+        samlOptions = .init(g, capacity)
+        xacmlOptions = .init(g, capacity)
+        preflightLimits = .init(g, capacity)
+        preflightLineups = .init(g, capacity)
+        oauth2Settings = .init(g, capacity)
+        softwareStatements = .init(g, capacity)
+        clients = .init(g, capacity)
+        activeClients = .init(g, capacity)
+        verificationKeys = .init(g, capacity)
+        serviceKeys = .init(g, capacity)
+        parsedKeys = .init(g, capacity)
+        metadataKeys = .init(g, capacity)
+        configurationJSON = .init(g, capacity)
     }
 
     /// Whether the version must be read now; when true the caller reads it and calls ``versionRead(_:at:)``.
@@ -52,35 +126,31 @@ package final class CatalogCache: Sendable {
             guard let version else { return }
             if state.version != version {
                 state.version = version
-                state.generation &+= 1
-                state.entries.removeAll(keepingCapacity: true)
+                generations.advance()
             }
             if state.checkedAt.map({ $0 < startedAt }) ?? true { state.checkedAt = startedAt }
         }
     }
 
-    /// The cached value for `key` and the generation to store a fresh value under.
-    func lookup(_ key: String) -> (value: (any Sendable)?, generation: UInt64) {
-        state.withLock { ($0.entries[key], $0.generation) }
-    }
-
-    /// Keeps a value loaded under `generation`, unless the cache was dropped meanwhile.
-    func store(_ key: String, _ value: any Sendable, generation: UInt64) {
-        state.withLock { state in
-            guard state.generation == generation else { return }
-            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            state.entries[key] = value
-        }
-    }
-
     /// Drops everything (a write through this instance).
-    package func invalidate() {
-        state.withLock { state in
-            state.generation &+= 1
-            state.entries.removeAll(keepingCapacity: true)
-        }
-    }
+    package func invalidate() { generations.advance() }
 
     /// The generation: it changes whenever the cache is dropped (other caches derived from the catalog follow it).
-    package var generation: UInt64 { state.withLock { $0.generation } }
+    package var generation: UInt64 { generations.current }
+}
+
+/// A (requestor, MVPD) integration as a cache key.
+struct IntegrationKey: Hashable, Sendable {
+    /// Requestor id.
+    let requestor: String
+    /// MVPD id.
+    let mvpd: String
+}
+
+/// The key of a set of parsed signing keys: the purpose and the kids of the records parsed.
+struct ParsedKeysKey: Hashable, Sendable {
+    /// What the keys sign.
+    let purpose: KeyPurpose
+    /// The kids, comma-separated, in the order of the records.
+    let kids: String
 }

@@ -1,15 +1,13 @@
 import Foundation
+import Logging
 import SQLKit
 
-/// All persistent state of the service, on SQLite or PostgreSQL through one SQL layer.
+/// All persistent state of the service, on SQLite or PostgreSQL through one SQL layer: owns the database and the
+/// in-memory caches and hands out one store per kind of data (``profiles``, ``catalog``, ``sessions``…).
 /// Every write is a single atomic statement, so any number of instances can share one PostgreSQL database.
-package struct Repository: Sendable {
-    let sql: any SQLDatabase
-    let decoder = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
-    /// The in-memory catalog of this instance (shared by copies of the repository).
-    package let catalog: CatalogCache
-    /// The in-memory profiles of this instance (shared by copies of the repository); disabled unless given.
-    package let profileCache: ProfileCache
+package struct Repository: SQLStore {
+    /// The database and caches every store shares.
+    package let base: SQLStoreBase
     /// How long the reports' per-minute figures are kept, ms; nil keeps them (``purgeExpired(now:)`` leaves them alone).
     /// `entitle serve --report-retention-days` sets it; `entitle admin`, which opens the storage with defaults, does not.
     package var reportRetention: Int64?
@@ -19,9 +17,7 @@ package struct Repository: Sendable {
     package init(
         sql: any SQLDatabase, catalogRefresh: Duration = CatalogCache.defaultRefreshInterval, profileCache: ProfileCache = .disabled
     ) {
-        self.sql = sql
-        catalog = CatalogCache(refreshInterval: catalogRefresh)
-        self.profileCache = profileCache
+        base = SQLStoreBase(sql: sql, catalogCache: CatalogCache(refreshInterval: catalogRefresh), profileCache: profileCache)
     }
 
     /// Creates the schema or brings it up to date, recording each migration applied with `now` (milliseconds); refuses
@@ -33,18 +29,14 @@ package struct Repository: Sendable {
     /// The schema version recorded in the database, read without changing anything.
     package func schemaVersion() async throws -> SchemaVersion { try await SchemaVersion.read(from: sql) }
 
-    func first<T: Decodable>(_ query: SQLQueryString, as type: T.Type) async throws -> T? {
-        try await sql.raw(query).first(decoding: T.self, with: decoder)
+    /// Deletes sessions, replay records, rate buckets, OAuth 2.0 states, operator sessions and profile changes that
+    /// expired before `now` (ms), and report figures older than ``reportRetention``.
+    package func purgeExpired(now: Int64) async throws {
+        try await sessions.purgeExpired(now: now)
+        try await oauth2.purgeExpiredOAuth2(now: now)
+        // Operator sessions end after 30 minutes idle and 12 hours at most (OperatorAccounts): a day-old one is over.
+        try await operators.purgeOperatorSessions(idleBefore: now - 86_400_000, startedBefore: now - 86_400_000)
+        try await profiles.purgeProfileChanges()
+        if let reportRetention { try await reports.purgeReports(before: now - reportRetention) }
     }
-
-    func all<T: Decodable>(_ query: SQLQueryString, as type: T.Type) async throws -> [T] {
-        try await sql.raw(query).all(decoding: T.self, with: decoder)
-    }
-
-    func run(_ query: SQLQueryString) async throws { try await sql.raw(query).run() }
-
-    /// Runs a statement ending in `RETURNING …` and tells whether it touched a row.
-    func touchedRow(_ query: SQLQueryString) async throws -> Bool { try await sql.raw(query).first() != nil }
 }
-
-import Logging

@@ -9,7 +9,7 @@ protocol StoredRecord: Sendable {
     init(row: Row)
 }
 
-extension Repository {
+extension SQLStore {
     /// The first row of a query, mapped to its domain type.
     func first<T: StoredRecord>(_ query: SQLQueryString, as type: T.Type) async throws -> T? {
         try await first(query, as: T.Row.self).map(T.init(row:))
