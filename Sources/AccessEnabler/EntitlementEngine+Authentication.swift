@@ -71,12 +71,20 @@ extension EntitlementEngine {
     func handleExternalURL(_ url: String) {
         let matcher = ExternalURLMatcher(customRedirects: customRedirects())
         guard matcher.matches(url) else { return }
-        if logoutMachine.isAwaitingRedirect {
-            performLogout(logoutMachine.externalURL())
+        if logout.isAwaitingRedirect {
+            logout.externalURL(in: self)
             return
         }
         closeSafariView()
         perform(authentication.externalURL(error: ExternalURLMatcher.errorParameter(url)))
+    }
+
+    /// Ends the authentication flow under way because the user logged out: its waiting calls fail as cancelled.
+    func abandonAuthentication() {
+        perform(authentication.reset())
+        let abandoned = authenticationReplies
+        authenticationReplies = []
+        for reply in abandoned { reply(.failure(AccessEnablerError(code: .cancelled, message: "Logged out during authentication."))) }
     }
 
     /// The app's own redirect URLs: the configured one and the registered custom schemes.
@@ -168,8 +176,8 @@ extension EntitlementEngine {
         let replies = authenticationReplies
         authenticationReplies = []
         for reply in replies { reply(.success(mvpd)) }
-        if !cached { Task { await self.persist() } }
-        resumeAuthorizations(success: true)
+        if !cached { spawn { await $0.persist() } }
+        authorization.authenticationFinished(success: true, in: self)
     }
 
     private func failAuthentication(code: String, statusID: String?) {
@@ -195,7 +203,7 @@ extension EntitlementEngine {
         } else {
             for reply in replies { reply(.failure(error)) }
         }
-        resumeAuthorizations(success: false)
+        authorization.authenticationFinished(success: false, in: self)
     }
 
     private func createSession(mvpd: String?, attempt: Int) {
@@ -305,6 +313,6 @@ extension EntitlementEngine {
     func store(profile: Profile, mvpd: String, provider: URL) {
         local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
         local.selectedMVPD = mvpd
-        preauthorizations.clear()
+        authorization.preauthorizations.clear()
     }
 }

@@ -7,7 +7,7 @@ extension EntitlementEngine {
         if let reply { setRequestorReplies.append(reply) }
         if id != requestor.requestorID {
             local = await storage.read(LocalState.self, LocalState.storageKey(requestor: id)) ?? LocalState()
-            preauthorizations.clear()
+            authorization.preauthorizations.clear()
         }
         let list = providers.isEmpty ? [settings.defaultProvider] : providers
         guard case .fetch(let generation, let unique) = requestor.setRequestor(id, providers: list) else { return }
@@ -18,25 +18,28 @@ extension EntitlementEngine {
         for provider in unique {
             let client = client(for: provider)
             let unconfirmed = pending.filter { $0.value == provider.absoluteString }.map(\.key).sorted()
-            Task {
+            spawn { engine in
                 let result = await Self.fetchConfiguration(client: client, requestorID: id, headers: headers)
                 var profiles: ProfilesResponse?
                 if case .success = result {
-                    let confirmed = await Self.retryLogouts(
+                    let confirmed = await LogoutCoordinator.retry(
                         unconfirmed, client: client, requestorID: id, redirect: redirect,
                         headers: headers)
-                    self.logoutsConfirmed(confirmed)
+                    engine.logoutsConfirmed(confirmed)
                     profiles = try? await client.send(
                         APICall(method: "GET", path: ["api", "v2", id, "profiles"]),
                         headers: headers, as: ProfilesResponse.self)
                 }
                 let redirects = await client.credentials.registeredRedirectURIs()
-                self.configurationReceived(
+                engine.configurationReceived(
                     generation: generation, provider: provider, result: result, profiles: profiles,
                     redirects: redirects)
             }
         }
     }
+
+    /// Logouts the service has confirmed on a retry.
+    func logoutsConfirmed(_ mvpds: [String]) { LogoutCoordinator.confirmed(mvpds, in: &local) }
 
     /// Several providers were asked, one answered, and some are still silent ``EngineSettings/configurationTimeout``
     /// later: each is reported (`CFG408`, `serviceProvider`) and counted as failed, so the others' MVPDs are used.
@@ -93,9 +96,9 @@ extension EntitlementEngine {
             // like the transport's own (the injected test clock does not wait while the network does).
             configurationTimerGeneration = generation
             let timeout = settings.configurationTimeout
-            Task {
-                try? await Task.sleep(for: .seconds(timeout))
-                self.configurationTimedOut(generation: generation)
+            spawn { engine in
+                do { try await Task.sleep(for: .seconds(timeout)) } catch { return }
+                engine.configurationTimedOut(generation: generation)
             }
         }
         guard case .complete(let success, let error, let held) = action else { return }
@@ -104,7 +107,7 @@ extension EntitlementEngine {
         if success {
             applyProfileSync()
             // Persist in the background: awaiting here would let later calls run before the held ones.
-            Task { await self.persist() }
+            spawn { await $0.persist() }
             emit([.setRequestorComplete(status: ACCESS_ENABLER_STATUS_SUCCESS)])
             let mvpds = currentMVPDs()
             for reply in replies { reply(.success(mvpds)) }

@@ -30,14 +30,28 @@ struct EngineOptions: Sendable, Equatable {
     var deviceInfoOverride: String?
 }
 
-/// The engine: one actor that owns all state, feeds the state machines and performs their actions. Commands arrive
-/// in call order through ``accept(_:)``; network work runs in child tasks that report back to the actor.
+/// The engine: the actor that owns what the flows share (settings, transport, token storage, local state, the
+/// requestor's configuration, the event hub) and routes each command to the coordinator of its flow. Commands arrive in
+/// call order through ``accept(_:)``; the network work of a flow runs as a job (``spawn(_:)``) — a child of the
+/// enabler's task group, isolated to this actor, that awaits its answers and ends the flow itself.
 actor EntitlementEngine {
+    /// A flow's work after its command was taken: runs on the engine, as a child task of the enabler's task group.
+    typealias Job = @Sendable (isolated EntitlementEngine) async -> Void
+
     let settings: EngineSettings
     let transport: any HTTPTransport
     let clock: any AccessEnablerClock
     let storage: SecureStorage
     let hub: EventHub
+    /// Where ``spawn(_:)`` puts jobs; the enabler's worker runs each as a child task.
+    private let jobs: AsyncStream<Job>.Continuation
+
+    /// `getMetadata` and `getSelectedProvider`.
+    let metadata = MetadataCoordinator()
+    /// `check/getAuthorization`, `checkPreauthorizedResources` and the Preauthorize API.
+    let authorization = AuthorizationCoordinator()
+    /// `logout`.
+    let logout = LogoutCoordinator()
 
     var options = EngineOptions()
     var deviceID = ""
@@ -52,27 +66,17 @@ actor EntitlementEngine {
     var pollingAttempt = 0
     var platformTask: Task<Void, Never>?
     var safariViewOpen = false
-    var loggingOutMVPD: String?
-    var authorization = AuthorizationStateMachine()
-    var logoutMachine = LogoutStateMachine()
-    var preauthorizations = PreauthorizationCache()
     var local = LocalState()
     var credentialManagers: [URL: CredentialManager] = [:]
     var syncedProfiles: [URL: ProfilesResponse] = [:]
     var registeredRedirects: [String] = []
+    /// MD5-hashed user GUIDs of the tracking data, by user.
     var guidCache: [String: String] = [:]
 
     var setRequestorReplies: [EngineCommand.Reply<[MVPD]>] = []
     var authenticationReplies: [EngineCommand.Reply<String>] = []
-    var authorizationReplies: [Int: EngineCommand.Reply<String>] = [:]
-    var logoutReplies: [EngineCommand.Reply<Void>] = []
-    var nextRequestID = 0
     var authenticationData: [String: any Sendable]?
     var authenticationFilter: [String: any Sendable]?
-    var authorizationData: [Int: [String: any Sendable]] = [:]
-    /// Authorization requests that started while the resource's decision was still valid locally ("token in cache"
-    /// of the `TRACKING_AUTHORIZATION` event).
-    var cachedAuthorizations: Set<Int> = []
     /// The configuration generation whose wait for silent providers has started.
     var configurationTimerGeneration: Int?
 
@@ -81,13 +85,14 @@ actor EntitlementEngine {
 
     init(
         settings: EngineSettings, transport: any HTTPTransport, clock: any AccessEnablerClock, storage: SecureStorage,
-        hub: EventHub
+        hub: EventHub, jobs: AsyncStream<Job>.Continuation
     ) {
         self.settings = settings
         self.transport = transport
         self.clock = clock
         self.storage = storage
         self.hub = hub
+        self.jobs = jobs
         self.polling = SecondScreenPollingStateMachine(interval: settings.pollInterval)
     }
 
@@ -122,17 +127,17 @@ actor EntitlementEngine {
         case .handleExternalURL(let url):
             handleExternalURL(url)
         case .checkPreauthorized(let resources, let cache, let reply):
-            checkPreauthorized(resources, cache: cache, reply: reply)
+            authorization.checkPreauthorized(resources, cache: cache, reply: reply, in: self)
         case .preauthorizeDecisions(let resources, let localCache, let remoteCache, let reply):
-            preauthorizeDecisions(resources, localCache: localCache, remoteCache: remoteCache, reply: reply)
+            authorization.preauthorizeDecisions(resources, localCache: localCache, remoteCache: remoteCache, reply: reply, in: self)
         case .authorize(let resource, let mode, let data, let reply):
-            authorize(resource, mode: mode, data: data, reply: reply)
+            authorization.authorize(resource, mode: mode, data: data, reply: reply, in: self)
         case .logout(let reply):
-            logout(reply: reply)
+            logout.logout(reply: reply, in: self)
         case .getSelectedProvider(let reply):
-            getSelectedProvider(reply: reply)
+            metadata.getSelectedProvider(reply: reply, in: self)
         case .getMetadata(let keys, let reply):
-            getMetadata(keys, reply: reply)
+            metadata.getMetadata(keys, reply: reply, in: self)
         case .providers(let reply):
             reply(
                 requestor.phase == .configured
@@ -141,12 +146,25 @@ actor EntitlementEngine {
         }
     }
 
-    /// Stops background work (the enabler is going away).
+    /// Stops background work (the enabler is going away): no job starts after this.
     func shutdown() {
         pollingTask?.cancel()
         pollingTask = nil
         platformTask?.cancel()
         platformTask = nil
+        jobs.finish()
+    }
+
+    /// Starts `job` as a child task of the enabler's task group (ended with it), stoppable by `cancellation` when
+    /// given. Its answer arrives inside it, by `await`; nothing re-enters the engine from outside.
+    func spawn(cancellation: JobCancellation? = nil, _ job: @escaping Job) {
+        guard let cancellation else {
+            jobs.yield(job)
+            return
+        }
+        jobs.yield { engine in
+            await cancellation.run { await job(engine) }
+        }
     }
 
     // MARK: shared helpers

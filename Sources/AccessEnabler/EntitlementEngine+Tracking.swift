@@ -2,50 +2,8 @@ import Crypto
 import EntitleCore
 import Foundation
 
+/// Tracking data (API reference, "Tracking Events"), shared by the authentication and authorization flows.
 extension EntitlementEngine {
-    /// `getSelectedProvider` → `selectedProvider(mvpd)`: the MVPD selected in an authentication flow under way, else
-    /// the MVPD the user is authenticated with, else nil.
-    func getSelectedProvider(reply: EngineCommand.Reply<MVPD?>?) {
-        let id = authentication.selectedMVPD ?? local.authenticated(now: now())?.mvpd
-        let mvpd = id.map { mvpdModel($0) ?? MVPD(ID: $0, displayName: $0, logoURL: "") }
-        emit([.selectedProvider(mvpd: mvpd)])
-        reply?(.success(mvpd))
-    }
-
-    /// `getMetadata`: answered from the local profile and decisions (no network).
-    func getMetadata(_ keys: [String: any Sendable], reply: EngineCommand.Reply<MetadataResult>?) {
-        let opcode = Self.int(keys[METADATA_OPCODE_KEY]).map(Int32.init) ?? METADATA_INVALID
-        let authenticated = local.authenticated(now: now())
-        var result = MetadataResult(value: nil, encrypted: false)
-        switch opcode {
-        case METADATA_AUTHENTICATION:
-            if let entry = authenticated?.entry { result.value = .string(String(entry.profile.notAfter)) }
-        case METADATA_AUTHORIZATION:
-            if authenticated != nil, let resource = keys[METADATA_RESOURCE_ID_KEY].flatMap(Self.string),
-                let notAfter = local.authorizations[resource], notAfter > nowMilliseconds
-            {
-                result.value = .string(String(notAfter))
-            }
-        case METADATA_DEVICE_ID:
-            if settings.deviceIDMetadata { result.value = .string(deviceID) }
-        case METADATA_USER_META:
-            if let entry = authenticated?.entry, let name = keys[METADATA_USER_META_KEY].flatMap(Self.string),
-                let attribute = entry.profile.attributes[name]
-            {
-                result = MetadataResult(value: attribute.value, encrypted: attribute.state == .encrypted)
-            }
-        default:
-            break
-        }
-        let key =
-            [METADATA_AUTHENTICATION, METADATA_AUTHORIZATION, METADATA_DEVICE_ID, METADATA_USER_META].contains(opcode)
-            ? opcode : METADATA_INVALID
-        emit([.setMetadataStatus(metadata: result.value, encrypted: result.encrypted, key: key, arguments: keys)])
-        reply?(.success(result))
-    }
-
-    // MARK: tracking data (API reference, "Tracking Events")
-
     /// Device type (`computer`, `tablet`, `mobile`, `gameconsole`, `unknown`), AccessEnabler client type (`ios`: this
     /// SDK implements the iOS/tvOS AccessEnabler) and operating system, in the API reference's vocabulary.
     func deviceTrackingFields() -> [String] {
