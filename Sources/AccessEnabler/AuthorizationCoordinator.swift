@@ -43,7 +43,7 @@ final class AuthorizationCoordinator {
         }
         let actions = machine.authorize(request, authenticated: authenticated, authenticationInProgress: authenticating)
         // The identity of a Promotional TempPass travels with the login this getAuthorization starts.
-        if actions.contains(.startAuthentication), let data, !data.isEmpty { engine.authenticationData = data }
+        if actions.contains(.startAuthentication), let data, !data.isEmpty { engine.authentication.data = data }
         perform(actions, in: engine)
     }
 
@@ -60,8 +60,8 @@ final class AuthorizationCoordinator {
             case .failNotAuthenticated(let request):
                 finish(request, outcome: Self.notAuthenticated, mvpd: nil, in: engine)
             case .startAuthentication:
-                engine.authenticationFilter = nil
-                engine.startAuthentication(force: false)
+                engine.authentication.filter = nil
+                engine.authentication.start(force: false, in: engine)
             }
         }
     }

@@ -46,6 +46,12 @@ actor EntitlementEngine {
     /// Where ``spawn(_:)`` puts jobs; the enabler's worker runs each as a child task.
     private let jobs: AsyncStream<Job>.Continuation
 
+    /// `check/getAuthentication`, `setSelectedProvider`, `handleExternalURL`.
+    let authentication = AuthenticationCoordinator()
+    /// The registration code and its polling.
+    let secondScreen: SecondScreenCoordinator
+    /// Platform single sign-on.
+    let platformSSO = PlatformSSOCoordinator()
     /// `getMetadata` and `getSelectedProvider`.
     let metadata = MetadataCoordinator()
     /// `check/getAuthorization`, `checkPreauthorizedResources` and the Preauthorize API.
@@ -58,13 +64,7 @@ actor EntitlementEngine {
     var prepared = false
 
     var requestor = RequestorStateMachine<EngineCommand>()
-    var authentication = AuthenticationStateMachine()
-    var polling: SecondScreenPollingStateMachine
-    var pollingTask: Task<Void, Never>?
-    /// The `DELETE` of a second-screen session given up (see `abandonSession(code:)`).
-    var sessionAbandonment: Task<Void, Never>?
-    var pollingAttempt = 0
-    var platformTask: Task<Void, Never>?
+    /// Whether the SDK's own browser shows a page (an SFSafariViewController MVPD's).
     var safariViewOpen = false
     var local = LocalState()
     var credentialManagers: [URL: CredentialManager] = [:]
@@ -74,9 +74,6 @@ actor EntitlementEngine {
     var guidCache: [String: String] = [:]
 
     var setRequestorReplies: [EngineCommand.Reply<[MVPD]>] = []
-    var authenticationReplies: [EngineCommand.Reply<String>] = []
-    var authenticationData: [String: any Sendable]?
-    var authenticationFilter: [String: any Sendable]?
     /// The configuration generation whose wait for silent providers has started.
     var configurationTimerGeneration: Int?
 
@@ -93,7 +90,7 @@ actor EntitlementEngine {
         self.storage = storage
         self.hub = hub
         self.jobs = jobs
-        self.polling = SecondScreenPollingStateMachine(interval: settings.pollInterval)
+        self.secondScreen = SecondScreenCoordinator(interval: settings.pollInterval)
     }
 
     // MARK: commands
@@ -117,15 +114,15 @@ actor EntitlementEngine {
         case .setOptions, .setRequestor:
             break
         case .checkAuthentication(let reply):
-            checkAuthentication(reply: reply)
+            authentication.checkAuthentication(reply: reply, in: self)
         case .getAuthentication(let force, let data, let filter, let reply):
-            getAuthentication(force: force, data: data, filter: filter, reply: reply)
+            authentication.getAuthentication(force: force, data: data, filter: filter, reply: reply, in: self)
         case .selectProvider(let id, let reply):
-            selectProvider(id, reply: reply)
+            authentication.selectProvider(id, reply: reply, in: self)
         case .startSecondScreen(let mvpd, let reply):
-            startSecondScreen(mvpd: mvpd, reply: reply)
+            authentication.startSecondScreen(mvpd: mvpd, reply: reply, in: self)
         case .handleExternalURL(let url):
-            handleExternalURL(url)
+            authentication.handleExternalURL(url, in: self)
         case .checkPreauthorized(let resources, let cache, let reply):
             authorization.checkPreauthorized(resources, cache: cache, reply: reply, in: self)
         case .preauthorizeDecisions(let resources, let localCache, let remoteCache, let reply):
@@ -148,10 +145,8 @@ actor EntitlementEngine {
 
     /// Stops background work (the enabler is going away): no job starts after this.
     func shutdown() {
-        pollingTask?.cancel()
-        pollingTask = nil
-        platformTask?.cancel()
-        platformTask = nil
+        _ = secondScreen.stop()
+        platformSSO.stop()
         jobs.finish()
     }
 

@@ -25,7 +25,7 @@ final class LogoutCoordinator {
         let service: URL? = authenticated.map { engine.provider(for: $0) }
         mvpd = authenticated
         let keptPendingLogouts = engine.local.pendingLogouts
-        engine.abandonAuthentication()
+        engine.authentication.abandon(in: engine)
         engine.authorization.authenticationFinished(success: false, in: engine)
         engine.local = LocalState()
         engine.authorization.preauthorizations.clear()
