@@ -33,21 +33,21 @@ extension EntitlementEngine {
     func customRedirects() -> [String] {
         var result: [String] = []
         if let configured = settings.redirectURL { result.append(configured) }
-        return result + registeredRedirects
+        return result + requestor.registeredRedirects
     }
 
     /// The redirect URL of a session: the app's custom scheme for MVPDs that need SFSafariViewController, else
     /// `ADOBEPASS_REDIRECT_URL` — unless the registration does not allow it, then the app's custom scheme.
     func redirectURL(requiresSVC: Bool) -> String {
-        let registeredCustom = registeredRedirects.filter { !ExternalURLMatcher(customRedirects: []).matches($0) }
+        let registeredCustom = requestor.registeredRedirects.filter { !ExternalURLMatcher(customRedirects: []).matches($0) }
         var custom = registeredCustom.first ?? settings.redirectURL
         if let configured = settings.redirectURL,
-            registeredRedirects.isEmpty || ExternalURLMatcher(customRedirects: registeredRedirects).matches(configured)
+            requestor.registeredRedirects.isEmpty || ExternalURLMatcher(customRedirects: requestor.registeredRedirects).matches(configured)
         {
             custom = configured
         }
         if requiresSVC { return custom ?? ADOBEPASS_REDIRECT_URL }
-        let allowsAdobePass = registeredRedirects.isEmpty || registeredCustom.count < registeredRedirects.count
+        let allowsAdobePass = requestor.registeredRedirects.isEmpty || registeredCustom.count < requestor.registeredRedirects.count
         return allowsAdobePass ? ADOBEPASS_REDIRECT_URL : (custom ?? ADOBEPASS_REDIRECT_URL)
     }
 

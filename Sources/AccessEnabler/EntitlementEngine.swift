@@ -46,6 +46,8 @@ actor EntitlementEngine {
     /// Where ``spawn(_:)`` puts jobs; the enabler's worker runs each as a child task.
     private let jobs: AsyncStream<Job>.Continuation
 
+    /// `setRequestor`: the configuration every other flow reads.
+    let requestor = RequestorCoordinator()
     /// `check/getAuthentication`, `setSelectedProvider`, `handleExternalURL`.
     let authentication = AuthenticationCoordinator()
     /// The registration code and its polling.
@@ -63,19 +65,12 @@ actor EntitlementEngine {
     var deviceID = ""
     var prepared = false
 
-    var requestor = RequestorStateMachine<EngineCommand>()
     /// Whether the SDK's own browser shows a page (an SFSafariViewController MVPD's).
     var safariViewOpen = false
     var local = LocalState()
     var credentialManagers: [URL: CredentialManager] = [:]
-    var syncedProfiles: [URL: ProfilesResponse] = [:]
-    var registeredRedirects: [String] = []
     /// MD5-hashed user GUIDs of the tracking data, by user.
     var guidCache: [String: String] = [:]
-
-    var setRequestorReplies: [EngineCommand.Reply<[MVPD]>] = []
-    /// The configuration generation whose wait for silent providers has started.
-    var configurationTimerGeneration: Int?
 
     private var persisting = false
     private var persistPending = false
@@ -102,7 +97,7 @@ actor EntitlementEngine {
         case .setOptions(let values):
             applyOptions(values)
         case .setRequestor(let id, let providers, let reply):
-            await startConfiguration(requestorID: id, providers: providers, reply: reply)
+            await requestor.setRequestor(id, providers: providers, reply: reply, in: self)
         default:
             if case .run(let call) = requestor.submit(command) { execute(call) }
         }
