@@ -35,14 +35,14 @@ final class AuthenticationCoordinator {
         if let (mvpd, entry) = engine.local.authenticated(now: now) {
             engine.emit([
                 .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED),
-                engine.tracking(authenticationSucceeded: true, mvpd: mvpd, profile: entry.profile, cached: true),
+                engine.tracking.authentication(succeeded: true, mvpd: mvpd, profile: entry.profile, cached: true, in: engine),
             ])
             reply?(.success(mvpd))
             return
         }
         var events: [AccessEnablerEvent] = [
             .setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR),
-            engine.tracking(authenticationSucceeded: false, mvpd: nil, profile: nil, cached: true),
+            engine.tracking.authentication(succeeded: false, mvpd: nil, profile: nil, cached: true, in: engine),
         ]
         if engine.local.expiredTemporaryProfile(now: now) != nil {
             events.append(
@@ -82,7 +82,7 @@ final class AuthenticationCoordinator {
     func selectProvider(_ id: String?, reply: EngineCommand.Reply<String>?, in engine: isolated EntitlementEngine) {
         if let reply { replies.append(reply) }
         if let id {
-            engine.emit([.sendTrackingData(data: [id] + engine.deviceTrackingFields(), eventType: TRACKING_GET_SELECTED_PROVIDER)])
+            engine.emit([.sendTrackingData(data: [id] + engine.tracking.deviceFields(in: engine), eventType: TRACKING_GET_SELECTED_PROVIDER)])
         }
         let known = id.map { engine.requestor.route(for: $0) != nil } ?? false
         perform(machine.selectProvider(id, known: known), in: engine)
@@ -186,7 +186,7 @@ final class AuthenticationCoordinator {
                         message: "Authenticated under a degradation rule.")))
         }
         events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
-        events.append(engine.tracking(authenticationSucceeded: true, mvpd: mvpd, profile: profile, cached: cached))
+        events.append(engine.tracking.authentication(succeeded: true, mvpd: mvpd, profile: profile, cached: cached, in: engine))
         engine.emit(events)
         let waiting = replies
         replies = []
@@ -203,7 +203,7 @@ final class AuthenticationCoordinator {
         }
         events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: code))
         if code != PROVIDER_NOT_SELECTED_ERROR && code != PROVIDER_NOT_AVAILABLE_ERROR {
-            events.append(engine.tracking(authenticationSucceeded: false, mvpd: nil, profile: nil, cached: false))
+            events.append(engine.tracking.authentication(succeeded: false, mvpd: nil, profile: nil, cached: false, in: engine))
         }
         engine.emit(events)
         let waiting = replies

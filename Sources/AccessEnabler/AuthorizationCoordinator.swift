@@ -127,7 +127,7 @@ final class AuthorizationCoordinator {
             }
             events.append(.setToken(token: token, resource: request.resource))
             events.append(
-                engine.tracking(authorizationSucceeded: true, mvpd: mvpd, profile: profile, cached: cached, error: "", details: ""))
+                engine.tracking.authorization(succeeded: true, mvpd: mvpd, profile: profile, cached: cached, error: "", details: "", in: engine))
             engine.emit(events)
             reply?(.success(token))
             engine.spawn { await $0.persist() }
@@ -156,8 +156,8 @@ final class AuthorizationCoordinator {
                     errorID: statusID, level: "error", message: description.isEmpty ? code : description,
                     extras: [STATUS_RESOURCE_KEY: request.resource])),
             .tokenRequestFailed(resource: request.resource, errorCode: code, errorDescription: description),
-            engine.tracking(
-                authorizationSucceeded: false, mvpd: mvpd, profile: profile, cached: cached, error: code, details: description),
+            engine.tracking.authorization(
+                succeeded: false, mvpd: mvpd, profile: profile, cached: cached, error: code, details: description, in: engine),
         ])
         let errorCode: AccessEnablerError.Code =
             switch code {

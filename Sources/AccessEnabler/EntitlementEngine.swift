@@ -1,35 +1,6 @@
 import EntitleCore
 import Foundation
 
-/// Settings fixed at `init`.
-struct EngineSettings: Sendable {
-    var softwareStatement: String
-    var defaultProvider: URL
-    /// The placeholder `defaultProvider` when the app named no service: configuring against it fails with `CFG100`
-    /// without any connection.
-    static let unconfiguredProvider = URL(string: "entitle-unconfigured:service")!
-    var deviceMode: Bool
-    var redirectURL: String?
-    var pollInterval: TimeInterval
-    var activationURL: String?
-    var deviceInfo: DeviceInfo
-    var deviceID: String?
-    var deviceIDMetadata = false
-    var configurationTimeout: TimeInterval = 10
-    var userAgent: String
-    var platformSSO: (any PlatformSingleSignOn)?
-    var platformChannelIdentifier: String?
-    var safariPresenter: (any SafariViewPresenter)?
-}
-
-/// Options of `setOptions` that travel with every request.
-struct EngineOptions: Sendable, Equatable {
-    var applicationProfile: String?
-    var visitorID: String?
-    var handleSVC = false
-    var deviceInfoOverride: String?
-}
-
 /// The engine: the actor that owns what the flows share (settings, transport, token storage, local state, the
 /// requestor's configuration, the event hub) and routes each command to the coordinator of its flow. Commands arrive in
 /// call order through ``accept(_:)``; the network work of a flow runs as a job (``spawn(_:)``) — a child of the
@@ -38,10 +9,15 @@ actor EntitlementEngine {
     /// A flow's work after its command was taken: runs on the engine, as a child task of the enabler's task group.
     typealias Job = @Sendable (isolated EntitlementEngine) async -> Void
 
+    /// Settings fixed at `init`.
     let settings: EngineSettings
+    /// The seam every REST call goes through.
     let transport: any HTTPTransport
+    /// The injected clock.
     let clock: any AccessEnablerClock
+    /// The token store, with integrity checks.
     let storage: SecureStorage
+    /// Delivers every event to the delegate, observers and streams.
     let hub: EventHub
     /// Where ``spawn(_:)`` puts jobs; the enabler's worker runs each as a child task.
     private let jobs: AsyncStream<Job>.Continuation
@@ -60,18 +36,24 @@ actor EntitlementEngine {
     let authorization = AuthorizationCoordinator()
     /// `logout`.
     let logout = LogoutCoordinator()
+    /// The tracking data of the authentication and authorization flows.
+    let tracking = TrackingReporter()
 
+    /// `setOptions` values, sent with every request.
     var options = EngineOptions()
+    /// The device id (configured, stored, or made once).
     var deviceID = ""
+    /// Whether storage is prepared and the device id known.
     var prepared = false
 
     /// Whether the SDK's own browser shows a page (an SFSafariViewController MVPD's).
     var safariViewOpen = false
+    /// The requestor's stored state: profiles, selected MVPD, decision expiries, unconfirmed logouts.
     var local = LocalState()
+    /// One credential manager (DCR and access token) per service.
     var credentialManagers: [URL: CredentialManager] = [:]
-    /// MD5-hashed user GUIDs of the tracking data, by user.
-    var guidCache: [String: String] = [:]
 
+    /// A write of ``local`` is under way / another is due after it.
     private var persisting = false
     private var persistPending = false
 
@@ -216,7 +198,7 @@ actor EntitlementEngine {
         requestor.route(for: id).map { MVPD(configuration: $0.mvpd) }
     }
 
-    // MARK: options and persistence
+    // MARK: start-up and persistence
 
     private func prepareIfNeeded() async {
         guard !prepared else { return }
@@ -232,26 +214,6 @@ actor EntitlementEngine {
         }
     }
 
-    private func applyOptions(_ values: [String: any Sendable]) {
-        for (key, value) in values {
-            switch key {
-            case OPTION_APPLICATION_PROFILE: options.applicationProfile = Self.string(value)
-            case OPTION_VISITOR_ID: options.visitorID = Self.string(value)
-            case OPTION_HANDLE_SVC: options.handleSVC = Self.bool(value) ?? false
-            case OPTION_DEVICE_INFO: options.deviceInfoOverride = Self.string(value)
-            default:
-                // The spec lists these four; no other key has a form on the wire, so it is not sent — and the app is
-                // told, instead of the key vanishing silently.
-                emit([
-                    .status(
-                        AccessEnablerStatus(
-                            errorID: AccessEnablerStatus.ID.unknownOption, level: "warning",
-                            message: "setOptions: \(key) is not an option (applicationProfile, visitorID, handleSVC, device_info); it is not sent."))
-                ])
-            }
-        }
-    }
-
     /// Writes the local state; writes never overlap and the last state always wins.
     func persist() async {
         persistPending = true
@@ -264,31 +226,5 @@ actor EntitlementEngine {
             try? await storage.write(snapshot, LocalState.storageKey(requestor: id))
         }
         persisting = false
-    }
-
-    static func string(_ value: any Sendable) -> String? {
-        if let text = value as? String { return text }
-        if let number = value as? Int { return String(number) }
-        if let number = value as? Int32 { return String(number) }
-        if let number = value as? Double { return String(number) }
-        if let flag = value as? Bool { return flag ? "true" : "false" }
-        return nil
-    }
-
-    static func bool(_ value: any Sendable) -> Bool? {
-        if let flag = value as? Bool { return flag }
-        if let number = value as? Int { return number != 0 }
-        if let text = value as? String { return ["true", "yes", "1"].contains(text.lowercased()) }
-        return nil
-    }
-
-    static func int(_ value: (any Sendable)?) -> Int? {
-        guard let value else { return nil }
-        if let number = value as? Int32 { return Int(number) }
-        if let number = value as? Int { return number }
-        if let number = value as? Int64 { return Int(number) }
-        if let number = value as? UInt32 { return Int(number) }
-        if let text = value as? String { return Int(text) }
-        return nil
     }
 }

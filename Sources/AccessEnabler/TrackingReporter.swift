@@ -2,12 +2,19 @@ import Crypto
 import EntitleCore
 import Foundation
 
-/// Tracking data (API reference, "Tracking Events"), shared by the authentication and authorization flows.
-extension EntitlementEngine {
+/// Tracking data (API reference, "Tracking Events"), shared by the authentication and authorization flows: the data
+/// arrays of `sendTrackingData`, with the MD5-hashed user GUID computed once per user.
+final class TrackingReporter {
+    /// MD5-hashed user GUIDs, by user.
+    private var guidCache: [String: String] = [:]
+
+    /// Creates the reporter with no GUID computed.
+    init() {}
+
     /// Device type (`computer`, `tablet`, `mobile`, `gameconsole`, `unknown`), AccessEnabler client type (`ios`: this
     /// SDK implements the iOS/tvOS AccessEnabler) and operating system, in the API reference's vocabulary.
-    func deviceTrackingFields() -> [String] {
-        let configuration = requestor.configurations.first?.configuration
+    func deviceFields(in engine: isolated EntitlementEngine) -> [String] {
+        let configuration = engine.requestor.configurations.first?.configuration
         return [Self.trackedDeviceType(configuration?.device), "ios", configuration?.os ?? "unknown"]
     }
 
@@ -44,24 +51,26 @@ extension EntitlementEngine {
     }
 
     /// `TRACKING_AUTHENTICATION`: success, MVPD id, GUID, cached, device type, client type, OS.
-    func tracking(authenticationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool) -> AccessEnablerEvent {
+    func authentication(
+        succeeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool, in engine: isolated EntitlementEngine
+    ) -> AccessEnablerEvent {
         let data =
             [
                 success ? "true" : "false", success ? (mvpd ?? "") : "", success ? hashedGUID(profile) : "",
                 success && cached ? "true" : "false",
-            ] + deviceTrackingFields()
+            ] + deviceFields(in: engine)
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHENTICATION)
     }
 
     /// `TRACKING_AUTHORIZATION`: success, MVPD id, GUID, token in cache (the resource's decision was still valid on
     /// the device when the request started), error, details, device type, client type, OS.
-    func tracking(
-        authorizationSucceeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool, error: String,
-        details: String
+    func authorization(
+        succeeded success: Bool, mvpd: String?, profile: Profile?, cached: Bool, error: String, details: String,
+        in engine: isolated EntitlementEngine
     ) -> AccessEnablerEvent {
         let data =
             [success ? "true" : "false", mvpd ?? "", hashedGUID(profile), cached ? "true" : "false", error, details]
-            + deviceTrackingFields()
+            + deviceFields(in: engine)
         return .sendTrackingData(data: data, eventType: TRACKING_AUTHORIZATION)
     }
 }
