@@ -35,17 +35,29 @@ public final class AccessEnabler: Sendable {
             safariPresenter: configuration.safariPresenter)
         settings.deviceIDMetadata = configuration.deviceIDMetadata
         settings.configurationTimeout = configuration.configurationTimeout
+        let (jobStream, jobs) = AsyncStream<EntitlementEngine.Job>.makeStream(bufferingPolicy: .unbounded)
         let engine = EntitlementEngine(
             settings: settings, transport: configuration.transport, clock: configuration.clock,
             storage: SecureStorage(store: configuration.tokenStore, check: configuration.storageCheck),
-            hub: hub)
+            hub: hub, jobs: jobs)
         let (stream, continuation) = AsyncStream<EngineCommand>.makeStream(bufferingPolicy: .unbounded)
         self.hub = hub
         self.engine = engine
         self.commands = continuation
+        // The enabler's one unstructured task: the Objective-C-shaped methods are fire-and-forget by contract and
+        // answer through the delegate. Inside it everything is structured: commands are taken one at a time, in call
+        // order, and the flows' jobs run as children of one task group, ended with the enabler.
         self.worker = Task {
-            for await command in stream { await engine.accept(command) }
-            await engine.shutdown()
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    await withDiscardingTaskGroup { flows in
+                        for await job in jobStream { flows.addTask { await job(engine) } }
+                    }
+                }
+                for await command in stream { await engine.accept(command) }
+                await engine.shutdown()
+                group.cancelAll()
+            }
         }
     }
 

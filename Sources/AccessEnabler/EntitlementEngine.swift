@@ -1,94 +1,73 @@
 import EntitleCore
 import Foundation
 
-/// Settings fixed at `init`.
-struct EngineSettings: Sendable {
-    var softwareStatement: String
-    var defaultProvider: URL
-    /// The placeholder `defaultProvider` when the app named no service: configuring against it fails with `CFG100`
-    /// without any connection.
-    static let unconfiguredProvider = URL(string: "entitle-unconfigured:service")!
-    var deviceMode: Bool
-    var redirectURL: String?
-    var pollInterval: TimeInterval
-    var activationURL: String?
-    var deviceInfo: DeviceInfo
-    var deviceID: String?
-    var deviceIDMetadata = false
-    var configurationTimeout: TimeInterval = 10
-    var userAgent: String
-    var platformSSO: (any PlatformSingleSignOn)?
-    var platformChannelIdentifier: String?
-    var safariPresenter: (any SafariViewPresenter)?
-}
-
-/// Options of `setOptions` that travel with every request.
-struct EngineOptions: Sendable, Equatable {
-    var applicationProfile: String?
-    var visitorID: String?
-    var handleSVC = false
-    var deviceInfoOverride: String?
-}
-
-/// The engine: one actor that owns all state, feeds the state machines and performs their actions. Commands arrive
-/// in call order through ``accept(_:)``; network work runs in child tasks that report back to the actor.
+/// The engine: the actor that owns what the flows share (settings, transport, token storage, local state, the
+/// requestor's configuration, the event hub) and routes each command to the coordinator of its flow. Commands arrive in
+/// call order through ``accept(_:)``; the network work of a flow runs as a job (``spawn(_:)``) — a child of the
+/// enabler's task group, isolated to this actor, that awaits its answers and ends the flow itself.
 actor EntitlementEngine {
-    let settings: EngineSettings
-    let transport: any HTTPTransport
-    let clock: any AccessEnablerClock
-    let storage: SecureStorage
-    let hub: EventHub
+    /// A flow's work after its command was taken: runs on the engine, as a child task of the enabler's task group.
+    typealias Job = @Sendable (isolated EntitlementEngine) async -> Void
 
+    /// Settings fixed at `init`.
+    let settings: EngineSettings
+    /// The seam every REST call goes through.
+    let transport: any HTTPTransport
+    /// The injected clock.
+    let clock: any AccessEnablerClock
+    /// The token store, with integrity checks.
+    let storage: SecureStorage
+    /// Delivers every event to the delegate, observers and streams.
+    let hub: EventHub
+    /// Where ``spawn(_:)`` puts jobs; the enabler's worker runs each as a child task.
+    private let jobs: AsyncStream<Job>.Continuation
+
+    /// `setRequestor`: the configuration every other flow reads.
+    let requestor = RequestorCoordinator()
+    /// `check/getAuthentication`, `setSelectedProvider`, `handleExternalURL`.
+    let authentication = AuthenticationCoordinator()
+    /// The registration code and its polling.
+    let secondScreen: SecondScreenCoordinator
+    /// Platform single sign-on.
+    let platformSSO = PlatformSSOCoordinator()
+    /// `getMetadata` and `getSelectedProvider`.
+    let metadata = MetadataCoordinator()
+    /// `check/getAuthorization`, `checkPreauthorizedResources` and the Preauthorize API.
+    let authorization = AuthorizationCoordinator()
+    /// `logout`.
+    let logout = LogoutCoordinator()
+    /// The tracking data of the authentication and authorization flows.
+    let tracking = TrackingReporter()
+
+    /// `setOptions` values, sent with every request.
     var options = EngineOptions()
+    /// The device id (configured, stored, or made once).
     var deviceID = ""
+    /// Whether storage is prepared and the device id known.
     var prepared = false
 
-    var requestor = RequestorStateMachine<EngineCommand>()
-    var authentication = AuthenticationStateMachine()
-    var polling: SecondScreenPollingStateMachine
-    var pollingTask: Task<Void, Never>?
-    /// The `DELETE` of a second-screen session given up (see `abandonSession(code:)`).
-    var sessionAbandonment: Task<Void, Never>?
-    var pollingAttempt = 0
-    var platformTask: Task<Void, Never>?
+    /// Whether the SDK's own browser shows a page (an SFSafariViewController MVPD's).
     var safariViewOpen = false
-    var loggingOutMVPD: String?
-    var authorization = AuthorizationStateMachine()
-    var logoutMachine = LogoutStateMachine()
-    var preauthorizations = PreauthorizationCache()
+    /// The requestor's stored state: profiles, selected MVPD, decision expiries, unconfirmed logouts.
     var local = LocalState()
+    /// One credential manager (DCR and access token) per service.
     var credentialManagers: [URL: CredentialManager] = [:]
-    var syncedProfiles: [URL: ProfilesResponse] = [:]
-    var registeredRedirects: [String] = []
-    var guidCache: [String: String] = [:]
 
-    var setRequestorReplies: [EngineCommand.Reply<[MVPD]>] = []
-    var authenticationReplies: [EngineCommand.Reply<String>] = []
-    var authorizationReplies: [Int: EngineCommand.Reply<String>] = [:]
-    var logoutReplies: [EngineCommand.Reply<Void>] = []
-    var nextRequestID = 0
-    var authenticationData: [String: any Sendable]?
-    var authenticationFilter: [String: any Sendable]?
-    var authorizationData: [Int: [String: any Sendable]] = [:]
-    /// Authorization requests that started while the resource's decision was still valid locally ("token in cache"
-    /// of the `TRACKING_AUTHORIZATION` event).
-    var cachedAuthorizations: Set<Int> = []
-    /// The configuration generation whose wait for silent providers has started.
-    var configurationTimerGeneration: Int?
-
+    /// A write of ``local`` is under way / another is due after it.
     private var persisting = false
     private var persistPending = false
 
     init(
         settings: EngineSettings, transport: any HTTPTransport, clock: any AccessEnablerClock, storage: SecureStorage,
-        hub: EventHub
+        hub: EventHub, jobs: AsyncStream<Job>.Continuation
     ) {
         self.settings = settings
         self.transport = transport
         self.clock = clock
         self.storage = storage
         self.hub = hub
-        self.polling = SecondScreenPollingStateMachine(interval: settings.pollInterval)
+        self.jobs = jobs
+        self.secondScreen = SecondScreenCoordinator(interval: settings.pollInterval)
     }
 
     // MARK: commands
@@ -100,7 +79,7 @@ actor EntitlementEngine {
         case .setOptions(let values):
             applyOptions(values)
         case .setRequestor(let id, let providers, let reply):
-            await startConfiguration(requestorID: id, providers: providers, reply: reply)
+            await requestor.setRequestor(id, providers: providers, reply: reply, in: self)
         default:
             if case .run(let call) = requestor.submit(command) { execute(call) }
         }
@@ -112,27 +91,27 @@ actor EntitlementEngine {
         case .setOptions, .setRequestor:
             break
         case .checkAuthentication(let reply):
-            checkAuthentication(reply: reply)
+            authentication.checkAuthentication(reply: reply, in: self)
         case .getAuthentication(let force, let data, let filter, let reply):
-            getAuthentication(force: force, data: data, filter: filter, reply: reply)
+            authentication.getAuthentication(force: force, data: data, filter: filter, reply: reply, in: self)
         case .selectProvider(let id, let reply):
-            selectProvider(id, reply: reply)
+            authentication.selectProvider(id, reply: reply, in: self)
         case .startSecondScreen(let mvpd, let reply):
-            startSecondScreen(mvpd: mvpd, reply: reply)
+            authentication.startSecondScreen(mvpd: mvpd, reply: reply, in: self)
         case .handleExternalURL(let url):
-            handleExternalURL(url)
+            authentication.handleExternalURL(url, in: self)
         case .checkPreauthorized(let resources, let cache, let reply):
-            checkPreauthorized(resources, cache: cache, reply: reply)
+            authorization.checkPreauthorized(resources, cache: cache, reply: reply, in: self)
         case .preauthorizeDecisions(let resources, let localCache, let remoteCache, let reply):
-            preauthorizeDecisions(resources, localCache: localCache, remoteCache: remoteCache, reply: reply)
+            authorization.preauthorizeDecisions(resources, localCache: localCache, remoteCache: remoteCache, reply: reply, in: self)
         case .authorize(let resource, let mode, let data, let reply):
-            authorize(resource, mode: mode, data: data, reply: reply)
+            authorization.authorize(resource, mode: mode, data: data, reply: reply, in: self)
         case .logout(let reply):
-            logout(reply: reply)
+            logout.logout(reply: reply, in: self)
         case .getSelectedProvider(let reply):
-            getSelectedProvider(reply: reply)
+            metadata.getSelectedProvider(reply: reply, in: self)
         case .getMetadata(let keys, let reply):
-            getMetadata(keys, reply: reply)
+            metadata.getMetadata(keys, reply: reply, in: self)
         case .providers(let reply):
             reply(
                 requestor.phase == .configured
@@ -141,12 +120,23 @@ actor EntitlementEngine {
         }
     }
 
-    /// Stops background work (the enabler is going away).
+    /// Stops background work (the enabler is going away): no job starts after this.
     func shutdown() {
-        pollingTask?.cancel()
-        pollingTask = nil
-        platformTask?.cancel()
-        platformTask = nil
+        _ = secondScreen.stop()
+        platformSSO.stop()
+        jobs.finish()
+    }
+
+    /// Starts `job` as a child task of the enabler's task group (ended with it), stoppable by `cancellation` when
+    /// given. Its answer arrives inside it, by `await`; nothing re-enters the engine from outside.
+    func spawn(cancellation: JobCancellation? = nil, _ job: @escaping Job) {
+        guard let cancellation else {
+            jobs.yield(job)
+            return
+        }
+        jobs.yield { engine in
+            await cancellation.run { await job(engine) }
+        }
     }
 
     // MARK: shared helpers
@@ -208,7 +198,7 @@ actor EntitlementEngine {
         requestor.route(for: id).map { MVPD(configuration: $0.mvpd) }
     }
 
-    // MARK: options and persistence
+    // MARK: start-up and persistence
 
     private func prepareIfNeeded() async {
         guard !prepared else { return }
@@ -224,26 +214,6 @@ actor EntitlementEngine {
         }
     }
 
-    private func applyOptions(_ values: [String: any Sendable]) {
-        for (key, value) in values {
-            switch key {
-            case OPTION_APPLICATION_PROFILE: options.applicationProfile = Self.string(value)
-            case OPTION_VISITOR_ID: options.visitorID = Self.string(value)
-            case OPTION_HANDLE_SVC: options.handleSVC = Self.bool(value) ?? false
-            case OPTION_DEVICE_INFO: options.deviceInfoOverride = Self.string(value)
-            default:
-                // The spec lists these four; no other key has a form on the wire, so it is not sent — and the app is
-                // told, instead of the key vanishing silently.
-                emit([
-                    .status(
-                        AccessEnablerStatus(
-                            errorID: AccessEnablerStatus.ID.unknownOption, level: "warning",
-                            message: "setOptions: \(key) is not an option (applicationProfile, visitorID, handleSVC, device_info); it is not sent."))
-                ])
-            }
-        }
-    }
-
     /// Writes the local state; writes never overlap and the last state always wins.
     func persist() async {
         persistPending = true
@@ -256,31 +226,5 @@ actor EntitlementEngine {
             try? await storage.write(snapshot, LocalState.storageKey(requestor: id))
         }
         persisting = false
-    }
-
-    static func string(_ value: any Sendable) -> String? {
-        if let text = value as? String { return text }
-        if let number = value as? Int { return String(number) }
-        if let number = value as? Int32 { return String(number) }
-        if let number = value as? Double { return String(number) }
-        if let flag = value as? Bool { return flag ? "true" : "false" }
-        return nil
-    }
-
-    static func bool(_ value: any Sendable) -> Bool? {
-        if let flag = value as? Bool { return flag }
-        if let number = value as? Int { return number != 0 }
-        if let text = value as? String { return ["true", "yes", "1"].contains(text.lowercased()) }
-        return nil
-    }
-
-    static func int(_ value: (any Sendable)?) -> Int? {
-        guard let value else { return nil }
-        if let number = value as? Int32 { return Int(number) }
-        if let number = value as? Int { return number }
-        if let number = value as? Int64 { return Int(number) }
-        if let number = value as? UInt32 { return Int(number) }
-        if let text = value as? String { return Int(text) }
-        return nil
     }
 }

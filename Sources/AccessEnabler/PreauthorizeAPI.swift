@@ -193,7 +193,7 @@ extension AccessEnabler {
         switch result {
         case .success(let decisions):
             let byResource = Dictionary(decisions.map { ($0.resource, $0) }, uniquingKeysWith: { first, _ in first })
-            let answers = EntitlementEngine.unique(resources).map { resource in
+            let answers = AuthorizationCoordinator.unique(resources).map { resource in
                 let decision = byResource[resource]
                 return Decision(id: resource, authorized: decision?.authorized ?? false, error: decision?.error.map { Status($0) })
             }
