@@ -78,7 +78,7 @@ final class SigningInSafariView: SafariViewPresenter {
             enabler.setOptions([OPTION_HANDLE_SVC: true])
             for (mvpd, count) in [("DemoFiber", 1), ("DemoCable", 2)] {
                 enabler.setSelectedProvider(mvpd)
-                let deadline = Date().addingTimeInterval(10)
+                let deadline = Date().addingTimeInterval(60)  // generous: the full suite runs a hundred services on two cores
                 while navigations.withLock({ $0.count }) < count && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
             }
             let seen = navigations.withLock { $0 }

@@ -47,7 +47,8 @@ import Testing
             request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
             request.body = .bytes(ByteBuffer(string: raw))
         }
-        let response = try await local.httpClient.execute(request, timeout: .seconds(30))
+        // Generous, as the admin API tests': the full suite runs a hundred services at once on two cores.
+        let response = try await local.httpClient.execute(request, timeout: .seconds(90))
         let body = try await response.body.collect(upTo: 4 << 20)
         return Page(status: Int(response.status.code), headers: response.headers, text: String(buffer: body))
     }
