@@ -51,34 +51,14 @@ extension CatalogStore {
     /// requestor's default, else the MVPD's).
     package func mvpds(requestor: String) async throws -> [MVPDRecord] {
         try await cached(catalogCache.requestorMVPDs, requestor) {
-            try await integratedRecords(
-                """
-                SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
-                  COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds
-                FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
-                LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
-                LEFT JOIN requestors r ON r.id = i.requestor_id
-                WHERE i.requestor_id = \(bind: requestor) AND i.enabled = 1
-                AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
-                """
-            ).sorted { ($0.displayName, $0.id) < ($1.displayName, $1.id) }
+            try await integratedRecords(where: "i.requestor_id = \(bind: requestor)").sorted { ($0.displayName, $0.id) < ($1.displayName, $1.id) }
         }
     }
 
     /// An MVPD if it is integrated and enabled for the requestor, with the integration's overrides.
     package func integratedMVPD(requestor: String, mvpd: String) async throws -> MVPDRecord? {
         try await cached(catalogCache.integratedMVPDs, IntegrationKey(requestor: requestor, mvpd: mvpd)) {
-            try await integratedRecords(
-                """
-                SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
-                  COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds
-                FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
-                LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
-                LEFT JOIN requestors r ON r.id = i.requestor_id
-                WHERE i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd) AND i.enabled = 1
-                AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
-                """
-            ).first
+            try await integratedRecords(where: "i.requestor_id = \(bind: requestor) AND i.mvpd_id = \(bind: mvpd)").first
         }
     }
 
@@ -89,9 +69,19 @@ extension CatalogStore {
         var overrideProfileTtlSeconds: Int64?
     }
 
-    /// MVPD rows with their integration's overrides applied.
-    private func integratedRecords(_ query: SQLQueryString) async throws -> [MVPDRecord] {
-        try await sql.raw(query).all().map { row in
+    /// The enabled integrations matching `condition` (on `i`, the integrations), as MVPD rows of MVPDs not disabled,
+    /// with the integration's overrides applied (the profile lifetime: the integration's, else its requestor's default).
+    private func integratedRecords(where condition: SQLQueryString) async throws -> [MVPDRecord] {
+        let query: SQLQueryString =
+            """
+            SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
+              COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds
+            FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+            LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
+            LEFT JOIN requestors r ON r.id = i.requestor_id
+            WHERE i.enabled = 1 AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id) AND
+            """ + " " + condition
+        return try await sql.raw(query).all().map { row in
             var record = MVPDRecord(row: try decoder.decode(MVPDRecord.Row.self, from: row))
             let override = try decoder.decode(OverrideRow.self, from: row)
             if let name = override.overrideDisplayName { record.displayName = name }
