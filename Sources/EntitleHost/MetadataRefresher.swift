@@ -9,14 +9,11 @@ struct MetadataRefresher: Service {
     let check: Duration
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while true {
-                do { try await Task.sleep(for: check) } catch { return }
-                do { try await service.refreshDueMetadata(interval: interval) } catch is CancellationError {
-                    return
-                } catch {
-                    service.logger.warning("MVPD metadata refresh failed", metadata: ["error.type": "\(type(of: error))"])
-                }
+        await repeatUntilShutdown(every: check) {
+            do { try await service.refreshDueMetadata(interval: interval) } catch is CancellationError {
+                // Shutting down: the claimed MVPDs are read again an interval later.
+            } catch {
+                service.logger.warning("MVPD metadata refresh failed", metadata: ["error.type": "\(type(of: error))"])
             }
         }
     }

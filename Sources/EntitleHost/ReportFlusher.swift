@@ -8,12 +8,7 @@ struct ReportFlusher: Service {
     let interval: Duration
 
     func run() async throws {
-        await cancelWhenGracefulShutdown {
-            while true {
-                do { try await Task.sleep(for: interval) } catch { return }
-                await flush()
-            }
-        }
+        await repeatUntilShutdown(every: interval) { await flush() }
         // Outside the cancelled loop: what was counted until the last request (and any figures of a flush cut short).
         await flush()
     }
