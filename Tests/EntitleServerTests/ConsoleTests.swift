@@ -25,6 +25,10 @@ import Testing
             }
             return cookies
         }
+        /// The outcome message a change left for the next page (its short-lived cookie, decoded); "" when none.
+        var flash: String {
+            cookies[ConsoleFlash.cookieName].flatMap { Data(base64URLEncoded: $0) }.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        }
         /// The value of the first hidden field `name` on the page.
         func field(_ name: String) -> String? {
             guard let range = text.range(of: "name=\"\(name)\" value=\"") else { return nil }
@@ -166,9 +170,7 @@ import Testing
                 (form["csrf"], form["description"]) = (csrf, "test")
                 let answer = try await Self.call(local, .POST, path, form: form, cookie: cookie)
                 #expect(answer.status == 303, "\(path): \(answer.status)")
-                let flash = answer.headers["Set-Cookie"].first { $0.hasPrefix(ConsoleFlash.cookieName) } ?? ""
-                let value = String(flash.dropFirst(ConsoleFlash.cookieName.count + 1).prefix { $0 != ";" })
-                let text = Data(base64URLEncoded: value).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let text = answer.flash
                 #expect(text.hasPrefix("e") && text.contains(expected), "\(path): \(text)")
             }
             #expect(try await local.service.repository.changeLog.changes(since: 0).count == before, "no refused change is logged")
@@ -207,9 +209,7 @@ import Testing
                 (form["csrf"], form["description"]) = (csrf, "test")
                 let answer = try await Self.call(local, .POST, "/console/oauth2-mvpds", form: form, cookie: cookie)
                 #expect(answer.status == 303, "\(expected): \(answer.status)")
-                let flash = answer.headers["Set-Cookie"].first { $0.hasPrefix(ConsoleFlash.cookieName) } ?? ""
-                let value = String(flash.dropFirst(ConsoleFlash.cookieName.count + 1).prefix { $0 != ";" })
-                let text = Data(base64URLEncoded: value).map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let text = answer.flash
                 #expect(text.hasPrefix("e") && text.contains(expected), "\(expected): \(text)")
             }
             #expect(try await local.service.repository.changeLog.changes(since: 0).count == before, "no refused change is logged")

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The service reads MVPD metadata given by URL again on its own schedule (`entitle serve --metadata-refresh-hours`):
-/// only once the interval has passed, one reader per due MVPD however many ask at once, what changed applied and
+/// only once the interval has passed, one reader per due MVPD however many ask at once (claimed in the database), what changed applied and
 /// recorded, a failing URL tried again an interval later while the stored metadata stays in use.
 @Suite struct MetadataRefreshTests {
     /// DemoCable's metadata given by its URL (the DemoMVPD's own), then its stored copy made stale.
@@ -29,12 +29,8 @@ import Testing
             #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp")
 
             local.clock.advance(by: 3601)
-            // Asked three times at once (as several instances would): one reads it.
-            async let first = local.service.refreshDueMetadata(interval: .seconds(3600))
-            async let second = local.service.refreshDueMetadata(interval: .seconds(3600))
-            async let third = local.service.refreshDueMetadata(interval: .seconds(3600))
-            let results = try await [first, second, third]
-            #expect(results.flatMap(\.changed) == ["DemoCable"], "\(results)")
+            let refreshed = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            #expect(refreshed.changed == ["DemoCable"] && refreshed.failures.isEmpty, "\(refreshed)")
             #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == entity)
             let entry = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
             #expect(entry.actor == EntitleService.metadataRefreshActor && entry.action == "mvpd.update" && entry.target == "DemoCable")
@@ -48,8 +44,21 @@ import Testing
         try await LocalService.run { local in
             let stored = try #require(try await local.service.repository.catalog.mvpd(id: "DemoFiber"))
             try await local.service.repository.onboarding.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: 0)
-            let failed = try await local.service.refreshDueMetadata(interval: .seconds(3600))
-            #expect(failed.failures.keys.sorted() == ["DemoFiber"] && failed.failures["DemoFiber"]?.contains("404") == true, "\(failed)")
+            // Asked three times at once (as several instances would): one claims the source and reads it. Without the
+            // claim each would fetch the failing URL and report it.
+            async let first = local.service.refreshDueMetadata(interval: .seconds(3600))
+            async let second = local.service.refreshDueMetadata(interval: .seconds(3600))
+            async let third = local.service.refreshDueMetadata(interval: .seconds(3600))
+            let results = try await [first, second, third]
+            #expect(results.map(\.failures.count).reduce(0, +) == 1, "\(results)")
+            let failure = results.compactMap { $0.failures["DemoFiber"] }.first
+            // The claim itself: of two instances that saw the same read time, only the first moves it.
+            let onboarding = local.service.repository.onboarding
+            let seen = try #require(try await onboarding.metadataSourcesDue(at: .max).first { $0.mvpd == "DemoFiber" }).refreshedAt
+            #expect(try await onboarding.claimMetadataRefresh(mvpd: "DemoFiber", seen: seen, now: seen + 1))
+            #expect(try await !onboarding.claimMetadataRefresh(mvpd: "DemoFiber", seen: seen, now: seen + 2))
+            try await onboarding.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: seen)
+            #expect(failure?.contains("404") == true, "\(String(describing: failure))")
             #expect(try await local.service.repository.catalog.mvpd(id: "DemoFiber") == stored)
             let soon = try await local.service.refreshDueMetadata(interval: .seconds(3600))
             #expect(soon.failures.isEmpty, "not tried again before the interval")
