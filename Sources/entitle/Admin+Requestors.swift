@@ -19,16 +19,8 @@ extension Admin.Requestor {
         @Option(
             help: ArgumentHelp(
                 "How long MVPD authorization answers are kept, seconds, for the integrations that set none (default: each MVPD's own).",
-                discussion: "0 asks the MVPD every time; update: none removes the default."))
-        var defaultAuthzTTL: String?
-
-        /// `--default-authz-ttl`: nil when not given, `.some(nil)` for `none`; refuses anything but seconds or `none`.
-        func authorizationTTL() throws -> Int64?? {
-            guard let defaultAuthzTTL else { return nil }
-            if defaultAuthzTTL == "none" { return .some(nil) }
-            guard let seconds = Int64(defaultAuthzTTL) else { throw ValidationError("--default-authz-ttl is seconds or none.") }
-            return .some(seconds)
-        }
+                discussion: "0 asks the MVPD every time; update: none removes the default.", valueName: "seconds|none"))
+        var defaultAuthzTTL: DefaultAuthorizationTTL?
         @Option(
             help: ArgumentHelp(
                 "Most resources per preflight call to an XACML or REST MVPD, for the integrations that set none (default: off).",
@@ -56,7 +48,7 @@ extension Admin.Requestor {
             let record = RequestorRecord(
                 id: id, name: name, domains: settings.domain, maxResources: settings.maxResources ?? 5,
                 metadataCertificatePem: try settings.certificatePEM(), defaultProfileTtlSeconds: settings.defaultProfileTTL,
-                defaultAuthzTtlSeconds: try settings.authorizationTTL() ?? nil, defaultPreflightMaxResources: settings.defaultPreflightMaxResources)
+                defaultAuthzTtlSeconds: settings.defaultAuthzTTL?.seconds, defaultPreflightMaxResources: settings.defaultPreflightMaxResources)
             try await Admin.withService(storage) { try await $0.addRequestor(record, actor: Admin.cliActor) }
             print("requestor \(id) added")
         }
@@ -86,7 +78,7 @@ extension Admin.Requestor {
                 if let pem { record.metadataCertificatePem = pem }
                 if removeProgrammerCertificate { record.metadataCertificatePem = nil }
                 if let ttl = settings.defaultProfileTTL { record.defaultProfileTtlSeconds = ttl == 0 ? nil : ttl }
-                if let ttl = try settings.authorizationTTL() { record.defaultAuthzTtlSeconds = ttl }
+                if let ttl = settings.defaultAuthzTTL { record.defaultAuthzTtlSeconds = ttl.seconds }
                 if let limit = settings.defaultPreflightMaxResources { record.defaultPreflightMaxResources = limit == 0 ? nil : limit }
                 try await service.updateRequestor(record, actor: Admin.cliActor)
             }
@@ -150,5 +142,21 @@ extension Admin.Requestor {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
+
+/// `--default-authz-ttl`: seconds, or `none` (no default: each MVPD's own).
+struct DefaultAuthorizationTTL: ExpressibleByArgument {
+    /// The seconds; nil for `none`.
+    let seconds: Int64?
+
+    init?(argument: String) {
+        if argument == "none" {
+            seconds = nil
+        } else if let value = Int64(argument) {
+            seconds = value
+        } else {
+            return nil
+        }
     }
 }

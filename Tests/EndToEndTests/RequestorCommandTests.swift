@@ -149,7 +149,7 @@ import Testing
             #expect(afterObject["defaultPreflightMaxResources"] == nil, "\(after.stdout)")
 
             for (arguments, message) in [
-                (["--default-authz-ttl", "soon"], "seconds or none"),
+                (["--default-authz-ttl", "soon"], "--default-authz-ttl <seconds|none>"),
                 (["--default-profile-ttl", "30"], "profile lifetime"),
                 (["--default-preflight-max-resources", "5000"], "preflight maximum"),
             ] {
