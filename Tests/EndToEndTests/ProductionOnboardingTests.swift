@@ -111,6 +111,11 @@ import Testing
             #expect(mvpd.status == 0, "\(mvpd.stderr)")
             let flags = try await cli(["mvpd", "update", "--id", "PyIdP", "--requires-safari-view-controller", "true"])
             #expect(flags.status == 0, "\(flags.stderr)")
+            // Its metadata also by URL, from pysaml2's own endpoint, as the service's scheduled refresh reads it.
+            let byURL = try await cli(["mvpd", "update", "--id", "PyIdP", "--saml-metadata-url", "http://127.0.0.1:\(idpPort)/idp/metadata"])
+            #expect(byURL.status == 0, "\(byURL.stderr)")
+            let refreshed = try await cli(["mvpd", "refresh", "--id", "PyIdP"])
+            #expect(refreshed.status == 0 && refreshed.stdout.contains("no metadata changed"), "\(refreshed.stdout) \(refreshed.stderr)")
 
             // 4. Software statements: one from the CLI, one from the admin API.
             let statement = try await cli([
