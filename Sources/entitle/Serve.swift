@@ -176,7 +176,7 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("Operations address (/metrics, /admin/api): \(operations):\(port)\n".utf8))
             })
         do {
-            try await app.runService()
+            try await withEventLoopTaskExecutor { try await app.runService() }
         } catch {
             await entitleHost.shutdown()
             throw error
