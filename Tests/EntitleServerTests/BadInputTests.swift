@@ -27,6 +27,16 @@ import Testing
             expectError(try await tv.send(.GET, "/api/v2/REF/configuration"), status: 401, code: "invalid_access_token_client_application")
             tv.accessToken = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0."
             expectError(try await tv.send(.GET, "/api/v2/REF/configuration"), status: 401, code: "invalid_access_token_client_application")
+            // The scheme is case-insensitive (RFC 9110 §11.1); another scheme, or the scheme alone, is no bearer token.
+            tv.accessToken = nil
+            for scheme in ["bearer", "BEARER", "bEaReR"] {
+                #expect(try await tv.send(.GET, "/api/v2/REF/configuration", headers: [("Authorization", "\(scheme) \(good)")]).status == 200)
+            }
+            for header in ["Basic \(good)", "Bearer", "Bearer ", "Bearer\t\(good)", "Bearer: \(good)"] {
+                expectError(
+                    try await tv.send(.GET, "/api/v2/REF/configuration", headers: [("Authorization", header)]), status: 401,
+                    code: "invalid_access_token_client_application")
+            }
             tv.accessToken = good
             expectError(try await tv.send(.GET, "/api/v2/OTHER/configuration"), status: 400, code: "invalid_parameter_service_provider")
             #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200)

@@ -47,7 +47,8 @@ struct CallerAuthenticator: Sendable {
     func caller(_ credentials: Credentials, serviceProvider: String) async throws -> CallerIdentity {
         let header = credentials.authorization ?? ""
         let token: String
-        if header.lowercased().hasPrefix("bearer ") {
+        // The scheme is case-insensitive; only its seven bytes are compared, not a lowercased copy of the whole token.
+        if header.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { (0x41...0x5A).contains($0) ? $0 | 0x20 == $1 : $0 == $1 }) {
             token = Self.trimmedASCIIBlanks(header.utf8.dropFirst(7))
         } else if let query = credentials.accessTokenParameter {
             token = query
