@@ -90,12 +90,12 @@ enum DemoWorld {
                 "demo world re-pointed to this instance's public URL: instances sharing a database need the same --public-url",
                 metadata: ["previous": "\(seeded.logEscaped)", "now": "\(demoBaseURL.logEscaped)"])
         }
-        try await service.saveRequestor(
+        try await service.requestors.save(
             id: requestorID, name: "Reference Network", domains: ["ios.app", "localhost", "127.0.0.1"],
             maxResources: 10, metadataCertificatePEM: programmer.certificatePEM)
         for provider in DemoMVPD.providers {
             guard let metadata = demo.metadata(for: provider.id) else { continue }
-            var options = EntitleService.MVPDOptions(
+            var options = MVPDOptions(
                 displayName: provider.displayName, logoURL: provider.logoURL(baseURL: demoBaseURL),
                 authorizationURL: "\(demoBaseURL)/\(provider.id)/authorize",
                 authorizationKey: demo.configuration.authorizationAPIKey)
@@ -104,7 +104,7 @@ enum DemoWorld {
             options.boardingStatus = provider.platformSSO ? BoardingStatus.supported.rawValue : nil
             options.displayInPlatformPicker = provider.platformSSO
             options.encryptedAttributes = ["zip"]
-            try await service.importSAMLMVPD(id: provider.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
+            try await service.mvpds.importSAML(id: provider.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
             // Preflight by lineup where the DemoMVPD sends one (DemoSSO unless configured otherwise).
             if demo.configuration.lineupProviders.contains(provider.id) {
                 try await service.repository.mvpdOptions.setPreflightLineup(
@@ -112,17 +112,19 @@ enum DemoWorld {
             }
         }
         try await seedDemoStream(service: service, demo: demo, demoBaseURL: demoBaseURL)
-        try await service.saveTempPassMVPD(
+        try await service.mvpds.saveTempPass(
             id: "TempPass", displayName: "Try it free", logoURL: service.configuration.publicBaseURL + "/logos/TempPass.svg",
             minutes: 10, requestors: [requestorID])
-        try await service.saveTempPassMVPD(
+        try await service.mvpds.saveTempPass(
             id: "TempPassPromo", displayName: "Free preview: 3 videos",
             logoURL: service.configuration.publicBaseURL + "/logos/TempPassPromo.svg",
             minutes: 24 * 60, resourceLimit: 3, requestors: [requestorID])
         let statementPath = demoFolder + "/software-statement.jwt"
         var statement = (try? String(contentsOfFile: statementPath, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        if !(await service.isApproved(softwareStatement: statement)) {
-            statement = try await service.issueSoftwareStatement(requestor: requestorID, name: "Reference TV", redirectURIs: redirectURIs).jwt
+        if !(await service.applications.isApproved(softwareStatement: statement)) {
+            statement = try await service.applications.issueSoftwareStatement(
+                requestor: requestorID, name: "Reference TV", redirectURIs: redirectURIs
+            ).jwt
             try PrivateFile.write(statement, to: statementPath)
         }
         return DemoWorldInfo(
@@ -138,17 +140,17 @@ extension DemoWorld {
     static func seedDemoStream(service: EntitleService, demo: DemoMVPD, demoBaseURL: String) async throws {
         let stream = DemoProvider.demoStream
         let base = stream.entityID(baseURL: demoBaseURL)
-        var options = EntitleService.MVPDOptions(
+        var options = MVPDOptions(
             displayName: stream.displayName, logoURL: stream.logoURL(baseURL: demoBaseURL), authorizationURL: base + "/rest/authz")
         options.authorizationProtocol = .rest
         options.encryptedAttributes = ["zip"]
-        var settings = EntitleService.OAuth2MVPDSettings(
+        var settings = OAuth2MVPDSettings(
             authorizeURL: base + "/oauth2/authorize", tokenURL: base + "/oauth2/token", userinfoURL: base + "/oauth2/userinfo",
             logoutURL: base + "/oauth2/logout", clientID: DemoMVPD.oauth2ClientID, clientSecret: demo.configuration.authorizationAPIKey)
         settings.issuer = base
         settings.scopes = ["openid", "profile"]
         settings.allowPlainHTTP = true  // the demo runs wherever `serve` listens, https or not
-        try await service.saveOAuth2MVPD(id: stream.id, options: options, oauth2: settings, requestors: [requestorID])
+        try await service.oauth2MVPDs.save(id: stream.id, options: options, oauth2: settings, requestors: [requestorID])
     }
 }
 

@@ -2,7 +2,7 @@ import EntitleServer
 import ServiceLifecycle
 
 /// Every `check`, reads again the SAML metadata of the MVPDs whose URL was last read `interval` ago or more
-/// (``EntitleService/refreshDueMetadata(interval:)``): one instance per MVPD and interval, however many run.
+/// (``MVPDOperations/refreshDueMetadata(interval:)``): one instance per MVPD and interval, however many run.
 struct MetadataRefresher: Service {
     let service: EntitleService
     let interval: Duration
@@ -10,7 +10,7 @@ struct MetadataRefresher: Service {
 
     func run() async throws {
         await repeatUntilShutdown(every: check) {
-            do { try await service.refreshDueMetadata(interval: interval) } catch is CancellationError {
+            do { try await service.mvpds.refreshDueMetadata(interval: interval) } catch is CancellationError {
                 // Shutting down: the claimed MVPDs are read again an interval later.
             } catch {
                 service.logger.warning("MVPD metadata refresh failed", metadata: ["error.type": "\(type(of: error))"])

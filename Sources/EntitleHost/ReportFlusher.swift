@@ -14,7 +14,7 @@ struct ReportFlusher: Service {
     }
 
     private func flush() async {
-        do { try await service.flushReports() } catch is CancellationError {
+        do { try await service.reports.flush() } catch is CancellationError {
             // Shutting down: the figures were put back and the final flush writes them.
         } catch {
             service.logger.warning("report figures not written; kept for the next flush", metadata: ["error.type": "\(type(of: error))"])

@@ -4,9 +4,9 @@ import Foundation
 import Logging
 
 /// The composition of one service instance: its infrastructure (settings, storage, keys, tokens, clock, HTTP client,
-/// metrics, caches) and the domain services built on it, each given exactly what it uses. The controllers that
-/// ``buildRouter(extraRoutes:)`` mounts receive these parts, never the whole service; the service itself keeps only the
-/// administration API used by `entitle admin` and the demo seeding.
+/// metrics, caches), the domain services built on it and the operations types of the administration API (used by
+/// `entitle admin`, the admin API, the console and the demo seeding: ``requestors``, ``mvpds``, …), each given exactly
+/// what it uses. The controllers that ``buildRouter(extraRoutes:)`` mounts receive these parts, never the whole service.
 package struct EntitleService: Sendable {
     /// Settings.
     package let configuration: ServiceConfiguration
@@ -39,6 +39,27 @@ package struct EntitleService: Sendable {
     let oauth2: OAuth2SignIn
     /// Operator accounts and sessions of the admin API.
     package let operators: OperatorAccounts
+
+    /// The changes log's writer.
+    package let changes: ChangeRecorder
+    /// Requestors.
+    package let requestors: RequestorOperations
+    /// SAML and TempPass MVPDs, changes to any MVPD, metadata refresh.
+    package let mvpds: MVPDOperations
+    /// OAuth 2.0 MVPDs.
+    package let oauth2MVPDs: OAuth2MVPDOperations
+    /// Requestor × MVPD integrations and their preflight.
+    package let integrations: IntegrationOperations
+    /// Key rotation, key views, legacy key pairs.
+    package let keyOperations: KeyOperations
+    /// Software statements and registered clients.
+    package let applications: ApplicationOperations
+    /// Degradation rules and TempPass resets.
+    package let support: SupportOperations
+    /// Report figures.
+    package let reports: ReportOperations
+    /// Recorded changes to operator accounts.
+    package let operatorChanges: OperatorOperations
 
     /// Creates the service.
     package init(
@@ -93,8 +114,42 @@ package struct EntitleService: Sendable {
             catalog: repository.catalog, profileStore: repository.profiles, sessions: repository.sessions, configuration: configuration,
             assertions: assertions, profiles: profiles,
             clock: clock)
+
+        let changes = ChangeRecorder(changeLog: repository.changeLog, clock: clock, logger: logger)
+        self.changes = changes
+        let lookups = AdminCatalog(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, oauth2: repository.oauth2)
+        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
+        requestors = RequestorOperations(
+            catalog: repository.catalog, onboarding: repository.onboarding, lookups: lookups, changes: changes, clock: clock)
+        let oauth2MVPDs = OAuth2MVPDOperations(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, oauth2Store: repository.oauth2, cipher: cipher, lookups: lookups,
+            changes: changes, httpClient: httpClient, configuration: configuration)
+        self.oauth2MVPDs = oauth2MVPDs
+        mvpds = MVPDOperations(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, oauth2Store: repository.oauth2,
+            lookups: lookups, oauth2: oauth2MVPDs, changes: changes, httpClient: httpClient, clock: clock, logger: logger)
+        integrations = IntegrationOperations(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, lookups: lookups, changes: changes)
+        keyOperations = KeyOperations(
+            keys: keys, keyStore: repository.keys, clients: repository.clients, oauth2: repository.oauth2, legacy: repository.legacy,
+            catalog: repository.catalog, cipher: cipher, changes: changes, clock: clock, logger: logger)
+        applications = ApplicationOperations(
+            catalog: repository.catalog, clients: repository.clients, tokens: tokens, lookups: lookups, changes: changes, clock: clock)
+        support = SupportOperations(
+            tempPass: tempPass, degradation: degradation, degradationRules: repository.degradation, lookups: lookups, changes: changes)
+        reports = ReportOperations(metrics: metrics, reports: repository.reports)
+        operatorChanges = OperatorOperations(accounts: operators, changes: changes)
     }
 
     /// The current time in ms.
     var now: Int64 { clock.nowMilliseconds() }
+
+    /// Prepares the database: schema and signing keys.
+    package func prepare() async throws {
+        let now = self.now
+        try await repository.migrate(logger: logger, now: now)
+        try await keys.ensureKeys()
+        try await repository.purgeExpired(now: now)
+    }
 }

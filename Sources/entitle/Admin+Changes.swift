@@ -15,7 +15,7 @@ extension Admin {
         _ service: EntitleService, _ action: String, _ target: String, before: (any Encodable & Sendable)? = nil,
         after: (any Encodable & Sendable)? = nil
     ) async throws {
-        try await service.recordChange(actor: cliActor, action: action, target: target, before: before, after: after)
+        try await service.changes.record(actor: cliActor, action: action, target: target, before: before, after: after)
     }
 
     /// `entitle admin changes list`: who changed what, when, and the values before and after.

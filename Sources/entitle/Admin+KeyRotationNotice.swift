@@ -3,10 +3,10 @@ import EntitleServer
 import Foundation
 
 extension Admin.Keys {
-    /// What rotating a key of `purpose` affects (``EntitleService/keyRotationImpact(purpose:)``, shared with the console),
+    /// What rotating a key of `purpose` affects (``KeyOperations/rotationImpact(purpose:)``, shared with the console),
     /// printed before the rotation.
     static func rotationNotice(purpose: KeyPurpose, service: EntitleService) async throws -> String {
-        "note: " + (try await service.keyRotationImpact(purpose: purpose))
+        "note: " + (try await service.keyOperations.rotationImpact(purpose: purpose))
     }
 
 }
@@ -17,7 +17,7 @@ extension Admin.Keys.Rotate {
         let rotation = try await Admin.withService(storage) { service in
             let notice = try await Admin.Keys.rotationNotice(purpose: .tokenEncryption, service: service)
             FileHandle.standardError.write(Data((notice + "\n").utf8))
-            let rotation = try await service.rotateTokenEncryptionKey()
+            let rotation = try await service.keyOperations.rotateTokenEncryptionKey()
             try await Admin.record(
                 service, "keys.rotate", KeyPurpose.tokenEncryption.rawValue,
                 after: [

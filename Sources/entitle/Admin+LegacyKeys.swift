@@ -18,7 +18,7 @@ extension Admin {
 
             func run() async throws {
                 let pair = try await Admin.withService(storage) { service in
-                    let pair = try await service.issueLegacyKeyPair(requestor: requestor)
+                    let pair = try await service.keyOperations.issueLegacyKeyPair(requestor: requestor)
                     try await Admin.record(service, "legacy-key.create", pair.publicKey, after: ["requestor": requestor])
                     return pair
                 }

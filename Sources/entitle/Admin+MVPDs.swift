@@ -65,7 +65,7 @@ extension Admin.MVPD {
 
         func run() async throws {
             let update = try changes.update()
-            try await Admin.withService(storage) { try await $0.updateMVPD(id: id, update, actor: Admin.cliActor) }
+            try await Admin.withService(storage) { try await $0.mvpds.update(id: id, update, actor: Admin.cliActor) }
             print("MVPD \(id) updated")
         }
     }
@@ -79,7 +79,7 @@ extension Admin.MVPD {
         @Option(help: "Only this MVPD (default: every MVPD with a metadata URL).") var id: String?
 
         func run() async throws {
-            let (changed, failures) = try await Admin.withService(storage) { try await $0.refreshMetadata(only: id, actor: Admin.cliActor) }
+            let (changed, failures) = try await Admin.withService(storage) { try await $0.mvpds.refreshMetadata(only: id, actor: Admin.cliActor) }
             for mvpd in changed { print("\(mvpd): metadata changed and applied") }
             for (mvpd, failure) in failures.sorted(by: { $0.key < $1.key }) {
                 FileHandle.standardError.write(Data("entitle admin: \(mvpd): \(failure)\n".utf8))
@@ -96,7 +96,7 @@ extension Admin.MVPD {
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.mvpdView(id: id) }))
+            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.mvpds.view(id: id) }))
         }
     }
 
@@ -109,7 +109,7 @@ extension Admin.MVPD {
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.setMVPDDisabled(id: id, true, actor: Admin.cliActor) }
+            try await Admin.withService(storage) { try await $0.mvpds.setDisabled(id: id, true, actor: Admin.cliActor) }
             print("MVPD \(id) disabled")
         }
     }
@@ -121,7 +121,7 @@ extension Admin.MVPD {
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.setMVPDDisabled(id: id, false, actor: Admin.cliActor) }
+            try await Admin.withService(storage) { try await $0.mvpds.setDisabled(id: id, false, actor: Admin.cliActor) }
             print("MVPD \(id) enabled")
         }
     }
@@ -133,7 +133,7 @@ extension Admin.MVPD {
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.removeMVPD(id: id, actor: Admin.cliActor) }
+            try await Admin.withService(storage) { try await $0.mvpds.remove(id: id, actor: Admin.cliActor) }
             print("MVPD \(id) removed")
         }
     }
@@ -169,12 +169,13 @@ extension Admin {
             func run() async throws {
                 try await Admin.withService(storage) {
                     if displayName != nil || logoURL != nil || profileTTL != nil {
-                        try await $0.setIntegrationSettings(
+                        try await $0.integrations.setSettings(
                             requestor: requestor, mvpd: mvpd, displayName: displayName, logoURL: logoURL, profileTTLSeconds: profileTTL,
                             actor: Admin.cliActor)
                     }
                     if let preflightMaxResources {
-                        try await $0.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: preflightMaxResources, actor: Admin.cliActor)
+                        try await $0.integrations.setPreflight(
+                            requestor: requestor, mvpd: mvpd, maxResources: preflightMaxResources, actor: Admin.cliActor)
                     }
                     try await lineup.apply($0, requestor: requestor, mvpd: mvpd)
                 }
@@ -190,7 +191,7 @@ extension Admin {
 
             func run() async throws {
                 try await Admin.withService(storage) {
-                    try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: true, actor: Admin.cliActor)
+                    try await $0.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: true, actor: Admin.cliActor)
                 }
                 print("\(requestor)/\(mvpd) enabled")
             }
@@ -205,7 +206,7 @@ extension Admin {
 
             func run() async throws {
                 try await Admin.withService(storage) {
-                    try await $0.setIntegration(requestor: requestor, mvpd: mvpd, enabled: false, actor: Admin.cliActor)
+                    try await $0.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: false, actor: Admin.cliActor)
                 }
                 print("\(requestor)/\(mvpd) disabled")
             }
@@ -219,7 +220,7 @@ extension Admin {
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let views = try await Admin.withService(storage) { try await $0.integrationViews(requestor: requestor, mvpd: mvpd) }
+                let views = try await Admin.withService(storage) { try await $0.integrations.views(requestor: requestor, mvpd: mvpd) }
                 if json { return print(try Admin.Requestor.json(views)) }
                 for view in views {
                     let settings = [

@@ -30,7 +30,8 @@ extension Admin {
             func run() async throws {
                 let password = try Operator.readPassword()
                 let record = try await Admin.withService(storage) { service in
-                    try await service.addOperator(username: username, role: OperatorRole(rawValue: role), password: password, actor: Admin.cliActor)
+                    try await service.operatorChanges.add(
+                        username: username, role: OperatorRole(rawValue: role), password: password, actor: Admin.cliActor)
                 }
                 print("operator \(record.username) added (\(record.role))")
             }
@@ -54,7 +55,7 @@ extension Admin {
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.setOperatorDisabled(username: username, true, actor: Admin.cliActor) }
+                try await Admin.withService(storage) { try await $0.operatorChanges.setDisabled(username: username, true, actor: Admin.cliActor) }
                 print("operator \(username) disabled")
             }
         }
@@ -65,7 +66,7 @@ extension Admin {
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.setOperatorDisabled(username: username, false, actor: Admin.cliActor) }
+                try await Admin.withService(storage) { try await $0.operatorChanges.setDisabled(username: username, false, actor: Admin.cliActor) }
                 print("operator \(username) enabled")
             }
         }
@@ -78,7 +79,7 @@ extension Admin {
             func run() async throws {
                 let password = try Operator.readPassword()
                 try await Admin.withService(storage) {
-                    try await $0.setOperatorPassword(username: username, password: password, actor: Admin.cliActor)
+                    try await $0.operatorChanges.setPassword(username: username, password: password, actor: Admin.cliActor)
                 }
                 print("password of \(username) changed")
             }
@@ -90,7 +91,7 @@ extension Admin {
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.removeOperator(username: username, actor: Admin.cliActor) }
+                try await Admin.withService(storage) { try await $0.operatorChanges.remove(username: username, actor: Admin.cliActor) }
                 print("operator \(username) removed")
             }
         }

@@ -35,7 +35,7 @@ extension Admin {
             } catch {
                 throw AdminFailure.exit(error.message)
             }
-            let rows = try await Admin.withService(storage) { try await $0.report(asked.query) }
+            let rows = try await Admin.withService(storage) { try await $0.reports.report(asked.query) }
             let document = ReportDocument(query: asked.query, rows: rows)
             if asked.csv {
                 print(document.csv, terminator: "")

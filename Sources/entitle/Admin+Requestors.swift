@@ -49,7 +49,7 @@ extension Admin.Requestor {
                 id: id, name: name, domains: settings.domain, maxResources: settings.maxResources ?? 5,
                 metadataCertificatePem: try settings.certificatePEM(), defaultProfileTtlSeconds: settings.defaultProfileTTL,
                 defaultAuthzTtlSeconds: settings.defaultAuthzTTL?.seconds, defaultPreflightMaxResources: settings.defaultPreflightMaxResources)
-            try await Admin.withService(storage) { try await $0.addRequestor(record, actor: Admin.cliActor) }
+            try await Admin.withService(storage) { try await $0.requestors.add(record, actor: Admin.cliActor) }
             print("requestor \(id) added")
         }
     }
@@ -80,7 +80,7 @@ extension Admin.Requestor {
                 if let ttl = settings.defaultProfileTTL { record.defaultProfileTtlSeconds = ttl == 0 ? nil : ttl }
                 if let ttl = settings.defaultAuthzTTL { record.defaultAuthzTtlSeconds = ttl.seconds }
                 if let limit = settings.defaultPreflightMaxResources { record.defaultPreflightMaxResources = limit == 0 ? nil : limit }
-                try await service.updateRequestor(record, actor: Admin.cliActor)
+                try await service.requestors.update(record, actor: Admin.cliActor)
             }
             print("requestor \(id) updated")
         }
@@ -93,7 +93,7 @@ extension Admin.Requestor {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let views = try await Admin.withService(storage) { try await $0.requestorViews() }
+            let views = try await Admin.withService(storage) { try await $0.requestors.views() }
             if json {
                 print(try Admin.Requestor.json(views))
             } else {
@@ -109,7 +109,7 @@ extension Admin.Requestor {
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
-            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.requestorView(id: id) }))
+            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.requestors.view(id: id) }))
         }
     }
 
@@ -121,7 +121,7 @@ extension Admin.Requestor {
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.setRequestorDisabled(id: id, true, actor: Admin.cliActor) }
+            try await Admin.withService(storage) { try await $0.requestors.setDisabled(id: id, true, actor: Admin.cliActor) }
             print("requestor \(id) disabled")
         }
     }
@@ -133,7 +133,7 @@ extension Admin.Requestor {
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.setRequestorDisabled(id: id, false, actor: Admin.cliActor) }
+            try await Admin.withService(storage) { try await $0.requestors.setDisabled(id: id, false, actor: Admin.cliActor) }
             print("requestor \(id) enabled")
         }
     }

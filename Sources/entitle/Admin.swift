@@ -56,7 +56,8 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 let (id, jwt) = try await Admin.withService(storage) {
-                    try await $0.issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs, actor: Admin.cliActor)
+                    try await $0.applications.issueSoftwareStatement(
+                        requestor: requestor, name: name, redirectURIs: redirectURIs, actor: Admin.cliActor)
                 }
                 FileHandle.standardError.write(Data("software_id: \(id)\n".utf8))
                 print(jwt)
@@ -69,7 +70,7 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The software_id.") var softwareID: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.revokeSoftwareStatement(id: softwareID, actor: Admin.cliActor) }
+                try await Admin.withService(storage) { try await $0.applications.revokeSoftwareStatement(id: softwareID, actor: Admin.cliActor) }
                 print("revoked \(softwareID)")
             }
         }
@@ -84,7 +85,7 @@ struct Admin: AsyncParsableCommand {
             @Argument(help: "The client_id.") var clientID: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.revokeClient(id: clientID, actor: Admin.cliActor) }
+                try await Admin.withService(storage) { try await $0.applications.revokeClient(id: clientID, actor: Admin.cliActor) }
                 print("revoked \(clientID)")
             }
         }
@@ -152,7 +153,7 @@ struct Admin: AsyncParsableCommand {
             }
 
             /// The options common to both kinds of MVPD.
-            func mvpdOptions() throws -> EntitleService.MVPDOptions {
+            func mvpdOptions() throws -> MVPDOptions {
                 var key = authorizationKey
                 if let authorizationKeyFile {
                     guard let text = try? String(contentsOfFile: authorizationKeyFile, encoding: .utf8) else {
@@ -160,7 +161,7 @@ struct Admin: AsyncParsableCommand {
                     }
                     key = text.trimmingCharacters(in: .whitespacesAndNewlines)
                 }
-                var options = EntitleService.MVPDOptions(
+                var options = MVPDOptions(
                     displayName: name, logoURL: logoURL, authorizationURL: authorizationURL,
                     authorizationKey: key)
                 options.encryptedAttributes = encrypt
@@ -190,7 +191,7 @@ struct Admin: AsyncParsableCommand {
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
                 }
                 let metadata = try await Admin.withService(storage) { service in
-                    let metadata = try await service.importSAMLMVPD(
+                    let metadata = try await service.mvpds.importSAML(
                         id: id, metadataXML: xml, options: options, requestors: requestor, actor: Admin.cliActor)
                     try await applyPreflight(service)
                     return metadata
@@ -207,7 +208,7 @@ struct Admin: AsyncParsableCommand {
             @Flag(help: "Print JSON (each MVPD as `mvpd show` prints it).") var json = false
 
             func run() async throws {
-                let mvpds = try await Admin.withService(storage) { try await $0.mvpdViews() }
+                let mvpds = try await Admin.withService(storage) { try await $0.mvpds.views() }
                 if json { return print(try Admin.Requestor.json(mvpds)) }
                 for mvpd in mvpds {
                     print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.name)\t\(mvpd.entityID ?? "-")\(mvpd.disabled ? "\tdisabled" : "")")
@@ -292,7 +293,8 @@ struct Admin: AsyncParsableCommand {
                 let from = try start.map(Admin.parseDate) ?? Date()
                 let to = try end.map(Admin.parseDate) ?? from.addingTimeInterval(Double(minutes) * 60)
                 try await Admin.withService(storage) { service in
-                    try await service.setDegradation(requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to)
+                    try await service.support.setDegradation(
+                        requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to)
                     try await Admin.record(
                         service, "degradation.set", "\(requestor)/\(mvpd)",
                         after: ["rule": rule, "start": from.ISO8601Format(), "end": to.ISO8601Format()])
@@ -369,7 +371,7 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 try await Admin.withService(storage) { service in
-                    try await service.saveTempPassMVPD(
+                    try await service.mvpds.saveTempPass(
                         id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources,
                         requestors: requestor)
                     try await Admin.record(
@@ -403,7 +405,7 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 let count = try await Admin.withService(storage) { service in
-                    let count = try await service.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
+                    let count = try await service.support.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
                     let scope = device != nil ? "device" : identity != nil ? "identity" : "all"
                     try await Admin.record(service, "temppass.reset", "\(requestor)/\(mvpd)", after: ["scope": scope, "passes": "\(count)"])
                     return count

@@ -40,8 +40,8 @@ struct MVPDAuthorizationProtocolOptions: ParsableArguments {
     }
 
     /// The settings as the service takes them.
-    var settings: EntitleService.AuthorizationSettings {
-        EntitleService.AuthorizationSettings(
+    var settings: AuthorizationSettings {
+        AuthorizationSettings(
             authorizationProtocol: authorizationProtocol, xacmlBinding: xacmlBinding, signQueries: signAuthorizationQueries)
     }
 }

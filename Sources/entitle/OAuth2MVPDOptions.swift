@@ -65,13 +65,13 @@ struct OAuth2MVPDOptions: ParsableArguments {
     }
 
     /// The settings: discovered from the issuer, or as given.
-    func settings(_ service: EntitleService, clientSecret: String) async throws -> EntitleService.OAuth2MVPDSettings {
-        var settings: EntitleService.OAuth2MVPDSettings
+    func settings(_ service: EntitleService, clientSecret: String) async throws -> OAuth2MVPDSettings {
+        var settings: OAuth2MVPDSettings
         if let issuer {
-            settings = try await service.discoverOAuth2(issuer: issuer, clientID: clientID ?? "", clientSecret: clientSecret)
+            settings = try await service.oauth2MVPDs.discover(issuer: issuer, clientID: clientID ?? "", clientSecret: clientSecret)
             if let logoutURL { settings.logoutURL = logoutURL }
         } else {
-            settings = EntitleService.OAuth2MVPDSettings(
+            settings = OAuth2MVPDSettings(
                 authorizeURL: authorizeURL ?? "", tokenURL: tokenURL ?? "", userinfoURL: userinfoURL ?? "", logoutURL: logoutURL,
                 clientID: clientID ?? "", clientSecret: clientSecret)
         }
@@ -90,11 +90,11 @@ struct OAuth2MVPDOptions: ParsableArguments {
 
 extension Admin.MVPD.Add {
     /// `mvpd add` for an OAuth 2.0 MVPD; prints the redirect URI to register at the MVPD.
-    func addOAuth2MVPD(options: EntitleService.MVPDOptions) async throws {
+    func addOAuth2MVPD(options: MVPDOptions) async throws {
         let secret = try oauth2.clientSecret()
         let settings = try await Admin.withService(storage) { service in
             let settings = try await oauth2.settings(service, clientSecret: secret)
-            try await service.saveOAuth2MVPD(id: id, options: options, oauth2: settings, requestors: requestor, actor: Admin.cliActor)
+            try await service.oauth2MVPDs.save(id: id, options: options, oauth2: settings, requestors: requestor, actor: Admin.cliActor)
             try await applyPreflight(service)
             return settings
         }
@@ -111,7 +111,7 @@ extension Admin.MVPD.Add {
     func applyPreflight(_ service: EntitleService) async throws {
         for requestorID in requestor {
             if let limit = preflightMaxResources {
-                try await service.setPreflight(requestor: requestorID, mvpd: id, maxResources: Int64(limit), actor: Admin.cliActor)
+                try await service.integrations.setPreflight(requestor: requestorID, mvpd: id, maxResources: Int64(limit), actor: Admin.cliActor)
             }
             try await lineup.apply(service, requestor: requestorID, mvpd: id)
         }

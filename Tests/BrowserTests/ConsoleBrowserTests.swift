@@ -70,7 +70,7 @@ struct ConsoleBrowserTests {
             try await driver.open(service.baseURL + "/console/requestors/REF")
             try await submit(driver, form: "#integration-DemoCable form", why: "DemoCable outage drill", expect: "DemoCable is disabled for REF.")
             #expect(try await text(driver, "#integration-DemoCable").contains("disabled"))
-            #expect(try await service.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == false)
+            #expect(try await service.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first?.enabled == false)
             try await submit(driver, form: "#integration-DemoCable form", why: "drill over", expect: "DemoCable is enabled for REF.")
 
             // An app: issue a software statement, download it (a statement the service accepts), revoke it.
@@ -86,7 +86,8 @@ struct ConsoleBrowserTests {
                 try await driver.asyncScript(
                     "var done=arguments[arguments.length-1];fetch(document.querySelector('#'+arguments[0]+' a[download]').href).then(function(r){return r.text()}).then(done)",
                     [statementRow]) as? String ?? ""
-            #expect(await service.service.isApproved(softwareStatement: jwt), "the downloaded statement is not accepted: \(jwt.prefix(40))")
+            #expect(
+                await service.service.applications.isApproved(softwareStatement: jwt), "the downloaded statement is not accepted: \(jwt.prefix(40))")
             await driver.screenshot("console-requestor")
             try await submit(driver, form: "#\(statementRow) form", why: "app withdrawn", expect: "Software statement \(softwareID) is revoked")
 
@@ -129,7 +130,7 @@ struct ConsoleBrowserTests {
             try await driver.script("document.querySelector('#edit-protocol').value='xacml'")
             try await driver.type("#edit-authz-url", service.baseURL + "/demo-mvpd/DemoCable/xacml")
             try await submit(driver, form: "#edit-mvpd", why: "new metadata and name", expect: "CableTwo is saved.")
-            let edited = try await service.service.mvpdView(id: "CableTwo")
+            let edited = try await service.service.mvpds.view(id: "CableTwo")
             #expect(edited.name == "Cable Two East" && edited.requiresSafariViewController)
             #expect(edited.authorizationProtocol == "xacml" && edited.authorizationURL == service.baseURL + "/demo-mvpd/DemoCable/xacml")
             await driver.screenshot("console-mvpd")
@@ -194,7 +195,7 @@ struct ConsoleBrowserTests {
                       body:new URLSearchParams({csrf:csrf,description:'sneaky',enabled:'false'})}).then(function(r){done(r.status)});
                     """) as? Int
             #expect(status == 403)
-            #expect(try await service.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true)
+            #expect(try await service.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first?.enabled == true)
             for page in ["/console/mvpds", "/console/keys"] {
                 try await driver.open(service.baseURL + page)
                 try await driver.waitForText("Your role is read-only")

@@ -29,7 +29,7 @@ struct PageDetailsBrowserTests {
     @Test func activationPagesHaveTitlesAWrongCodeKeepsTheFormAndProvidersOutweighSearch() async throws {
         try await withDriver { service, driver in
             // A TempPass MVPD added without a logo.
-            try await service.service.saveTempPassMVPD(
+            try await service.service.mvpds.saveTempPass(
                 id: "NoLogoTV", displayName: "Nordic Light TV", logoURL: "", minutes: 10,
                 requestors: ["REF"])
             try await driver.open(service.baseURL + "/activate")

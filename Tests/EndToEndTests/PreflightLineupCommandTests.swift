@@ -19,12 +19,12 @@ import Testing
                 service,
                 ["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--preflight", "lineup", "--lineup-attribute", "urn:x:lineup"])
             #expect(set.status == 0, "\(set.stderr)")
-            var view = try #require(try await service.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first)
+            var view = try #require(try await service.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first)
             #expect(view.preflightMode == "lineup" && view.lineupAttribute == "urn:x:lineup")
             let off = try await Self.admin(
                 service, ["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--preflight", "mvpd"])
             #expect(off.status == 0, "\(off.stderr)")
-            view = try #require(try await service.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first)
+            view = try #require(try await service.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first)
             #expect(view.preflightMode == "mvpd" && view.lineupAttribute == nil)
             #expect(
                 try await service.service.repository.changeLog.changes(since: 0).contains {

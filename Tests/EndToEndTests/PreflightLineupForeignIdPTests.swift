@@ -37,10 +37,10 @@ import Testing
 
             // The MVPD: pysaml2 for sign-in, the DemoMVPD's authorization endpoint (which does not know grace) for plays.
             let demoCable = try #require(try await local.service.repository.catalog.mvpd(id: "DemoCable"))
-            let options = EntitleService.MVPDOptions(
+            let options = MVPDOptions(
                 displayName: "Py IdP", logoURL: "", authorizationURL: demoCable.authorizationUrl, authorizationKey: demoCable.authorizationKey)
-            _ = try await local.service.importSAMLMVPD(id: "PyIdP", metadataXML: idpMetadata, options: options, requestors: ["REF"], actor: "test")
-            try await local.service.setPreflightMode(requestor: "REF", mvpd: "PyIdP", .lineup, actor: "test")
+            _ = try await local.service.mvpds.importSAML(id: "PyIdP", metadataXML: idpMetadata, options: options, requestors: ["REF"], actor: "test")
+            try await local.service.integrations.setPreflightMode(requestor: "REF", mvpd: "PyIdP", .lineup, actor: "test")
 
             // Sign-in through pysaml2 (the generic web flow: the login form, then the auto-post form back to us).
             let tv = try await local.client()

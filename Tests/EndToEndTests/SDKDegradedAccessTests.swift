@@ -14,7 +14,7 @@ import Testing
     @Test func authnAllSignsInWithoutTheMVPDAndReportsN010ThenZ010() async throws {
         try await LocalService.run { service in
             let now = service.clock.now()
-            try await service.service.setDegradation(
+            try await service.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authn-all",
                 start: now.addingTimeInterval(-1), end: now.addingTimeInterval(3600))
             let app = TestApp(service: service)
@@ -43,7 +43,7 @@ import Testing
             try await app.enabler.authenticate(mvpd: "DemoCable")
             await #expect(throws: AccessEnablerError.self) { try await app.enabler.authorize("movies") }
             let now = service.clock.now()
-            try await service.service.setDegradation(
+            try await service.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authz-all", start: now,
                 end: now.addingTimeInterval(600))
             #expect(try await app.enabler.authorize("movies").isEmpty == false)
@@ -57,7 +57,7 @@ import Testing
             try await app.enabler.configure(requestorID: "REF")
             try await app.enabler.authenticate(mvpd: "DemoCable")
             let now = service.clock.now()
-            try await service.service.setDegradation(
+            try await service.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now,
                 end: now.addingTimeInterval(600))
             app.enabler.getAuthorization("news")

@@ -27,13 +27,13 @@ import Testing
     /// Boards DemoCable as `PICKER`: in the platform's picker, but its login is the service's own.
     static func boardDemoCableAsPicker(_ service: LocalService) async throws {
         let demo = try #require(service.host.demo)
-        var options = EntitleService.MVPDOptions(
+        var options = MVPDOptions(
             displayName: "Demo Cable", logoURL: service.baseURL + "/demo-mvpd/DemoCable/logo.svg",
             authorizationURL: service.baseURL + "/demo-mvpd/DemoCable/authorize", authorizationKey: demo.configuration.authorizationAPIKey)
         options.enablePlatformServices = true
         options.boardingStatus = BoardingStatus.picker.rawValue
         options.displayInPlatformPicker = true
-        try await service.service.importSAMLMVPD(
+        try await service.service.mvpds.importSAML(
             id: "DemoCable", metadataXML: try #require(demo.metadata(for: "DemoCable")).xml(), options: options, requestors: ["REF"])
     }
 

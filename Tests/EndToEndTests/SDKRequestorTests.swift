@@ -75,7 +75,7 @@ import Testing
         try FileManager.default.copyItem(atPath: first, toPath: second)
         try await LocalService.run(dataDirectory: first) { a in
             try await LocalService.run(dataDirectory: second) { b in
-                try await b.service.saveTempPassMVPD(
+                try await b.service.mvpds.saveTempPass(
                     id: "TempPassB", displayName: "Only at B", logoURL: b.baseURL + "/logos/TempPass.svg",
                     minutes: 10, requestors: ["REF"])
                 let app = SDKProbe(service: a)

@@ -149,7 +149,7 @@ import Testing
             #expect(preflight.status == 400 && preflight.text.contains("xacml or rest"), "\(preflight.text)")
             // Nothing was added, nothing changed.
             #expect(try await local.service.repository.catalog.mvpd(id: "Bad") == nil)
-            #expect(try await local.service.mvpdView(id: "DemoCable").authorizationProtocol == "entitle-json")
+            #expect(try await local.service.mvpds.view(id: "DemoCable").authorizationProtocol == "entitle-json")
         }
     }
 }

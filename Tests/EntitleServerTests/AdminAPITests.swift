@@ -48,7 +48,7 @@ import Testing
 
     /// Creates an operator with the test password and signs it in; returns the sign-in answer.
     static func operatorSession(_ local: LocalService, _ username: String, role: OperatorRole) async throws -> Answer {
-        _ = try await local.service.addOperator(username: username, role: role, password: password, actor: "test")
+        _ = try await local.service.operatorChanges.add(username: username, role: role, password: password, actor: "test")
         let answer = try await call(local, .POST, "/admin/api/session", json: ["username": username, "password": password])
         #expect(answer.status == 201, "\(answer.text)")
         return answer
@@ -89,7 +89,7 @@ import Testing
                 json: ["requestor": "MYNET", "name": "My TV", "redirectURIs": ["mynet://callback"]], token: token)
             #expect(app.status == 201, "\(app.text)")
             let jwt = try #require(app.object["softwareStatement"] as? String)
-            #expect(await local.service.isApproved(softwareStatement: jwt))
+            #expect(await local.service.applications.isApproved(softwareStatement: jwt))
 
             let changes = try await Self.call(local, .GET, "/admin/api/changes", token: token)
             let entries = try #require(changes.json as? [[String: Any]])
@@ -111,7 +111,7 @@ import Testing
             #expect(try await Self.call(local, .GET, "/admin/api/mvpds/DemoCable", token: token).status == 200)
             let refused = try await Self.call(local, .POST, "/admin/api/mvpds/DemoCable/disable", token: token)
             #expect(refused.status == 403 && refused.code == "forbidden")
-            #expect(try await local.service.mvpdView(id: "DemoCable").disabled == false)
+            #expect(try await local.service.mvpds.view(id: "DemoCable").disabled == false)
             #expect(try await Self.call(local, .DELETE, "/admin/api/session", token: token).status == 204)
             #expect(try await Self.call(local, .GET, "/admin/api/requestors", token: token).status == 401, "signed out")
         }
@@ -130,7 +130,7 @@ import Testing
             #expect(forged.status == 403 && forged.code == "csrf_token_invalid")
             let wrong = try await Self.call(local, .POST, "/admin/api/mvpds/DemoCable/disable", cookie: cookie, csrf: "x" + csrf)
             #expect(wrong.status == 403)
-            #expect(try await local.service.mvpdView(id: "DemoCable").disabled == false)
+            #expect(try await local.service.mvpds.view(id: "DemoCable").disabled == false)
             let done = try await Self.call(local, .POST, "/admin/api/mvpds/DemoCable/disable", cookie: cookie, csrf: csrf)
             #expect(done.status == 200 && done.object["disabled"] as? Bool == true, "\(done.text)")
         }

@@ -238,7 +238,7 @@ import Testing
                     "<\(prefix)SingleSignOnService Binding=\"urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST\" Location=\"https://idp.example/sso?x=1&amp;y=2\"/>",
                 at: open)
             metadata = metadata.replacingOccurrences(of: "entityID=\"", with: "entityID=\"post-")
-            try await host.service.importSAMLMVPD(
+            try await host.service.mvpds.importSAML(
                 id: "PostIdP", metadataXML: metadata,
                 options: .init(displayName: "Post IdP", logoURL: "/logo.svg"), requestors: ["REF"])
 

@@ -66,7 +66,7 @@ import Testing
             #expect(cache.mvpdCalls == afterFirst + 1)
             // A degradation rule applies at once, and when it goes the MVPD is asked again.
             let now = host.clock.now()
-            try await host.service.setDegradation(
+            try await host.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now, end: now.addingTimeInterval(600))
             #expect(try await !Self.authorized(tv))
             #expect(try await host.service.repository.degradation.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-none"))

@@ -108,12 +108,12 @@ import Testing
             let message = try await Self.call(
                 local, .GET, "/console/requestors/REF", cookie: cookie + "; " + (noWhy.headers["Set-Cookie"].first ?? ""))
             #expect(message.text.contains("Say why the change is made"))
-            #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
+            #expect(try await local.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
 
             let (viewer, viewerCSRF) = try await Self.signIn(local, "viewer", role: .readOnly)
             let refused = try await Self.call(local, .POST, path, form: ["csrf": viewerCSRF, "description": "x", "enabled": "false"], cookie: viewer)
             #expect(refused.status == 403 && refused.text.contains("read-only"))
-            #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
+            #expect(try await local.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first?.enabled == true, "nothing changed")
 
             let done = try await Self.call(
                 local, .POST, path, form: ["csrf": csrf, "description": "outage drill", "enabled": "false"], cookie: cookie)
@@ -187,7 +187,7 @@ import Testing
         try await LocalService.run { local in
             let (cookie, csrf) = try await Self.signIn(local, "ops", role: .readWrite)
             let page = try await Self.call(local, .GET, "/console/mvpds", cookie: cookie)
-            #expect(page.text.contains("id=\"add-oauth2-mvpd\"") && page.text.contains(local.service.oauth2RedirectURI))
+            #expect(page.text.contains("id=\"add-oauth2-mvpd\"") && page.text.contains(local.service.oauth2MVPDs.redirectURI))
             let endpoints = [
                 "id": "Oauthy", "name": "Oauthy TV", "authorizeURL": "https://login.oauthy.example/authorize",
                 "tokenURL": "https://login.oauthy.example/token", "userinfoURL": "https://login.oauthy.example/userinfo",
@@ -225,10 +225,10 @@ import Testing
             let done = try await Self.call(
                 local, .POST, "/console/oauth2-mvpds", form: endpoints.merging(["csrf": csrf, "description": "new partner"]) { $1 }, cookie: cookie)
             #expect(done.status == 303)
-            let view = try await local.service.mvpdView(id: "Oauthy")
+            let view = try await local.service.mvpds.view(id: "Oauthy")
             #expect(view.kind == "oauth2" && view.oauth2?.tokenURL == "https://login.oauthy.example/token")
             #expect(view.oauth2?.scopes == ["openid", "profile"])
-            #expect(try await local.service.integrationViews(requestor: "REF", mvpd: "Oauthy").first?.enabled == true)
+            #expect(try await local.service.integrations.views(requestor: "REF", mvpd: "Oauthy").first?.enabled == true)
             let entry = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
             #expect(entry.action == "mvpd.add" && entry.description == "new partner" && entry.actor == "operator:ops")
             #expect(!(entry.valueAfter ?? "").contains("s3cret-never-shown"), "the secret is never logged")

@@ -10,7 +10,7 @@ import Testing
     @Test func authnAllSignsInWithoutTheMVPDUntilTheRuleEnds() async throws {
         try await RouterService.run { host in
             let now = host.clock.now()
-            try await host.service.setDegradation(
+            try await host.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authn-all", start: now.addingTimeInterval(-1),
                 end: now.addingTimeInterval(3600))
             let tv = try await host.client()
@@ -37,12 +37,12 @@ import Testing
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
             let now = host.clock.now()
-            try await host.service.setDegradation(
+            try await host.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authz-all", start: now, end: now.addingTimeInterval(600))
             let granted = try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["movies"]).decode(DecisionsResponse.self).decisions[0]
             #expect(granted.authorized && granted.source == "degradation")
 
-            try await host.service.setDegradation(
+            try await host.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now, end: now.addingTimeInterval(600))
             let denied = try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).decode(DecisionsResponse.self).decisions[0]
             #expect(!denied.authorized && denied.source == "degradation")
@@ -61,14 +61,15 @@ import Testing
         try await RouterService.run { host in
             let now = host.clock.now()
             await #expect(throws: ConfigurationError.self) {
-                try await host.service.setDegradation(
+                try await host.service.support.setDegradation(
                     requestor: "REF", mvpd: "DemoCable", rule: "everything", start: now, end: now.addingTimeInterval(60))
             }
             await #expect(throws: ConfigurationError.self) {
-                try await host.service.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "authz-all", start: now, end: now)
+                try await host.service.support.setDegradation(requestor: "REF", mvpd: "DemoCable", rule: "authz-all", start: now, end: now)
             }
             await #expect(throws: ConfigurationError.self) {
-                try await host.service.setDegradation(requestor: "REF", mvpd: "Nope", rule: "authz-all", start: now, end: now.addingTimeInterval(60))
+                try await host.service.support.setDegradation(
+                    requestor: "REF", mvpd: "Nope", rule: "authz-all", start: now, end: now.addingTimeInterval(60))
             }
         }
     }
@@ -111,7 +112,7 @@ import Testing
 
             // An operator resets the identity's pass: a new trial starts.
             #expect(
-                try await host.service.resetTempPass(
+                try await host.service.support.resetTempPass(
                     requestor: "REF", mvpd: "TempPassPromo", device: nil,
                     identity: #"{"email":"f7ee5ec7312165148b69fcca1d29075b14b8aef0b5048a332b18b88d09069fb7"}"#) == 1)
             _ = try await phone.send(.POST, "/api/v2/REF/sessions", form: [("mvpd", "TempPassPromo")], headers: header)
@@ -127,7 +128,7 @@ import Testing
             _ = try await tv.createSession(mvpd: "TempPass", redirectURL: nil)
             host.clock.advance(by: 11 * 60)
             #expect(try await tv.createSession(mvpd: "TempPass", redirectURL: nil).status == 403)
-            #expect(try await host.service.resetTempPass(requestor: "REF", mvpd: "TempPass", device: "tv-1", identity: nil) == 1)
+            #expect(try await host.service.support.resetTempPass(requestor: "REF", mvpd: "TempPass", device: "tv-1", identity: nil) == 1)
             #expect(try await tv.createSession(mvpd: "TempPass", redirectURL: nil).decode(SessionResponse.self).reasonType == "temporary")
         }
     }

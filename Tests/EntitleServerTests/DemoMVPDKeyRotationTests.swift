@@ -30,7 +30,7 @@ import Testing
             #expect(try await Self.keyDescriptors(local) == 1)
 
             // Rotated as `entitle admin key rotate saml-sp` does: the successor is published now and signs after the delay.
-            _ = try await local.service.rotateKey(purpose: .samlSP, promoteAfterSeconds: nil, actor: "test")
+            _ = try await local.service.keyOperations.rotate(purpose: .samlSP, promoteAfterSeconds: nil, actor: "test")
             #expect(try await Self.keyDescriptors(local) == 2, "the metadata publishes the signing key and its successor")
             #expect(try await Self.signsIn(local), "the old key still signs during the overlap")
             local.clock.advance(by: 120)
@@ -40,7 +40,7 @@ import Testing
 
             // An emergency rotation that signs at once: the DemoMVPD reads the certificates again when a request does
             // not verify with the ones it holds.
-            _ = try await local.service.rotateKey(purpose: .samlSP, promoteAfterSeconds: 0, actor: "test")
+            _ = try await local.service.keyOperations.rotate(purpose: .samlSP, promoteAfterSeconds: 0, actor: "test")
             #expect(try await local.service.keys.signingIdentity(purpose: .samlSP).certificate != after)
             #expect(try await Self.signsIn(local))
         }

@@ -51,12 +51,12 @@ import Testing
             let now = host.clock.now()
             let signedIn = try await host.client()
             _ = try await host.signIn(signedIn, mvpd: "DemoStream", user: "frank")
-            try await host.service.setDegradation(
+            try await host.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoStream", rule: "authn-all", start: now.addingTimeInterval(-1), end: now.addingTimeInterval(600))
             let tv = try await host.client()
             let session = try await tv.createSession(mvpd: "DemoStream", redirectURL: nil).decode(SessionResponse.self)
             #expect(session.actionName == "authorize" && session.reasonType == "degraded")
-            try await host.service.setDegradation(
+            try await host.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoStream", rule: "authz-none", start: now.addingTimeInterval(-1), end: now.addingTimeInterval(600))
             let denied = try await signedIn.decisions("authorize", mvpd: "DemoStream", resources: ["sports"]).decode(DecisionsResponse.self)
                 .decisions[0]
@@ -95,12 +95,12 @@ import Testing
                 throw BrowserError("redirected to a foreign URI")
             }
             #expect(foreign.status == 400)
-            let callback = FormURLEncoding.escape(host.service.oauth2RedirectURI)
+            let callback = FormURLEncoding.escape(host.service.oauth2MVPDs.redirectURI)
             guard case .page(let noPKCE) = try await host.browser().get(base + "&redirect_uri=\(callback)&state=s") else {
                 throw BrowserError("no page")
             }
             // Back to Entitle's callback with error=invalid_request: a state that is not Entitle's is refused there.
-            #expect(noPKCE.url.hasPrefix(host.service.oauth2RedirectURI) && noPKCE.status == 400, "\(noPKCE.url)")
+            #expect(noPKCE.url.hasPrefix(host.service.oauth2MVPDs.redirectURI) && noPKCE.status == 400, "\(noPKCE.url)")
         }
     }
 }

@@ -34,10 +34,10 @@ import Testing
     /// Re-imports DemoCable as a foreign MVPD: no authorization endpoint, the given mapping and authorize-all setting.
     func configureForeign(_ host: LocalService, mapping: [String: [String]], authorizeAll: Bool) async throws {
         let metadata = try #require(host.host.demo?.metadata(for: "DemoCable")).xml()
-        var options = EntitleService.MVPDOptions(displayName: "Foreign Cable", logoURL: "")
+        var options = MVPDOptions(displayName: "Foreign Cable", logoURL: "")
         options.attributeMapping = mapping
         options.authorizeAllAuthenticated = authorizeAll
-        try await host.service.importSAMLMVPD(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
+        try await host.service.mvpds.importSAML(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
     }
 
     func signInWithForeignAttributes(_ host: LocalService, _ tv: RESTClient) async throws -> Profile {
@@ -165,9 +165,9 @@ struct LegacySHA1IdPTests {
     @Test func rsaSHA1IsAcceptedOnlyForAnMVPDThatAllowsIt() async throws {
         try await LocalService.run { host in
             let metadata = try #require(host.host.demo?.metadata(for: "DemoCable")).xml()
-            var options = EntitleService.MVPDOptions(displayName: "Legacy Cable", logoURL: "")
+            var options = MVPDOptions(displayName: "Legacy Cable", logoURL: "")
             options.authorizeAllAuthenticated = true
-            try await host.service.importSAMLMVPD(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
+            try await host.service.mvpds.importSAML(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
             let tv = try await host.client()
             let (browser, page, form, requestID) = try await ForeignIdPTests().pendingAssertion(host, tv)
             var legacy = form
@@ -176,7 +176,7 @@ struct LegacySHA1IdPTests {
             #expect(refused.status == 400)
 
             options.allowRSASHA1 = true
-            try await host.service.importSAMLMVPD(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
+            try await host.service.mvpds.importSAML(id: "DemoCable", metadataXML: metadata, options: options, requestors: ["REF"])
             guard case .external = try await browser.submit(legacy, from: page) else { Issue.record("SHA-1 refused although allowed"); return }
             let profile = try #require(try await tv.send(.GET, "/api/v2/REF/profiles").decode(ProfilesResponse.self).profiles["DemoCable"])
             #expect(profile.attributes["userID"]?.value == .string("legacy-user"))

@@ -18,10 +18,10 @@ import Testing
 
     /// Requestor `OTHER`, integrated with `mvpd` at the MVPD's settings, and a device registered with its app.
     static func otherRequestor(_ local: LocalService, mvpd: String) async throws -> RESTClient {
-        try await local.service.saveRequestor(
+        try await local.service.requestors.save(
             id: "OTHER", name: "Other Network", domains: ["ios.app", "localhost", "127.0.0.1"], metadataCertificatePEM: nil)
-        try await local.service.setIntegration(requestor: "OTHER", mvpd: mvpd, enabled: true, actor: "test")
-        let (_, jwt) = try await local.service.issueSoftwareStatement(
+        try await local.service.integrations.setEnabled(requestor: "OTHER", mvpd: mvpd, enabled: true, actor: "test")
+        let (_, jwt) = try await local.service.applications.issueSoftwareStatement(
             requestor: "OTHER", name: "Other TV", redirectURIs: ["adobepass://ios.app"])
         var other = RESTClient(transport: local.transport, baseURL: local.baseURL, serviceProvider: "OTHER", deviceID: "other-" + UUID().uuidString)
         _ = try await other.registerAndAuthorize(softwareStatement: jwt)
@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: [("DemoCable", "alice", "bob"), ("DemoStream", "erin", "frank")])
     func theIntegrationsLifetimeWinsOverTheMVPDs(mvpd: String, user: String, otherUser: String) async throws {
         try await LocalService.run { local in
-            try await local.service.setIntegrationSettings(
+            try await local.service.integrations.setSettings(
                 requestor: "REF", mvpd: mvpd, displayName: nil, logoURL: nil, profileTTLSeconds: 60, actor: "test")
             let tv = try await local.client()
             let other = try await Self.otherRequestor(local, mvpd: mvpd)

@@ -11,7 +11,7 @@ import Testing
 @Suite struct LegacyV1FailureTests {
     @Test func hmacHeaderIsCheckedBeforeAnythingIsTrusted() async throws {
         try await LocalService.run { host in
-            let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
+            let pair = try await host.service.keyOperations.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "box")
             let path = "/api/v1/tokens/authn", params = [("requestor", "REF"), ("deviceId", "box")]
             #expect(try await tv.call(.GET, path, params).status == 404)
@@ -155,7 +155,7 @@ import Testing
 
     @Test func v1SharesTheThrottlingOfRESTv2() async throws {
         try await LocalService.run(rateLimit: 1, burst: 2) { host in
-            let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
+            let pair = try await host.service.keyOperations.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "busy")
             #expect(try await tv.device(.GET, "/api/v1/tokens/authn").status == 404)
             #expect(try await tv.device(.GET, "/api/v1/checkauthn").status == 403)
@@ -167,7 +167,7 @@ import Testing
 
     @Test func expiredAuthenticationIsGoneNotMissing() async throws {
         try await LocalService.run { host in
-            let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
+            let pair = try await host.service.keyOperations.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "old-box")
             let start = try await tv.call(
                 .POST, "/api/v1/authenticate/freepreview",

@@ -123,7 +123,7 @@ import Testing
 
     @Test func hmacSignedClientSignsInAuthorizesAndLogsOut() async throws {
         try await LocalService.run { host in
-            let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
+            let pair = try await host.service.keyOperations.issueLegacyKeyPair(requestor: "REF")
             var tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "kodi-1")
             let code = try await tv.registrationCode()
             guard case .page(let landed) = try await tv.login(code: code, mvpd: "DemoFiber", user: "carol") else {
@@ -233,7 +233,7 @@ import Testing
 
     @Test func platformSingleSignOnExchangesTheMVPDAnswerForAnAuthNToken() async throws {
         try await LocalService.run { host in
-            let pair = try await host.service.issueLegacyKeyPair(requestor: "REF")
+            let pair = try await host.service.keyOperations.issueLegacyKeyPair(requestor: "REF")
             let tv = LegacyV1Client(host: host, identity: .hmac(publicKey: pair.publicKey, privateKey: pair.privateKey), deviceID: "apple-tv-4k")
             let request = try await tv.device(.GET, "/api/v1/REF/profile-requests/DemoSSO", [("deviceType", "tvOS")])
             #expect(request.status == 200)

@@ -13,7 +13,7 @@ import Testing
         let url = local.baseURL + "/demo-mvpd/DemoCable/saml/metadata"
         var update = MVPDUpdate()
         update.samlMetadataURL = url
-        try await local.service.updateMVPD(id: "DemoCable", update, actor: "test")
+        try await local.service.mvpds.update(id: "DemoCable", update, actor: "test")
         var stale = try #require(try await local.service.repository.catalog.mvpd(id: "DemoCable"))
         let entity = stale.entityId
         stale.entityId = "https://stale.example/idp"
@@ -24,18 +24,18 @@ import Testing
     @Test func dueMetadataIsReadOnceAndWhatChangedIsAppliedAndRecorded() async throws {
         try await LocalService.run { local in
             let (entity, _) = try await Self.staleDemoCable(local)
-            let notYet = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            let notYet = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             #expect(notYet.changed.isEmpty && notYet.failures.isEmpty, "read a moment ago: not due")
             #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp")
 
             local.clock.advance(by: 3601)
-            let refreshed = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            let refreshed = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             #expect(refreshed.changed == ["DemoCable"] && refreshed.failures.isEmpty, "\(refreshed)")
             #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == entity)
             let entry = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
-            #expect(entry.actor == EntitleService.metadataRefreshActor && entry.action == "mvpd.update" && entry.target == "DemoCable")
+            #expect(entry.actor == MVPDOperations.metadataRefreshActor && entry.action == "mvpd.update" && entry.target == "DemoCable")
 
-            let again = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            let again = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             #expect(again.changed.isEmpty && again.failures.isEmpty, "just read: not due again")
         }
     }
@@ -46,9 +46,9 @@ import Testing
             try await local.service.repository.onboarding.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: 0)
             // Asked three times at once (as several instances would): one claims the source and reads it. Without the
             // claim each would fetch the failing URL and report it.
-            async let first = local.service.refreshDueMetadata(interval: .seconds(3600))
-            async let second = local.service.refreshDueMetadata(interval: .seconds(3600))
-            async let third = local.service.refreshDueMetadata(interval: .seconds(3600))
+            async let first = local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
+            async let second = local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
+            async let third = local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             let results = try await [first, second, third]
             #expect(results.map(\.failures.count).reduce(0, +) == 1, "\(results)")
             let failure = results.compactMap { $0.failures["DemoFiber"] }.first
@@ -60,10 +60,10 @@ import Testing
             try await onboarding.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: seen)
             #expect(failure?.contains("404") == true, "\(String(describing: failure))")
             #expect(try await local.service.repository.catalog.mvpd(id: "DemoFiber") == stored)
-            let soon = try await local.service.refreshDueMetadata(interval: .seconds(3600))
+            let soon = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             #expect(soon.failures.isEmpty, "not tried again before the interval")
             local.clock.advance(by: 3601)
-            #expect(try await local.service.refreshDueMetadata(interval: .seconds(3600)).failures.keys.sorted() == ["DemoFiber"])
+            #expect(try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600)).failures.keys.sorted() == ["DemoFiber"])
         }
     }
 

@@ -21,14 +21,14 @@ struct OAuth2MVPDFlowTests {
     func withStreamTV(_ body: (LocalService, OAuth2Provider) async throws -> Void) async throws {
         try await LocalService.run { host in
             try await OAuth2Provider.run(
-                redirectURI: host.service.oauth2RedirectURI, logoutRedirectURI: host.service.oauth2LogoutRedirectURI
+                redirectURI: host.service.oauth2MVPDs.redirectURI, logoutRedirectURI: host.service.oauth2MVPDs.logoutRedirectURI
             ) { provider in
-                var settings = try await host.service.discoverOAuth2(
+                var settings = try await host.service.oauth2MVPDs.discover(
                     issuer: provider.baseURL, clientID: provider.clientID, clientSecret: provider.clientSecret)
                 settings.scopes = ["openid", "profile"]
-                var options = EntitleService.MVPDOptions(displayName: "Stream TV", logoURL: "", authorizationURL: provider.baseURL + "/authz")
+                var options = MVPDOptions(displayName: "Stream TV", logoURL: "", authorizationURL: provider.baseURL + "/authz")
                 options.authorizationProtocol = .rest
-                try await host.service.saveOAuth2MVPD(id: Self.mvpd, options: options, oauth2: settings, requestors: ["REF"])
+                try await host.service.oauth2MVPDs.save(id: Self.mvpd, options: options, oauth2: settings, requestors: ["REF"])
                 try await body(host, provider)
             }
         }
@@ -126,7 +126,7 @@ struct OAuth2MVPDFlowTests {
             let tv = try await host.client()
             let (browser, login, code) = try await openLogin(host, tv)
             let callback = try await callbackURL(host, login: login)
-            #expect(callback.hasPrefix(host.service.oauth2RedirectURI + "?"))
+            #expect(callback.hasPrefix(host.service.oauth2MVPDs.redirectURI + "?"))
             // A state that is not the one sent (the same code): refused, and the session is not completed by it.
             let tampered = callback.replacingOccurrences(of: "state=", with: "state=x")
             guard case .page(let refused) = try await browser.get(tampered) else { throw ProviderError("no page") }
@@ -200,16 +200,16 @@ struct OAuth2MVPDFlowTests {
     @Test func discoveryAndEndpointsAreChecked() async throws {
         try await withStreamTV { host, provider in
             await #expect(throws: ConfigurationError.self) {
-                _ = try await host.service.discoverOAuth2(issuer: provider.baseURL + "/nothing", clientID: "c", clientSecret: "s")
+                _ = try await host.service.oauth2MVPDs.discover(issuer: provider.baseURL + "/nothing", clientID: "c", clientSecret: "s")
             }
             await #expect(throws: ConfigurationError.self) {
-                _ = try await host.service.discoverOAuth2(issuer: "ftp://example.com", clientID: "c", clientSecret: "s")
+                _ = try await host.service.oauth2MVPDs.discover(issuer: "ftp://example.com", clientID: "c", clientSecret: "s")
             }
-            let plain = EntitleService.OAuth2MVPDSettings(
+            let plain = OAuth2MVPDSettings(
                 authorizeURL: "http://mvpd.example.com/authorize", tokenURL: provider.baseURL + "/token",
                 userinfoURL: provider.baseURL + "/userinfo", clientID: "c", clientSecret: "s")
             await #expect(throws: ConfigurationError.self) {
-                try await host.service.saveOAuth2MVPD(
+                try await host.service.oauth2MVPDs.save(
                     id: "Plain", options: .init(displayName: "Plain", logoURL: ""), oauth2: plain, requestors: ["REF"])
             }
         }

@@ -33,7 +33,7 @@ import Testing
             // Sign-ins last a minute here, so that the device signs in again (as after a real profile's end).
             var shortSignIns = MVPDUpdate()
             shortSignIns.profileTTLSeconds = 60
-            try await local.service.updateMVPD(id: "DemoCable", shortSignIns, actor: "test")
+            try await local.service.mvpds.update(id: "DemoCable", shortSignIns, actor: "test")
             let tv = try await local.client(device: "stb-lineup")
             let alice = try await local.signIn(tv, user: "alice")
             let kept = try #require(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: alice.code))
@@ -86,7 +86,7 @@ import Testing
     @Test func aSignInWithoutTheAttributeIsAnsweredByTheMVPD() async throws {
         try await LocalService.run { local in
             // The demo world: DemoSSO preflights by lineup (dave: news, movies), no MVPD call.
-            let sso = try #require(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoSSO").first)
+            let sso = try #require(try await local.service.integrations.views(requestor: "REF", mvpd: "DemoSSO").first)
             #expect(sso.preflightMode == "lineup" && sso.lineupAttribute == "authorized_resources")
             let tv = try await local.client()
             _ = try await local.signIn(tv, mvpd: "DemoSSO", user: "dave")
@@ -95,7 +95,7 @@ import Testing
             #expect(try Self.mvpdCalls(local) == before)
 
             // DemoFiber set to lineup, but its assertions carry no lineup: the MVPD is asked, once per resource.
-            try await local.service.setPreflightMode(requestor: "REF", mvpd: "DemoFiber", .lineup, actor: "test")
+            try await local.service.integrations.setPreflightMode(requestor: "REF", mvpd: "DemoFiber", .lineup, actor: "test")
             let fiber = try await local.client()
             let carol = try await local.signIn(fiber, mvpd: "DemoFiber", user: "carol")
             #expect(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: carol.code)?.lineup == nil)
@@ -106,7 +106,7 @@ import Testing
             #expect(try Self.mvpdCalls(local) == calls + 2)
 
             // Turned off: DemoSSO's kept lineup is no longer used; the MVPD answers.
-            try await local.service.setPreflightMode(requestor: "REF", mvpd: "DemoSSO", .mvpd, actor: "test")
+            try await local.service.integrations.setPreflightMode(requestor: "REF", mvpd: "DemoSSO", .mvpd, actor: "test")
             let asked = try Self.mvpdCalls(local)
             #expect(try await Self.decide(tv, "DemoSSO", ["news", "weather"]).map(\.authorized) == [true, false])
             #expect(try Self.mvpdCalls(local) == asked + 2)
@@ -130,7 +130,7 @@ import Testing
                 let answer = try await API.call(local, .PUT, "/admin/api/integrations/" + path, json: body, token: token)
                 #expect(answer.status == status && answer.code == code && answer.text.contains(words), "\(body): \(answer.status) \(answer.text)")
             }
-            let unchanged = try #require(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first)
+            let unchanged = try #require(try await local.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first)
             #expect(unchanged.preflightMode == "mvpd" && unchanged.lineupAttribute == nil)
             let newMVPD = try await API.call(
                 local, .POST, "/admin/api/mvpds", json: ["id": "X", "name": "X", "samlMetadata": "<x/>", "preflightMode": "lineup"], token: token)
@@ -155,7 +155,7 @@ import Testing
                 form: ["csrf": csrf, "description": "lineup trial", "requestor": "REF", "preflightMode": "lineup", "lineupAttribute": "lineup"],
                 cookie: cookie)
             #expect(set.status == 303)
-            let view = try #require(try await local.service.integrationViews(requestor: "REF", mvpd: "DemoCable").first)
+            let view = try #require(try await local.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first)
             #expect(view.preflightMode == "lineup" && view.lineupAttribute == "lineup")
             #expect(try await local.service.repository.changeLog.changes(since: 0).last?.description == "lineup trial")
             let before = try await local.service.repository.changeLog.changes(since: 0).count

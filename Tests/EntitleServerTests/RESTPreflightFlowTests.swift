@@ -18,8 +18,8 @@ import Testing
         try await pdp.run { url in
             try await LocalService.run { host in
                 try await XACMLAuthorizationFlowTests.configure(host, url: url, kind: .rest)
-                try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 2, actor: "test")
-                #expect(try await host.service.mvpdView(id: "DemoCable").preflightMaxResources == ["REF": 2])
+                try await host.service.integrations.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 2, actor: "test")
+                #expect(try await host.service.mvpds.view(id: "DemoCable").preflightMaxResources == ["REF": 2])
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
                 pdp.set(PreflightFlowTests.threeResults)
@@ -54,8 +54,8 @@ import Testing
             var update = MVPDUpdate()
             update.authorizationURL = String(url.dropLast("authorize".count)) + "rest/authz"
             update.authorizationProtocol = .rest
-            try await host.service.updateMVPD(id: "DemoCable", update, actor: "test")
-            try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 10, actor: "test")
+            try await host.service.mvpds.update(id: "DemoCable", update, actor: "test")
+            try await host.service.integrations.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 10, actor: "test")
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
             let decisions = try await tv.decisions("preauthorize", mvpd: "DemoCable", resources: ["news", "sports", "movies"])
@@ -87,16 +87,18 @@ import Testing
             }
             // DemoCable answers Entitle's JSON contract: no preflight in one call.
             #expect(
-                await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5, actor: "t") }
+                await code { try await host.service.integrations.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5, actor: "t") }
                     == "invalid_value")
             #expect(
-                await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5000, actor: "t") }
+                await code { try await host.service.integrations.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 5000, actor: "t") }
                     == "invalid_value")
             #expect(
-                await code { try await host.service.setPreflight(requestor: "NOPE", mvpd: "DemoCable", maxResources: 0, actor: "t") }
+                await code { try await host.service.integrations.setPreflight(requestor: "NOPE", mvpd: "DemoCable", maxResources: 0, actor: "t") }
                     == "unknown_integration")
             // Turning it off is always allowed, and recorded.
-            #expect(await code { try await host.service.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 0, actor: "t") } == nil)
+            #expect(
+                await code { try await host.service.integrations.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 0, actor: "t") }
+                    == nil)
         }
     }
 }

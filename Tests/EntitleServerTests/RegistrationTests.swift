@@ -88,7 +88,8 @@ import Testing
 
     @Test func adminIssuedStatementsWork() async throws {
         try await RouterService.run { host in
-            let (_, jwt) = try await host.service.issueSoftwareStatement(requestor: "REF", name: "Other app", redirectURIs: ["other://cb"])
+            let (_, jwt) = try await host.service.applications.issueSoftwareStatement(
+                requestor: "REF", name: "Other app", redirectURIs: ["other://cb"])
             var client = RESTClient(transport: host.transport, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d2")
             let registration = try await client.registerAndAuthorize(softwareStatement: jwt)
             #expect(registration.redirectURIs == ["other://cb"])

@@ -145,10 +145,10 @@ import Testing
                 let key = ReportKey(requestor: "REF", mvpd: "DemoCable", platform: "web", app: "app-\(1000 + index)")
                 local.service.metrics.reports.count(key, at: now) { $0.mediaTokens += Int64(index + 1) }
             }
-            try await local.service.flushReports()
-            try await local.service.flushReports()
+            try await local.service.reports.flush()
+            try await local.service.reports.flush()
             #expect(local.service.metrics.reports.isEmpty)
-            let report = try await local.service.report(
+            let report = try await local.service.reports.report(
                 ReportQuery(start: now - 60_000, end: now + 60_000, granularity: .total, dimensions: [.app], filters: [.platform: "web"]))
             #expect(report.count == rows)
             #expect(report.map(\.dimensions[.app]) == (0..<rows).map { "app-\(1000 + $0)" })

@@ -14,7 +14,7 @@ import Testing
     static func updateREF(_ local: LocalService, _ change: (inout RequestorRecord) -> Void) async throws {
         var record = try #require(try await local.service.repository.onboarding.requestorForAdmin(id: "REF"))
         change(&record)
-        try await local.service.updateRequestor(record, actor: "test")
+        try await local.service.requestors.update(record, actor: "test")
     }
 
     @Test func theRequestorsProfileLifetimeAppliesWhereTheIntegrationSetsNone() async throws {
@@ -28,7 +28,7 @@ import Testing
             #expect(try await IntegrationProfileTTLTests.signedIn(tv) == [], "the requestor's 120 s, not the MVPD's 30 days")
 
             // The integration's own lifetime wins over the requestor's default.
-            try await local.service.setIntegrationSettings(
+            try await local.service.integrations.setSettings(
                 requestor: "REF", mvpd: "DemoCable", displayName: nil, logoURL: nil, profileTTLSeconds: 600, actor: "test")
             _ = try await local.signIn(tv, mvpd: "DemoCable", user: "alice")
             local.clock.advance(by: 121)

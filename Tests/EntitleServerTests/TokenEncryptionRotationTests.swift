@@ -23,10 +23,10 @@ import Testing
             #expect(try await Self.authorized(tv, "news"))
             let before = try #require(try await repository.oauth2.allOAuth2Grants().first)
             let secretBefore = try #require(try await repository.oauth2.oauth2Settings(mvpd: "DemoStream")).encryptedClientSecret
-            let inventory = try await host.service.tokenEncryptionInventory()
+            let inventory = try await host.service.keyOperations.tokenEncryptionInventory()
             #expect(inventory.refreshTokens == 1 && inventory.clientSecrets >= 1)
 
-            let rotation = try await host.service.rotateTokenEncryptionKey()
+            let rotation = try await host.service.keyOperations.rotateTokenEncryptionKey()
             #expect(rotation.refreshTokens == 1 && rotation.clientSecrets == inventory.clientSecrets && rotation.unreadable == 0)
             let after = try #require(try await repository.oauth2.allOAuth2Grants().first)
             #expect(after.refreshToken.hasPrefix("v1.\(rotation.key.kid).") && !before.refreshToken.hasPrefix("v1.\(rotation.key.kid)."))
@@ -55,7 +55,7 @@ import Testing
             var grant = try #require(try await repository.oauth2.allOAuth2Grants().first)
             grant.refreshToken = "v1.no-such-key.AAAA"
             try await repository.oauth2.upsertOAuth2Grant(grant)
-            let rotation = try await host.service.rotateTokenEncryptionKey()
+            let rotation = try await host.service.keyOperations.rotateTokenEncryptionKey()
             #expect(rotation.unreadable == 1 && rotation.refreshTokens == 0 && rotation.clientSecrets >= 1)
             #expect(try await repository.oauth2.allOAuth2Grants().first?.refreshToken == "v1.no-such-key.AAAA")
             // The sign-in whose token cannot be read ends with a clear error, never a 500.

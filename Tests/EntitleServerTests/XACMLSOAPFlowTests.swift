@@ -22,7 +22,7 @@ import Testing
         update.authorizationProtocol = .xacml
         update.xacmlBinding = .soap
         update.signAuthorizationQueries = sign
-        try await host.service.updateMVPD(id: mvpd, update, actor: "test")
+        try await host.service.mvpds.update(id: mvpd, update, actor: "test")
     }
 
     static func decide(_ tv: RESTClient, _ mvpd: String, _ resources: [String], _ kind: String = "authorize") async throws -> [Decision] {
@@ -32,7 +32,7 @@ import Testing
     @Test func signedQueriesToAnMVPDThatRequiresThem() async throws {
         try await LocalService.run { host in
             try await Self.useSOAP(host, mvpd: "DemoFiber", sign: true)
-            let view = try await host.service.mvpdView(id: "DemoFiber")
+            let view = try await host.service.mvpds.view(id: "DemoFiber")
             #expect(view.authorizationProtocol == "xacml" && view.xacmlBinding == "soap" && view.signAuthorizationQueries)
             let tv = try await host.client()
             _ = try await host.signIn(tv, mvpd: "DemoFiber", user: "carol")
@@ -43,7 +43,7 @@ import Testing
             #expect(decisions[1].error?.details?.contains("Demo Fiber") == true)
 
             // Preflight in one signed SOAP call.
-            try await host.service.setPreflight(requestor: "REF", mvpd: "DemoFiber", maxResources: 5, actor: "test")
+            try await host.service.integrations.setPreflight(requestor: "REF", mvpd: "DemoFiber", maxResources: 5, actor: "test")
             let preflight = try await Self.decide(tv, "DemoFiber", ["news", "sports", "movies"], "preauthorize")
             #expect(preflight.map(\.authorized) == [true, false, false])
             #expect(preflight[1].error?.code == .preauthorizationDeniedByMVPD)
@@ -51,7 +51,7 @@ import Testing
             // The same MVPD without signing: it refuses the query, the decision fails naming it (never a 500).
             var unsigned = MVPDUpdate()
             unsigned.signAuthorizationQueries = false
-            try await host.service.updateMVPD(id: "DemoFiber", unsigned, actor: "test")
+            try await host.service.mvpds.update(id: "DemoFiber", unsigned, actor: "test")
             let refused = try await Self.decide(tv, "DemoFiber", ["weather"])[0]
             #expect(!refused.authorized)
             #expect(refused.error?.code == .networkReceivedError)
@@ -126,7 +126,7 @@ import Testing
                 var update = MVPDUpdate()
                 update.xacmlBinding = .soap
                 update.signAuthorizationQueries = true
-                try await host.service.updateMVPD(id: "DemoCable", update, actor: "test")
+                try await host.service.mvpds.update(id: "DemoCable", update, actor: "test")
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
                 let idp = try #require(host.host.demo?.configuration.identity)

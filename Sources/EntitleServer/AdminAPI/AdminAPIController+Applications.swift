@@ -11,7 +11,7 @@ extension AdminAPIController {
         }
         group.post("software-statements", use: issueSoftwareStatement)
         group.post("software-statements/:id/revoke") { _, context in
-            try await service.revokeSoftwareStatement(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
+            try await service.applications.revokeSoftwareStatement(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
             return Response(status: .noContent)
         }
         group.get("clients") { request, _ in
@@ -21,7 +21,7 @@ extension AdminAPIController {
             return Self.json(clients.map(ClientView.init))
         }
         group.post("clients/:id/revoke") { _, context in
-            try await service.revokeClient(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
+            try await service.applications.revokeClient(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
             return Response(status: .noContent)
         }
         group.get("operators") { _, _ in Self.json(try await service.repository.operators.allOperators().map(OperatorView.init)) }
@@ -50,7 +50,7 @@ extension AdminAPIController {
 
     func issueSoftwareStatement(_ request: Request, context: AdminContext) async throws -> Response {
         let body = try await Self.decode(NewSoftwareStatement.self, request, context: context)
-        let issued = try await service.issueSoftwareStatement(
+        let issued = try await service.applications.issueSoftwareStatement(
             requestor: body.requestor, name: body.name, redirectURIs: body.redirectURIs ?? [], actor: context.operatorIdentity.actor)
         return Self.json(IssuedSoftwareStatement(softwareID: issued.id, softwareStatement: issued.jwt), status: .created)
     }

@@ -5,27 +5,28 @@ import Hummingbird
 /// Requestors, MVPDs and integrations.
 extension AdminAPIController {
     func addCatalogRoutes(to group: RouterGroup<AdminContext>) {
-        group.get("requestors") { _, _ in Self.json(try await service.requestorViews()) }
+        group.get("requestors") { _, _ in Self.json(try await service.requestors.views()) }
         group.post("requestors", use: addRequestor)
-        group.get("requestors/:id") { _, context in Self.json(try await service.requestorView(id: try context.parameters.require("id"))) }
+        group.get("requestors/:id") { _, context in Self.json(try await service.requestors.view(id: try context.parameters.require("id"))) }
         group.put("requestors/:id", use: updateRequestor)
         group.post("requestors/:id/disable") { _, context in try await setRequestor(context, disabled: true) }
         group.post("requestors/:id/enable") { _, context in try await setRequestor(context, disabled: false) }
 
-        group.get("mvpds") { _, _ in Self.json(try await service.mvpdViews()) }
+        group.get("mvpds") { _, _ in Self.json(try await service.mvpds.views()) }
         group.post("mvpds", use: addMVPD)
-        group.get("mvpds/:id") { _, context in Self.json(try await service.mvpdView(id: try context.parameters.require("id"))) }
+        group.get("mvpds/:id") { _, context in Self.json(try await service.mvpds.view(id: try context.parameters.require("id"))) }
         group.patch("mvpds/:id", use: updateMVPD)
         group.post("mvpds/:id/disable") { _, context in try await setMVPD(context, disabled: true) }
         group.post("mvpds/:id/enable") { _, context in try await setMVPD(context, disabled: false) }
         group.delete("mvpds/:id") { _, context in
-            try await service.removeMVPD(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
+            try await service.mvpds.remove(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
             return Response(status: .noContent)
         }
 
         group.get("integrations") { request, _ in
             let query = request.uri.queryParameters
-            return Self.json(try await service.integrationViews(requestor: query["requestor"].map(String.init), mvpd: query["mvpd"].map(String.init)))
+            return Self.json(
+                try await service.integrations.views(requestor: query["requestor"].map(String.init), mvpd: query["mvpd"].map(String.init)))
         }
         group.put("integrations/:requestor/:mvpd", use: setIntegration)
     }
@@ -52,8 +53,8 @@ extension AdminAPIController {
     func addRequestor(_ request: Request, context: AdminContext) async throws -> Response {
         let settings = try await Self.decode(RequestorSettings.self, request, context: context)
         guard let id = settings.id else { throw AdminAPIError.make(400, "invalid_request", "The JSON body is not as documented: missing id") }
-        try await service.addRequestor(settings.record(id: id), actor: context.operatorIdentity.actor)
-        return Self.json(try await service.requestorView(id: id), status: .created)
+        try await service.requestors.add(settings.record(id: id), actor: context.operatorIdentity.actor)
+        return Self.json(try await service.requestors.view(id: id), status: .created)
     }
 
     func updateRequestor(_ request: Request, context: AdminContext) async throws -> Response {
@@ -62,14 +63,14 @@ extension AdminAPIController {
         if let bodyID = settings.id, bodyID != id {
             throw AdminAPIError.make(400, "invalid_request", "The id in the body (\(bodyID)) is not the one in the path (\(id)).")
         }
-        try await service.updateRequestor(settings.record(id: id), actor: context.operatorIdentity.actor)
-        return Self.json(try await service.requestorView(id: id))
+        try await service.requestors.update(settings.record(id: id), actor: context.operatorIdentity.actor)
+        return Self.json(try await service.requestors.view(id: id))
     }
 
     func setRequestor(_ context: AdminContext, disabled: Bool) async throws -> Response {
         let id = try context.parameters.require("id")
-        try await service.setRequestorDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
-        return Self.json(try await service.requestorView(id: id))
+        try await service.requestors.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+        return Self.json(try await service.requestors.view(id: id))
     }
 
     /// A new MVPD in a request body: SAML (`samlMetadata`) or OAuth 2.0 (`oauth2`).
@@ -97,7 +98,7 @@ extension AdminAPIController {
 
     func addMVPD(_ request: Request, context: AdminContext) async throws -> Response {
         let body = try await Self.decode(NewMVPD.self, request, context: context)
-        var options = EntitleService.MVPDOptions(
+        var options = MVPDOptions(
             displayName: body.name, logoURL: body.logoURL ?? "", authorizationURL: body.authorizationURL, authorizationKey: body.authorizationKey)
         options.authorizeAllAuthenticated = body.authorizeAll ?? false
         options.allowRSASHA1 = body.allowRSASHA1 ?? false
@@ -134,40 +135,41 @@ extension AdminAPIController {
         let actor = context.operatorIdentity.actor
         switch (body.samlMetadata, body.oauth2) {
         case (let xml?, nil):
-            try await service.importSAMLMVPD(id: body.id, metadataXML: xml, options: options, requestors: body.requestors ?? [], actor: actor)
+            try await service.mvpds.importSAML(id: body.id, metadataXML: xml, options: options, requestors: body.requestors ?? [], actor: actor)
         case (nil, let fields?):
             guard body.allowRSASHA1 != true else { throw AdminAPIError.make(400, "invalid_value", "allowRSASHA1 is for SAML MVPDs") }
-            let settings = try await service.oauth2Settings(from: fields)
-            try await service.saveOAuth2MVPD(id: body.id, options: options, oauth2: settings, requestors: body.requestors ?? [], actor: actor)
+            let settings = try await service.oauth2MVPDs.settings(from: fields)
+            try await service.oauth2MVPDs.save(id: body.id, options: options, oauth2: settings, requestors: body.requestors ?? [], actor: actor)
         default:
             throw AdminAPIError.make(
                 400, "invalid_request", "Give samlMetadata (a SAML 2.0 MVPD) or oauth2 (an OAuth 2.0 MVPD), exactly one of them.")
         }
         if let limit = body.preflightMaxResources {
             for requestor in body.requestors ?? [] {
-                try await service.setPreflight(requestor: requestor, mvpd: body.id, maxResources: limit, actor: actor)
+                try await service.integrations.setPreflight(requestor: requestor, mvpd: body.id, maxResources: limit, actor: actor)
             }
         }
         if let preflightMode {
             for requestor in body.requestors ?? [] {
-                try await service.setPreflightMode(requestor: requestor, mvpd: body.id, preflightMode, attribute: body.lineupAttribute, actor: actor)
+                try await service.integrations.setPreflightMode(
+                    requestor: requestor, mvpd: body.id, preflightMode, attribute: body.lineupAttribute, actor: actor)
             }
         }
-        if let settings = body.settings, settings != MVPDUpdate() { try await service.updateMVPD(id: body.id, settings, actor: actor) }
-        return Self.json(try await service.mvpdView(id: body.id), status: .created)
+        if let settings = body.settings, settings != MVPDUpdate() { try await service.mvpds.update(id: body.id, settings, actor: actor) }
+        return Self.json(try await service.mvpds.view(id: body.id), status: .created)
     }
 
     func updateMVPD(_ request: Request, context: AdminContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let update = try await Self.decode(MVPDUpdate.self, request, context: context)
-        try await service.updateMVPD(id: id, update, actor: context.operatorIdentity.actor)
-        return Self.json(try await service.mvpdView(id: id))
+        try await service.mvpds.update(id: id, update, actor: context.operatorIdentity.actor)
+        return Self.json(try await service.mvpds.view(id: id))
     }
 
     func setMVPD(_ context: AdminContext, disabled: Bool) async throws -> Response {
         let id = try context.parameters.require("id")
-        try await service.setMVPDDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
-        return Self.json(try await service.mvpdView(id: id))
+        try await service.mvpds.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+        return Self.json(try await service.mvpds.view(id: id))
     }
 
     /// An integration's state and settings; absent fields stay as they are.
@@ -182,17 +184,17 @@ extension AdminAPIController {
     }
 
     /// The preflight mode of a request body (`lineup` or `mvpd`); nil when absent. A lineup attribute needs `lineup`.
-    static func preflightMode(_ name: String?, lineupAttribute: String?) throws -> EntitleService.PreflightMode? {
+    static func preflightMode(_ name: String?, lineupAttribute: String?) throws -> PreflightMode? {
         guard let name else {
             if lineupAttribute != nil { throw AdminAPIError.make(400, "invalid_value", "lineupAttribute needs preflightMode lineup") }
             return nil
         }
-        guard let mode = EntitleService.PreflightMode(rawValue: name) else {
+        guard let mode = PreflightMode(rawValue: name) else {
             throw AdminAPIError.make(400, "invalid_value", "preflightMode \(name.logEscaped): use lineup or mvpd")
         }
         if let lineupAttribute {
             guard mode == .lineup else { throw AdminAPIError.make(400, "invalid_value", "lineupAttribute needs preflightMode lineup") }
-            try EntitleService.checkLineupAttribute(lineupAttribute)
+            try IntegrationOperations.checkLineupAttribute(lineupAttribute)
         }
         return mode
     }
@@ -208,18 +210,19 @@ extension AdminAPIController {
                 400, "invalid_request", "Give enabled, displayName, logoURL, profileTTLSeconds, preflightMaxResources or preflightMode.")
         }
         let actor = context.operatorIdentity.actor
-        if let enabled = state.enabled { try await service.setIntegration(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
+        if let enabled = state.enabled { try await service.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
         if state.displayName != nil || state.logoURL != nil || state.profileTTLSeconds != nil {
-            try await service.setIntegrationSettings(
+            try await service.integrations.setSettings(
                 requestor: requestor, mvpd: mvpd, displayName: state.displayName, logoURL: state.logoURL,
                 profileTTLSeconds: state.profileTTLSeconds, actor: actor)
         }
         if let limit = state.preflightMaxResources {
-            try await service.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: limit, actor: actor)
+            try await service.integrations.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: limit, actor: actor)
         }
         if let preflightMode {
-            try await service.setPreflightMode(requestor: requestor, mvpd: mvpd, preflightMode, attribute: state.lineupAttribute, actor: actor)
+            try await service.integrations.setPreflightMode(
+                requestor: requestor, mvpd: mvpd, preflightMode, attribute: state.lineupAttribute, actor: actor)
         }
-        return Self.json(try await service.integrationViews(requestor: requestor, mvpd: mvpd).first)
+        return Self.json(try await service.integrations.views(requestor: requestor, mvpd: mvpd).first)
     }
 }

@@ -26,7 +26,7 @@ extension AdminAPIController {
         } catch {
             throw AdminAPIError.make(400, error.code, error.message)
         }
-        let document = ReportDocument(query: asked.query, rows: try await service.report(asked.query))
+        let document = ReportDocument(query: asked.query, rows: try await service.reports.report(asked.query))
         guard asked.csv else {
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],

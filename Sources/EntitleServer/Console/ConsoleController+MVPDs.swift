@@ -19,7 +19,7 @@ extension ConsoleController {
         group.post("mvpds/:id") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: Self.mvpdPath(id)) { form in
-                try await service.updateMVPD(id: id, try Self.update(from: form), actor: context.operatorIdentity.actor)
+                try await service.mvpds.update(id: id, try Self.update(from: form), actor: context.operatorIdentity.actor)
                 return "\(id) is saved."
             }
         }
@@ -27,7 +27,7 @@ extension ConsoleController {
             group.post("mvpds/:id/\(action)") { request, context in
                 let id = try context.parameters.require("id")
                 return try await change(request, context, back: Self.mvpdPath(id)) { _ in
-                    try await service.setMVPDDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+                    try await service.mvpds.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
                     return "\(id) is \(disabled ? "disabled for every requestor" : "enabled")."
                 }
             }
@@ -41,24 +41,24 @@ extension ConsoleController {
         group.post("mvpds/:id/remove") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: "/console/mvpds") { _ in
-                try await service.removeMVPD(id: id, actor: context.operatorIdentity.actor)
+                try await service.mvpds.remove(id: id, actor: context.operatorIdentity.actor)
                 return "\(id) and its integrations are removed."
             }
         }
     }
 
     func mvpdsPage(_ request: Request, context: AdminContext) async throws -> Response {
-        let rows: [[String: Any]] = try await service.mvpdViews().map {
+        let rows: [[String: Any]] = try await service.mvpds.views().map {
             ["id": $0.id, "name": $0.name, "kind": $0.kind, "authorizationProtocol": $0.authorizationProtocol, "disabled": $0.disabled]
         }
-        let values: [String: Any] = ["mvpds": rows, "oauth2RedirectURI": service.oauth2RedirectURI]
+        let values: [String: Any] = ["mvpds": rows, "oauth2RedirectURI": service.oauth2MVPDs.redirectURI]
         return pages.page("mvpds", title: "MVPDs", nav: "MVPDs", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     func mvpdPage(_ request: Request, context: AdminContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let mvpd: MVPDView
-        do { mvpd = try await service.mvpdView(id: id) } catch let error as AdminError {
+        do { mvpd = try await service.mvpds.view(id: id) } catch let error as AdminError {
             return pages.problem(ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/mvpds")
         }
         let values: [String: Any] = [
@@ -93,7 +93,7 @@ extension ConsoleController {
         let metadataXML: String
         switch (form["metadataFile"], url) {
         case (let file?, nil): metadataXML = file
-        case (nil, let url?): metadataXML = try await service.fetchMetadata(url)
+        case (nil, let url?): metadataXML = try await service.mvpds.fetchMetadata(url)
         case (nil, nil): throw ConsoleFailure(status: .badRequest, "Upload the MVPD's IdP metadata or give its URL.")
         case (_?, _?): throw ConsoleFailure(status: .badRequest, "Upload the metadata or give its URL, not both.")
         }
@@ -101,11 +101,11 @@ extension ConsoleController {
             throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
         }
         let (options, requestors) = try Self.newMVPDOptions(form, name: name)
-        try await service.importSAMLMVPD(id: id, metadataXML: metadataXML, options: options, requestors: requestors, actor: actor)
+        try await service.mvpds.importSAML(id: id, metadataXML: metadataXML, options: options, requestors: requestors, actor: actor)
         if let url {
             var source = MVPDUpdate()
             source.samlMetadataURL = url
-            try await service.updateMVPD(id: id, source, actor: actor)
+            try await service.mvpds.update(id: id, source, actor: actor)
         }
         return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
     }
@@ -121,9 +121,9 @@ extension ConsoleController {
         (fields.userinfoURL, fields.logoutURL, fields.userIDClaim) = (form["userinfoURL"], form["logoutURL"], form["userIDClaim"])
         (fields.clientID, fields.clientSecret) = (form["clientID"], form["clientSecret"])
         fields.scopes = form["scopes"].map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
-        let settings = try await service.oauth2Settings(from: fields)
+        let settings = try await service.oauth2MVPDs.settings(from: fields)
         let (options, requestors) = try Self.newMVPDOptions(form, name: name)
-        try await service.saveOAuth2MVPD(id: id, options: options, oauth2: settings, requestors: requestors, actor: actor)
+        try await service.oauth2MVPDs.save(id: id, options: options, oauth2: settings, requestors: requestors, actor: actor)
         return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
     }
 
@@ -134,8 +134,8 @@ extension ConsoleController {
     }
 
     /// The options and requestors of a new MVPD's form (display name, logo, authorization protocol and URL).
-    static func newMVPDOptions(_ form: ConsoleForm, name: String) throws -> (EntitleService.MVPDOptions, [String]) {
-        var options = EntitleService.MVPDOptions(displayName: name, logoURL: form["logoURL"] ?? "", authorizationURL: form["authorizationURL"])
+    static func newMVPDOptions(_ form: ConsoleForm, name: String) throws -> (MVPDOptions, [String]) {
+        var options = MVPDOptions(displayName: name, logoURL: form["logoURL"] ?? "", authorizationURL: form["authorizationURL"])
         let protocolName = form["authorizationProtocol"] ?? "none"
         guard let kind = MVPDAuthorizationProtocol(rawValue: protocolName) else {
             throw ConsoleFailure(status: .badRequest, "Unknown authorization protocol \(protocolName).")
@@ -150,13 +150,13 @@ extension ConsoleController {
     private func setPreflight(_ form: ConsoleForm, mvpd: String, actor: String) async throws -> String {
         guard let requestor = form["requestor"] else { throw ConsoleFailure(status: .badRequest, "Give the requestor of the integration.") }
         let name = form["preflightMode"] ?? ""
-        guard let mode = EntitleService.PreflightMode(rawValue: name) else {
+        guard let mode = PreflightMode(rawValue: name) else {
             throw ConsoleFailure(status: .badRequest, "Unknown preflight mode \(name): use lineup or mvpd.")
         }
         let attribute = mode == .lineup ? form["lineupAttribute"] : nil
-        try await service.setPreflightMode(requestor: requestor, mvpd: mvpd, mode, attribute: attribute, actor: actor)
+        try await service.integrations.setPreflightMode(requestor: requestor, mvpd: mvpd, mode, attribute: attribute, actor: actor)
         return mode == .lineup
-            ? "\(requestor)/\(mvpd) preauthorizes by channel lineup (\(attribute ?? EntitleService.defaultLineupAttribute))."
+            ? "\(requestor)/\(mvpd) preauthorizes by channel lineup (\(attribute ?? IntegrationOperations.defaultLineupAttribute))."
             : "\(requestor)/\(mvpd) preauthorizes by asking the MVPD."
     }
 

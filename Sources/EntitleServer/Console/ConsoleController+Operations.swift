@@ -21,7 +21,7 @@ extension ConsoleController {
                         "A media-token key must be published at least \(ServiceKeys.verifierCacheSeconds) s before it signs (video servers cache /keys/media-token that long); "
                             + "for an emergency rotation use `entitle admin keys rotate --force`.")
                 }
-                let key = try await service.rotateKey(purpose: purpose, promoteAfterSeconds: delay, actor: context.operatorIdentity.actor)
+                let key = try await service.keyOperations.rotate(purpose: purpose, promoteAfterSeconds: delay, actor: context.operatorIdentity.actor)
                 return "New \(purpose.rawValue) key \(key.kid) is published and signs from \(Self.time(key.signsFrom)) UTC."
             }
         }
@@ -30,11 +30,11 @@ extension ConsoleController {
     }
 
     func keysPage(_ request: Request, context: AdminContext) async throws -> Response {
-        let keys = try await service.keyViews()
+        let keys = try await service.keyOperations.views()
         var purposes: [[String: Any]] = []
         for purpose in KeyPurpose.known {
             purposes.append([
-                "purpose": purpose.rawValue, "impact": try await service.keyRotationImpact(purpose: purpose),
+                "purpose": purpose.rawValue, "impact": try await service.keyOperations.rotationImpact(purpose: purpose),
                 "defaultDelay": ServiceKeys.promotionDelay(purpose: purpose) / 1000,
                 "keys": keys.filter { $0.purpose == purpose.rawValue }.map {
                     ["kid": $0.kid, "state": $0.state, "createdAt": $0.createdAt, "signsFrom": $0.signsFrom, "retiredAt": $0.retiredAt ?? ""]
@@ -78,7 +78,7 @@ extension ConsoleController {
     func reportsPage(_ request: Request, context: AdminContext) async throws -> Response {
         let query = request.uri.queryParameters
         let period = Self.periods.first { $0.value == query["period"].map(String.init) } ?? Self.periods[1]
-        let requestors = try await service.requestorViews().map(\.id)
+        let requestors = try await service.requestors.views().map(\.id)
         let chosen = query["requestor"].map(String.init).flatMap { requestors.contains($0) ? $0 : nil }
         let end = (service.now / 60_000 + 1) * 60_000
         let start = end - period.seconds * 1000

@@ -11,7 +11,7 @@ extension ConsoleController {
             let (id, mvpd) = (try context.parameters.require("id"), try context.parameters.require("mvpd"))
             return try await change(request, context, back: Self.requestorPath(id)) { form in
                 let enabled = form["enabled"] == "true"
-                try await service.setIntegration(requestor: id, mvpd: mvpd, enabled: enabled, actor: context.operatorIdentity.actor)
+                try await service.integrations.setEnabled(requestor: id, mvpd: mvpd, enabled: enabled, actor: context.operatorIdentity.actor)
                 return "\(mvpd) is \(enabled ? "enabled" : "disabled") for \(id)."
             }
         }
@@ -19,7 +19,7 @@ extension ConsoleController {
             let id = try context.parameters.require("id")
             return try await change(request, context, back: Self.requestorPath(id)) { form in
                 let uris = (form["redirectURIs"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
-                let issued = try await service.issueSoftwareStatement(
+                let issued = try await service.applications.issueSoftwareStatement(
                     requestor: id, name: form["name"] ?? "", redirectURIs: uris, actor: context.operatorIdentity.actor)
                 return "Software statement \(issued.id) issued: download it from the list and ship it in the app."
             }
@@ -27,7 +27,7 @@ extension ConsoleController {
         group.get("statements/:id/download") { _, context in
             let id = try context.parameters.require("id")
             do {
-                let jwt = try await service.softwareStatementJWT(id: id)
+                let jwt = try await service.applications.softwareStatementJWT(id: id)
                 return Response(
                     status: .ok,
                     headers: [
@@ -45,7 +45,7 @@ extension ConsoleController {
             let id = try context.parameters.require("id")
             let back = Self.requestorPath(request.uri.queryParameters["requestor"].map(String.init))
             return try await change(request, context, back: back) { _ in
-                try await service.revokeSoftwareStatement(id: id, actor: context.operatorIdentity.actor)
+                try await service.applications.revokeSoftwareStatement(id: id, actor: context.operatorIdentity.actor)
                 return "Software statement \(id) is revoked: its apps can no longer register."
             }
         }
@@ -53,7 +53,7 @@ extension ConsoleController {
             let id = try context.parameters.require("id")
             let back = Self.requestorPath(request.uri.queryParameters["requestor"].map(String.init))
             return try await change(request, context, back: back) { _ in
-                try await service.revokeClient(id: id, actor: context.operatorIdentity.actor)
+                try await service.applications.revokeClient(id: id, actor: context.operatorIdentity.actor)
                 return "Client \(id) is revoked: its tokens no longer work."
             }
         }
@@ -73,7 +73,7 @@ extension ConsoleController {
                     throw ConsoleFailure(status: .badRequest, "The length must be 1 to 10080 minutes.")
                 }
                 let start = Date(timeIntervalSince1970: Double(service.now) / 1000)
-                try await service.setDegradationRule(
+                try await service.support.setDegradationRule(
                     requestor: id, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: start,
                     end: start.addingTimeInterval(Double(minutes) * 60), actor: context.operatorIdentity.actor)
                 return "\(rule) is in force for \(id)/\(mvpd) for \(minutes) minutes."
@@ -85,7 +85,7 @@ extension ConsoleController {
                 guard let mvpd = form["mvpd"], let rule = form["rule"] else {
                     throw ConsoleFailure(status: .badRequest, "Choose an MVPD and a rule.")
                 }
-                try await service.removeDegradationRule(
+                try await service.support.removeDegradationRule(
                     requestor: id, mvpd: mvpd, rule: DegradationRule(rawValue: rule), actor: context.operatorIdentity.actor)
                 return "The \(rule) rule for \(id)/\(mvpd) is removed."
             }
@@ -96,14 +96,14 @@ extension ConsoleController {
                 guard let mvpd = form["mvpd"], let device = form["device"] else {
                     throw ConsoleFailure(status: .badRequest, "Give the TempPass MVPD and the device id.")
                 }
-                let count = try await service.resetTempPass(requestor: id, mvpd: mvpd, device: device, actor: context.operatorIdentity.actor)
+                let count = try await service.support.resetTempPass(requestor: id, mvpd: mvpd, device: device, actor: context.operatorIdentity.actor)
                 return "TempPass of device \(device) reset (\(count) pass\(count == 1 ? "" : "es") removed)."
             }
         }
     }
 
     func requestorsPage(_ request: Request, context: AdminContext) async throws -> Response {
-        let rows: [[String: Any]] = try await service.requestorViews().map { r in
+        let rows: [[String: Any]] = try await service.requestors.views().map { r in
             [
                 "id": r.id, "name": r.name, "domains": r.domains.joined(separator: ", "), "disabled": r.disabled,
                 "integrationCount": r.integrations.count, "enabledIntegrations": r.integrations.filter(\.enabled).count,
@@ -117,7 +117,7 @@ extension ConsoleController {
     func requestorPage(_ request: Request, context: AdminContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let requestor: RequestorView
-        do { requestor = try await service.requestorView(id: id) } catch let error as AdminError {
+        do { requestor = try await service.requestors.view(id: id) } catch let error as AdminError {
             return pages.problem(
                 ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/requestors")
         }

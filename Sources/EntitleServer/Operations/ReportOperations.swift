@@ -1,8 +1,13 @@
 /// The reports: this instance's pending figures written to the database, and the figures read back.
-extension EntitleService {
+package struct ReportOperations: Sendable {
+    /// This instance's pending figures.
+    let metrics: ServiceMetrics
+    /// The figures of every instance.
+    let reports: ReportStore
+
     /// Adds this instance's pending report figures to the database's rows (other instances add theirs to the same
     /// rows). Figures whose write failed are kept for the next flush.
-    package func flushReports() async throws {
+    package func flush() async throws {
         let figures = metrics.reports.drain()
         guard !figures.isEmpty else { return }
         let rows = Array(figures)
@@ -11,7 +16,7 @@ extension EntitleService {
             // In chunks, so that a failure puts back only what was not written.
             for start in stride(from: 0, to: rows.count, by: ReportStore.reportRowsPerStatement) {
                 let chunk = Array(rows[start..<min(start + ReportStore.reportRowsPerStatement, rows.count)])
-                try await repository.reports.addReportCounts(chunk.map { ($0.key, $0.value) })
+                try await reports.addReportCounts(chunk.map { ($0.key, $0.value) })
                 written = start + chunk.count
             }
         } catch {
@@ -23,7 +28,7 @@ extension EntitleService {
     /// The figures of `query`, this instance's pending ones written first (so a report includes every request this
     /// instance has answered; other instances' figures arrive within their flush interval).
     package func report(_ query: ReportQuery) async throws -> [ReportRow] {
-        try await flushReports()
-        return try await repository.reports.report(query)
+        try await flush()
+        return try await reports.report(query)
     }
 }

@@ -3,27 +3,27 @@ import Foundation
 
 /// OAuth 2.0 MVPDs for every front end (`entitle admin mvpd add --oauth2-…`, the admin API): added, changed and shown
 /// through recorded operations; the client secret is write-only.
-extension EntitleService {
+extension OAuth2MVPDOperations {
     /// Adds or replaces an OAuth 2.0 MVPD integrated with `requestors` (which must exist) and records it.
-    package func saveOAuth2MVPD(
+    package func save(
         id: String, options: MVPDOptions, oauth2: OAuth2MVPDSettings, requestors: [String], actor: String
     ) async throws {
-        try Self.checkMVPDID(id)
-        for requestor in requestors where try await repository.onboarding.requestorForAdmin(id: requestor) == nil {
-            throw AdminError.unknown("requestor", requestor, hint: "create it with `entitle admin requestor add`")
+        try AdminCatalog.checkMVPDID(id)
+        for requestor in requestors {
+            try await lookups.existingRequestor(requestor, hint: "create it with `entitle admin requestor add`")
         }
-        let before = try await repository.catalog.mvpd(id: id) == nil ? nil : try await mvpdView(id: id)
+        let before = try await catalog.mvpd(id: id) == nil ? nil : try await lookups.mvpdView(id: id)
         do {
-            try await saveOAuth2MVPD(id: id, options: options, oauth2: oauth2, requestors: requestors)
+            try await save(id: id, options: options, oauth2: oauth2, requestors: requestors)
         } catch let error as ConfigurationError {
             throw AdminError("invalid_value", error.description)
         }
-        try await recordChange(
-            actor: actor, action: before == nil ? "mvpd.add" : "mvpd.update", target: id, before: before, after: try await mvpdView(id: id))
+        try await changes.record(
+            actor: actor, action: before == nil ? "mvpd.add" : "mvpd.update", target: id, before: before, after: try await lookups.mvpdView(id: id))
     }
 
     /// The settings of a new OAuth 2.0 MVPD from the admin API's fields: discovered from `issuer`, or the endpoints given.
-    package func oauth2Settings(from fields: OAuth2MVPDFields) async throws -> OAuth2MVPDSettings {
+    package func settings(from fields: OAuth2MVPDFields) async throws -> OAuth2MVPDSettings {
         guard let clientID = fields.clientID, !clientID.isEmpty else { throw AdminError("invalid_value", "oauth2.clientID is required") }
         guard let secret = fields.clientSecret, !secret.isEmpty else { throw AdminError("invalid_value", "oauth2.clientSecret is required") }
         let endpoints = [fields.authorizeURL, fields.tokenURL, fields.userinfoURL]
@@ -32,8 +32,7 @@ extension EntitleService {
             guard endpoints.allSatisfy({ $0 == nil }) else {
                 throw AdminError("invalid_value", "give oauth2.issuer or the endpoints (authorizeURL, tokenURL, userinfoURL), not both")
             }
-            do { settings = try await discoverOAuth2(issuer: issuer, clientID: clientID, clientSecret: secret) } catch let error as ConfigurationError
-            {
+            do { settings = try await discover(issuer: issuer, clientID: clientID, clientSecret: secret) } catch let error as ConfigurationError {
                 throw AdminError("invalid_value", error.description)
             }
             if let logout = fields.logoutURL { settings.logoutURL = logout.isEmpty ? nil : logout }
@@ -54,8 +53,8 @@ extension EntitleService {
     }
 
     /// The stored OAuth 2.0 settings of `mvpd` with `fields` applied (a new secret encrypted); nothing is stored.
-    func changedOAuth2Settings(mvpd: String, _ fields: OAuth2MVPDFields) async throws -> MVPDOAuth2Record {
-        guard var record = try await repository.oauth2.oauth2Settings(mvpd: mvpd) else {
+    func changedSettings(mvpd: String, _ fields: OAuth2MVPDFields) async throws -> MVPDOAuth2Record {
+        guard var record = try await oauth2Store.oauth2Settings(mvpd: mvpd) else {
             throw AdminError("invalid_value", "\(mvpd) has no OAuth 2.0 settings")
         }
         if let issuer = fields.issuer {
@@ -63,7 +62,7 @@ extension EntitleService {
                 throw AdminError("invalid_value", "give oauth2.issuer or the endpoints, not both")
             }
             let discovered: OAuth2MVPDSettings
-            do { discovered = try await discoverOAuth2(issuer: issuer, clientID: record.clientID, clientSecret: "-") } catch let error
+            do { discovered = try await discover(issuer: issuer, clientID: record.clientID, clientSecret: "-") } catch let error
                 as ConfigurationError
             {
                 throw AdminError("invalid_value", error.description)
@@ -101,67 +100,9 @@ extension EntitleService {
         }
         if let secret = fields.clientSecret {
             guard !secret.isEmpty else { throw AdminError("invalid_value", "oauth2.clientSecret must not be empty") }
-            record.encryptedClientSecret = try await TokenCipher(keyStore: repository.keys, keys: keys).seal(
+            record.encryptedClientSecret = try await cipher.seal(
                 secret, context: OAuth2SignIn.clientSecretContext(mvpd: mvpd))
         }
         return record
-    }
-}
-
-/// An OAuth 2.0 MVPD's settings in the admin API: all of them to add one (`issuer`, or the three endpoints; client id
-/// and secret), any of them to change one. The client secret is write-only.
-package struct OAuth2MVPDFields: Codable, Sendable, Equatable {
-    /// OpenID issuer: the endpoints come from its discovery document.
-    package var issuer: String?
-    /// Authorization endpoint.
-    package var authorizeURL: String?
-    /// Token endpoint.
-    package var tokenURL: String?
-    /// User-profile (userinfo) endpoint.
-    package var userinfoURL: String?
-    /// Logout endpoint (empty: none).
-    package var logoutURL: String?
-    /// Entitle's client id at the MVPD.
-    package var clientID: String?
-    /// Entitle's client secret at the MVPD (stored encrypted, never shown).
-    package var clientSecret: String?
-    /// Scopes asked for.
-    package var scopes: [String]?
-    /// The userinfo claim that is the user id.
-    package var userIDClaim: String?
-
-    /// No change.
-    package init() {}
-}
-
-/// An OAuth 2.0 MVPD's settings as shown: never the client secret.
-package struct OAuth2MVPDView: Codable, Sendable, Equatable {
-    /// OpenID issuer, when the endpoints were discovered.
-    package var issuer: String?
-    /// Authorization endpoint.
-    package var authorizeURL: String
-    /// Token endpoint.
-    package var tokenURL: String
-    /// User-profile (userinfo) endpoint.
-    package var userinfoURL: String
-    /// Logout endpoint.
-    package var logoutURL: String?
-    /// Entitle's client id at the MVPD.
-    package var clientID: String
-    /// Whether a client secret is stored (always true; the secret itself is never shown).
-    package var clientSecretSet: Bool
-    /// Scopes asked for.
-    package var scopes: [String]
-    /// The userinfo claim that is the user id.
-    package var userIDClaim: String
-    /// `client_secret_basic` or `client_secret_post`.
-    package var tokenAuthMethod: String
-    /// Whether PKCE S256 is sent.
-    package var pkce: Bool
-
-    init(_ r: MVPDOAuth2Record) {
-        (issuer, authorizeURL, tokenURL, userinfoURL, logoutURL) = (r.issuer, r.authorizeURL, r.tokenURL, r.userinfoURL, r.logoutURL)
-        (clientID, clientSecretSet, scopes, userIDClaim) = (r.clientID, !r.encryptedClientSecret.isEmpty, r.scopes, r.userIDClaim)
-        (tokenAuthMethod, pkce) = (r.tokenAuthMethod, r.pkce)
     }
 }

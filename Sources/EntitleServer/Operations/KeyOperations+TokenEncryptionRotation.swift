@@ -4,7 +4,7 @@ import Foundation
 /// Rotation of the `token-encryption` key without losing what it protects: the new key encrypts from now on, every
 /// stored refresh token and client secret is re-encrypted with it, and the old key stays (retired) to decrypt anything
 /// another instance encrypted before it saw the new key.
-extension EntitleService {
+extension KeyOperations {
     /// What a `token-encryption` rotation did.
     package struct TokenEncryptionRotation: Sendable {
         /// The new key.
@@ -19,30 +19,29 @@ extension EntitleService {
 
     /// What is encrypted with the `token-encryption` key now: stored refresh tokens and OAuth 2.0 client secrets.
     package func tokenEncryptionInventory() async throws -> (refreshTokens: Int, clientSecrets: Int) {
-        (try await repository.oauth2.allOAuth2Grants().count, try await repository.oauth2.allOAuth2Settings().count)
+        (try await oauth2.allOAuth2Grants().count, try await oauth2.allOAuth2Settings().count)
     }
 
     /// Rotates the `token-encryption` key (the new one encrypts at once) and re-encrypts every stored value with it.
     package func rotateTokenEncryptionKey() async throws -> TokenEncryptionRotation {
         let key = try await keys.rotate(purpose: .tokenEncryption, promoteAfter: 0)
-        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
         var rotation = TokenEncryptionRotation(key: key, refreshTokens: 0, clientSecrets: 0, unreadable: 0)
-        for grant in try await repository.oauth2.allOAuth2Grants() where !grant.refreshToken.hasPrefix("v1.\(key.kid).") {
+        for grant in try await oauth2.allOAuth2Grants() where !grant.refreshToken.hasPrefix("v1.\(key.kid).") {
             let context = OAuth2SignIn.grantContext(requestor: grant.requestorId, client: grant.clientId, device: grant.deviceId, mvpd: grant.mvpdId)
             guard let plain = try? await cipher.open(grant.refreshToken, context: context) else {
                 rotation.unreadable += 1
                 continue
             }
-            try await repository.oauth2.replaceOAuth2GrantToken(grant, with: try await cipher.seal(plain, context: context))
+            try await oauth2.replaceOAuth2GrantToken(grant, with: try await cipher.seal(plain, context: context))
             rotation.refreshTokens += 1
         }
-        for settings in try await repository.oauth2.allOAuth2Settings() where !settings.encryptedClientSecret.hasPrefix("v1.\(key.kid).") {
+        for settings in try await oauth2.allOAuth2Settings() where !settings.encryptedClientSecret.hasPrefix("v1.\(key.kid).") {
             let context = OAuth2SignIn.clientSecretContext(mvpd: settings.mvpdId)
             guard let plain = try? await cipher.open(settings.encryptedClientSecret, context: context) else {
                 rotation.unreadable += 1
                 continue
             }
-            try await repository.oauth2.replaceOAuth2ClientSecret(
+            try await oauth2.replaceOAuth2ClientSecret(
                 mvpd: settings.mvpdId, from: settings.encryptedClientSecret, to: try await cipher.seal(plain, context: context))
             rotation.clientSecrets += 1
         }

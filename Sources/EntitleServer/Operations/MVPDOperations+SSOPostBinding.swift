@@ -6,10 +6,10 @@ import SAML
 /// The login form of `authenticate/saml` (protocol notes §4.3): where the MVPD's metadata offers an HTTP-POST
 /// SingleSignOnService, the browser gets Adobe's kind of page, a form that posts `SAMLRequest` (signed with an enveloped
 /// XML signature) and `RelayState` to the MVPD by itself; otherwise the HTTP-Redirect binding is used.
-extension EntitleService {
+extension MVPDOperations {
     /// Records the HTTP-POST SingleSignOnService of imported IdP metadata (forgets it when there is none).
     func recordSSOPostBinding(mvpd: String, metadataXML: String) async throws {
-        try await repository.mvpdOptions.setSSOPostLocation(mvpd: mvpd, location: Self.ssoPostLocation(inMetadata: metadataXML))
+        try await mvpdOptions.setSSOPostLocation(mvpd: mvpd, location: Self.ssoPostLocation(inMetadata: metadataXML))
     }
 
     /// The `Location` of the first `SingleSignOnService` element with the HTTP-POST binding.
@@ -29,6 +29,7 @@ extension EntitleService {
         return nil
     }
 
+    /// The value of attribute `name` in one start tag, in either kind of quotes.
     static func attribute(_ name: String, in tag: String) -> String? {
         for quote in ["\"", "'"] {
             if let start = tag.range(of: " \(name)=\(quote)") ?? tag.range(of: "\n\(name)=\(quote)"),
@@ -39,5 +40,4 @@ extension EntitleService {
         }
         return nil
     }
-
 }
