@@ -17,9 +17,11 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-admin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The service's storage: its data directory, and its PostgreSQL database when it runs on one.
+        let database = service.host.configuration.databaseURL.map { ["--database-url", $0] } ?? []
         let process = try DeviceProcess(
             binary: try DeviceCommandTests.binary(),
-            arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory], directory: directory, environment: environment)
+            arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory] + database, directory: directory, environment: environment)
         defer { process.stop() }
         return try await process.finish(timeout: 60)
     }

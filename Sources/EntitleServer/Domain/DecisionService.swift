@@ -3,22 +3,28 @@ import Foundation
 
 /// Decides resources for one authenticated profile: degradation rules first, then TempPass, then the MVPD (its answers
 /// cached for the integration's authorization TTL, several resources asked concurrently); authorized resources get short
-/// media tokens when tokens are asked for. Knows nothing of HTTP.
+/// media tokens when tokens are asked for. Knows nothing of HTTP, and of storage only the protocols it reads through:
+/// unit tests run it on in-memory stores with the MVPD's answers given (``MVPDAuthorizing``).
 struct DecisionService: Sendable, ClockReading {
     /// The catalog reads of a decision (authorization protocol and TTL; its generation keys the kept answers).
-    let catalog: CatalogStore
+    let catalog: any AuthorizationSettingsReading
     /// SAML, XACML and preflight options of the MVPD.
-    let mvpdOptions: MVPDOptionsStore
+    let mvpdOptions: any MVPDOptionsReading
     /// Promotional TempPass counters.
     let tempPasses: any TempPassStoring
     /// Profiles whose user metadata an authorization refreshes.
-    let profileStore: ProfileStore
+    let profileStore: any ProfileStoring
+    /// The MVPD answers kept for their TTL (in memory, per instance).
     let authorizations: AuthorizationCache
-    let mvpdClient: MVPDAuthorizationClient
+    /// The MVPD's authorization endpoint (over HTTP in the service).
+    let mvpdClient: any MVPDAuthorizing
+    /// Degradation rules, read before the MVPD is asked.
     let degradation: DegradationService
-    let mediaTokens: MediaTokenService
+    /// The signer of media tokens.
+    let mediaTokens: any MediaTokenSigning
     /// OAuth 2.0 MVPDs: the access token for each authorization call.
-    let oauth2: OAuth2SignIn
+    let oauth2: any OAuth2AccessTokens
+    /// Decision, media-token and MVPD-call counts.
     let metrics: ServiceMetrics
     let clock: any ServiceClock
     /// The MVPD answer lifetime when no TTL is configured for the integration, seconds.
@@ -47,7 +53,7 @@ struct DecisionService: Sendable, ClockReading {
         let xacml = authorizationProtocol == .xacml ? try await xacmlCall(mvpd: mvpd.id) : XACMLCall()
         let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
         // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
-        let catalogGeneration = catalog.catalogCache.generation
+        let catalogGeneration = catalog.catalogGeneration
         let ttl = try await catalog.authorizationTTL(requestor: requestor, mvpd: mvpd.id) ?? defaultAuthorizationTTL
         // An MVPD without an authorization endpoint answers invalid_integration, unless the operator configured it to
         // authorize every authenticated subscriber.

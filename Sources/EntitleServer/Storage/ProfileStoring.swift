@@ -8,6 +8,8 @@ package protocol ProfileStoring: Sendable {
     func profile(requestor: String, sessionCode: String) async throws -> ProfileRecord?
     /// Creates or replaces the profile of (requestor, client, device, MVPD).
     func upsertProfile(_ p: ProfileRecord) async throws
+    /// Replaces the user metadata of a profile, unless a newer sign-in replaced the profile meanwhile.
+    func updateProfileAttributes(_ p: ProfileRecord, attributes: String) async throws
 }
 
 extension ProfileStore: ProfileStoring {}

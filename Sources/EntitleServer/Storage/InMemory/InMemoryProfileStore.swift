@@ -47,4 +47,20 @@ package final class InMemoryProfileStore: ProfileStoring {
     package func upsertProfile(_ p: ProfileRecord) async throws {
         records.withLock { $0[Self.key(p)] = p }
     }
+
+    /// Replaces the user metadata of a profile, unless a newer sign-in replaced the profile meanwhile (its `notBefore`
+    /// differs).
+    package func updateProfileAttributes(_ p: ProfileRecord, attributes: String) async throws {
+        records.withLock { records in
+            guard var current = records[Self.key(p)], current.notBefore == p.notBefore else { return }
+            current.attributes = attributes
+            records[Self.key(p)] = current
+        }
+    }
+
+    /// Deletes the profile of a device at one MVPD (a logout) and returns it; nil when there was none.
+    @discardableResult
+    package func deleteProfile(requestor: String, client: String, device: String, mvpd: String) -> ProfileRecord? {
+        records.withLock { $0.removeValue(forKey: Key(requestor: requestor, client: client, device: device, mvpd: mvpd)) }
+    }
 }

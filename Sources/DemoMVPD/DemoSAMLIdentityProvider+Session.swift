@@ -3,11 +3,11 @@ import Foundation
 import Hummingbird
 import SAML
 
-extension DemoMVPD {
+extension DemoSAMLIdentityProvider {
     /// The browser's valid session at `provider` and its subscriber, or nil (no cookie, bad MAC, other MVPD,
     /// expired, or the subscriber no longer exists).
     func currentSession(_ request: Request, provider: DemoProvider, now: Date) -> (SessionClaims, DemoSubscriber)? {
-        guard let value = request.cookies[sessionCookieName(provider)]?.value, let payload = tokens.open(value),
+        guard let value = request.cookies[sessionCookieName(provider)]?.value, let payload = state.tokens.open(value),
             let claims = try? JSONDecoder().decode(SessionClaims.self, from: payload),
             claims.mvpd == provider.id, claims.expiresAt > Int64(now.timeIntervalSince1970),
             let subscriber = DemoSubscriber.find(userID: claims.userID, providerID: provider.id)
@@ -19,35 +19,35 @@ extension DemoMVPD {
     func sessionCookie(_ session: SessionClaims, provider: DemoProvider) -> Cookie {
         let payload = (try? JSONEncoder().encode(session)) ?? Data()
         return Cookie(
-            name: sessionCookieName(provider), value: tokens.seal(payload),
+            name: sessionCookieName(provider), value: state.tokens.seal(payload),
             maxAge: max(0, Int(session.expiresAt - session.issuedAt)), path: cookiePath(provider),
-            secure: configuration.secureCookies, httpOnly: true, sameSite: .lax)
+            secure: state.configuration.secureCookies, httpOnly: true, sameSite: .lax)
     }
 
     /// A cookie that deletes the session cookie of `provider`.
     func clearedSessionCookie(provider: DemoProvider) -> Cookie {
         Cookie(
             name: sessionCookieName(provider), value: "", maxAge: 0, path: cookiePath(provider),
-            secure: configuration.secureCookies, httpOnly: true, sameSite: .lax)
+            secure: state.configuration.secureCookies, httpOnly: true, sameSite: .lax)
     }
 
     /// `GET {mvpd}/saml/slo`: ends the IdP session and redirects with a signed LogoutResponse to the SP.
     func singleLogout(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID), provider.supportsSingleLogout else { return notFoundPage() }
-        let now = configuration.now()
-        let query = queryItems(request)
+        guard let provider = DemoMVPD.provider(id: providerID), provider.supportsSingleLogout else { return state.notFoundPage() }
+        let now = state.configuration.now()
+        let query = state.queryItems(request)
         let logoutRequest: LogoutRequest, serviceProvider: TrustedServiceProvider, singleLogoutURL: String
         do {
-            (logoutRequest, serviceProvider, singleLogoutURL) = try await withServiceProviderCertificates {
+            (logoutRequest, serviceProvider, singleLogoutURL) = try await state.withServiceProviderCertificates {
                 () throws(DemoRequestError) in
                 try acceptLogoutRequest(query: query, rawQuery: request.uri.query, provider: provider, now: now)
             }
         } catch {
-            return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
+            return state.errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }
         let session = currentSession(request, provider: provider, now: now)
         let matches = session.map { $0.0.userID == logoutRequest.nameID } ?? false
-        logger.info(
+        state.logger.info(
             "demo MVPD single logout",
             metadata: [
                 "mvpd": "\(provider.id)", "sp": "\(serviceProvider.entityID.logEscaped)",
@@ -55,39 +55,39 @@ extension DemoMVPD {
             ])
         let response = LogoutResponse(
             id: AuthnRequest.newID(), issueInstant: now,
-            issuer: provider.entityID(baseURL: configuration.baseURL),
+            issuer: provider.entityID(baseURL: state.configuration.baseURL),
             destination: singleLogoutURL, inResponseTo: logoutRequest.id, success: true)
         let location: String
         do {
             let relayState = query["RelayState"].flatMap { $0.isEmpty ? nil : $0 }
-            location = try response.redirectURL(relayState: relayState, signer: configuration.identity)
+            location = try response.redirectURL(relayState: relayState, signer: state.configuration.identity)
         } catch {
-            logger.error(
+            state.logger.error(
                 "demo MVPD could not build LogoutResponse",
                 metadata: ["mvpd": "\(provider.id)", "error": "\(String(describing: error).logEscaped)"])
-            return errorPage(
+            return state.errorPage(
                 provider, status: .internalServerError, heading: "Sign-out failed",
                 message: "\(provider.displayName) could not complete the sign-out.")
         }
         // The browser session ends whatever the NameID says: signing out is never harmful.
-        return redirect(to: location, status: .found, cookies: [clearedSessionCookie(provider: provider)])
+        return state.redirect(to: location, status: .found, cookies: [clearedSessionCookie(provider: provider)])
     }
 
     /// `GET {mvpd}/account`: the subscriber's package when signed in, else a link to sign in.
     func account(request: Request, providerID: String) -> Response {
-        guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
-        let subscriber = currentSession(request, provider: provider, now: configuration.now())?.1
-        return htmlResponse(
-            pages.account(
+        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        let subscriber = currentSession(request, provider: provider, now: state.configuration.now())?.1
+        return state.htmlResponse(
+            state.pages.account(
                 provider: provider, subscriber: subscriber, loginLink: "login",
                 logoutAction: "logout"))
     }
 
     /// `POST {mvpd}/logout`: ends the browser session and goes back to the account page.
     func accountLogout(request: Request, providerID: String) -> Response {
-        guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
-        return redirect(
-            to: "\(configuration.baseURL)/\(provider.id)/account",
+        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        return state.redirect(
+            to: "\(state.configuration.baseURL)/\(provider.id)/account",
             cookies: [clearedSessionCookie(provider: provider)])
     }
 }

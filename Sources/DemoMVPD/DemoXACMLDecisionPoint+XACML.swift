@@ -7,10 +7,10 @@ import SAML
 /// `POST {mvpd}/xacml` (XACML 2.0 request context), `POST {mvpd}/xacml/soap` (the OLCA SOAP binding, answered by a
 /// signed SAML Response) and `GET {mvpd}/rest/authz?uuID&mrss&IPAddress` (several `mrss`: the REST preflight form), all
 /// answered with an XACML 2.0 response; the same decisions as `POST {mvpd}/authorize`. Bearer-key protected like it.
-extension DemoMVPD {
+extension DemoXACMLDecisionPoint {
     /// `POST {mvpd}/xacml`.
     func authorizeXACML(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
+        guard let provider = DemoMVPD.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
         guard keyMatches(request, provider: provider) else {
             return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
         }
@@ -31,7 +31,7 @@ extension DemoMVPD {
     /// verify with that SP's certificates; a provider listed in ``DemoMVPDConfiguration/signedXACMLQueriesRequired``
     /// refuses an unsigned one (HTTP 403). The answer is a SOAP envelope with a SAML Response signed by the IdP key.
     func authorizeSOAP(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
+        guard let provider = DemoMVPD.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
         guard keyMatches(request, provider: provider) else {
             return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
         }
@@ -41,34 +41,35 @@ extension DemoMVPD {
         }
         let query: XACML.SOAPQuery
         let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
-        let requireSignature = configuration.signedXACMLQueriesRequired.contains(provider.id)
+        let requireSignature = state.configuration.signedXACMLQueriesRequired.contains(provider.id)
         func parse() throws(XACML.MalformedResponse) -> XACML.SOAPQuery {
             try XACML.parseSOAPQuery(
-                text, certificates: { issuer in self.serviceProvider(entityID: issuer)?.certificates ?? [] }, requireSignature: requireSignature)
+                text, certificates: { issuer in self.state.serviceProvider(entityID: issuer)?.certificates ?? [] }, requireSignature: requireSignature
+            )
         }
-        await followServiceProviders()
+        await state.followServiceProviders()
         do throws(XACML.MalformedResponse) {
             do throws(XACML.MalformedResponse) {
                 query = try parse()
             } catch  where error.reason.contains("does not verify") {
                 // The SP may have promoted its successor key since its certificates were last read.
-                await followServiceProviders(force: true)
+                await state.followServiceProviders(force: true)
                 query = try parse()
             }
         } catch {
             let refused = error.reason.contains("sign")
-            logger.warning("XACML query refused", metadata: ["mvpd": "\(provider.id)", "reason": "\(error.reason.logEscaped)"])
+            state.logger.warning("XACML query refused", metadata: ["mvpd": "\(provider.id)", "reason": "\(error.reason.logEscaped)"])
             return xmlResponse(error.reason, status: refused ? .forbidden : .badRequest)
         }
-        guard let issuer = query.issuer, serviceProvider(entityID: issuer) != nil else {
+        guard let issuer = query.issuer, state.serviceProvider(entityID: issuer) != nil else {
             return xmlResponse("The query's Issuer is not a trusted service provider.", status: .forbidden)
         }
         guard case .success(let results) = decisions(userID: query.question.subject, resources: query.question.resources, provider: provider)
         else { return xmlResponse("A resource is not a channel id or MRSS.", status: .badRequest) }
         do {
             let body = try XACML.soapResponse(
-                response: XACML.response(results), issuer: provider.entityID(baseURL: configuration.baseURL), audience: issuer,
-                inResponseTo: query.id, signer: configuration.identity, now: configuration.now())
+                response: XACML.response(results), issuer: provider.entityID(baseURL: state.configuration.baseURL), audience: issuer,
+                inResponseTo: query.id, signer: state.configuration.identity, now: state.configuration.now())
             var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: body)))
             response.headers[.contentType] = "text/xml; charset=utf-8"
             return response
@@ -79,7 +80,7 @@ extension DemoMVPD {
 
     /// `GET {mvpd}/rest/authz?uuID=…&mrss=…&IPAddress=…` (MRSS base64; several `mrss`: one Result each).
     func authorizeREST(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
+        guard let provider = DemoMVPD.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
         guard keyMatches(request, provider: provider) else {
             return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
         }
@@ -93,9 +94,9 @@ extension DemoMVPD {
 
     /// The API key, or — for an OAuth 2.0 provider — a subscriber's access token (the call on the user's behalf).
     private func keyMatches(_ request: Request, provider: DemoProvider) -> Bool {
-        if provider.signsInWithOAuth2, accessTokenSubscriber(request, provider: provider) != nil { return true }
-        return !configuration.authorizationAPIKey.isEmpty
-            && constantTimeEquals(request.headers[.authorization] ?? "", "Bearer \(configuration.authorizationAPIKey)")
+        if provider.signsInWithOAuth2, oauth2.accessTokenSubscriber(request, provider: provider) != nil { return true }
+        return !state.configuration.authorizationAPIKey.isEmpty
+            && constantTimeEquals(request.headers[.authorization] ?? "", "Bearer \(state.configuration.authorizationAPIKey)")
     }
 
     private func decideAll(userID: String, resources: [String], provider: DemoProvider) -> Response {

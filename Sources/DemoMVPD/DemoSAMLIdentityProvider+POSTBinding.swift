@@ -3,33 +3,33 @@ import Foundation
 import Hummingbird
 import SAML
 
-extension DemoMVPD {
+extension DemoSAMLIdentityProvider {
     /// `POST {mvpd}/saml/sso`: the HTTP-POST binding. The form's `SAMLRequest` (Base64 XML) is checked as the
     /// redirect binding's is: a trusted SP, its enveloped signature verified with the SP's certificates (followed as the
     /// redirect binding follows them), this IdP as
     /// destination, the SP's ACS URL, recent; and an ID posted before is a replay. Then the same answer as
     /// `GET {mvpd}/saml/sso`: the assertion for a browser with a session, else the login page.
     func singleSignOnPost(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
-        guard let form = await formFields(request, limit: SAMLResponseValidator.maxBase64Length + 64 * 1024) else {
-            return errorPage(
+        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        guard let form = await state.formFields(request, limit: SAMLResponseValidator.maxBase64Length + 64 * 1024) else {
+            return state.errorPage(
                 provider, status: .contentTooLarge, heading: "Request too large",
                 message: "The sign-in request is larger than allowed.")
         }
-        let now = configuration.now()
+        let now = state.configuration.now()
         let accepted: AcceptedAuthnRequest
         do {
-            accepted = try await withServiceProviderCertificates { () throws(DemoRequestError) in
+            accepted = try await state.withServiceProviderCertificates { () throws(DemoRequestError) in
                 try acceptAuthnRequest(query: form, viaPOST: true, provider: provider, checkSignature: true, checkFreshness: true, now: now)
             }
         } catch {
-            return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
+            return state.errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }
-        guard usedPOSTRequests.use(accepted.request.id, now: now, maxAge: configuration.requestMaxAge) else {
-            logger.notice(
+        guard usedPOSTRequests.use(accepted.request.id, now: now, maxAge: state.configuration.requestMaxAge) else {
+            state.logger.notice(
                 "demo MVPD refused replayed AuthnRequest",
                 metadata: ["mvpd": "\(provider.id)", "sp": "\(accepted.serviceProvider.entityID.logEscaped)"])
-            return errorPage(
+            return state.errorPage(
                 provider, status: .badRequest, heading: "Sign-in request already used",
                 message: "This sign-in request was already received. Go back to the app or website and start again.")
         }

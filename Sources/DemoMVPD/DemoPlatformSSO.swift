@@ -10,39 +10,52 @@ import SAML
 /// system account in the SDK calls this endpoint with the account's stored credentials:
 /// `POST {mvpd}/platform/sso` with form fields `verificationToken` (Base64 AuthnRequest XML), `username`, `password`;
 /// answer `{"samlAttributeQueryResponse": "<Base64 SAML Response>"}`.
-extension DemoMVPD {
+struct DemoPlatformSSO: Sendable {
+    /// What the demo MVPD's roles share.
+    let state: DemoMVPDState
+
+    /// Registers `POST {mvpd}/platform/sso` under `group`.
+    func addRoutes<Context: RequestContext>(to group: RouterGroup<Context>) {
+        group.post(":mvpd/platform/sso") { request, context in
+            await self.platformSingleSignOn(request: request, providerID: context.parameters.get("mvpd") ?? "")
+        }
+    }
+
+    /// The answer: the signed SAML Response, Base64.
     struct PlatformSSOAnswer: Codable {
         var samlAttributeQueryResponse: String
     }
 
+    /// A refusal.
     struct PlatformSSOError: Codable {
         var error: String
         var message: String
     }
 
+    /// `POST {mvpd}/platform/sso`: checks the AuthnRequest and the system account's credentials, answers the signed assertion.
     func platformSingleSignOn(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID), provider.platformSSO else {
-            return jsonResponse(
+        guard let provider = DemoMVPD.provider(id: providerID), provider.platformSSO else {
+            return state.jsonResponse(
                 PlatformSSOError(error: "unsupported_provider", message: "\(providerID) does not take part in platform single sign-on."),
                 status: .notFound)
         }
-        guard let form = await formFields(request) else {
-            return jsonResponse(PlatformSSOError(error: "invalid_request", message: "The form is too large."), status: .contentTooLarge)
+        guard let form = await state.formFields(request) else {
+            return state.jsonResponse(PlatformSSOError(error: "invalid_request", message: "The form is too large."), status: .contentTooLarge)
         }
         guard let token = form["verificationToken"], let xmlData = Data(base64Encoded: token),
             let request = try? AuthnRequest.parse(xml: String(decoding: xmlData, as: UTF8.self))
         else {
-            return jsonResponse(
+            return state.jsonResponse(
                 PlatformSSOError(error: "invalid_request", message: "verificationToken must be a Base64 SAML AuthnRequest."),
                 status: .badRequest)
         }
-        let now = configuration.now()
-        guard let serviceProvider = serviceProvider(entityID: request.issuer),
+        let now = state.configuration.now()
+        guard let serviceProvider = state.serviceProvider(entityID: request.issuer),
             request.assertionConsumerServiceURL.isEmpty || request.assertionConsumerServiceURL == serviceProvider.assertionConsumerServiceURL,
-            request.destination == provider.singleSignOnURL(baseURL: configuration.baseURL),
-            abs(request.issueInstant.timeIntervalSince(now)) <= configuration.requestMaxAge
+            request.destination == provider.singleSignOnURL(baseURL: state.configuration.baseURL),
+            abs(request.issueInstant.timeIntervalSince(now)) <= state.configuration.requestMaxAge
         else {
-            return jsonResponse(
+            return state.jsonResponse(
                 PlatformSSOError(
                     error: "invalid_request", message: "The AuthnRequest is not from a trusted service, not for this provider, or stale."),
                 status: .badRequest)
@@ -52,22 +65,23 @@ extension DemoMVPD {
                 username: form["username"] ?? "", password: form["password"] ?? "",
                 providerID: provider.id)
         else {
-            return jsonResponse(
+            return state.jsonResponse(
                 PlatformSSOError(error: "access_denied", message: "The system account is not signed in to \(provider.displayName)."),
                 status: .unauthorized)
         }
-        var builder = SAMLResponseBuilder(issuer: provider.entityID(baseURL: configuration.baseURL), signer: configuration.identity)
+        var builder = SAMLResponseBuilder(issuer: provider.entityID(baseURL: state.configuration.baseURL), signer: state.configuration.identity)
         builder.nameIDFormat = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"
         do {
             let response = try builder.success(
                 inResponseTo: request.id, destination: serviceProvider.assertionConsumerServiceURL, audience: serviceProvider.entityID,
-                nameID: subscriber.userID, sessionIndex: AuthnRequest.newID(), attributes: assertedAttributes(of: subscriber, provider: provider),
+                nameID: subscriber.userID, sessionIndex: AuthnRequest.newID(),
+                attributes: state.assertedAttributes(of: subscriber, provider: provider),
                 now: now,
-                sessionNotOnOrAfter: now.addingTimeInterval(configuration.sessionLifetime))
-            logger.info("demo MVPD platform sign-on", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
-            return jsonResponse(PlatformSSOAnswer(samlAttributeQueryResponse: response))
+                sessionNotOnOrAfter: now.addingTimeInterval(state.configuration.sessionLifetime))
+            state.logger.info("demo MVPD platform sign-on", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
+            return state.jsonResponse(PlatformSSOAnswer(samlAttributeQueryResponse: response))
         } catch {
-            return jsonResponse(
+            return state.jsonResponse(
                 PlatformSSOError(error: "server_error", message: "The SAML response could not be built."), status: .internalServerError)
         }
     }

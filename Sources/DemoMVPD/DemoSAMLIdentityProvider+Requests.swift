@@ -36,7 +36,7 @@ struct AcceptedAuthnRequest: Sendable {
     static let postMarker = "post:"
 }
 
-extension DemoMVPD {
+extension DemoSAMLIdentityProvider {
     /// Checks an AuthnRequest from the HTTP-Redirect binding (or, with `viaPOST`, the HTTP-POST binding's form
     /// fields): decodable, issued by a trusted SP, signed when that SP has certificates (`checkSignature`; over the
     /// exact bytes of `rawQuery` when given; by the enveloped XML signature for POST), addressed to this IdP, ACS URL
@@ -59,8 +59,8 @@ extension DemoMVPD {
         } catch {
             throw unreadable("sign-in", error)
         }
-        guard let serviceProvider = serviceProvider(entityID: request.issuer) else {
-            logger.notice(
+        guard let serviceProvider = state.serviceProvider(entityID: request.issuer) else {
+            state.logger.notice(
                 "demo MVPD refused AuthnRequest from untrusted SP",
                 metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)"])
             throw DemoRequestError(
@@ -84,20 +84,20 @@ extension DemoMVPD {
         }
         let acs = request.assertionConsumerServiceURL
         guard acs.isEmpty || acs == serviceProvider.assertionConsumerServiceURL else {
-            logger.notice(
+            state.logger.notice(
                 "demo MVPD refused AuthnRequest with unregistered ACS URL",
                 metadata: ["mvpd": "\(provider.id)", "issuer": "\(request.issuer.logEscaped)", "acs": "\(acs.logEscaped)"])
             throw DemoRequestError(
                 status: .badRequest, heading: "Unregistered return address",
                 message: "The sign-in request asks to return to \"\(acs)\", which is not the registered address of \"\(request.issuer)\".")
         }
-        let ssoURL = provider.singleSignOnURL(baseURL: configuration.baseURL)
+        let ssoURL = provider.singleSignOnURL(baseURL: state.configuration.baseURL)
         guard request.destination.isEmpty || request.destination == ssoURL else {
             throw DemoRequestError(
                 status: .badRequest, heading: "Wrong destination",
                 message: "The sign-in request is addressed to \"\(request.destination)\", not to \(provider.displayName) (\(ssoURL)).")
         }
-        if checkFreshness, abs(request.issueInstant.timeIntervalSince(now)) > configuration.requestMaxAge {
+        if checkFreshness, abs(request.issueInstant.timeIntervalSince(now)) > state.configuration.requestMaxAge {
             throw DemoRequestError(
                 status: .badRequest, heading: "Sign-in request expired",
                 message: "The sign-in request is too old (or its clock is wrong). Go back and start again.")
@@ -123,7 +123,7 @@ extension DemoMVPD {
         } catch {
             throw unreadable("sign-out", error)
         }
-        guard let serviceProvider = serviceProvider(entityID: request.issuer) else {
+        guard let serviceProvider = state.serviceProvider(entityID: request.issuer) else {
             throw DemoRequestError(
                 status: .badRequest, heading: "Unknown service",
                 message: "The service \"\(request.issuer)\" is not allowed to sign out of \(provider.displayName).")
@@ -146,13 +146,13 @@ extension DemoMVPD {
                     message: "The sign-out request is not correctly signed by \"\(request.issuer)\" (\(describe(error))).", badSignature: true)
             }
         }
-        let sloURL = provider.singleLogoutURL(baseURL: configuration.baseURL) ?? ""
+        let sloURL = provider.singleLogoutURL(baseURL: state.configuration.baseURL) ?? ""
         guard request.destination.isEmpty || request.destination == sloURL else {
             throw DemoRequestError(
                 status: .badRequest, heading: "Wrong destination",
                 message: "The sign-out request is addressed to \"\(request.destination)\", not to \(provider.displayName) (\(sloURL)).")
         }
-        if abs(request.issueInstant.timeIntervalSince(now)) > configuration.requestMaxAge {
+        if abs(request.issueInstant.timeIntervalSince(now)) > state.configuration.requestMaxAge {
             throw DemoRequestError(
                 status: .badRequest, heading: "Sign-out request expired",
                 message: "The sign-out request is too old (or its clock is wrong).")

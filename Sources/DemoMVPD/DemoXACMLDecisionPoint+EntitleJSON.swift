@@ -21,25 +21,25 @@ struct AuthorizationAPIError: Encodable, Sendable {
     var message: String
 }
 
-extension DemoMVPD {
+extension DemoXACMLDecisionPoint {
     /// The largest request body the authorization API reads.
     static let maximumAuthorizeBodySize = 64 * 1024
 
     /// `POST {mvpd}/authorize`: bearer-key protected; decides on `{"userID", "resource"}`.
     func authorize(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID) else {
-            return jsonResponse(
+        guard let provider = DemoMVPD.provider(id: providerID) else {
+            return state.jsonResponse(
                 AuthorizationAPIError(error: "unknown_mvpd", message: "There is no demo MVPD \"\(providerID)\"."),
                 status: .notFound)
         }
         let presented = request.headers[.authorization] ?? ""
-        guard !configuration.authorizationAPIKey.isEmpty,
-            constantTimeEquals(presented, "Bearer \(configuration.authorizationAPIKey)")
+        guard !state.configuration.authorizationAPIKey.isEmpty,
+            constantTimeEquals(presented, "Bearer \(state.configuration.authorizationAPIKey)")
         else {
-            logger.notice(
+            state.logger.notice(
                 "demo MVPD authorization API refused a request without the right key",
                 metadata: ["mvpd": "\(provider.id)"])
-            return jsonResponse(
+            return state.jsonResponse(
                 AuthorizationAPIError(
                     error: "unauthorized",
                     message: "A valid Authorization: Bearer key is required."),
@@ -47,7 +47,7 @@ extension DemoMVPD {
         }
         var request = request
         guard let buffer = try? await request.collectBody(upTo: Self.maximumAuthorizeBodySize) else {
-            return jsonResponse(
+            return state.jsonResponse(
                 AuthorizationAPIError(
                     error: "invalid_request",
                     message: "The request body is larger than \(Self.maximumAuthorizeBodySize) bytes."),
@@ -57,7 +57,7 @@ extension DemoMVPD {
         do {
             body = try JSONDecoder().decode(AuthorizeRequestBody.self, from: Data(buffer.readableBytesView))
         } catch {
-            return jsonResponse(
+            return state.jsonResponse(
                 AuthorizationAPIError(
                     error: "invalid_request",
                     message: "The body must be JSON {\"userID\": string, \"resource\": string}."),
@@ -70,20 +70,20 @@ extension DemoMVPD {
                 throw EnhancedError.invalidResources.with(details: "The MRSS resource is not well-formed XML.")
             }
         } catch {
-            return jsonResponse(
+            return state.jsonResponse(
                 AuthorizationAPIError(
                     error: "invalid_resource",
                     message: error.details ?? "The resource is not a channel id or MRSS."),
                 status: .badRequest)
         }
         let decision = AuthorizationDecision.decide(userID: body.userID, resource: resource, provider: provider)
-        logger.info(
+        state.logger.info(
             "demo MVPD authorization decision",
             metadata: [
                 "mvpd": "\(provider.id)", "userID": "\(body.userID.logEscaped)", "channel": "\(resource.channel.logEscaped)",
                 "authorized": "\(decision.authorized)", "reason": "\((decision.reason ?? "-").logEscaped)",
             ])
-        return jsonResponse(decision)
+        return state.jsonResponse(decision)
     }
 
     /// Whether a resource that looks like markup is well-formed XML.

@@ -3,22 +3,22 @@ import Foundation
 import Hummingbird
 import SAML
 
-extension DemoMVPD {
+extension DemoSAMLIdentityProvider {
     /// `GET {mvpd}/saml/sso`: validates the AuthnRequest, then answers with the assertion straight away when the
     /// browser has a session here (and ForceAuthn is false), else with the login page.
     func singleSignOn(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
-        let now = configuration.now()
+        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        let now = state.configuration.now()
         let accepted: AcceptedAuthnRequest
         do {
-            accepted = try await withServiceProviderCertificates { () throws(DemoRequestError) in
+            accepted = try await state.withServiceProviderCertificates { () throws(DemoRequestError) in
                 try acceptAuthnRequest(
-                    query: queryItems(request), rawQuery: request.uri.query,
+                    query: state.queryItems(request), rawQuery: request.uri.query,
                     provider: provider, checkSignature: true,
                     checkFreshness: true, now: now)
             }
         } catch {
-            return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
+            return state.errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }
         return answer(accepted, request: request, provider: provider, now: now)
     }
@@ -27,7 +27,7 @@ extension DemoMVPD {
     /// session here (and ForceAuthn is false), else the login page.
     func answer(_ accepted: AcceptedAuthnRequest, request: Request, provider: DemoProvider, now: Date) -> Response {
         if !accepted.request.forceAuthn, let (session, subscriber) = currentSession(request, provider: provider, now: now) {
-            logger.info(
+            state.logger.info(
                 "demo MVPD single sign-on from existing session",
                 metadata: ["mvpd": "\(provider.id)", "sp": "\(accepted.serviceProvider.entityID.logEscaped)"])
             return assertionPage(
@@ -41,22 +41,22 @@ extension DemoMVPD {
 
     /// `GET {mvpd}/login`: the login page without a SAML request (signs in to the account page).
     func accountLoginPage(request: Request, providerID: String) -> Response {
-        guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
+        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
         return loginPage(
             request: request, provider: provider, action: "saml/login", samlRequest: "", relayState: "",
-            username: "", errorMessage: nil, now: configuration.now())
+            username: "", errorMessage: nil, now: state.configuration.now())
     }
 
     /// `POST {mvpd}/saml/login`: checks the CSRF token and the credentials; on success sets the session cookie and
     /// posts the signed SAML Response to the SP (or, without a SAML request, redirects to the account page).
     func login(request: Request, providerID: String) async -> Response {
-        guard let provider = Self.provider(id: providerID) else { return notFoundPage() }
-        guard let form = await formFields(request) else {
-            return errorPage(
+        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        guard let form = await state.formFields(request) else {
+            return state.errorPage(
                 provider, status: .contentTooLarge, heading: "Request too large",
                 message: "The sign-in form is larger than allowed.")
         }
-        let now = configuration.now()
+        let now = state.configuration.now()
         let samlRequest = form["SAMLRequest"] ?? ""
         let relayState = form["RelayState"] ?? ""
         guard let csrfCookie = request.cookies[Self.csrfCookieName]?.value,
@@ -64,8 +64,8 @@ extension DemoMVPD {
                 form["csrf"] ?? "", provider: provider, csrfCookie: csrfCookie,
                 samlRequest: samlRequest, relayState: relayState, now: now)
         else {
-            logger.notice("demo MVPD refused login form with bad CSRF token", metadata: ["mvpd": "\(provider.id)"])
-            return errorPage(
+            state.logger.notice("demo MVPD refused login form with bad CSRF token", metadata: ["mvpd": "\(provider.id)"])
+            return state.errorPage(
                 provider, status: .forbidden, heading: "Sign-in page expired",
                 message: "This sign-in page has expired or was not opened in this browser. Go back to the app or website and start again.")
         }
@@ -81,7 +81,7 @@ extension DemoMVPD {
                     query: query, viaPOST: viaPOST, provider: provider, checkSignature: false,
                     checkFreshness: false, now: now)
             } catch {
-                return errorPage(provider, status: error.status, heading: error.heading, message: error.message)
+                return state.errorPage(provider, status: error.status, heading: error.heading, message: error.message)
             }
         }
         let username = form["username"] ?? ""
@@ -90,7 +90,7 @@ extension DemoMVPD {
                 username: username, password: form["password"] ?? "",
                 providerID: provider.id)
         else {
-            logger.info("demo MVPD login failed", metadata: ["mvpd": "\(provider.id)"])
+            state.logger.info("demo MVPD login failed", metadata: ["mvpd": "\(provider.id)"])
             return loginPage(
                 request: request, provider: provider, action: "login", samlRequest: samlRequest,
                 relayState: relayState, username: username,
@@ -100,11 +100,11 @@ extension DemoMVPD {
         let session = SessionClaims(
             mvpd: provider.id, userID: subscriber.userID, sessionIndex: AuthnRequest.newID(),
             issuedAt: Int64(now.timeIntervalSince1970),
-            expiresAt: Int64(now.addingTimeInterval(configuration.sessionLifetime).timeIntervalSince1970))
+            expiresAt: Int64(now.addingTimeInterval(state.configuration.sessionLifetime).timeIntervalSince1970))
         let cookie = sessionCookie(session, provider: provider)
-        logger.info("demo MVPD login succeeded", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
+        state.logger.info("demo MVPD login succeeded", metadata: ["mvpd": "\(provider.id)", "userID": "\(subscriber.userID.logEscaped)"])
         guard let accepted else {
-            return redirect(to: "\(configuration.baseURL)/\(provider.id)/account", cookies: [cookie])
+            return state.redirect(to: "\(state.configuration.baseURL)/\(provider.id)/account", cookies: [cookie])
         }
         return assertionPage(
             accepted, provider: provider, subscriber: subscriber, session: session, now: now,
@@ -118,26 +118,26 @@ extension DemoMVPD {
     ) -> Response {
         let serviceProvider = accepted.serviceProvider
         var builder = SAMLResponseBuilder(
-            issuer: provider.entityID(baseURL: configuration.baseURL),
-            signer: configuration.identity)
+            issuer: provider.entityID(baseURL: state.configuration.baseURL),
+            signer: state.configuration.identity)
         builder.nameIDFormat = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"  // stable opaque user id
         let samlResponse: String
         do {
             samlResponse = try builder.success(
                 inResponseTo: accepted.request.id, destination: serviceProvider.assertionConsumerServiceURL,
                 audience: serviceProvider.entityID, nameID: subscriber.userID, sessionIndex: session.sessionIndex,
-                attributes: assertedAttributes(of: subscriber, provider: provider), now: now, sessionNotOnOrAfter: session.expiryDate)
+                attributes: state.assertedAttributes(of: subscriber, provider: provider), now: now, sessionNotOnOrAfter: session.expiryDate)
         } catch {
-            logger.error(
+            state.logger.error(
                 "demo MVPD could not build SAML response",
                 metadata: ["mvpd": "\(provider.id)", "error": "\(String(describing: error).logEscaped)"])
-            return errorPage(
+            return state.errorPage(
                 provider, status: .internalServerError, heading: "Sign-in failed",
                 message: "\(provider.displayName) could not complete the sign-in. Try again later.")
         }
         var fields = [("SAMLResponse", samlResponse)]
         if let relayState = accepted.relayState { fields.append(("RelayState", relayState)) }
-        return htmlResponse(
+        return state.htmlResponse(
             autoPostForm(action: serviceProvider.assertionConsumerServiceURL, fields: fields),
             cookies: cookies)
     }
@@ -157,21 +157,21 @@ extension DemoMVPD {
             csrfCookie = TokenSigner.randomToken()
             cookies.append(
                 Cookie(
-                    name: Self.csrfCookieName, value: csrfCookie, path: basePath.isEmpty ? "/" : basePath,
-                    secure: configuration.secureCookies, httpOnly: true, sameSite: .lax))
+                    name: Self.csrfCookieName, value: csrfCookie, path: state.basePath.isEmpty ? "/" : state.basePath,
+                    secure: state.configuration.secureCookies, httpOnly: true, sameSite: .lax))
         }
         let token = loginToken(
             provider: provider, csrfCookie: csrfCookie, samlRequest: samlRequest,
             relayState: relayState, now: now)
         let accounts =
-            configuration.showDemoAccounts
+            state.configuration.showDemoAccounts
             ? DemoSubscriber.all.filter { $0.providerID == provider.id }
                 .map { DemoPages.DemoAccount(username: $0.username, password: $0.password) }
             : []
-        let html = pages.login(
+        let html = state.pages.login(
             provider: provider, action: action, samlRequest: samlRequest, relayState: relayState,
             csrf: token, username: username, errorMessage: errorMessage, demoAccounts: accounts)
-        return htmlResponse(html, status: status, cookies: cookies)
+        return state.htmlResponse(html, status: status, cookies: cookies)
     }
 
     /// `"<expiry>.<MAC(login, mvpd, csrf cookie, expiry, SAMLRequest, RelayState)>"`.
@@ -179,8 +179,8 @@ extension DemoMVPD {
         provider: DemoProvider, csrfCookie: String, samlRequest: String, relayState: String,
         now: Date
     ) -> String {
-        let expiry = String(Int64(now.addingTimeInterval(configuration.loginFormLifetime).timeIntervalSince1970))
-        let mac = tokens.mac(fields: ["login", provider.id, csrfCookie, expiry, samlRequest, relayState])
+        let expiry = String(Int64(now.addingTimeInterval(state.configuration.loginFormLifetime).timeIntervalSince1970))
+        let mac = state.tokens.mac(fields: ["login", provider.id, csrfCookie, expiry, samlRequest, relayState])
         return "\(expiry).\(mac)"
     }
 
@@ -193,7 +193,7 @@ extension DemoMVPD {
         guard parts.count == 2, let expiry = Int64(parts[0]), expiry >= Int64(now.timeIntervalSince1970) else {
             return false
         }
-        return tokens.verify(
+        return state.tokens.verify(
             mac: String(parts[1]),
             fields: ["login", provider.id, csrfCookie, String(expiry), samlRequest, relayState])
     }
