@@ -137,8 +137,11 @@ extension EntitleService {
             open: router.group("/admin/api").add(middleware: errors),
             authenticated: router.group("/admin/api").add(middleware: errors).add(middleware: AdminAuthMiddleware(accounts: operators))
                 .group(context: AdminContext.self))
-        ConsoleController(service: self, accounts: operators, pages: ConsolePages()).addRoutes(
-            open: router.group("/console"),
-            authenticated: router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators)).group(context: AdminContext.self))
+        let consolePages = ConsolePages()
+        let console = router.group("/console")
+        let signedIn = router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators)).group(context: AdminContext.self)
+        ConsoleSignInController(accounts: operators, pages: consolePages, publicBaseURL: configuration.publicBaseURL)
+            .addRoutes(open: console, authenticated: signedIn)
+        ConsoleController(service: self, accounts: operators, pages: consolePages).addRoutes(open: console, authenticated: signedIn)
     }
 }

@@ -61,10 +61,10 @@ import Testing
     static func signIn(_ local: LocalService, _ username: String, role: OperatorRole) async throws -> (cookie: String, csrf: String) {
         _ = try await local.service.operators.add(username: username, role: role, password: password)
         let form = try await call(local, .GET, "/console/sign-in")
-        let login = try #require(form.cookies[ConsoleController.loginCookieName])
+        let login = try #require(form.cookies[ConsoleSignInController.loginCookieName])
         let answer = try await call(
             local, .POST, "/console/sign-in", form: ["login": try #require(form.field("login")), "username": username, "password": password],
-            cookie: "\(ConsoleController.loginCookieName)=\(login)")
+            cookie: "\(ConsoleSignInController.loginCookieName)=\(login)")
         #expect(answer.status == 303 && answer.headers["Location"].first == "/console/requestors", "\(answer.status) \(answer.text)")
         let cookie = "entitle_admin=" + (try #require(answer.cookies["entitle_admin"]))
         let page = try await call(local, .GET, "/console/requestors", cookie: cookie)
@@ -90,7 +90,7 @@ import Testing
             let login = try await Self.call(local, .GET, "/console/sign-in")
             let answer = try await Self.call(
                 local, .POST, "/console/sign-in", form: ["login": login.field("login") ?? "", "username": "ops", "password": Self.password],
-                cookie: "\(ConsoleController.loginCookieName)=\(login.cookies[ConsoleController.loginCookieName] ?? "")")
+                cookie: "\(ConsoleSignInController.loginCookieName)=\(login.cookies[ConsoleSignInController.loginCookieName] ?? "")")
             let setCookie = answer.headers["Set-Cookie"].first { $0.hasPrefix("entitle_admin=") } ?? ""
             #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Strict"), "\(setCookie)")
             #expect(!setCookie.contains("Secure"), "plain HTTP on loopback: no Secure flag")
@@ -244,7 +244,7 @@ import Testing
             let expired = try await Self.call(local, .GET, "/console/requestors", cookie: cookie)
             #expect(expired.status == 303 && expired.headers["Location"].first == "/console/sign-in", "idle for 31 minutes")
             let form = try await Self.call(local, .GET, "/console/sign-in")
-            let loginCookie = "\(ConsoleController.loginCookieName)=\(form.cookies[ConsoleController.loginCookieName] ?? "")"
+            let loginCookie = "\(ConsoleSignInController.loginCookieName)=\(form.cookies[ConsoleSignInController.loginCookieName] ?? "")"
             for _ in 0..<5 {
                 let wrong = try await Self.call(
                     local, .POST, "/console/sign-in", form: ["login": form.field("login") ?? "", "username": "ops", "password": "wrong!"],

@@ -5,69 +5,19 @@ import Hummingbird
 /// The operator console (`/console`): pages rendered by the service over the same domain operations as the admin API
 /// and the CLI. Sign-in with an operator account (the admin API's session cookie, so the reports page reads the report
 /// API with it), a CSRF token in every change form, the role checked on the server for every change, each change
-/// asking why it is made and landing in the changes log.
+/// asking why it is made and landing in the changes log. Signing in and out is ``ConsoleSignInController``'s.
 struct ConsoleController {
     let service: EntitleService
     let accounts: OperatorAccounts
     let pages: ConsolePages
 
-    /// The cookie that ties the sign-in form to the browser that loaded it (no signing a victim into another account).
-    static let loginCookieName = "entitle_console_login"
-
-    /// Adds sign-in and the static files to `open`, every page and change to `authenticated`.
+    /// Adds the static files to `open`, every page and change to `authenticated` (sign-in and sign-out are
+    /// ``ConsoleSignInController``'s).
     func addRoutes(open: RouterGroup<AppContext>, authenticated: RouterGroup<AdminContext>) {
-        open.get("sign-in", use: signInPage)
-        open.post("sign-in", use: signIn)
         open.get("assets/:name") { _, context in ConsoleAssets.response(name: try context.parameters.require("name")) }
         open.get("") { _, _ in ConsolePages.redirect(to: "/console/requestors") }
-        authenticated.post("sign-out", use: signOut)
         addCatalogRoutes(to: authenticated)
         addOperationsRoutes(to: authenticated)
-    }
-
-    func signInPage(_ request: Request, context: AppContext) async throws -> Response {
-        let login = Secrets.randomToken(bytes: 16)
-        var response = pages.signIn(login: login)
-        response.setCookie(loginCookie(login, context: context))
-        return response
-    }
-
-    func signIn(_ request: Request, context: AppContext) async throws -> Response {
-        let form: ConsoleForm
-        do { form = try await ConsoleForm.read(request) } catch let failure as ConsoleFailure {
-            return restartSignIn(context: context, username: "", error: failure.message, status: failure.status)
-        }
-        let username = form["username"] ?? ""
-        let expected = request.cookies[Self.loginCookieName]?.value ?? ""
-        guard !expected.isEmpty, Secrets.constantTimeEqual(form.fields["login"] ?? "", expected) else {
-            return restartSignIn(context: context, username: username, error: "The sign-in form expired. Sign in again.", status: .forbidden)
-        }
-        do {
-            let (token, _) = try await accounts.signIn(username: username, password: form.fields["password"] ?? "", address: context.remoteIP)
-            var response = ConsolePages.redirect(to: "/console/requestors")
-            response.setCookie(AdminAuthMiddleware.sessionCookie(token, accounts: accounts, secure: isSecure(context)))
-            response.setCookie(Cookie(name: Self.loginCookieName, value: "", maxAge: 0, path: "/console", httpOnly: true, sameSite: .strict))
-            return response
-        } catch let error as AdminError {
-            let status = HTTPResponse.Status(code: error.status)
-            var response = restartSignIn(context: context, username: username, error: error.description, status: status)
-            if let wait = error.retryAfter { response.headers[.retryAfter] = String(wait) }
-            return response
-        }
-    }
-
-    func signOut(_ request: Request, context: AdminContext) async throws -> Response {
-        let form: ConsoleForm
-        do { form = try await ConsoleForm.read(request) } catch let failure as ConsoleFailure {
-            return pages.problem(failure, identity: context.operatorIdentity, back: "/console")
-        }
-        guard Secrets.constantTimeEqual(form.fields["csrf"] ?? "", context.operatorIdentity.csrfToken) else {
-            return pages.problem(Self.forged, identity: context.operatorIdentity, back: "/console")
-        }
-        try await accounts.signOut(context.operatorIdentity)
-        var response = ConsolePages.redirect(to: "/console/sign-in")
-        response.setCookie(AdminAuthMiddleware.signedOutCookie)
-        return response
     }
 
     /// Performs a change posted from a form: checks the CSRF token and the role (a refusal page), requires a
@@ -109,20 +59,6 @@ struct ConsoleController {
     static let forged = ConsoleFailure(
         status: .forbidden, "This form was not sent from this console session (its security token does not match). Reload the page and try again.")
 
-    private func restartSignIn(context: AppContext, username: String, error: String, status: HTTPResponse.Status) -> Response {
-        let login = Secrets.randomToken(bytes: 16)
-        var response = pages.signIn(login: login, username: username, error: error, status: status)
-        response.setCookie(loginCookie(login, context: context))
-        return response
-    }
-
-    private func loginCookie(_ value: String, context: AppContext) -> Cookie {
-        Cookie(name: Self.loginCookieName, value: value, maxAge: 3600, path: "/console", secure: isSecure(context), httpOnly: true, sameSite: .strict)
-    }
-
-    private func isSecure(_ context: AppContext) -> Bool {
-        AdminAuthMiddleware.isSecure(context, publicBaseURL: service.configuration.publicBaseURL)
-    }
 }
 
 /// Establishes the operator of every console page from the session cookie; without a valid session, the browser is
