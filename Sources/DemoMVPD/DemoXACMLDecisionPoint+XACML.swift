@@ -8,19 +8,36 @@ import SAML
 /// signed SAML Response) and `GET {mvpd}/rest/authz?uuID&mrss&IPAddress` (several `mrss`: the REST preflight form), all
 /// answered with an XACML 2.0 response; the same decisions as `POST {mvpd}/authorize`. Bearer-key protected like it.
 extension DemoXACMLDecisionPoint {
-    /// `POST {mvpd}/xacml`.
-    func authorizeXACML(request: Request, providerID: String) async -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
+    /// An XACML request to one of the demo's MVPDs: accepted with the MVPD and the body's text, or refused (unknown MVPD,
+    /// no valid bearer key, a body over the limit) with the XML answer to send.
+    enum AuthorizationRequest {
+        case accepted(DemoProvider, body: String)
+        case refused(Response)
+    }
+
+    /// Checks the MVPD of the path and the bearer key, then reads the body.
+    func authorizationRequest(_ request: Request, providerID: String) async -> AuthorizationRequest {
+        guard let provider = DemoMVPD.provider(id: providerID) else { return .refused(xmlResponse("unknown MVPD", status: .notFound)) }
         guard keyMatches(request, provider: provider) else {
-            return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
+            return .refused(xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized))
         }
         var request = request
         guard let buffer = try? await request.collectBody(upTo: Self.maximumAuthorizeBodySize) else {
-            return xmlResponse("The request body is too large.", status: .contentTooLarge)
+            return .refused(xmlResponse("The request body is too large.", status: .contentTooLarge))
+        }
+        return .accepted(provider, body: String(decoding: buffer.readableBytesView, as: UTF8.self))
+    }
+
+    /// `POST {mvpd}/xacml`.
+    func authorizeXACML(request: Request, providerID: String) async -> Response {
+        let (provider, text): (DemoProvider, String)
+        switch await authorizationRequest(request, providerID: providerID) {
+        case .refused(let response): return response
+        case .accepted(let accepted, let body): (provider, text) = (accepted, body)
         }
         let question: XACML.Question
         do throws(XACML.MalformedResponse) {
-            question = try XACML.parseRequest(String(decoding: buffer.readableBytesView, as: UTF8.self))
+            question = try XACML.parseRequest(text)
         } catch {
             return xmlResponse(error.reason, status: .badRequest)
         }
@@ -31,16 +48,12 @@ extension DemoXACMLDecisionPoint {
     /// verify with that SP's certificates; a provider listed in ``DemoMVPDConfiguration/signedXACMLQueriesRequired``
     /// refuses an unsigned one (HTTP 403). The answer is a SOAP envelope with a SAML Response signed by the IdP key.
     func authorizeSOAP(request: Request, providerID: String) async -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID) else { return xmlResponse("unknown MVPD", status: .notFound) }
-        guard keyMatches(request, provider: provider) else {
-            return xmlResponse("A valid Authorization: Bearer key is required.", status: .unauthorized)
-        }
-        var request = request
-        guard let buffer = try? await request.collectBody(upTo: Self.maximumAuthorizeBodySize) else {
-            return xmlResponse("The request body is too large.", status: .contentTooLarge)
+        let (provider, text): (DemoProvider, String)
+        switch await authorizationRequest(request, providerID: providerID) {
+        case .refused(let response): return response
+        case .accepted(let accepted, let body): (provider, text) = (accepted, body)
         }
         let query: XACML.SOAPQuery
-        let text = String(decoding: buffer.readableBytesView, as: UTF8.self)
         let requireSignature = state.configuration.signedXACMLQueriesRequired.contains(provider.id)
         func parse() throws(XACML.MalformedResponse) -> XACML.SOAPQuery {
             try XACML.parseSOAPQuery(

@@ -73,19 +73,7 @@ final class StalledMVPD: Sendable {
             for _ in 0..<1000 where !self.released.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(20)) }
             return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: #"{"authorized": true}"#)))
         }
-        let port = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) })
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        var iterator = port.stream.makeAsyncIterator()
-        let bound = await iterator.next() ?? 0
-        var failure: (any Error)?
-        do { try await body("http://127.0.0.1:\(bound)/authorize") } catch { failure = error }
-        released.store(true, ordering: .relaxed)
-        server.cancel()
-        _ = await server.result
-        if let failure { throw failure }
+        let release: () -> Void = { self.released.store(true, ordering: .relaxed) }
+        try await withLoopbackServer(router, beforeStopping: release) { base in try await body(base + "/authorize") }
     }
 }

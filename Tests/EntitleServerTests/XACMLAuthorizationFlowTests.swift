@@ -19,17 +19,7 @@ final class FixedPDP: Sendable {
         let router = Router()
         router.on("/pdp", method: .post) { request, _ in try await self.reply(request) }
         router.on("/pdp", method: .get) { request, _ in try await self.reply(request) }
-        let port = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) })
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        var iterator = port.stream.makeAsyncIterator()
-        let bound = await iterator.next() ?? 0
-        try await body("http://127.0.0.1:\(bound)/pdp")
-        server.cancel()
-        _ = await server.result
+        try await withLoopbackServer(router) { base in try await body(base + "/pdp") }
     }
 
     private func reply(_ request: Request) async throws -> Response {
