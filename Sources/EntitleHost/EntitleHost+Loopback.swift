@@ -57,7 +57,7 @@ extension EntitleHost {
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 defer { listeningSignal.finish() }
-                try await withEventLoopTaskExecutor { try await group.run() }
+                try await group.run()
             }
             do {
                 // Only once this server listens is /healthz surely answered by it and not by whoever holds the port.

@@ -80,7 +80,8 @@ import Testing
             _ = try await app.waitFor("displayProviderDialog")
             app.enabler.setSelectedProvider("TempPassPromo")
             #expect(try await flow.value == "TempPassPromo")
-            #expect(app.log.contains("status(N011)"))
+            // The status callback arrives on the callback executor, not necessarily before the async answer.
+            #expect(try await app.waitFor("status(N011)") == "status(N011)")
             #expect("\(try await app.enabler.userMetadata("remaining_resources").value as Any)".contains("3"))
             for resource in ["news", "sports", "movies"] {
                 #expect(try await app.enabler.authorize(resource).isEmpty == false)
