@@ -89,11 +89,12 @@ package struct EntitleService: Sendable {
             clock: clock,
             sessionLifetime: configuration.sessionLifetime)
         profiles = ProfileAnswers(catalog: repository.catalog, tempPass: tempPass, clock: clock)
+        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
         let oauth2 = OAuth2SignIn(
             oauth2: repository.oauth2, sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions,
             profiles: repository.profiles, configuration: configuration,
             client: OAuth2Client(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
-            cipher: TokenCipher(keyStore: repository.keys, keys: keys), authorizations: caches.authorizations, metrics: metrics, clock: clock)
+            cipher: cipher, authorizations: caches.authorizations, metrics: metrics, clock: clock)
         self.oauth2 = oauth2
         decisions = DecisionService(
             catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, tempPasses: repository.tempPasses,
@@ -119,7 +120,6 @@ package struct EntitleService: Sendable {
         self.changes = changes
         let lookups = AdminCatalog(
             catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, oauth2: repository.oauth2)
-        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
         requestors = RequestorOperations(
             catalog: repository.catalog, onboarding: repository.onboarding, lookups: lookups, changes: changes, clock: clock)
         let oauth2MVPDs = OAuth2MVPDOperations(
