@@ -77,3 +77,36 @@ final class StalledMVPD: Sendable {
         try await withLoopbackServer(router, beforeStopping: release) { base in try await body(base + "/authorize") }
     }
 }
+
+/// The real MVPD client, counting the authorization calls `DecisionService` makes through it (whether or not a call
+/// reaches the MVPD before it times out).
+final class CountingMVPDClient: MVPDAuthorizing {
+    let client: MVPDAuthorizationClient
+    private let calls = Atomic<Int>(0)
+
+    init(_ client: MVPDAuthorizationClient) { self.client = client }
+
+    /// The authorization calls made so far.
+    var count: Int { calls.load(ordering: .relaxed) }
+
+    func authorize(
+        mvpd: MVPDRecord, userID: String, resource: String, kind: MVPDAuthorizationProtocol, clientIP: String?, bearer: String?,
+        xacml: XACMLCall
+    ) async -> MVPDAuthorizationClient.Verdict {
+        calls.add(1, ordering: .relaxed)
+        return await client.authorize(
+            mvpd: mvpd, userID: userID, resource: resource, kind: kind, clientIP: clientIP, bearer: bearer, xacml: xacml)
+    }
+
+    func preflightXACML(
+        mvpd: MVPDRecord, userID: String, resources: [String], clientIP: String?, bearer: String?, call: XACMLCall
+    ) async -> [MVPDAuthorizationClient.Verdict] {
+        await client.preflightXACML(mvpd: mvpd, userID: userID, resources: resources, clientIP: clientIP, bearer: bearer, call: call)
+    }
+
+    func preflightREST(
+        mvpd: MVPDRecord, userID: String, resources: [String], clientIP: String?, bearer: String?
+    ) async -> [MVPDAuthorizationClient.Verdict] {
+        await client.preflightREST(mvpd: mvpd, userID: userID, resources: resources, clientIP: clientIP, bearer: bearer)
+    }
+}
