@@ -22,6 +22,14 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
 
     /// Whether a character is refused in a resource: every control, line or paragraph separator and bidirectional
     /// override (``LogEscaping/isUnsafe(_:)``), except tab, line feed and carriage return inside MRSS.
+    /// Whether `raw` is 1 to ``maximumLength`` bytes of printable ASCII with no `<` or `>` and no space at either end:
+    /// a plain id that the general reading below would take as it is.
+    static func isPlainASCIIId(_ raw: String) -> Bool {
+        let bytes = raw.utf8
+        guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, bytes.count <= maximumLength else { return false }
+        return !bytes.contains { $0 < 0x20 || $0 > 0x7E || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }
+    }
+
     static func isForbidden(_ scalar: Unicode.Scalar, inMarkup: Bool) -> Bool {
         if inMarkup, scalar == "\t" || scalar == "\n" || scalar == "\r" { return false }
         return LogEscaping.isUnsafe(scalar)
@@ -32,7 +40,13 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
 
     /// Parses a plain id or an MRSS fragment; throws ``EnhancedError/invalidResources`` when malformed.
     public init(parsing raw: String) throws(EnhancedError) {
-        // Most resources are plain ids with nothing to trim: no Foundation call for them.
+        // The usual resource, a printable ASCII id, is read in one pass over its bytes.
+        if Self.isPlainASCIIId(raw) {
+            self.raw = raw
+            (channel, itemTitle, itemGUID, rating) = (raw, nil, nil, nil)
+            return
+        }
+        // Other plain ids with nothing to trim: no Foundation call for them.
         let edges = [raw.unicodeScalars.first, raw.unicodeScalars.last].compactMap { $0 }
         let trimmed = edges.contains { $0.properties.isWhitespace } ? raw.trimmingCharacters(in: .whitespacesAndNewlines) : raw
         guard !trimmed.isEmpty, raw.utf8.count <= Self.maximumLength else {

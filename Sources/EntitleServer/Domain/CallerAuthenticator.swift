@@ -17,8 +17,27 @@ struct CallerIdentity: Sendable {
     var app: String = ""
     /// The client id.
     var clientID: String { claims.sub }
+    /// The platform of ``deviceInfo`` for the reports (``ReportPlatform/of(_:)``, worked out once per distinct header).
+    var platform: String
     /// The client side of the events this caller causes, for the reports.
-    var origin: ReportOrigin { ReportOrigin(platform: ReportPlatform.of(deviceInfo), app: app) }
+    var origin: ReportOrigin { ReportOrigin(platform: platform, app: app) }
+
+    init(
+        claims: AccessTokenClaims, requestor: RequestorRecord, device: DeviceIdentifier, deviceInfo: DeviceInfo?, redirectURIs: [String],
+        app: String = "", platform: String? = nil
+    ) {
+        (self.claims, self.requestor, self.device, self.deviceInfo, self.redirectURIs, self.app) =
+            (claims, requestor, device, deviceInfo, redirectURIs, app)
+        self.platform = platform ?? ReportPlatform.of(deviceInfo)
+    }
+}
+
+/// A decoded `X-Device-Info` header with its report platform, kept together per distinct header value.
+struct DecodedDeviceInfo: Sendable {
+    let info: DeviceInfo
+    let platform: String
+
+    init(_ info: DeviceInfo) { (self.info, platform) = (info, ReportPlatform.of(info)) }
 }
 
 /// Establishes the caller of a REST API v2 call from its credentials: the access token (checked, its client still
@@ -72,10 +91,11 @@ struct CallerAuthenticator: Sendable {
                 try caches.deviceIdentifiers.decode(header) { (value) throws(EnhancedError) in try DeviceIdentifier.parse(header: value) }
             } ?? DeviceIdentifier.parse(header: nil)
         let info = try credentials.deviceInfo.map { header throws(EnhancedError) in
-            try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in try DeviceInfo.decode(header: value) }
+            try caches.deviceInfos.decode(header) { (value) throws(EnhancedError) in DecodedDeviceInfo(try DeviceInfo.decode(header: value)) }
         }
         return CallerIdentity(
-            claims: claims, requestor: requestor, device: device, deviceInfo: info, redirectURIs: client.redirectURIs, app: client.softwareId)
+            claims: claims, requestor: requestor, device: device, deviceInfo: info?.info, redirectURIs: client.redirectURIs, app: client.softwareId,
+            platform: info?.platform ?? ReportPlatform.of(nil))
     }
 
     /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).

@@ -154,8 +154,8 @@ struct DecisionService: Sendable, ClockReading {
                 decision.source = source
                 decision.error = error
             }
-            metrics.recordAuthorization(
-                mvpd: mvpd.id, kind: issueTokens ? "authorize" : "preauthorize",
+            metrics.recordDecision(
+                key: reportKey, kind: issueTokens ? "authorize" : "preauthorize",
                 outcome: decision.authorized ? "authorized" : (decision.error?.status == 403 ? "denied" : "error"))
             if issueTokens {
                 let outcome: ServiceMetrics.AuthorizationOutcome =

@@ -8,7 +8,7 @@ package final class ServiceCaches: Sendable {
     /// MVPD authorization answers of this instance.
     package let authorizations: AuthorizationCache
     /// Decoded `X-Device-Info` headers.
-    let deviceInfos = DecodedHeaderCache<DeviceInfo>()
+    let deviceInfos = DecodedHeaderCache<DecodedDeviceInfo>()
     /// Decoded `AP-Device-Identifier` headers.
     let deviceIdentifiers = DecodedHeaderCache<DeviceIdentifier>()
 

@@ -13,8 +13,14 @@ package struct ServiceMetrics: Sendable {
     /// The metrics of the request path, made once.
     let handles: MetricHandles
 
+    /// The ESM series of the reports by requestor, MVPD and platform, made once each.
+    let esm: ESMSeriesCache
+
     /// Creates the metrics.
-    package init() { handles = MetricHandles(registry: registry) }
+    package init() {
+        handles = MetricHandles(registry: registry)
+        esm = ESMSeriesCache(labels: labels, handles: handles)
+    }
 
     static var requests: MetricNameDescriptor {
         MetricNameDescriptor(
@@ -55,9 +61,10 @@ package struct ServiceMetrics: Sendable {
         handles.counter(Self.authentications, labels: [("mvpd", mvpd), ("outcome", outcome)]).increment()
     }
 
-    /// Counts an authorization outcome for an MVPD (`authorized`, `denied`, `error`).
-    func recordAuthorization(mvpd: String, kind: String, outcome: String) {
-        handles.counter(Self.decisions, labels: [("mvpd", mvpd), ("kind", kind), ("outcome", outcome)]).increment()
+    /// Counts a decision's outcome (`authorized`, `denied`, `error`) for `key`'s MVPD and `kind` (`authorize`,
+    /// `preauthorize`) in `entitle_decisions_total`, through the series the decision's report figures use.
+    func recordDecision(key: ReportKey, kind: String, outcome: String) {
+        esm.series(key).increment(.decisions(kind: kind, outcome: outcome))
     }
 
     /// The text exposition format.

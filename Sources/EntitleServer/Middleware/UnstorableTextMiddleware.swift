@@ -1,4 +1,5 @@
 import EntitleCore
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -40,9 +41,22 @@ struct UnstorableTextMiddleware: RouterMiddleware {
 
     /// REST v2 decisions: their resources never reach a query and are judged one by one (a NUL in one is that item's
     /// `invalid_parameter_resources`, the others are still decided).
-    static func isDecisions(_ request: Request) -> Bool {
-        let path = request.uri.path
-        return path.hasPrefix("/api/v2/") && path.split(separator: "/", maxSplits: 4).dropFirst(3).first == "decisions"
+    static func isDecisions(_ request: Request) -> Bool { isDecisions(path: request.uri.path) }
+
+    /// Whether `path` is `/api/v2/{sp}/decisions` or below it, read byte by byte (this runs on every decision).
+    static func isDecisions(path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in
+            let prefix: StaticString = "/api/v2/"
+            let section: StaticString = "decisions"
+            guard bytes.count > prefix.utf8CodeUnitCount, memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
+                let slash = bytes[prefix.utf8CodeUnitCount...].firstIndex(of: UInt8(ascii: "/"))
+            else { return false }
+            let start = slash + 1
+            let end = start + section.utf8CodeUnitCount
+            guard end <= bytes.count, memcmp(bytes.baseAddress! + start, section.utf8Start, section.utf8CodeUnitCount) == 0 else { return false }
+            return end == bytes.count || bytes[end] == UInt8(ascii: "/")
+        }
     }
 
     static func declaredTooLarge(_ request: Request, limit: Int) -> Bool {

@@ -12,18 +12,21 @@ extension ServiceMetrics {
     /// What an `authorize` decision said about one resource.
     enum AuthorizationOutcome: String { case granted, denied, failed }
 
-    static var signInDescriptors: [SignInEvent: MetricNameDescriptor] {
-        [
-            .attempt: .init(
+    static func signInDescriptor(_ event: SignInEvent) -> MetricNameDescriptor {
+        switch event {
+        case .attempt:
+            .init(
                 namespace: "entitle", metricName: "signin_attempts", unitName: "total",
-                helpText: "Sign-ins sent to an MVPD, by requestor, MVPD and platform."),
-            .success: .init(
+                helpText: "Sign-ins sent to an MVPD, by requestor, MVPD and platform.")
+        case .success:
+            .init(
                 namespace: "entitle", metricName: "signin_successes", unitName: "total",
-                helpText: "Sign-ins that produced a profile, by requestor, MVPD and platform."),
-            .failure: .init(
+                helpText: "Sign-ins that produced a profile, by requestor, MVPD and platform.")
+        case .failure:
+            .init(
                 namespace: "entitle", metricName: "signin_failures", unitName: "total",
-                helpText: "Sign-ins the MVPD declined or whose answer was refused, by requestor, MVPD and platform."),
-        ]
+                helpText: "Sign-ins the MVPD declined or whose answer was refused, by requestor, MVPD and platform.")
+        }
     }
     static var authorizationsDescriptor: MetricNameDescriptor {
         .init(
@@ -51,14 +54,6 @@ extension ServiceMetrics {
             helpText: "Calls to MVPD authorization APIs and their latency, by requestor and MVPD.")
     }
 
-    /// The labels of an ESM series for `key`: requestor, MVPD, platform (values bounded).
-    func esmLabels(_ key: ReportKey) -> [(String, String)] {
-        [
-            ("requestor", labels.value("requestor", key.requestor)), ("mvpd", labels.value("mvpd", key.mvpd)),
-            ("platform", labels.value("platform", key.platform)),
-        ]
-    }
-
     /// Counts a sign-in event at `now` (ms).
     func recordSignIn(_ event: SignInEvent, key: ReportKey, at now: Int64) {
         reports.count(key, at: now) { counts in
@@ -68,7 +63,7 @@ extension ServiceMetrics {
             case .failure: counts.authnFailures += 1
             }
         }
-        if let descriptor = Self.signInDescriptors[event] { handles.counter(descriptor, labels: esmLabels(key)).increment() }
+        esm.series(key).increment(.signIn(event))
     }
 
     /// Counts one resource decided by `authorize`, and the media token issued for it when `mediaToken`.
@@ -82,15 +77,15 @@ extension ServiceMetrics {
             }
             if mediaToken { counts.mediaTokens += 1 }
         }
-        let labels = esmLabels(key)
-        handles.counter(Self.authorizationsDescriptor, labels: labels + [("outcome", outcome.rawValue)]).increment()
-        if mediaToken { handles.counter(Self.mediaTokensDescriptor, labels: labels).increment() }
+        let series = esm.series(key)
+        series.increment(.authorizations(outcome))
+        if mediaToken { series.increment(.mediaTokens) }
     }
 
     /// Counts a media token issued outside a decision (REST v1 `mediatoken`, adobe-services `tokens/media`).
     func recordMediaToken(key: ReportKey, at now: Int64) {
         reports.count(key, at: now) { $0.mediaTokens += 1 }
-        handles.counter(Self.mediaTokensDescriptor, labels: esmLabels(key)).increment()
+        esm.series(key).increment(.mediaTokens)
     }
 
     /// Counts a `preauthorize` request and how many of its resources were granted and denied.
@@ -100,16 +95,10 @@ extension ServiceMetrics {
             counts.preauthGrants += Int64(granted)
             counts.preauthDenials += Int64(denied)
         }
-        let labels = esmLabels(key)
-        handles.counter(Self.preauthorizationsDescriptor, labels: labels).increment()
-        if granted > 0 {
-            handles.counter(Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "granted")])
-                .increment(by: Int64(granted))
-        }
-        if denied > 0 {
-            handles.counter(Self.preauthorizedResourcesDescriptor, labels: labels + [("outcome", "denied")])
-                .increment(by: Int64(denied))
-        }
+        let series = esm.series(key)
+        series.increment(.preauthorizations)
+        if granted > 0 { series.increment(.preauthorizedResources(granted: true), by: Int64(granted)) }
+        if denied > 0 { series.increment(.preauthorizedResources(granted: false), by: Int64(denied)) }
     }
 
     /// Counts a call to an MVPD's authorization API that took `duration`.

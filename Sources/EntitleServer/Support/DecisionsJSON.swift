@@ -8,65 +8,109 @@ import NIOCore
 enum DecisionsJSON {
     /// The answer's JSON text.
     static func encode(_ response: DecisionsResponse) -> Data {
-        guard let text = fastText(response) else { return JSONCoding.encode(response) }
-        return Data(text.utf8)
+        guard let body = fastBody(response) else { return JSONCoding.encode(response) }
+        return Data(body.readableBytesView)
     }
 
-    /// The answer's JSON as the response body: the hand-written text written straight into the buffer (no `Data` in
-    /// between, whose generic initializer casts dynamically).
+    /// The answer's JSON as the response body, written straight into the buffer: no intermediate `String` grown by
+    /// concatenation, no `Data`.
     static func body(_ response: DecisionsResponse) -> ByteBuffer {
-        guard let text = fastText(response) else { return ByteBuffer(data: JSONCoding.encode(response)) }
-        return ByteBuffer(string: text)
+        fastBody(response) ?? ByteBuffer(data: JSONCoding.encode(response))
     }
 
-    /// The hand-written JSON text; nil when a decision carries an error (the general encoder writes those).
-    private static func fastText(_ response: DecisionsResponse) -> String? {
+    /// The hand-written JSON; nil when a decision carries an error (the general encoder writes those).
+    private static func fastBody(_ response: DecisionsResponse) -> ByteBuffer? {
         guard response.decisions.allSatisfy({ $0.error == nil }) else { return nil }
-        var out = "{\"decisions\":["
+        let tokenBytes = response.decisions.reduce(0) { $0 + ($1.token?.serializedToken.utf8.count ?? 0) }
+        var out = ByteBufferAllocator().buffer(capacity: 32 + 256 * response.decisions.count + tokenBytes)
+        out.writeStaticString("{\"decisions\":[")
         for (index, decision) in response.decisions.enumerated() {
-            if index > 0 { out += "," }
-            out += "{\"authorized\":" + (decision.authorized ? "true" : "false")
-            out += ",\"mvpd\":" + FastJSON.string(decision.mvpd)
-            if let notAfter = decision.notAfter { out += ",\"notAfter\":" + String(notAfter) }
-            if let notBefore = decision.notBefore { out += ",\"notBefore\":" + String(notBefore) }
-            out += ",\"resource\":" + FastJSON.string(decision.resource)
-            out += ",\"serviceProvider\":" + FastJSON.string(decision.serviceProvider)
-            out += ",\"source\":" + FastJSON.string(decision.source.rawValue)
-            if let token = decision.token {
-                out += ",\"token\":{"
-                if let issuedAt = token.issuedAt { out += "\"issuedAt\":" + String(issuedAt) + "," }
-                out += "\"notAfter\":" + String(token.notAfter) + ",\"notBefore\":" + String(token.notBefore)
-                out += ",\"serializedToken\":" + FastJSON.string(token.serializedToken) + "}"
+            if index > 0 { out.writeStaticString(",") }
+            out.writeStaticString(decision.authorized ? "{\"authorized\":true" : "{\"authorized\":false")
+            out.writeStaticString(",\"mvpd\":")
+            writeString(decision.mvpd, to: &out)
+            if let notAfter = decision.notAfter {
+                out.writeStaticString(",\"notAfter\":")
+                out.writeString(String(notAfter))
             }
-            out += "}"
+            if let notBefore = decision.notBefore {
+                out.writeStaticString(",\"notBefore\":")
+                out.writeString(String(notBefore))
+            }
+            out.writeStaticString(",\"resource\":")
+            writeString(decision.resource, to: &out)
+            out.writeStaticString(",\"serviceProvider\":")
+            writeString(decision.serviceProvider, to: &out)
+            out.writeStaticString(",\"source\":")
+            writeString(decision.source.rawValue, to: &out)
+            if let token = decision.token {
+                out.writeStaticString(",\"token\":{")
+                if let issuedAt = token.issuedAt {
+                    out.writeStaticString("\"issuedAt\":")
+                    out.writeString(String(issuedAt))
+                    out.writeStaticString(",")
+                }
+                out.writeStaticString("\"notAfter\":")
+                out.writeString(String(token.notAfter))
+                out.writeStaticString(",\"notBefore\":")
+                out.writeString(String(token.notBefore))
+                out.writeStaticString(",\"serializedToken\":")
+                writeString(token.serializedToken, to: &out)
+                out.writeStaticString("}")
+            }
+            out.writeStaticString("}")
         }
-        return out + "]}"
+        out.writeStaticString("]}")
+        return out
+    }
+
+    /// `value` as a JSON string literal (``FastJSON/string(_:)``), written without a copy when it needs no escaping.
+    private static func writeString(_ value: String, to out: inout ByteBuffer) {
+        if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            out.writeString(FastJSON.string(value))
+        } else {
+            out.writeStaticString("\"")
+            out.writeString(value)
+            out.writeStaticString("\"")
+        }
     }
 
     /// The resources of `{"resources": ["…", …]}` without escapes; nil for anything else (use `JSONDecoder`).
     static func resources(_ text: String) -> [String]? {
-        var bytes = Substring(text).utf8[...]
-        func skipSpace() { while let byte = bytes.first, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { bytes.removeFirst() } }
+        var text = text
+        return text.withUTF8 { resources(bytes: $0) }
+    }
+
+    private static func resources(bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        var index = 0
+        func skipSpace() {
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+                index += 1
+            }
+        }
         func take(_ byte: UInt8) -> Bool {
             skipSpace()
-            guard bytes.first == byte else { return false }
-            bytes.removeFirst()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
             return true
         }
         func string() -> String? {
             guard take(UInt8(ascii: "\"")) else { return nil }
-            guard let end = bytes.firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-            let content = bytes[..<end]
-            // Escapes and control characters: the general decoder says what they mean (or refuses them).
-            guard !content.contains(where: { $0 == UInt8(ascii: "\\") || $0 < 0x20 }) else { return nil }
-            bytes = bytes[bytes.index(after: end)...]
-            return String(Substring(content))
+            let start = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                // Escapes and control characters: the general decoder says what they mean (or refuses them).
+                guard bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 else { return nil }
+                index += 1
+            }
+            guard index < bytes.count else { return nil }
+            defer { index += 1 }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         }
         guard take(UInt8(ascii: "{")), string() == "resources", take(UInt8(ascii: ":")), take(UInt8(ascii: "[")) else { return nil }
         var resources: [String] = []
         skipSpace()
-        if bytes.first == UInt8(ascii: "]") {
-            bytes.removeFirst()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
         } else {
             while true {
                 guard let resource = string() else { return nil }
@@ -77,6 +121,6 @@ enum DecisionsJSON {
         }
         guard take(UInt8(ascii: "}")) else { return nil }
         skipSpace()
-        return bytes.isEmpty ? resources : nil
+        return index == bytes.count ? resources : nil
     }
 }

@@ -1,0 +1,94 @@
+import Prometheus
+import Synchronization
+
+/// The Prometheus counters of the reports for one requestor, MVPD and platform, each made on its first event. An event
+/// then costs one lookup of its key here and one of its counter in the series, instead of bounding the three label
+/// values, building the label list and hashing every label of the counter on each call (a decision counts 2 or 3).
+final class ESMSeries: Sendable {
+    /// Which counter of the series.
+    enum Counter: Hashable, Sendable {
+        case signIn(ServiceMetrics.SignInEvent)
+        case authorizations(ServiceMetrics.AuthorizationOutcome)
+        case mediaTokens
+        case preauthorizations
+        /// Resources decided by preauthorize, granted or denied.
+        case preauthorizedResources(granted: Bool)
+        /// The `entitle_decisions_total` counter of the series' MVPD (labelled by MVPD, kind and outcome only).
+        case decisions(kind: String, outcome: String)
+    }
+
+    /// The series' label values, bounded (``BoundedLabels``).
+    let requestor: String
+    let mvpd: String
+    let platform: String
+    private let handles: MetricHandles
+    private let made = Mutex<[Counter: Prometheus.Counter]>([:])
+
+    init(key: ESMSeriesCache.Key, labels: BoundedLabels, handles: MetricHandles) {
+        requestor = labels.value("requestor", key.requestor)
+        mvpd = labels.value("mvpd", key.mvpd)
+        platform = labels.value("platform", key.platform)
+        self.handles = handles
+    }
+
+    /// Adds `amount` to `counter`.
+    func increment(_ counter: Counter, by amount: Int64 = 1) {
+        if let known = made.withLock({ $0[counter] }) {
+            known.increment(by: amount)
+            return
+        }
+        let made = make(counter)
+        self.made.withLock { $0[counter] = made }
+        made.increment(by: amount)
+    }
+
+    private func make(_ counter: Counter) -> Prometheus.Counter {
+        let labels = [("requestor", requestor), ("mvpd", mvpd), ("platform", platform)]
+        switch counter {
+        case .signIn(let event):
+            return handles.counter(ServiceMetrics.signInDescriptor(event), labels: labels)
+        case .authorizations(let outcome):
+            return handles.counter(ServiceMetrics.authorizationsDescriptor, labels: labels + [("outcome", outcome.rawValue)])
+        case .mediaTokens:
+            return handles.counter(ServiceMetrics.mediaTokensDescriptor, labels: labels)
+        case .preauthorizations:
+            return handles.counter(ServiceMetrics.preauthorizationsDescriptor, labels: labels)
+        case .preauthorizedResources(let granted):
+            return handles.counter(
+                ServiceMetrics.preauthorizedResourcesDescriptor, labels: labels + [("outcome", granted ? "granted" : "denied")])
+        case .decisions(let kind, let outcome):
+            return handles.counter(ServiceMetrics.decisions, labels: [("mvpd", mvpd), ("kind", kind), ("outcome", outcome)])
+        }
+    }
+}
+
+/// The ``ESMSeries`` by requestor, MVPD and platform as the events name them. Bounded: past `capacity` keys everything
+/// is dropped and made again on use (the counters themselves stay in the registry, so no count is lost).
+final class ESMSeriesCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let requestor: String
+        let mvpd: String
+        let platform: String
+    }
+
+    let capacity: Int
+    private let labels: BoundedLabels
+    private let handles: MetricHandles
+    private let series = Mutex<[Key: ESMSeries]>([:])
+
+    init(labels: BoundedLabels, handles: MetricHandles, capacity: Int = 4096) {
+        (self.labels, self.handles, self.capacity) = (labels, handles, capacity)
+    }
+
+    /// The series of `key`'s requestor, MVPD and platform.
+    func series(_ key: ReportKey) -> ESMSeries {
+        let key = Key(requestor: key.requestor, mvpd: key.mvpd, platform: key.platform)
+        if let known = series.withLock({ $0[key] }) { return known }
+        let made = ESMSeries(key: key, labels: labels, handles: handles)
+        series.withLock { series in
+            if series.count >= capacity { series.removeAll(keepingCapacity: true) }
+            series[key] = made
+        }
+        return made
+    }
+}
