@@ -24,7 +24,7 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
     /// override (``LogEscaping/isUnsafe(_:)``), except tab, line feed and carriage return inside MRSS.
     /// Whether `raw` is 1 to ``maximumLength`` bytes of printable ASCII with no `<` or `>` and no space at either end:
     /// a plain id that the general reading below would take as it is.
-    static func isPlainASCIIId(_ raw: String) -> Bool {
+    package static func isPlainASCIIId(_ raw: String) -> Bool {
         let bytes = raw.utf8
         guard let first = bytes.first, let last = bytes.last, first != 0x20, last != 0x20, bytes.count <= maximumLength else { return false }
         return !bytes.contains { $0 < 0x20 || $0 > 0x7E || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }

@@ -1,0 +1,92 @@
+import EntitleCore
+@testable import EntitleServer
+import Testing
+
+/// The decision path's hand-written shortcuts answer exactly as the general code they stand in for.
+@Suite struct HotPathEquivalenceTests {
+    @Test func decisionsPathIsRecognisedByteByByte() {
+        for path in ["/api/v2/REF/decisions/authorize/DemoCable", "/api/v2/REF/decisions/preauthorize/X", "/api/v2/REF/decisions"] {
+            #expect(UnstorableTextMiddleware.isDecisions(path: path), "\(path)")
+        }
+        for path in [
+            "/api/v2/REF/decisionsX/authorize/A", "/api/v2/REF/profiles", "/api/v2/decisions", "/api/v1/REF/decisions/authorize/A",
+            "/api/v2/", "/", "", "/api/v2/REF/decision", "/api/v2/REF/sessions/decisions",
+        ] {
+            #expect(!UnstorableTextMiddleware.isDecisions(path: path), "\(path)")
+        }
+    }
+
+    @Test func plainASCIIResourceIdsReadAsTheGeneralReadingDoes() throws {
+        for raw in ["news", "a b", "CNN-HD_2", "x", String(repeating: "a", count: ProtectedResource.maximumLength)] {
+            #expect(ProtectedResource.isPlainASCIIId(raw))
+            let resource = try ProtectedResource(parsing: raw)
+            #expect(resource.channel == raw && resource.raw == raw && resource.itemTitle == nil && resource.rating == nil)
+        }
+        // Not the shortcut: the general reading decides (trims, refuses, or reads markup).
+        for raw in [
+            " news", "news ", "", "a>b", "<rss/>", "caf\u{E9}", "a\u{7F}", "a\tb", String(repeating: "a", count: ProtectedResource.maximumLength + 1),
+        ] {
+            #expect(!ProtectedResource.isPlainASCIIId(raw), "\(raw)")
+        }
+        #expect(try ProtectedResource(parsing: " news ").channel == "news")
+        #expect(throws: EnhancedError.self) { try ProtectedResource(parsing: "a>b") }
+    }
+
+    @Test func escapingIsNeededExactlyForQuotesBackslashesAndControls() {
+        #expect(!DecisionsJSON.needsEscaping("PHNpZ25hdHVyZUluZm8+Li4uPC9zaWduYXR1cmVJbmZvPg=="))
+        #expect(!DecisionsJSON.needsEscaping("caf\u{E9} / ok"))
+        for value in ["a\"b", "a\\b", "a\nb", "\u{1}"] { #expect(DecisionsJSON.needsEscaping(value), "\(value)") }
+    }
+
+    /// The ESM counters reached through ``ESMSeries`` carry the same names, labels and values as before, bounded labels
+    /// included, and a series made again after the cache is dropped counts on from where it was.
+    @Test func esmSeriesCountIntoTheSameMetrics() {
+        let metrics = ServiceMetrics()
+        let key = ReportKey(requestor: "REF", mvpd: "DemoCable", platform: "iOS", app: "app")
+        metrics.recordPreauthorization(granted: 2, denied: 1, key: key, at: 0)
+        metrics.recordPreauthorization(granted: 1, denied: 0, key: key, at: 0)
+        metrics.recordAuthorization(.granted, mediaToken: true, key: key, at: 0)
+        metrics.recordAuthorization(.denied, mediaToken: false, key: key, at: 0)
+        metrics.recordDecision(key: key, kind: "authorize", outcome: "authorized")
+        metrics.recordDecision(
+            key: ReportKey(requestor: "OTHER", mvpd: "DemoCable", platform: "web", app: ""), kind: "authorize", outcome: "authorized")
+        metrics.recordSignIn(.success, key: key, at: 0)
+        let text = metrics.render()
+        let labels = #"mvpd="DemoCable",platform="iOS",requestor="REF""#
+        for line in [
+            #"entitle_preauthorizations_total{\#(labels)} 2"#,
+            #"entitle_preauthorized_resources_total{\#(labels),outcome="granted"} 3"#,
+            #"entitle_preauthorized_resources_total{\#(labels),outcome="denied"} 1"#,
+            #"entitle_authorizations_total{\#(labels),outcome="granted"} 1"#,
+            #"entitle_authorizations_total{\#(labels),outcome="denied"} 1"#,
+            #"entitle_media_tokens_total{\#(labels)} 1"#,
+            #"entitle_signin_successes_total{\#(labels)} 1"#,
+            #"entitle_decisions_total{kind="authorize",mvpd="DemoCable",outcome="authorized"} 2"#,
+        ] {
+            #expect(Self.sortedLabels(text).contains(Self.sortedLabels(line)), "\(line)\n\(text)")
+        }
+    }
+
+    @Test func esmSeriesCacheIsBoundedAndLosesNoCount() {
+        let metrics = ServiceMetrics()
+        let cache = ESMSeriesCache(labels: BoundedLabels(), handles: metrics.handles, capacity: 2)
+        for _ in 0..<3 {
+            for requestor in ["A", "B", "C"] {
+                cache.series(ReportKey(requestor: requestor, mvpd: "M", platform: "web", app: "")).increment(.preauthorizations)
+            }
+        }
+        let text = Self.sortedLabels(metrics.render())
+        for requestor in ["A", "B", "C"] {
+            #expect(text.contains(Self.sortedLabels(#"entitle_preauthorizations_total{mvpd="M",platform="web",requestor="\#(requestor)"} 3"#)))
+        }
+    }
+
+    /// Each series line with its labels in name order, so the comparison does not depend on the registry's order.
+    static func sortedLabels(_ text: String) -> String {
+        text.split(separator: "\n").map { line -> String in
+            guard let open = line.firstIndex(of: "{"), let close = line.firstIndex(of: "}") else { return String(line) }
+            let labels = line[line.index(after: open)..<close].split(separator: ",").sorted().joined(separator: ",")
+            return line[..<open] + "{" + labels + "}" + line[line.index(after: close)...]
+        }.joined(separator: "\n")
+    }
+}
