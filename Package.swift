@@ -102,10 +102,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")],
-            // The service's nonisolated async functions run on their caller's executor (SE-0461): a request no longer
-            // switches executors on every call and return of the ~90 such calls a decision makes (docs/scaling.md).
-            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
+            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")]),
         .target(
             name: "EntitleHost",
             dependencies: [
