@@ -102,7 +102,10 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
-            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")]),
+            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")],
+            // The service's nonisolated async functions run on their caller's executor (SE-0461): a decision no longer
+            // switches executors on each call into and return from them (docs/scaling.md).
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
         .target(
             name: "EntitleHost",
             dependencies: [

@@ -33,7 +33,7 @@ enum AdminAPIError {
 
 /// Answers the admin API's domain errors with their status and code before ``ErrorMiddleware`` sees them.
 struct AdminErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         do { return try await next(request, context) } catch { throw AdminAPIError.translate(error) ?? error }
     }
 }

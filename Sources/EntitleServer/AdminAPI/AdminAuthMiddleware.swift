@@ -10,7 +10,7 @@ struct AdminAuthMiddleware: RouterMiddleware {
     /// The session cookie's name.
     static let cookieName = "entitle_admin"
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         let bearer = request.headers[.authorization].flatMap { value -> String? in
             value.lowercased().hasPrefix("bearer ") ? String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces) : nil
         }

@@ -66,7 +66,7 @@ struct ConsoleController {
 struct ConsoleAuthMiddleware: RouterMiddleware {
     let accounts: OperatorAccounts
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         guard let token = request.cookies[AdminAuthMiddleware.cookieName]?.value, !token.isEmpty, token.count <= 128,
             let identity = try await accounts.identity(token: token)
         else {

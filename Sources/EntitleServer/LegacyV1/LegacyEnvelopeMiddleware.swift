@@ -10,7 +10,7 @@ struct LegacyEnvelopeMiddleware: RouterMiddleware {
     /// The answer format: nil for REST v1 (negotiated from `format` and `Accept`), fixed for adobe-services.
     let format: V1Format?
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         var parameters = FormBody.query(of: request)
         var answerFormat = format ?? V1Format.negotiate(format: parameters["format"], accept: request.headers[.accept])
         do {
@@ -43,7 +43,7 @@ struct LegacyCallerMiddleware: RouterMiddleware {
     /// Whether the call must name its device (`deviceId`).
     let needsDevice: Bool
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         guard let v1 = context.legacyRequest else { throw APIError(.internalServerError) }
         let requestorID = try context.parameters.get("requestor") ?? v1.requestorID()
         var context = context

@@ -8,7 +8,7 @@ import Hummingbird
 struct CallerMiddleware: RouterMiddleware {
     let authenticator: CallerAuthenticator
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         let query = request.uri.queryParameters
         let credentials = CallerAuthenticator.Credentials(
             authorization: request.headers.combinedValue(.authorization), accessTokenParameter: query["access_token"].map(String.init),

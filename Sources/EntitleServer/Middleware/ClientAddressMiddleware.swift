@@ -14,7 +14,9 @@ package struct ClientAddressMiddleware: RouterMiddleware {
     /// The middleware for `trusted` proxies.
     package init(trusted: [IPAddressRange]) { self.trusted = trusted }
 
-    package func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws
+        -> Response
+    {
         guard !trusted.isEmpty else { return try await next(request, context) }
         var context = context
         let client = ClientAddress.resolve(peer: context.peerIP, headers: request.headers, trusted: trusted)

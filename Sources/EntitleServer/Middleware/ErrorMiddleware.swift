@@ -7,7 +7,7 @@ import Logging
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await translate(request, context: context, next: next)
         } catch let error as APIError {
@@ -19,7 +19,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    private func translate(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    private func translate(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         do {
             return try await next(request, context)
         } catch let error as APIError {

@@ -10,7 +10,7 @@ import Hummingbird
 struct MetricsMiddleware: RouterMiddleware {
     let metrics: ServiceMetrics
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)

@@ -18,7 +18,8 @@ package struct RequestLogMiddleware: RouterMiddleware {
     package init(logger: Logger) { self.logger = logger }
 
     /// Logs the request after it was answered (or failed).
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    package func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response
+    {
         let start = ContinuousClock.now
         do {
             let response = try await next(request, context)

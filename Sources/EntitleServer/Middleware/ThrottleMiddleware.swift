@@ -13,7 +13,7 @@ struct ThrottleMiddleware: RouterMiddleware {
     let burst: Double
     let clock: any ServiceClock
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         guard ratePerSecond > 0 else { return try await next(request, context) }
         let identity = request.headers.combinedValue(.deviceIdentifier).map { "dev:" + $0 } ?? "ip:" + (context.remoteIP ?? "unknown")
         let (allowed, retryAfter) = limiter.take(identity, ratePerSecond: ratePerSecond, burst: burst, now: clock.nowMilliseconds())

@@ -12,7 +12,7 @@ import NIOCore
 struct UnstorableTextMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
-    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         // The DemoMVPD keeps its users in memory and answers bad input itself.
         if request.uri.path.hasPrefix("/demo-mvpd/") { return try await next(request, context) }
         var request = request
