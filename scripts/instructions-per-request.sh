@@ -77,13 +77,13 @@ measure() { # NAME PATH METHOD HEADERS(-|file) [BODY]
     "$work/entitle" serve --port "$port" --data-dir "$work/data" --rate-limit 0 --log-level warning > "$work/log" 2>&1 & pid=$!
   wait_ready
   python3 "$work/client.py" "$port" "$2" "$3" 200 "$4" ${5:+"$5"}
-  callgrind_control -i on "$pid" >/dev/null
+  callgrind_control -i on "$pid" >/dev/null 2>&1
   python3 "$work/client.py" "$port" "$2" "$3" "$requests" "$4" ${5:+"$5"}
-  callgrind_control -i off "$pid" >/dev/null
-  callgrind_control -d "$pid" >/dev/null
+  callgrind_control -i off "$pid" >/dev/null 2>&1
+  callgrind_control -d "$pid" >/dev/null 2>&1
   kill "$pid"; wait "$pid" 2>/dev/null || true; pid=""
   local total
-  total=$(callgrind_annotate "$out.1" 2>/dev/null | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1; exit}')
+  total=$(callgrind_annotate "$out.1" 2>/dev/null | awk '/PROGRAM TOTALS/ && !seen {gsub(",", "", $1); print $1; seen = 1}')
   printf "%-28s %9d instructions/request\n" "$1" $((total / requests))
 }
 
