@@ -20,8 +20,6 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
     /// The longest resource string accepted, in bytes.
     public static let maximumLength = 16 * 1024
 
-    /// Whether a character is refused in a resource: every control, line or paragraph separator and bidirectional
-    /// override (``LogEscaping/isUnsafe(_:)``), except tab, line feed and carriage return inside MRSS.
     /// Whether `raw` is 1 to ``maximumLength`` bytes of printable ASCII with no `<` or `>` and no space at either end:
     /// a plain id that the general reading below would take as it is.
     package static func isPlainASCIIId(_ raw: String) -> Bool {
@@ -30,6 +28,8 @@ public struct ProtectedResource: Sendable, Equatable, Hashable {
         return !bytes.contains { $0 < 0x20 || $0 > 0x7E || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") }
     }
 
+    /// Whether a character is refused in a resource: every control, line or paragraph separator and bidirectional
+    /// override (``LogEscaping/isUnsafe(_:)``), except tab, line feed and carriage return inside MRSS.
     static func isForbidden(_ scalar: Unicode.Scalar, inMarkup: Bool) -> Bool {
         if inMarkup, scalar == "\t" || scalar == "\n" || scalar == "\r" { return false }
         return LogEscaping.isUnsafe(scalar)

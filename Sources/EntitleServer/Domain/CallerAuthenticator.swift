@@ -18,7 +18,7 @@ struct CallerIdentity: Sendable {
     /// The client id.
     var clientID: String { claims.sub }
     /// The platform of ``deviceInfo`` for the reports (``ReportPlatform/of(_:)``, worked out once per distinct header).
-    var platform: String
+    let platform: String
     /// The client side of the events this caller causes, for the reports.
     var origin: ReportOrigin { ReportOrigin(platform: platform, app: app) }
 
@@ -95,7 +95,7 @@ struct CallerAuthenticator: Sendable {
         }
         return CallerIdentity(
             claims: claims, requestor: requestor, device: device, deviceInfo: info?.info, redirectURIs: client.redirectURIs, app: client.softwareId,
-            platform: info?.platform ?? ReportPlatform.of(nil))
+            platform: info?.platform)
     }
 
     /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).

@@ -1,5 +1,4 @@
 import EntitleCore
-import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -43,20 +42,12 @@ struct UnstorableTextMiddleware: RouterMiddleware {
     /// `invalid_parameter_resources`, the others are still decided).
     static func isDecisions(_ request: Request) -> Bool { isDecisions(path: request.uri.path) }
 
-    /// Whether `path` is `/api/v2/{sp}/decisions` or below it, read byte by byte (this runs on every decision).
+    /// Whether `path` is `/api/v2/{sp}/decisions` or below it, read over its UTF-8 (this runs on every decision).
     static func isDecisions(path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { bytes in
-            let prefix: StaticString = "/api/v2/"
-            let section: StaticString = "decisions"
-            guard bytes.count > prefix.utf8CodeUnitCount, memcmp(bytes.baseAddress!, prefix.utf8Start, prefix.utf8CodeUnitCount) == 0,
-                let slash = bytes[prefix.utf8CodeUnitCount...].firstIndex(of: UInt8(ascii: "/"))
-            else { return false }
-            let start = slash + 1
-            let end = start + section.utf8CodeUnitCount
-            guard end <= bytes.count, memcmp(bytes.baseAddress! + start, section.utf8Start, section.utf8CodeUnitCount) == 0 else { return false }
-            return end == bytes.count || bytes[end] == UInt8(ascii: "/")
-        }
+        let bytes = path.utf8
+        guard bytes.starts(with: "/api/v2/".utf8), let slash = bytes.dropFirst(8).firstIndex(of: UInt8(ascii: "/")) else { return false }
+        let section = bytes[bytes.index(after: slash)...]
+        return section.starts(with: "decisions".utf8) && section.dropFirst(9).first.map { $0 == UInt8(ascii: "/") } ?? true
     }
 
     static func declaredTooLarge(_ request: Request, limit: Int) -> Bool {

@@ -13,7 +13,8 @@ final class ESMSeries: Sendable {
         case preauthorizations
         /// Resources decided by preauthorize, granted or denied.
         case preauthorizedResources(granted: Bool)
-        /// The `entitle_decisions_total` counter of the series' MVPD (labelled by MVPD, kind and outcome only).
+        /// The `entitle_decisions_total` counter of the series' MVPD (labelled by the MVPD id as sent, unbounded as before
+        /// like `entitle_authentications_total`, kind and outcome).
         case decisions(kind: String, outcome: String)
     }
 
@@ -21,6 +22,8 @@ final class ESMSeries: Sendable {
     let requestor: String
     let mvpd: String
     let platform: String
+    /// The MVPD id as the event named it (the `decisions` counter's label).
+    private let mvpdID: String
     private let handles: MetricHandles
     private let made = Mutex<[Counter: Prometheus.Counter]>([:])
 
@@ -28,6 +31,7 @@ final class ESMSeries: Sendable {
         requestor = labels.value("requestor", key.requestor)
         mvpd = labels.value("mvpd", key.mvpd)
         platform = labels.value("platform", key.platform)
+        mvpdID = key.mvpd
         self.handles = handles
     }
 
@@ -57,7 +61,7 @@ final class ESMSeries: Sendable {
             return handles.counter(
                 ServiceMetrics.preauthorizedResourcesDescriptor, labels: labels + [("outcome", granted ? "granted" : "denied")])
         case .decisions(let kind, let outcome):
-            return handles.counter(ServiceMetrics.decisions, labels: [("mvpd", mvpd), ("kind", kind), ("outcome", outcome)])
+            return handles.counter(ServiceMetrics.decisions, labels: [("mvpd", mvpdID), ("kind", kind), ("outcome", outcome)])
         }
     }
 }

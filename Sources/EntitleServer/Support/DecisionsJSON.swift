@@ -66,23 +66,12 @@ enum DecisionsJSON {
 
     /// `value` as a JSON string literal (``FastJSON/string(_:)``), written without a copy when it needs no escaping.
     private static func writeString(_ value: String, to out: inout ByteBuffer) {
-        if needsEscaping(value) {
+        if FastJSON.needsEscaping(value) {
             out.writeString(FastJSON.string(value))
         } else {
             out.writeStaticString("\"")
             out.writeString(value)
             out.writeStaticString("\"")
-        }
-    }
-
-    /// Whether `value` holds a quote, a backslash or a control character: one tight pass over its bytes (a media token's
-    /// ~1.5 KB are scanned on every authorize).
-    static func needsEscaping(_ value: String) -> Bool {
-        var value = value
-        return value.withUTF8 { bytes in
-            var found = false
-            for byte in bytes { found = found || byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
-            return found
         }
     }
 
