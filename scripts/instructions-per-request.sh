@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Instructions the service executes per request (user space, callgrind), for /healthz, /healthz with a device's
-# headers, configuration, preauthorize and authorize: exact and repeatable where req/s vary by ±20% between runs, so a
+# headers, configuration, preauthorize and authorize: within about 2% between runs where req/s vary by ±20%, so a
 # change to the request path can be weighed before a benchmark. Needs valgrind (`apt-get install valgrind`).
 #
 #   scripts/instructions-per-request.sh [--requests N] [--algorithm RS256|ES256|EdDSA] [BINARY]
