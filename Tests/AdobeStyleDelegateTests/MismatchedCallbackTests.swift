@@ -39,8 +39,10 @@ final class NearMissDelegate: NSObject, EntitlementDelegate, EntitlementStatus {
                 configuration: AccessEnabler.Configuration(tokenStore: InMemoryTokenStore()))
             enabler.delegate = delegate
             enabler.statusDelegate = delegate
+            // Subscribed before the calls: a stream made inside the task could miss events sent before it runs.
+            let events = enabler.events
             let reports = Task { () -> AccessEnablerStatus? in
-                for await event in enabler.events {
+                for await event in events {
                     if case .status(let status) = event, status.errorID == AccessEnablerStatus.ID.callbackNotImplemented { return status }
                 }
                 return nil

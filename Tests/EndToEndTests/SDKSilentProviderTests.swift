@@ -40,10 +40,16 @@ final class SilentListener: Sendable {
             defer { silent.close() }
             var configuration = AccessEnabler.Configuration(tokenStore: InMemoryTokenStore())
             configuration.configurationTimeout = 1
+            // The silent provider must still be silent when the first answer arrives, however loaded the machine:
+            // with the default 30 s, a slow first answer let the transport give up on it first (no CFG408).
+            configuration.transport = URLSessionTransport(timeout: 600)
             let enabler = AccessEnabler(softwareStatement: service.softwareStatement, configuration: configuration)
+            // Subscribed before `configure` starts: a stream made inside the task could miss events sent before
+            // the task first runs.
+            let events = enabler.events
             let statuses = Task { () -> [AccessEnablerStatus] in
                 var seen: [AccessEnablerStatus] = []
-                for await event in enabler.events {
+                for await event in events {
                     if case .status(let status) = event { seen.append(status) }
                     if case .setRequestorComplete = event { return seen }
                 }
@@ -51,8 +57,9 @@ final class SilentListener: Sendable {
             }
             let mvpds = try await enabler.configure(requestorID: "REF", serviceProviders: [service.baseURL, silent.url])
             #expect(mvpds.contains { $0.ID == "DemoCable" })
-            let reported = await statuses.value.filter { $0.errorID == AccessEnablerStatus.ID.serviceTimeout }
-            #expect(reported.map { $0.extras["serviceProvider"] } == [silent.url])
+            let seen = await statuses.value
+            let reported = seen.filter { $0.errorID == AccessEnablerStatus.ID.serviceTimeout }
+            #expect(reported.map { $0.extras["serviceProvider"] } == [silent.url], "statuses seen: \(seen.map(\.errorID))")
         }
     }
 }
