@@ -90,7 +90,7 @@ package struct EntitleHost: Sendable {
     }
 
     /// The router: the service's routes plus the DemoMVPD under `/demo-mvpd`.
-    package func buildRouter() -> Router<AppContext> {
+    package func buildRouter() -> EntitleRouter<AppContext> {
         service.buildRouter { router in
             if let demo {
                 demo.addRoutes(to: router.group("demo-mvpd"))

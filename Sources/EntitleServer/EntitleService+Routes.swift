@@ -6,8 +6,9 @@ extension EntitleService {
     /// `/api/v1`, `/reggie/v1` and the adobe-services config documents (throttled); pages, SAML legs and operations
     /// (neither). Each controller receives only the parts it uses. `extraRoutes` lets the host mount more routes (for
     /// example the DemoMVPD) on the same server.
-    package func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> Router<AppContext> {
+    package func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> EntitleRouter<AppContext> {
         let router = Router(context: AppContext.self)
+        let hot = HotRouteRecorder(router: router)
         router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLogMiddleware(logger: logger))
@@ -25,7 +26,8 @@ extension EntitleService {
         DCRController(clients: repository.clients, tokens: tokens, clock: clock)
             .addRoutes(to: router.group("/o/client").add(middleware: throttle))
 
-        let api = router.group("/api/v2/:sp").add(middleware: throttle).add(middleware: CallerMiddleware(authenticator: callers))
+        // REST v2's calls, the ones a player makes on every play, are answered before the router's trie.
+        let api = hot.group("/api/v2/:sp").add(middleware: throttle).add(middleware: CallerMiddleware(authenticator: callers))
             .group(context: CallerContext.self)
         ConfigurationController(catalog: repository.catalog).addRoutes(to: api)
         SessionsController(sessions: sessions, sessionStore: repository.sessions).addRoutes(to: api)
@@ -106,7 +108,7 @@ extension EntitleService {
             demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }, pages: pages
         ).addRoutes(to: router)
         routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
-        return router
+        return EntitleRouter(router: router, hotRoutes: hot.hotRoutes())
     }
 
     /// The router of the operations address (`serve --admin-port`): `/metrics`, the admin API, `/healthz` and `/readyz`.
