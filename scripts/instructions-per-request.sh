@@ -3,7 +3,10 @@
 # headers, configuration, preauthorize and authorize: within about 2% between runs where req/s vary by ±20%, so a
 # change to the request path can be weighed before a benchmark. Needs valgrind (`apt-get install valgrind`).
 #
-#   scripts/instructions-per-request.sh [--requests N] [--algorithm RS256|ES256|EdDSA] [BINARY]
+#   scripts/instructions-per-request.sh [--requests N] [--algorithm RS256|ES256|EdDSA] [--only NAME] [--keep DIR] [BINARY]
+#
+# --only measures the calls whose name contains NAME (healthz, configuration, preauthorize, authorize); --keep copies
+# each call's callgrind profile to DIR (read it with callgrind_annotate).
 #
 # BINARY defaults to the release build (.build-release/release/entitle). Valgrind 3.19 cannot read the DWARF 5 debug
 # information of Swift 6 binaries, so a copy without it (symbols kept) is what runs. Each call runs in its own
@@ -12,12 +15,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 requests=2000
 algorithm=""
+only=""
+keep=""
 binary=.build-release/release/entitle
 while [ $# -gt 0 ]; do
   case "$1" in
     --requests) requests=$2; shift 2 ;;
     --algorithm) algorithm=$2; shift 2 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    --only) only=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
     *) binary=$1; shift ;;
   esac
 done
@@ -72,6 +79,7 @@ for _ in range(count):
 PY
 
 measure() { # NAME PATH METHOD HEADERS(-|file) [BODY]
+  [[ -n "$only" && "$1" != *"$only"* ]] && return 0
   local out="$work/$1.callgrind"
   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$out" \
     "$work/entitle" serve --port "$port" --data-dir "$work/data" --rate-limit 0 --log-level warning > "$work/log" 2>&1 & pid=$!
@@ -85,6 +93,7 @@ measure() { # NAME PATH METHOD HEADERS(-|file) [BODY]
   local total
   total=$(callgrind_annotate "$out.1" 2>/dev/null | awk '/PROGRAM TOTALS/ && !seen {gsub(",", "", $1); print $1; seen = 1}')
   printf "%-28s %9d instructions/request\n" "$1" $((total / requests))
+  if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$out.1" "$keep/${1//[^A-Za-z0-9]/_}.callgrind"; fi
 }
 
 body='{"resources":["news"]}'

@@ -108,7 +108,7 @@ extension EntitleService {
             demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }, pages: pages
         ).addRoutes(to: router)
         routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
-        return EntitleRouter(router: router, hotRoutes: hot.hotRoutes())
+        return EntitleRouter(router: router, hot: hot)
     }
 
     /// The router of the operations address (`serve --admin-port`): `/metrics`, the admin API, `/healthz` and `/readyz`.

@@ -32,6 +32,22 @@ import Testing
         #expect(throws: EnhancedError.self) { try ProtectedResource(parsing: "a>b") }
     }
 
+    /// The verified-token cache hashes only a token's tail, and still tells apart tokens that share it.
+    @Test func verifiedTokensAreFoundByTheirWholeText() {
+        let cache = VerifiedTokenCache()
+        let tail = "." + String(repeating: "s", count: 2 * VerifiedTokenCache.TokenKey.hashedBytes)
+        func claims(_ id: String) -> AccessTokenClaims {
+            AccessTokenClaims(iss: "i", sub: id, requestorID: "REF", scopes: "", iat: 0, nbf: 0, exp: 1, jti: id)
+        }
+        cache.remember("header.one" + tail, claims: claims("one"), generation: 1)
+        cache.remember("header.two" + tail, claims: claims("two"), generation: 1)
+        #expect(cache.claims(for: "header.one" + tail, generation: 1)?.sub == "one")
+        #expect(cache.claims(for: "header.two" + tail, generation: 1)?.sub == "two")
+        #expect(cache.claims(for: "header.three" + tail, generation: 1) == nil)
+        #expect(cache.claims(for: "header.one" + tail, generation: 2) == nil)
+        #expect(cache.claims(for: "short", generation: 1) == nil)
+    }
+
     @Test func escapingIsNeededExactlyForQuotesBackslashesAndControls() {
         #expect(!FastJSON.needsEscaping("PHNpZ25hdHVyZUluZm8+Li4uPC9zaWduYXR1cmVJbmZvPg=="))
         #expect(!FastJSON.needsEscaping("caf\u{E9} / ok"))

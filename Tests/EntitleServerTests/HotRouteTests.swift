@@ -24,7 +24,7 @@ import Testing
         api.post("decisions/preauthorize/:mvpd", use: echo)
         api.post("decisions/authorize/:mvpd", use: echo)
         router.get("/static/**", use: echo)
-        return EntitleRouter(router: router, hotRoutes: hot.hotRoutes())
+        return EntitleRouter(router: router, hot: hot)
     }
 
     @Sendable static func echo(_ request: Request, _ context: BasicRequestContext) -> String {
@@ -58,15 +58,18 @@ import Testing
     }
 
     @Test func theCanonicalPathsTakeTheHotRoute() throws {
-        let responder = Self.makeRouter().buildResponder()
+        let table = Self.makeRouter().hotRoutes
         let taken: [(String, HTTPRequest.Method, String, [String: String])] = [
             ("/api/v2/REF/configuration", .get, "/api/v2/{sp}/configuration", ["sp": "REF"]),
             ("/api/v2/REF/profiles/DemoCable", .get, "/api/v2/{sp}/profiles/{mvpd}", ["sp": "REF", "mvpd": "DemoCable"]),
-            ("/api/v2/REF/decisions/preauthorize/DemoCable", .post, "/api/v2/{sp}/decisions/preauthorize/{mvpd}", ["sp": "REF", "mvpd": "DemoCable"]),
+            (
+                "/api/v2/REF/decisions/preauthorize/DemoCable", .post, "/api/v2/{sp}/decisions/preauthorize/{mvpd}",
+                ["sp": "REF", "mvpd": "DemoCable"]
+            ),
         ]
         for (path, method, endpoint, parameters) in taken {
-            let (route, found) = try #require(responder.match(path, method: method), "\(path)")
-            #expect(route.endpointPath == endpoint)
+            let (index, found) = try #require(table.match(path, method: method), "\(path)")
+            #expect(table.routes[index].endpointPath == endpoint)
             #expect(Dictionary(uniqueKeysWithValues: found.map { (String($0.key), String($0.value)) }) == parameters)
         }
         // Left to the trie: a shadowing constant in a capture, a template with a capture beside its constant
@@ -77,7 +80,7 @@ import Testing
             ("/api/v2/REF/configuration", .post), ("/api/v2/REF/configuration/", .get), ("/api/v2//REF/configuration", .get),
             ("/api/v2/café/configuration", .get), ("/healthz", .get),
         ] {
-            #expect(responder.match(path, method: method) == nil, "\(method) \(path)")
+            #expect(table.match(path, method: method) == nil, "\(method) \(path)")
         }
     }
 
@@ -102,7 +105,7 @@ import Testing
     /// The service's own router answers the REST v2 calls of a play on hot routes.
     @Test func theServicesPlayCallsAreHot() async throws {
         try await RouterService.run { service in
-            let endpoints = Set(service.host.buildRouter().hotRoutes.map { "\($0.method.rawValue) \($0.endpointPath)" })
+            let endpoints = Set(service.host.buildRouter().hotRoutes.routes.map { "\($0.method.rawValue) \($0.endpointPath)" })
             for call in [
                 "GET /api/v2/{sp}/configuration", "GET /api/v2/{sp}/profiles", "GET /api/v2/{sp}/profiles/{mvpd}",
                 "POST /api/v2/{sp}/decisions/preauthorize/{mvpd}", "POST /api/v2/{sp}/decisions/authorize/{mvpd}",

@@ -5,7 +5,7 @@ import Foundation
 /// cached for the integration's authorization TTL, several resources asked concurrently); authorized resources get short
 /// media tokens when tokens are asked for. Knows nothing of HTTP, and of storage only the protocols it reads through:
 /// unit tests run it on in-memory stores with the MVPD's answers given (``MVPDAuthorizing``).
-struct DecisionService: Sendable, ClockReading {
+final class DecisionService: Sendable, ClockReading {
     /// The catalog reads of a decision (authorization protocol and TTL; its generation keys the kept answers).
     let catalog: any AuthorizationSettingsReading
     /// SAML, XACML and preflight options of the MVPD.
@@ -31,6 +31,29 @@ struct DecisionService: Sendable, ClockReading {
     let defaultAuthorizationTTL: Int64
     /// How long an authorization decision is valid, ms.
     let decisionLifetime: Int64
+
+    // A class, not a struct: a decision's async frames and closures hold it, and copying a struct of a dozen references
+    // cost about 40 reference-count operations per decision.
+    init(
+        catalog: any AuthorizationSettingsReading, mvpdOptions: any MVPDOptionsReading, tempPasses: any TempPassStoring,
+        profileStore: any ProfileStoring, authorizations: AuthorizationCache, mvpdClient: any MVPDAuthorizing,
+        degradation: DegradationService, mediaTokens: any MediaTokenSigning, oauth2: any OAuth2AccessTokens, metrics: ServiceMetrics,
+        clock: any ServiceClock, defaultAuthorizationTTL: Int64, decisionLifetime: Int64
+    ) {
+        self.catalog = catalog
+        self.mvpdOptions = mvpdOptions
+        self.tempPasses = tempPasses
+        self.profileStore = profileStore
+        self.authorizations = authorizations
+        self.mvpdClient = mvpdClient
+        self.degradation = degradation
+        self.mediaTokens = mediaTokens
+        self.oauth2 = oauth2
+        self.metrics = metrics
+        self.clock = clock
+        self.defaultAuthorizationTTL = defaultAuthorizationTTL
+        self.decisionLifetime = decisionLifetime
+    }
 
     /// A resource's verdict before it becomes a ``Decision``.
     enum Verdict: Sendable {

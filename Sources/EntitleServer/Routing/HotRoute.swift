@@ -1,7 +1,9 @@
 import HTTPTypes
 import Hummingbird
 
-/// One route answered without the router's trie: its path template as bytes, its method and its responder.
+/// The template of one route answered without the router's trie: its path as bytes and its method. Not generic over
+/// the request context, so that matching runs as specialized code (a generic type's fields are reached through its
+/// runtime metadata, which cost more than the match itself).
 ///
 /// The trie walks a path one component at a time and takes, at each level, the first child that matches, with no
 /// backtracking. A byte-wise match gives the same route only where no other route can take a component first, so a
@@ -10,7 +12,7 @@ import Hummingbird
 /// - where it has a capture, the other route has a constant (which then shadows it: a request whose component
 ///   equals that constant is left to the trie) or the very same capture.
 /// Templates with wildcards or partial captures are never accepted.
-package struct HotRoute<Context: RequestContext>: Sendable {
+package struct HotRoute: Sendable {
     enum Segment: Sendable, Equatable {
         case constant([UInt8])
         /// A `{name}` capture, and the constants of other routes that the trie would try at this level.
@@ -19,12 +21,11 @@ package struct HotRoute<Context: RequestContext>: Sendable {
 
     let segments: [Segment]
     package let method: HTTPRequest.Method
-    let responder: any HTTPResponder<Context>
     /// The template as the router reports it (`/api/v2/{sp}/configuration`): the request's endpoint path.
     package let endpointPath: String
 
     /// Nil when the template cannot be matched byte by byte with the trie's outcome (see the type's comment).
-    init?(path: RouterPath, method: HTTPRequest.Method, responder: any HTTPResponder<Context>, allPaths: [RouterPath]) {
+    init?(path: RouterPath, method: HTTPRequest.Method, allPaths: [RouterPath]) {
         let elements = path.components
         var segments: [Segment] = []
         for (level, element) in elements.enumerated() {
@@ -49,7 +50,6 @@ package struct HotRoute<Context: RequestContext>: Sendable {
         }
         self.segments = segments
         self.method = method
-        self.responder = responder
         self.endpointPath = path.description
     }
 

@@ -29,8 +29,10 @@ final class HotRouteRecorder<Context: RequestContext>: RouterMethods {
 
     /// The recorded routes that can be matched byte by byte with the same outcome as the router's trie, given every
     /// route of the router (call once every route is added).
-    func hotRoutes() -> [HotRoute<Context>] {
+    func hotRoutes() -> [(route: HotRoute, responder: any HTTPResponder<Context>)] {
         let all = router.routes.map(\.path)
-        return recorded.compactMap { HotRoute(path: $0.path, method: $0.method, responder: $0.responder, allPaths: all) }
+        return recorded.compactMap { recorded in
+            HotRoute(path: recorded.path, method: recorded.method, allPaths: all).map { ($0, recorded.responder) }
+        }
     }
 }
