@@ -6,7 +6,8 @@ import Hummingbird
 /// registers through it; the router gets every route exactly as before.
 ///
 /// The kept responder is the one the router builds: the group's middleware, then the router's middleware as they are
-/// when the route is added (what `Router.on` wraps around it).
+/// when the route is added (what `Router.on` wraps around it). The match compares bytes, so the router must not be
+/// made with `RouterOptions.caseInsensitive` (the service's is not).
 final class HotRouteRecorder<Context: RequestContext>: RouterMethods {
     let router: Router<Context>
     private(set) var recorded: [(path: RouterPath, method: HTTPRequest.Method, responder: any HTTPResponder<Context>)] = []
