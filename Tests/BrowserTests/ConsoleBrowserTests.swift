@@ -138,6 +138,8 @@ struct ConsoleBrowserTests {
 
             // Keys: the page says what a rotation affects before it is done.
             try await driver.open(service.baseURL + "/console/keys")
+            // `open` returns at once (page-load strategy "none"): wait for the new page before reading it.
+            try await driver.waitForText("id=\"impact-saml-sp\"")
             #expect(try await text(driver, "#impact-jwt").contains("software statements"))
             #expect(try await text(driver, "#impact-saml-sp").contains("/sp/saml/metadata"))
             try await driver.click("#purpose-media-token input[name=confirm]")
@@ -146,6 +148,8 @@ struct ConsoleBrowserTests {
 
             // The changes log shows each change with its actor, its description and the values before and after.
             try await driver.open(service.baseURL + "/console/changes")
+            // The oldest change is the table's last row: once it is there, the whole page is.
+            try await driver.waitForText("DemoCable outage drill")
             let log = try await text(driver, "#changes")
             for (action, why) in [
                 ("integration.disable", "DemoCable outage drill"), ("integration.enable", "drill over"),
@@ -218,7 +222,10 @@ extension ConsoleBrowserTests {
             let deadline = Date().addingTimeInterval(30)
             var state = ""
             while Date() < deadline {
-                state = try await driver.script("return document.getElementById('report').getAttribute('data-state')") as? String ?? ""
+                // Until the new page is there (`open` returns at once), the report counts as loading.
+                state =
+                    try await driver.script("var e=document.getElementById('report');return e?e.getAttribute('data-state'):'loading'") as? String
+                    ?? ""
                 if state != "loading" { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
