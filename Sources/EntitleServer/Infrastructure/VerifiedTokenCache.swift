@@ -18,10 +18,8 @@ final class VerifiedTokenCache: Sendable {
         static let hashedBytes = 48
 
         func hash(into hasher: inout Hasher) {
-            let hashed: Void? = token.utf8.withContiguousStorageIfAvailable { bytes in
-                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(Self.hashedBytes))))
-            }
-            if hashed == nil { Array(token.utf8.suffix(Self.hashedBytes)).withUnsafeBytes { hasher.combine(bytes: $0) } }
+            var token = token
+            token.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0).suffix(Self.hashedBytes))) }
         }
     }
 

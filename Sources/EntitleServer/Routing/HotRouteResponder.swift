@@ -41,7 +41,8 @@ package struct HotRouteTable: Sendable {
 
     /// The index of the route for this path and method, with its captured parameters.
     package func match(_ path: String, method: HTTPRequest.Method) -> (index: Int, parameters: Parameters)? {
-        path.utf8.withContiguousStorageIfAvailable { bytes in match(bytes, of: path, method: method) } ?? nil
+        var contiguous = path
+        return contiguous.withUTF8 { bytes in match(bytes, of: path, method: method) }
     }
 
     private func match(_ bytes: UnsafeBufferPointer<UInt8>, of path: String, method: HTTPRequest.Method) -> (index: Int, parameters: Parameters)? {
