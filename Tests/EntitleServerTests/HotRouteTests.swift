@@ -84,6 +84,30 @@ import Testing
         }
     }
 
+    /// The responder sends a matched path to its hot route's responder, with the parameters the match read, and
+    /// everything else to the trie: with hot responders that answer differently from the router's, the difference shows.
+    @Test func matchedPathsGoToTheHotResponderAndTheRestToTheTrie() async throws {
+        let built = Self.makeRouter()
+        let marked = HotRouteResponder(
+            table: built.hotRoutes,
+            responders: built.hotRoutes.routes.map { route in
+                CallbackResponder<BasicRequestContext> { _, context in
+                    let parameters = context.parameters.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: ",")
+                    return Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: "hot \(route.endpointPath) [\(parameters)]")))
+                }
+            },
+            fallback: built.router.buildResponder())
+        try await Application(responder: marked).test(.router) { client in
+            let hot = try await client.execute(uri: "/api/v2/REF/decisions/preauthorize/DemoCable", method: .post)
+            #expect(String(buffer: hot.body) == "hot /api/v2/{sp}/decisions/preauthorize/{mvpd} [mvpd=DemoCable,sp=REF]")
+            let shadowed = try await client.execute(uri: "/api/v2/REF/profiles/code", method: .get)
+            // `code` shadows `{mvpd}`: the trie takes the constant, which has no route of its own here.
+            #expect(shadowed.status == .notFound)
+            let other = try await client.execute(uri: "/healthz", method: .get)
+            #expect(String(buffer: other.body) == "/healthz []")
+        }
+    }
+
     /// A template is kept only where no other route could take one of its components first.
     @Test func templatesAnotherRouteCouldOvertakeAreLeftToTheTrie() {
         func kept(_ hotPath: RouterPath, beside others: [RouterPath]) -> Bool {
