@@ -45,7 +45,7 @@ struct DecisionsController {
     /// Reads `{"resources": [...]}` (JSON) or `resources=a,b` / repeated form fields.
     static func parseResources(text: String, contentType: String?) throws -> [String] {
         let resources: [String]
-        if contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
+        if contentType?.hasASCIIPrefixIgnoringCase("application/x-www-form-urlencoded") == true {
             resources = (FormURLEncoding.parse(text)["resources"] ?? "").split(separator: ",").map(String.init)
         } else if let simple = DecisionsJSON.resources(text) {
             resources = simple

@@ -88,54 +88,15 @@ final class DecisionService: Sendable, ClockReading {
         } else {
             authorizeAll = false
         }
-        let subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
-        let signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
-        let service = self
-        let ask: @Sendable (Int, String) async -> (Int, Verdict) = { index, raw in
-            do throws(EnhancedError) {
-                _ = try ProtectedResource(parsing: raw)
-            } catch {
-                return (index, .denied(error, source: .mvpd))
-            }
-            if rules.contains(.authzNone) {
-                return (index, .denied(.authorizationDeniedByDegradationRule, source: .degradation))
-            }
-            if rules.contains(.authzAll) || profile.type == .degraded { return (index, .authorized(source: .degradation)) }
-            if authorizeAll { return (index, .authorized(source: .mvpd)) }
-            if mvpd.isTempPass {
-                return (index, await service.tempPassVerdict(mvpd: mvpd, profile: profile, resource: raw, consume: issueTokens))
-            }
-            let verdict = await service.authorizations.answer(
-                subject: subject, question: .init(signIn: signIn, resource: raw), now: now, ttl: max(0, ttl) * 1000,
-                notAfter: profile.notAfter, catalogGeneration: catalogGeneration, fresh: fresh
-            ) {
-                // An OAuth 2.0 MVPD is asked on the user's behalf: its refresh token is exchanged for an access token first.
-                var bearer: String?
-                if mvpd.kind == .oauth2 {
-                    switch await service.oauth2.accessToken(profile: profile, mvpd: mvpd) {
-                    case .success(let token): bearer = token
-                    case .failure(let error): return .failed(error)
-                    }
-                }
-                let started = ContinuousClock.now
-                let answer = await service.mvpdClient.authorize(
-                    mvpd: mvpd, userID: profile.userId, resource: raw, kind: authorizationProtocol, clientIP: clientIP, bearer: bearer,
-                    xacml: xacml)
-                service.metrics.recordMVPDCall(duration: ContinuousClock.now - started, key: reportKey, at: now)
-                await service.keepAuthorizationMetadata(answer, profile: profile)
-                return answer
-            }
-            return (index, Self.verdict(verdict, issueTokens: issueTokens))
-        }
+        let round = DecisionRound(
+            service: self, requestor: requestor, mvpd: mvpd, profile: profile, issueTokens: issueTokens, rules: rules,
+            authorizeAll: authorizeAll, authorizationProtocol: authorizationProtocol, xacml: xacml, catalogGeneration: catalogGeneration,
+            ttl: ttl, fresh: fresh, clientIP: clientIP, reportKey: reportKey, now: now)
         let verdicts: [Verdict]
-        let answersFromMVPD =
-            !authorizeAll && !mvpd.isTempPass && !rules.contains(.authzNone) && !rules.contains(.authzAll) && profile.type != .degraded
-        if !issueTokens, answersFromMVPD, let lineup = try await lineup(requestor: requestor, mvpd: mvpd, profile: profile) {
+        if !issueTokens, round.answersFromMVPD, let lineup = try await lineup(requestor: requestor, mvpd: mvpd, profile: profile) {
             // Preflight by lineup: answered from the lineup of the sign-in, no MVPD call.
             verdicts = Self.lineupVerdicts(resources, lineup: lineup, mvpd: mvpd)
-        } else if !issueTokens, resources.count > 1, authorizationProtocol == .xacml || authorizationProtocol == .rest, !authorizeAll,
-            !mvpd.isTempPass,
-            !rules.contains(.authzNone), !rules.contains(.authzAll), profile.type != .degraded,
+        } else if !issueTokens, resources.count > 1, authorizationProtocol == .xacml || authorizationProtocol == .rest, round.answersFromMVPD,
             let limit = try await mvpdOptions.preflightMaxResources(requestor: requestor, mvpd: mvpd.id), limit > 0
         {
             // Preflight in one call per `limit` resources (multi-channel AuthZ), where the integration has it.
@@ -144,11 +105,11 @@ final class DecisionService: Sendable, ClockReading {
                 reportKey: reportKey)
         } else if resources.count == 1 {
             // One resource (the common play): asked inline, without a child task and its thread hop.
-            verdicts = [await ask(0, resources[0]).1]
+            verdicts = [await round.verdict(for: resources[0])]
         } else {
             verdicts = await withTaskGroup(of: (Int, Verdict).self) { group in
                 for (index, raw) in resources.enumerated() {
-                    group.addTask { await ask(index, raw) }
+                    group.addTask { (index, await round.verdict(for: raw)) }
                 }
                 var result = [Verdict](repeating: .denied(.internalServerError, source: .mvpd), count: resources.count)
                 for await (index, verdict) in group { result[index] = verdict }

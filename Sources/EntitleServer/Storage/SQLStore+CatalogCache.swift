@@ -3,6 +3,8 @@ import SQLKit
 extension SQLStore {
     /// A catalog value from memory, loaded by `load` when absent or when the catalog changed (see ``CatalogCache``).
     func cached<Key, Value>(_ slot: CatalogSlot<Key, Value>, _ key: Key, _ load: () async throws -> Value) async throws -> Value {
+        // The usual case, a recent version check and a present entry, without an async call.
+        if catalogCache.isFresh(), let value = slot.lookup(key).value { return value }
         try await refreshCatalogVersion()
         let (value, generation) = slot.lookup(key)
         // A present entry, even a cached nil when Value is optional.
@@ -15,6 +17,7 @@ extension SQLStore {
     /// Like ``cached(_:_:_:)`` for an optional value, remembering only values that exist (for rows whose creation
     /// does not bump the catalog version, such as clients).
     func cachedIfPresent<Key, Value>(_ slot: CatalogSlot<Key, Value>, _ key: Key, _ load: () async throws -> Value?) async throws -> Value? {
+        if catalogCache.isFresh(), let value = slot.lookup(key).value { return value }
         try await refreshCatalogVersion()
         let (value, generation) = slot.lookup(key)
         if let value { return value }
