@@ -2,7 +2,10 @@ import EntitleCore
 import Foundation
 
 /// Who is calling a protected endpoint: the client application, its requestor and the device.
-struct CallerIdentity: Sendable {
+///
+/// A class: the request contexts of every middleware and route hold it, and each copy of a struct this size retained
+/// about 24 strings.
+final class CallerIdentity: Sendable {
     /// Access token claims.
     let claims: AccessTokenClaims
     /// The requestor.
@@ -14,7 +17,7 @@ struct CallerIdentity: Sendable {
     /// Redirect URIs registered for the client.
     let redirectURIs: [String]
     /// The software statement id of the client application, for the reports (empty when unknown).
-    var app: String = ""
+    let app: String
     /// The client id.
     var clientID: String { claims.sub }
     /// The platform of ``deviceInfo`` for the reports (``ReportPlatform/of(_:)``, worked out once per distinct header).
@@ -32,8 +35,9 @@ struct CallerIdentity: Sendable {
     }
 }
 
-/// A decoded `X-Device-Info` header with its report platform, kept together per distinct header value.
-struct DecodedDeviceInfo: Sendable {
+/// A decoded `X-Device-Info` header with its report platform, kept together per distinct header value (a class: each
+/// call reads it from the cache, and a reference is cheaper to hand out than a copy of its strings).
+final class DecodedDeviceInfo: Sendable {
     let info: DeviceInfo
     let platform: String
 

@@ -33,6 +33,8 @@ package final class ServiceKeys: Sendable {
     let verifiedAccessTokens = VerifiedTokenCache()
     /// The catalog generation the cached keys belong to.
     var catalogGeneration: UInt64 { store.catalogCache.generation }
+    /// Whether the catalog was checked for changes within its refresh interval, so ``catalogGeneration`` is current.
+    var catalogIsFresh: Bool { store.catalogCache.isFresh() }
 
     struct CachedKeys: Sendable {
         /// Every published key: signing, pending and recently retired ones.

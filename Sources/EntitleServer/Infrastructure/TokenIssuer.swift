@@ -45,17 +45,23 @@ package struct TokenIssuer: Sendable {
 
     /// Verifies an access token: signature, issuer, validity window (60 s skew). Nil when any check fails.
     package func verify(accessToken: String) async -> AccessTokenClaims? {
-        guard accessToken.utf8.count < 8192, let (collection, _) = try? await keys.jwtKeys() else { return nil }
-        let generation = keys.catalogGeneration
+        guard accessToken.utf8.count < 8192 else { return nil }
         let claims: AccessTokenClaims
-        if let known = keys.verifiedAccessTokens.claims(for: accessToken, generation: generation) {
+        if keys.catalogIsFresh, let known = keys.verifiedAccessTokens.claims(for: accessToken, generation: keys.catalogGeneration) {
+            // Verified under the current catalog, so with keys that are still there: the key set is not read.
             claims = known
         } else {
-            guard let verified = try? await collection.verify(accessToken, as: AccessTokenClaims.self),
-                verified.iss == Self.issuer
-            else { return nil }
-            keys.verifiedAccessTokens.remember(accessToken, claims: verified, generation: generation)
-            claims = verified
+            guard let (collection, _) = try? await keys.jwtKeys() else { return nil }
+            let generation = keys.catalogGeneration
+            if let known = keys.verifiedAccessTokens.claims(for: accessToken, generation: generation) {
+                claims = known
+            } else {
+                guard let verified = try? await collection.verify(accessToken, as: AccessTokenClaims.self),
+                    verified.iss == Self.issuer
+                else { return nil }
+                keys.verifiedAccessTokens.remember(accessToken, claims: verified, generation: generation)
+                claims = verified
+            }
         }
         let now = Int64(clock.now().timeIntervalSince1970)
         guard claims.nbf <= now + 60, now < claims.exp else { return nil }
