@@ -33,7 +33,7 @@ final class DecisionRound: Sendable {
     let now: Int64
     let subject: AuthorizationCache.Subject
     /// The sign-in the kept answers belong to (a new sign-in asks again).
-    let signIn: String
+    let signIn: AuthorizationCache.SignIn
 
     init(
         service: DecisionService, requestor: String, mvpd: MVPDRecord, profile: ProfileRecord, issueTokens: Bool,
@@ -56,7 +56,9 @@ final class DecisionRound: Sendable {
         self.reportKey = reportKey
         self.now = now
         subject = AuthorizationCache.Subject(requestor: requestor, mvpd: mvpd.id, userID: profile.userId)
-        signIn = "\(profile.notBefore)|\(profile.sessionIndex ?? profile.sessionCode ?? "")|\(profile.clientId)|\(profile.deviceId)"
+        signIn = .init(
+            notBefore: profile.notBefore, session: profile.sessionIndex ?? profile.sessionCode ?? "", client: profile.clientId,
+            device: profile.deviceId)
     }
 
     /// Whether the MVPD decides (no degradation rule, TempPass or authorize-all answers for it).

@@ -19,9 +19,17 @@ package final class AuthorizationCache: Sendable {
         let userID: String
     }
 
+    /// One sign-in of the subject: when it began, its MVPD session, and the client application and device it was made on.
+    struct SignIn: Hashable, Sendable {
+        let notBefore: Int64
+        let session: String
+        let client: String
+        let device: String
+    }
+
     /// What is asked: a resource, for one sign-in of the subject.
     struct Question: Hashable, Sendable {
-        let signIn: String
+        let signIn: SignIn
         let resource: String
     }
 

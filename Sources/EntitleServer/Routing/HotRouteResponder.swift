@@ -55,28 +55,46 @@ package struct HotRouteTable: Sendable {
         }
         guard components <= Self.maximumComponents else { return nil }
         routes: for (index, route) in routes.enumerated() where route.segments.count == components && route.method == method {
-            var parameters = Parameters()
             var start = 1
             for segment in route.segments {
-                var end = start
-                while end < bytes.count && bytes[end] != slash { end += 1 }
+                let end = Self.componentEnd(bytes, from: start)
                 let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 switch segment {
                 case .constant(let constant):
                     guard constant.elementsEqual(component) else { continue routes }
-                case .capture(let name, let shadows):
+                case .capture(_, let shadows):
                     guard component.allSatisfy({ $0 < 0x80 }), !shadows.contains(where: { $0.elementsEqual(component) }) else {
                         continue routes
                     }
-                    let utf8 = path.utf8
-                    parameters.append(
-                        key: name, value: path[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
                 }
                 start = end + 1
             }
-            return (index, parameters)
+            // The parameters are read only for the route that matched, not for every candidate tried before it.
+            return (index, Self.parameters(of: route, bytes, path: path))
         }
         return nil
+    }
+
+    /// The index one past the component that starts at `start`.
+    private static func componentEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+        return end
+    }
+
+    /// The captured components of a path `route` matched, by name.
+    private static func parameters(of route: HotRoute, _ bytes: UnsafeBufferPointer<UInt8>, path: String) -> Parameters {
+        var parameters = Parameters()
+        var start = 1
+        let utf8 = path.utf8
+        for segment in route.segments {
+            let end = componentEnd(bytes, from: start)
+            if case .capture(let name, _) = segment {
+                parameters.append(key: name, value: path[utf8.index(utf8.startIndex, offsetBy: start)..<utf8.index(utf8.startIndex, offsetBy: end)])
+            }
+            start = end + 1
+        }
+        return parameters
     }
 }
 

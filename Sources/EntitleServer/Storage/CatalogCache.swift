@@ -29,10 +29,10 @@ package final class CatalogCache: Sendable {
     /// Entries kept at most per slot; when full, the slot starts again empty.
     package let capacity: Int
     private let state = Mutex(State())
-    /// Until when, in nanoseconds after `origin`, the last version read lets cached values be used without another:
-    /// read without the lock on every catalog read (``isFresh()``).
-    private let freshUntil = Atomic<Int64>(.min)
-    private let origin: ContinuousClock.Instant
+    /// Until when (`DispatchTime` uptime, ns) the last version read lets cached values be used without another: read
+    /// without the lock on every catalog read (``isFresh()``). A plain integer compare: `ContinuousClock` durations
+    /// cost a 128-bit division to turn into nanoseconds.
+    private let freshUntil = Atomic<UInt64>(0)
     /// The generation, shared with the slots: it changes whenever the cache is dropped.
     let generations = CatalogGeneration()
     private let clock = ContinuousClock()
@@ -87,7 +87,6 @@ package final class CatalogCache: Sendable {
     package init(refreshInterval: Duration = CatalogCache.defaultRefreshInterval, capacity: Int = 100_000) {
         self.refreshInterval = refreshInterval
         self.capacity = capacity
-        origin = clock.now
         let g = generations
         requestors = .init(g, capacity)
         mvpds = .init(g, capacity)
@@ -116,7 +115,7 @@ package final class CatalogCache: Sendable {
     /// Whether cached values may be used now without reading the version: it was read less than `refreshInterval` ago.
     /// The lock-free shortcut of ``versionCheckDue()`` for the request path.
     func isFresh() -> Bool {
-        origin.duration(to: clock.now).nanoseconds < freshUntil.load(ordering: .acquiring)
+        DispatchTime.now().uptimeNanoseconds < freshUntil.load(ordering: .acquiring)
     }
 
     /// Whether the version must be read now; when true the caller reads it and calls ``versionRead(_:at:)``.
@@ -141,7 +140,8 @@ package final class CatalogCache: Sendable {
             }
             if state.checkedAt.map({ $0 < startedAt }) ?? true { state.checkedAt = startedAt }
             if refreshInterval > .zero, let checkedAt = state.checkedAt {
-                freshUntil.store(origin.duration(to: checkedAt + refreshInterval).nanoseconds, ordering: .releasing)
+                let left = max(.zero, checkedAt + refreshInterval - clock.now).nanoseconds
+                freshUntil.store(DispatchTime.now().uptimeNanoseconds + UInt64(left), ordering: .releasing)
             }
         }
     }

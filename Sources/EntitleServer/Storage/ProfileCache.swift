@@ -104,6 +104,21 @@ package final class ProfileCache: Sendable {
         }
     }
 
+    /// The cached profiles of a device when they may be used without reading the change feed first: the feed is
+    /// notified and connected, or its last poll is younger than ``bound``. Nil sends the caller through
+    /// `pollProfileChanges` and ``lookup(_:)``.
+    package func currentProfiles(_ key: DeviceKey) -> [ProfileRecord]? {
+        let now = clock.now
+        return state.withLock { state in
+            switch feed {
+            case .notified: guard state.listening else { return nil }
+            case .polled: guard let at = state.polledAt, now - at < bound else { return nil }
+            }
+            guard let entry = state.entries[key], now - entry.loadedAt < maxAge else { return nil }
+            return entry.profiles
+        }
+    }
+
     /// Keeps profiles loaded under `generation`, unless something was evicted meanwhile.
     package func store(_ key: DeviceKey, _ profiles: [ProfileRecord], generation: UInt64) {
         let now = clock.now

@@ -37,8 +37,10 @@ extension ProfileStore {
     /// The profiles of a device for a client application and requestor (from memory when cached, see ``ProfileCache``).
     package func profiles(requestor: String, client: String, device: String) async throws -> [ProfileRecord] {
         guard profileCache.isEnabled else { return try await loadProfiles(requestor: requestor, client: client, device: device) }
-        try await pollProfileChanges()
         let key = ProfileCache.DeviceKey(requestor: requestor, client: client, device: device)
+        // The usual case, no poll of the change feed due and the device held, in one synchronous look.
+        if let current = profileCache.currentProfiles(key) { return current }
+        try await pollProfileChanges()
         let (cached, generation) = profileCache.lookup(key)
         if let cached { return cached }
         let loaded = try await loadProfiles(requestor: requestor, client: client, device: device)
