@@ -16,6 +16,19 @@ import Testing
         }
     }
 
+    @Test func asciiPrefixesAreComparedWithoutCaseAsALowercasedCopyWould() {
+        let prefix: StaticString = "application/x-www-form-urlencoded"
+        for text in [
+            "application/x-www-form-urlencoded", "Application/X-WWW-Form-URLEncoded; charset=utf-8", "application/json", "application/x-www",
+            "", "APPLICATION/X-WWW-FORM-URLENCODED", "\u{C9}pplication/x-www-form-urlencoded", "application/x-www-form-urlencodeD",
+        ] {
+            #expect(text.hasASCIIPrefixIgnoringCase(prefix) == text.lowercased().hasPrefix("\(prefix)"), "\(text)")
+        }
+        #expect("Bearer abc".hasASCIIPrefixIgnoringCase("bearer "))
+        #expect(!"Bearer".hasASCIIPrefixIgnoringCase("bearer "))
+        #expect(!"Basic abc".hasASCIIPrefixIgnoringCase("bearer "))
+    }
+
     @Test func plainASCIIResourceIdsReadAsTheGeneralReadingDoes() throws {
         for raw in ["news", "a b", "CNN-HD_2", "x", String(repeating: "a", count: ProtectedResource.maximumLength)] {
             #expect(ProtectedResource.isPlainASCIIId(raw))
@@ -59,13 +72,19 @@ import Testing
     @Test func esmSeriesCountIntoTheSameMetrics() {
         let metrics = ServiceMetrics()
         let key = ReportKey(requestor: "REF", mvpd: "DemoCable", platform: "iOS", app: "app")
-        metrics.recordPreauthorization(granted: 2, denied: 1, key: key, at: 0)
-        metrics.recordPreauthorization(granted: 1, denied: 0, key: key, at: 0)
-        metrics.recordAuthorization(.granted, mediaToken: true, key: key, at: 0)
-        metrics.recordAuthorization(.denied, mediaToken: false, key: key, at: 0)
-        metrics.recordDecision(key: key, kind: "authorize", outcome: "authorized")
-        metrics.recordDecision(
-            key: ReportKey(requestor: "OTHER", mvpd: "DemoCable", platform: "web", app: ""), kind: "authorize", outcome: "authorized")
+        let granted = Self.decision(authorized: true)
+        let denied = Self.decision(error: .authorizationDeniedByMVPD)
+        let failed = Self.decision(error: .internalServerError)
+        var withToken = granted
+        withToken.token = MediaTokenInfo(notBefore: 0, notAfter: 1, serializedToken: "token")
+        metrics.recordDecisions([granted, granted, denied], issueTokens: false, deliversTokens: true, key: key, at: 0)
+        metrics.recordDecisions([granted], issueTokens: false, deliversTokens: true, key: key, at: 0)
+        metrics.recordDecisions([withToken, denied], issueTokens: true, deliversTokens: true, key: key, at: 0)
+        // REST v1 authorize keeps only the decision: its token is not counted as delivered.
+        metrics.recordDecisions([withToken, failed], issueTokens: true, deliversTokens: false, key: key, at: 0)
+        metrics.recordDecisions(
+            [granted], issueTokens: true, deliversTokens: true, key: ReportKey(requestor: "OTHER", mvpd: "DemoCable", platform: "web", app: ""),
+            at: 0)
         metrics.recordSignIn(.success, key: key, at: 0)
         let text = metrics.render()
         let labels = #"mvpd="DemoCable",platform="iOS",requestor="REF""#
@@ -73,11 +92,16 @@ import Testing
             #"entitle_preauthorizations_total{\#(labels)} 2"#,
             #"entitle_preauthorized_resources_total{\#(labels),outcome="granted"} 3"#,
             #"entitle_preauthorized_resources_total{\#(labels),outcome="denied"} 1"#,
-            #"entitle_authorizations_total{\#(labels),outcome="granted"} 1"#,
+            #"entitle_authorizations_total{\#(labels),outcome="granted"} 2"#,
             #"entitle_authorizations_total{\#(labels),outcome="denied"} 1"#,
+            #"entitle_authorizations_total{\#(labels),outcome="failed"} 1"#,
             #"entitle_media_tokens_total{\#(labels)} 1"#,
             #"entitle_signin_successes_total{\#(labels)} 1"#,
-            #"entitle_decisions_total{kind="authorize",mvpd="DemoCable",outcome="authorized"} 2"#,
+            #"entitle_decisions_total{kind="authorize",mvpd="DemoCable",outcome="authorized"} 3"#,
+            #"entitle_decisions_total{kind="authorize",mvpd="DemoCable",outcome="denied"} 1"#,
+            #"entitle_decisions_total{kind="authorize",mvpd="DemoCable",outcome="error"} 1"#,
+            #"entitle_decisions_total{kind="preauthorize",mvpd="DemoCable",outcome="authorized"} 3"#,
+            #"entitle_decisions_total{kind="preauthorize",mvpd="DemoCable",outcome="denied"} 1"#,
         ] {
             #expect(Self.sortedLabels(text).contains(Self.sortedLabels(line)), "\(line)\n\(text)")
         }
@@ -98,6 +122,13 @@ import Testing
     }
 
     /// Each series line with its labels in name order, so the comparison does not depend on the registry's order.
+    /// A decision of DemoCable for REF: authorized, or denied with `error`.
+    static func decision(authorized: Bool = false, error: EnhancedError? = nil) -> Decision {
+        var decision = Decision(resource: "news", serviceProvider: "REF", mvpd: "DemoCable", source: .mvpd, authorized: authorized)
+        decision.error = error
+        return decision
+    }
+
     static func sortedLabels(_ text: String) -> String {
         text.split(separator: "\n").map { line -> String in
             guard let open = line.firstIndex(of: "{"), let close = line.firstIndex(of: "}") else { return String(line) }

@@ -71,7 +71,7 @@ struct CallerAuthenticator: Sendable {
         let header = credentials.authorization ?? ""
         let token: String
         // The scheme is case-insensitive; only its seven bytes are compared, not a lowercased copy of the whole token.
-        if header.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { (0x41...0x5A).contains($0) ? $0 | 0x20 == $1 : $0 == $1 }) {
+        if header.hasASCIIPrefixIgnoringCase("bearer ") {
             token = Self.trimmedASCIIBlanks(header.utf8.dropFirst(7))
         } else if let query = credentials.accessTokenParameter {
             token = query

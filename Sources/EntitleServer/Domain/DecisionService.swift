@@ -138,20 +138,9 @@ final class DecisionService: Sendable, ClockReading {
                 decision.source = source
                 decision.error = error
             }
-            metrics.recordDecision(
-                key: reportKey, kind: issueTokens ? "authorize" : "preauthorize",
-                outcome: decision.authorized ? "authorized" : (decision.error?.status == 403 ? "denied" : "error"))
-            if issueTokens {
-                let outcome: ServiceMetrics.AuthorizationOutcome =
-                    decision.authorized ? .granted : (decision.error?.status == 403 ? .denied : .failed)
-                metrics.recordAuthorization(outcome, mediaToken: deliversTokens && decision.token != nil, key: reportKey, at: now)
-            }
             return decision
         }
-        if !issueTokens {
-            let granted = decisions.count { $0.authorized }
-            metrics.recordPreauthorization(granted: granted, denied: decisions.count - granted, key: reportKey, at: now)
-        }
+        metrics.recordDecisions(decisions, issueTokens: issueTokens, deliversTokens: deliversTokens, key: reportKey, at: now)
         return decisions
     }
 

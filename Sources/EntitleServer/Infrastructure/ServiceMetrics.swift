@@ -61,12 +61,6 @@ package struct ServiceMetrics: Sendable {
         handles.counter(Self.authentications, labels: [("mvpd", mvpd), ("outcome", outcome)]).increment()
     }
 
-    /// Counts a decision's outcome (`authorized`, `denied`, `error`) for `key`'s MVPD and `kind` (`authorize`,
-    /// `preauthorize`) in `entitle_decisions_total`, through the series the decision's report figures use.
-    func recordDecision(key: ReportKey, kind: String, outcome: String) {
-        esm.series(key).increment(.decisions(kind: kind, outcome: outcome))
-    }
-
     /// The text exposition format.
     func render() -> String {
         var buffer: [UInt8] = []

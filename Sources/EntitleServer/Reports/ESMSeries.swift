@@ -14,9 +14,13 @@ final class ESMSeries: Sendable {
         /// Resources decided by preauthorize, granted or denied.
         case preauthorizedResources(granted: Bool)
         /// The `entitle_decisions_total` counter of the series' MVPD (labelled by the MVPD id as sent, unbounded as before
-        /// like `entitle_authentications_total`, kind and outcome).
-        case decisions(kind: String, outcome: String)
+        /// like `entitle_authentications_total`, kind — `authorize` when tokens are issued, else `preauthorize` — and
+        /// outcome).
+        case decisions(issueTokens: Bool, outcome: DecisionOutcome)
     }
+
+    /// What a decision said, as `entitle_decisions_total` labels it.
+    enum DecisionOutcome: String, Sendable { case authorized, denied, error }
 
     /// The series' label values, bounded (``BoundedLabels``).
     let requestor: String
@@ -60,8 +64,10 @@ final class ESMSeries: Sendable {
         case .preauthorizedResources(let granted):
             return handles.counter(
                 ServiceMetrics.preauthorizedResourcesDescriptor, labels: labels + [("outcome", granted ? "granted" : "denied")])
-        case .decisions(let kind, let outcome):
-            return handles.counter(ServiceMetrics.decisions, labels: [("mvpd", mvpdID), ("kind", kind), ("outcome", outcome)])
+        case .decisions(let issueTokens, let outcome):
+            return handles.counter(
+                ServiceMetrics.decisions,
+                labels: [("mvpd", mvpdID), ("kind", issueTokens ? "authorize" : "preauthorize"), ("outcome", outcome.rawValue)])
         }
     }
 }

@@ -1,3 +1,4 @@
+import EntitleCore
 import Foundation
 import Prometheus
 
@@ -66,39 +67,55 @@ extension ServiceMetrics {
         esm.series(key).increment(.signIn(event))
     }
 
-    /// Counts one resource decided by `authorize`, and the media token issued for it when `mediaToken`.
-    func recordAuthorization(_ outcome: AuthorizationOutcome, mediaToken: Bool, key: ReportKey, at now: Int64) {
-        reports.count(key, at: now) { counts in
-            counts.authzAttempts += 1
-            switch outcome {
-            case .granted: counts.authzGrants += 1
-            case .denied: counts.authzDenials += 1
-            case .failed: counts.authzFailures += 1
-            }
-            if mediaToken { counts.mediaTokens += 1 }
-        }
+    /// Counts the decisions of one request into its series and minute, looked up once: each decision in
+    /// `entitle_decisions_total` (authorized, denied, error); for `authorize` (`issueTokens`) each resource as granted,
+    /// denied (403) or failed and the media tokens delivered (`deliversTokens`: REST v1 `authorize` keeps only the
+    /// decision); for `preauthorize` the request and its resources as granted or denied.
+    func recordDecisions(_ decisions: [Decision], issueTokens: Bool, deliversTokens: Bool, key: ReportKey, at now: Int64) {
         let series = esm.series(key)
-        series.increment(.authorizations(outcome))
-        if mediaToken { series.increment(.mediaTokens) }
+        var granted: Int64 = 0
+        var denied: Int64 = 0
+        var failed: Int64 = 0
+        var mediaTokens: Int64 = 0
+        for decision in decisions {
+            let outcome: ESMSeries.DecisionOutcome =
+                decision.authorized ? .authorized : (decision.error?.status == 403 ? .denied : .error)
+            series.increment(.decisions(issueTokens: issueTokens, outcome: outcome))
+            switch outcome {
+            case .authorized: granted += 1
+            case .denied: denied += 1
+            case .error: failed += 1
+            }
+            if deliversTokens && decision.token != nil { mediaTokens += 1 }
+        }
+        guard issueTokens else {
+            reports.count(key, at: now) { counts in
+                counts.preauthorizations += 1
+                counts.preauthGrants += granted
+                counts.preauthDenials += denied + failed
+            }
+            series.increment(.preauthorizations)
+            if granted > 0 { series.increment(.preauthorizedResources(granted: true), by: granted) }
+            if denied + failed > 0 { series.increment(.preauthorizedResources(granted: false), by: denied + failed) }
+            return
+        }
+        reports.count(key, at: now) { counts in
+            counts.authzAttempts += granted + denied + failed
+            counts.authzGrants += granted
+            counts.authzDenials += denied
+            counts.authzFailures += failed
+            counts.mediaTokens += mediaTokens
+        }
+        if granted > 0 { series.increment(.authorizations(.granted), by: granted) }
+        if denied > 0 { series.increment(.authorizations(.denied), by: denied) }
+        if failed > 0 { series.increment(.authorizations(.failed), by: failed) }
+        if mediaTokens > 0 { series.increment(.mediaTokens, by: mediaTokens) }
     }
 
     /// Counts a media token issued outside a decision (REST v1 `mediatoken`, adobe-services `tokens/media`).
     func recordMediaToken(key: ReportKey, at now: Int64) {
         reports.count(key, at: now) { $0.mediaTokens += 1 }
         esm.series(key).increment(.mediaTokens)
-    }
-
-    /// Counts a `preauthorize` request and how many of its resources were granted and denied.
-    func recordPreauthorization(granted: Int, denied: Int, key: ReportKey, at now: Int64) {
-        reports.count(key, at: now) { counts in
-            counts.preauthorizations += 1
-            counts.preauthGrants += Int64(granted)
-            counts.preauthDenials += Int64(denied)
-        }
-        let series = esm.series(key)
-        series.increment(.preauthorizations)
-        if granted > 0 { series.increment(.preauthorizedResources(granted: true), by: Int64(granted)) }
-        if denied > 0 { series.increment(.preauthorizedResources(granted: false), by: Int64(denied)) }
     }
 
     /// Counts a call to an MVPD's authorization API that took `duration`.

@@ -35,9 +35,21 @@ package struct HotRouteResponder<Context: RequestContext>: HTTPResponder {
 /// to the trie.
 package struct HotRouteTable: Sendable {
     package let routes: [HotRoute]
+    /// The indices of the routes, by number of path components (a request's path is compared only with templates of
+    /// its length, without copying every route on the way).
+    private let routesByLength: [[Int]]
 
     /// The most components a hot path has.
     static let maximumComponents = 8
+
+    package init(routes: [HotRoute]) {
+        self.routes = routes
+        var byLength = [[Int]](repeating: [], count: Self.maximumComponents + 1)
+        for (index, route) in routes.enumerated() where route.segments.count <= Self.maximumComponents {
+            byLength[route.segments.count].append(index)
+        }
+        routesByLength = byLength
+    }
 
     /// The index of the route for this path and method, with its captured parameters.
     package func match(_ path: String, method: HTTPRequest.Method) -> (index: Int, parameters: Parameters)? {
@@ -54,9 +66,9 @@ package struct HotRouteTable: Sendable {
             components += 1
         }
         guard components <= Self.maximumComponents else { return nil }
-        routes: for (index, route) in routes.enumerated() where route.segments.count == components && route.method == method {
+        routes: for index in routesByLength[components] where routes[index].method == method {
             var start = 1
-            for segment in route.segments {
+            for segment in routes[index].segments {
                 let end = Self.componentEnd(bytes, from: start)
                 let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 switch segment {
@@ -70,7 +82,7 @@ package struct HotRouteTable: Sendable {
                 start = end + 1
             }
             // The parameters are read only for the route that matched, not for every candidate tried before it.
-            return (index, Self.parameters(of: route, bytes, path: path))
+            return (index, Self.parameters(of: routes[index], bytes, path: path))
         }
         return nil
     }
