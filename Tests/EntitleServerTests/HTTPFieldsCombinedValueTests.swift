@@ -3,7 +3,8 @@ import Testing
 
 @testable import EntitleServer
 
-/// `combinedValue` answers as the fields' own subscript does: nil, the one value, or several joined.
+/// `combinedValue` answers as the fields' own subscript does: nil, the one value, or several joined; `combinedValues`
+/// answers for three names as `combinedValue` does for each.
 @Suite struct HTTPFieldsCombinedValueTests {
     @Test func itAnswersAsTheSubscript() {
         var fields = HTTPFields()
@@ -15,5 +16,24 @@ import Testing
         #expect(fields.combinedValue(.authorization) == fields[.authorization])
         #expect(fields.combinedValue(.authorization) == "Bearer a, Bearer b")
         #expect(fields.combinedValue(.contentType) == "application/json")
+    }
+
+    @Test func threeHeadersReadInOnePassAsEachIsReadAlone() {
+        let cases: [HTTPFields] = [
+            [.authorization: "Bearer a", .deviceIdentifier: "fingerprint x", .deviceInfo: "e30="],
+            [.deviceInfo: "e30=", .authorization: "Bearer a"],
+            [.accept: "*/*"],
+            [:],
+            HTTPFields([
+                HTTPField(name: .authorization, value: "Bearer a"), HTTPField(name: .deviceInfo, value: "one"),
+                HTTPField(name: .deviceInfo, value: "two"),
+            ]),
+        ]
+        for fields in cases {
+            let (authorization, deviceIdentifier, deviceInfo) = fields.combinedValues(.authorization, .deviceIdentifier, .deviceInfo)
+            #expect(authorization == fields.combinedValue(.authorization))
+            #expect(deviceIdentifier == fields.combinedValue(.deviceIdentifier))
+            #expect(deviceInfo == fields[.deviceInfo], "\(fields)")
+        }
     }
 }

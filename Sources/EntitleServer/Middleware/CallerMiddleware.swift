@@ -10,10 +10,11 @@ struct CallerMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws -> Response {
         let query = request.uri.queryParameters
+        // The three headers in one pass over the fields.
+        let (authorization, deviceIdentifier, deviceInfo) = request.headers.combinedValues(.authorization, .deviceIdentifier, .deviceInfo)
         let credentials = CallerAuthenticator.Credentials(
-            authorization: request.headers.combinedValue(.authorization), accessTokenParameter: query["access_token"].map(String.init),
-            deviceIdentifier: request.headers.combinedValue(.deviceIdentifier),
-            deviceInfo: request.headers.combinedValue(.deviceInfo) ?? query["device_info"].map(String.init))
+            authorization: authorization, accessTokenParameter: query["access_token"].map(String.init), deviceIdentifier: deviceIdentifier,
+            deviceInfo: deviceInfo ?? query["device_info"].map(String.init))
         var context = context
         context.caller = try await authenticator.caller(credentials, serviceProvider: try context.parameters.require("sp"))
         return try await next(request, context)

@@ -73,9 +73,9 @@ package struct HotRouteTable: Sendable {
                 let component = UnsafeBufferPointer(rebasing: bytes[start..<end])
                 switch segment {
                 case .constant(let constant):
-                    guard constant.elementsEqual(component) else { continue routes }
+                    guard Self.equal(constant, component) else { continue routes }
                 case .capture(_, let shadows):
-                    guard component.allSatisfy({ $0 < 0x80 }), !shadows.contains(where: { $0.elementsEqual(component) }) else {
+                    guard component.allSatisfy({ $0 < 0x80 }), !shadows.contains(where: { Self.equal($0, component) }) else {
                         continue routes
                     }
                 }
@@ -85,6 +85,16 @@ package struct HotRouteTable: Sendable {
             return (index, Self.parameters(of: routes[index], bytes, path: path))
         }
         return nil
+    }
+
+    /// Whether a template's constant and a path's component hold the same bytes (lengths first: most candidates differ
+    /// there).
+    private static func equal(_ constant: [UInt8], _ component: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard constant.count == component.count else { return false }
+        return constant.withUnsafeBufferPointer { constant in
+            for index in 0..<constant.count where constant[index] != component[index] { return false }
+            return true
+        }
     }
 
     /// The index one past the component that starts at `start`.
