@@ -16,6 +16,54 @@ import Testing
         }
     }
 
+    /// The catalog's lock-free shortcut says "fresh" exactly while the last version read is younger than the refresh
+    /// interval: never before the first read, after a failed read, or with strict checking. (Intervals of 1.5 s, so a
+    /// loaded machine cannot let one pass between two lines.)
+    @Test func catalogFreshnessFollowsTheLastVersionRead() async throws {
+        let cache = CatalogCache(refreshInterval: .milliseconds(1500))
+        #expect(!cache.isFresh())
+        let first = cache.versionCheckDue()
+        #expect(first.due)
+        cache.versionRead(nil, at: first.startedAt)
+        #expect(!cache.isFresh())
+        let second = cache.versionCheckDue()
+        cache.versionRead(7, at: second.startedAt)
+        #expect(cache.isFresh())
+        #expect(!cache.versionCheckDue().due)
+        try await Task.sleep(for: .milliseconds(1700))
+        #expect(!cache.isFresh())
+        #expect(cache.versionCheckDue().due)
+
+        let strict = CatalogCache(refreshInterval: .zero)
+        let check = strict.versionCheckDue()
+        strict.versionRead(7, at: check.startedAt)
+        #expect(!strict.isFresh())
+    }
+
+    /// The profile cache's one-look shortcut answers only while the polled feed's last poll is recent (or the notified
+    /// feed is connected), and otherwise sends the reader through the poll.
+    @Test func cachedProfilesAreUsedWithoutAPollOnlyWhileTheFeedIsCurrent() async throws {
+        let key = ProfileCache.DeviceKey(requestor: "REF", client: "client", device: "device")
+        let profile = ProfileChecksTests.profile(mvpd: "DemoCable", notBefore: 0, seconds: 3600)
+        let polled = ProfileCache(feed: .polled, bound: .milliseconds(1500))
+        polled.store(key, [profile], generation: polled.lookup(key).generation)
+        #expect(polled.currentProfiles(key) == nil, "never polled")
+        let due = try #require(polled.pollDue())
+        polled.pollRead([], lastSequence: 1, startedAt: due.startedAt)
+        polled.store(key, [profile], generation: polled.lookup(key).generation)
+        #expect(polled.currentProfiles(key)?.first?.mvpdId == "DemoCable")
+        #expect(polled.currentProfiles(ProfileCache.DeviceKey(requestor: "REF", client: "client", device: "other")) == nil)
+        try await Task.sleep(for: .milliseconds(1700))
+        #expect(polled.currentProfiles(key) == nil, "the last poll is older than the bound")
+
+        let notified = ProfileCache(feed: .notified)
+        notified.setListening(true)
+        notified.store(key, [profile], generation: notified.lookup(key).generation)
+        #expect(notified.currentProfiles(key)?.first?.mvpdId == "DemoCable")
+        notified.setListening(false)
+        #expect(notified.currentProfiles(key) == nil)
+    }
+
     @Test func asciiPrefixesAreComparedWithoutCaseAsALowercasedCopyWould() {
         let prefix: StaticString = "application/x-www-form-urlencoded"
         for text in [
