@@ -51,20 +51,24 @@ package struct TokenIssuer: Sendable {
             // Verified under the current catalog, so with keys that are still there: the key set is not read.
             claims = known
         } else {
-            guard let (collection, _) = try? await keys.jwtKeys() else { return nil }
-            let generation = keys.catalogGeneration
-            if let known = keys.verifiedAccessTokens.claims(for: accessToken, generation: generation) {
-                claims = known
-            } else {
-                guard let verified = try? await collection.verify(accessToken, as: AccessTokenClaims.self),
-                    verified.iss == Self.issuer
-                else { return nil }
-                keys.verifiedAccessTokens.remember(accessToken, claims: verified, generation: generation)
-                claims = verified
-            }
+            guard let verified = await verifiedWithKeySet(accessToken) else { return nil }
+            claims = verified
         }
         let now = Int64(clock.now().timeIntervalSince1970)
         guard claims.nbf <= now + 60, now < claims.exp else { return nil }
         return claims
+    }
+
+    /// The claims of `accessToken` once the key set is read (which also brings the catalog up to date): from the
+    /// verified-token cache, else by checking its signature and issuer and remembering it. Nil when a check fails.
+    private func verifiedWithKeySet(_ accessToken: String) async -> AccessTokenClaims? {
+        guard let (collection, _) = try? await keys.jwtKeys() else { return nil }
+        let generation = keys.catalogGeneration
+        if let known = keys.verifiedAccessTokens.claims(for: accessToken, generation: generation) { return known }
+        guard let verified = try? await collection.verify(accessToken, as: AccessTokenClaims.self), verified.iss == Self.issuer else {
+            return nil
+        }
+        keys.verifiedAccessTokens.remember(accessToken, claims: verified, generation: generation)
+        return verified
     }
 }

@@ -90,11 +90,7 @@ package struct HotRouteTable: Sendable {
     /// Whether a template's constant and a path's component hold the same bytes (lengths first: most candidates differ
     /// there).
     private static func equal(_ constant: [UInt8], _ component: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard constant.count == component.count else { return false }
-        return constant.withUnsafeBufferPointer { constant in
-            for index in 0..<constant.count where constant[index] != component[index] { return false }
-            return true
-        }
+        constant.count == component.count && constant.elementsEqual(component)
     }
 
     /// The index one past the component that starts at `start`.

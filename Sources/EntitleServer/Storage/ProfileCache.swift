@@ -96,12 +96,7 @@ package final class ProfileCache: Sendable {
     /// The cached profiles of a device, and the generation to store freshly loaded ones under.
     package func lookup(_ key: DeviceKey) -> (profiles: [ProfileRecord]?, generation: UInt64) {
         let now = clock.now
-        return state.withLock { state in
-            guard feed == .polled || state.listening, let entry = state.entries[key], now - entry.loadedAt < maxAge else {
-                return (nil, state.generation)
-            }
-            return (entry.profiles, state.generation)
-        }
+        return state.withLock { state in (usableProfiles(key, in: state, at: now), state.generation) }
     }
 
     /// The cached profiles of a device when they may be used without reading the change feed first: the feed is
@@ -110,13 +105,16 @@ package final class ProfileCache: Sendable {
     package func currentProfiles(_ key: DeviceKey) -> [ProfileRecord]? {
         let now = clock.now
         return state.withLock { state in
-            switch feed {
-            case .notified: guard state.listening else { return nil }
-            case .polled: guard let at = state.polledAt, now - at < bound else { return nil }
-            }
-            guard let entry = state.entries[key], now - entry.loadedAt < maxAge else { return nil }
-            return entry.profiles
+            if feed == .polled { guard let at = state.polledAt, now - at < bound else { return nil } }
+            return usableProfiles(key, in: state, at: now)
         }
+    }
+
+    /// The profiles held for `key` that may be used at `now`: nothing is used while the notified feed is down, nor
+    /// past ``maxAge``.
+    private func usableProfiles(_ key: DeviceKey, in state: State, at now: ContinuousClock.Instant) -> [ProfileRecord]? {
+        guard feed == .polled || state.listening, let entry = state.entries[key], now - entry.loadedAt < maxAge else { return nil }
+        return entry.profiles
     }
 
     /// Keeps profiles loaded under `generation`, unless something was evicted meanwhile.
