@@ -206,9 +206,14 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
         record(useSVC ? "navigateSVC(\(url))" : "navigate(\(url))")
         guard case .signIn(let user, _) = play.withLock({ $0 }) else { return }
         Task {
-            let ending = url.contains("/adobe-services/logout") ? try await self.browseLogout(url) : try await self.browseLogin(url, user: user)
-            self.browserEndings.withLock { $0.append(ending) }
-            self.enabler.handleExternalURL(ending)
+            do {
+                let ending = url.contains("/adobe-services/logout") ? try await self.browseLogout(url) : try await self.browseLogin(url, user: user)
+                self.browserEndings.withLock { $0.append(ending) }
+                self.enabler.handleExternalURL(ending)
+            } catch {
+                // In the log a waiting test prints when it times out: why the web view never came back.
+                self.record("browserFailed(\(error))")
+            }
         }
     }
 
