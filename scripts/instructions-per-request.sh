@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Instructions the service executes per request (user space, callgrind), for /healthz, /healthz with a device's
-# headers, configuration, preauthorize and authorize: within about 2% between runs where req/s vary by ±20%, so a
+# headers, configuration, profiles, preauthorize and authorize: within about 2% between runs where req/s vary by ±20%, so a
 # change to the request path can be weighed before a benchmark. Needs valgrind (`apt-get install valgrind`).
 #
 #   scripts/instructions-per-request.sh [--requests N] [--algorithm RS256|ES256|EdDSA] [--only NAME] [--keep DIR] [BINARY]
 #
-# --only measures the calls whose name contains NAME (healthz, configuration, preauthorize, authorize); --keep copies
+# --only measures the calls whose name contains NAME (healthz, configuration, profiles, preauthorize, authorize); --keep copies
 # each call's callgrind profile to DIR (read it with callgrind_annotate).
 #
 # BINARY defaults to the release build (.build-release/release/entitle). Valgrind 3.19 cannot read the DWARF 5 debug
@@ -100,5 +100,6 @@ body='{"resources":["news"]}'
 measure "healthz" /healthz GET -
 measure "healthz, device headers" /healthz GET "$work/headers"
 measure "configuration" /api/v2/REF/configuration GET "$work/headers"
+measure "profiles" /api/v2/REF/profiles GET "$work/headers"
 measure "preauthorize (cached)" /api/v2/REF/decisions/preauthorize/DemoCable POST "$work/headers" "$body"
 measure "authorize ${algorithm:-RS256}" /api/v2/REF/decisions/authorize/DemoCable POST "$work/headers" "$body"

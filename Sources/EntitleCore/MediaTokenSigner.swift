@@ -35,7 +35,7 @@ public struct MediaTokenSigner: Sendable {
     /// `issueTime`, a number above 18 digits, or a character XML 1.0 forbids; rethrows signing failures.
     public func serialize(_ token: ShortMediaToken) throws -> String {
         try Self.validate(token)
-        let body = Data(token.bodyXML().utf8)
+        let body = Data(token.bodyXMLBytes())
         let signature = try key.signature(for: body)
         var out = Data("<signatureInfo>".utf8)
         out.append(signature.base64EncodedData())

@@ -27,8 +27,10 @@ extension EntitleService {
             .addRoutes(to: router.group("/o/client").add(middleware: throttle))
 
         // REST v2's calls, the ones a player makes on every play, are answered before the router's trie.
-        let api = hot.group("/api/v2/:sp").add(middleware: throttle).add(middleware: CallerMiddleware(authenticator: callers))
-            .group(context: CallerContext.self)
+        let api = hot.group("/api/v2/:sp").addMiddleware {
+            throttle
+            CallerMiddleware(authenticator: callers)
+        }.group(context: CallerContext.self)
         ConfigurationController(catalog: repository.catalog).addRoutes(to: api)
         SessionsController(sessions: sessions, sessionStore: repository.sessions).addRoutes(to: api)
         let profileChecks = ProfileChecks(profiles: repository.profiles, clock: clock)

@@ -113,6 +113,19 @@ import Testing
         #expect(!FastJSON.needsEscaping("PHNpZ25hdHVyZUluZm8+Li4uPC9zaWduYXR1cmVJbmZvPg=="))
         #expect(!FastJSON.needsEscaping("caf\u{E9} / ok"))
         for value in ["a\"b", "a\\b", "a\nb", "\u{1}"] { #expect(FastJSON.needsEscaping(value), "\(value)") }
+        // The pass is vectorized: a byte that needs escaping is found at every position of a long value, inside the
+        // vector blocks and in the tail after them; the bytes next to the ones that count (0x20, 0x21, 0x23, 0x5B,
+        // 0x5D, 0x7F, 0x80 and up) are found nowhere.
+        let plain = String(repeating: "A", count: 97)
+        #expect(!FastJSON.needsEscaping(plain + "\u{20}!#[]\u{7F}\u{80}é"))
+        for position in 0..<plain.count {
+            for special in ["\"", "\\", "\u{1F}", "\u{0}"] {
+                var value = plain
+                value.replaceSubrange(
+                    value.index(value.startIndex, offsetBy: position)...value.index(value.startIndex, offsetBy: position), with: special)
+                #expect(FastJSON.needsEscaping(value), "\(special.unicodeScalars.first!.value) at \(position)")
+            }
+        }
     }
 
     /// The ESM counters reached through ``ESMSeries`` carry the same names, labels and values as before, bounded labels

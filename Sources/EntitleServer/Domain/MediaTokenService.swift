@@ -9,13 +9,14 @@ struct MediaTokenIssuer: Sendable {
 
     /// A media token for a resource authorized for a profile.
     func token(resource: String, profile: ProfileRecord, requestor: String, now: Int64) throws -> MediaTokenInfo {
+        // The first 32 hex digits, taken as bytes (a `String` prefix walks grapheme clusters).
         let sessionGUID = String(
-            Secrets.sha256Hex(
+            decoding: Secrets.sha256Hex(
                 [
                     profile.requestorId, profile.clientId, profile.deviceId, profile.mvpdId,
                     String(profile.notBefore),
                 ].joined(separator: "|")
-            ).prefix(32))
+            ).utf8.prefix(32), as: UTF8.self)
         let token = ShortMediaToken(
             sessionGUID: sessionGUID, requestorID: requestor, resourceID: resource, ttl: ttl,
             issueTime: now, mvpdID: profile.mvpdId, proxyMvpdID: "")

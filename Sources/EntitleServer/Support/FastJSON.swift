@@ -28,14 +28,17 @@ enum FastJSON {
         return out + "\""
     }
 
-    /// Whether `value` holds a quote, a backslash or a control character: one tight pass over its bytes (a media token's
-    /// ~1.5 KB are scanned on every authorize; a closure call per byte cost 18,000 instructions there).
+    /// Whether `value` holds a quote, a backslash or a control character: one pass over its bytes without a branch per
+    /// byte, which the compiler vectorizes (a media token's ~1.5 KB are scanned on every authorize: 10,000 instructions
+    /// with a short-circuit `||` per byte, 18,000 with a closure call per byte).
     static func needsEscaping(_ value: String) -> Bool {
         var value = value
         return value.withUTF8 { bytes in
-            var found = false
-            for byte in bytes { found = found || byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") }
-            return found
+            var hits: UInt8 = 0
+            for byte in bytes {
+                hits |= (byte < 0x20 ? 1 : 0) | (byte == UInt8(ascii: "\"") ? 1 : 0) | (byte == UInt8(ascii: "\\") ? 1 : 0)
+            }
+            return hits != 0
         }
     }
 }
