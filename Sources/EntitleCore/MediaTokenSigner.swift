@@ -35,13 +35,19 @@ public struct MediaTokenSigner: Sendable {
     /// `issueTime`, a number above 18 digits, or a character XML 1.0 forbids; rethrows signing failures.
     public func serialize(_ token: ShortMediaToken) throws -> String {
         try Self.validate(token)
-        let body = Data(token.bodyXMLBytes())
-        let signature = try key.signature(for: body)
-        var out = Data("<signatureInfo>".utf8)
-        out.append(signature.base64EncodedData())
-        out.append(contentsOf: "<signatureInfo>".utf8)
-        out.append(body)
-        return out.base64EncodedString()
+        let body = token.bodyXMLBytes()
+        let signature = try key.signature(for: Data(body))
+        let marker = "<signatureInfo>".utf8
+        var envelope: [UInt8] = []
+        envelope.reserveCapacity(2 * marker.count + Base64Bytes.encodedCount(signature.count) + body.count)
+        envelope.append(contentsOf: marker)
+        Base64Bytes.append(signature, to: &envelope)
+        envelope.append(contentsOf: marker)
+        envelope.append(contentsOf: body)
+        var out: [UInt8] = []
+        out.reserveCapacity(Base64Bytes.encodedCount(envelope.count))
+        Base64Bytes.append(envelope, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func validate(_ token: ShortMediaToken) throws {
