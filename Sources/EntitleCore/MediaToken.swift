@@ -42,8 +42,8 @@ public struct ShortMediaToken: Sendable, Equatable, Codable {
         String(decoding: bodyXMLBytes(), as: UTF8.self)
     }
 
-    /// ``bodyXML()`` as UTF-8 bytes, written into one buffer (what is signed; fourteen `String` appends per token cost
-    /// about ten times as much).
+    /// ``bodyXML()`` as UTF-8 bytes, written into one buffer: what is signed (built by fourteen `String` appends, the
+    /// body cost about 13,000 instructions more per token).
     public func bodyXMLBytes() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(

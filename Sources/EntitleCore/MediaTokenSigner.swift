@@ -1,4 +1,5 @@
 import Crypto
+internal import ExtrasBase64
 import _CryptoExtras
 import Foundation
 
@@ -37,17 +38,12 @@ public struct MediaTokenSigner: Sendable {
         try Self.validate(token)
         let body = token.bodyXMLBytes()
         let signature = try key.signature(for: Data(body))
-        let marker = "<signatureInfo>".utf8
-        var envelope: [UInt8] = []
-        envelope.reserveCapacity(2 * marker.count + Base64Bytes.encodedCount(signature.count) + body.count)
-        envelope.append(contentsOf: marker)
-        Base64Bytes.append(signature, to: &envelope)
-        envelope.append(contentsOf: marker)
-        envelope.append(contentsOf: body)
-        var out: [UInt8] = []
-        out.reserveCapacity(Base64Bytes.encodedCount(envelope.count))
-        Base64Bytes.append(envelope, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        // Encoded into byte buffers: through `Data` the two encodings cost about 12,000 instructions per token.
+        var envelope = Array("<signatureInfo>".utf8)
+        envelope += Base64.encodeToBytes(bytes: signature)
+        envelope += "<signatureInfo>".utf8
+        envelope += body
+        return Base64.encodeToString(bytes: envelope)
     }
 
     private static func validate(_ token: ShortMediaToken) throws {
