@@ -2,7 +2,7 @@
 # Runs the README's "Walk through the REST API v2 with curl" block as written, start to end, and checks its results.
 # Against $ENTITLE_URL / $ENTITLE_DATA_DIR when set; otherwise it starts `entitle serve` (the built binary, or
 # $ENTITLE_BINARY) on a free loopback port with a throwaway data directory, and stops it afterwards.
-# Needs curl, jq and python3.
+# Needs curl, jq and python3 (with venv and PyPI, for the Python media-token verifier).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for tool in curl jq python3; do command -v "$tool" >/dev/null || { echo "rest-walkthrough: $tool is not installed" >&2; exit 2; }; done
@@ -41,4 +41,12 @@ fail() { echo "rest-walkthrough: $*" >&2; exit 1; }
 [ -n "$MEDIA_TOKEN" ] && [ "$MEDIA_TOKEN" != null ] || fail "no media token for news"
 jq -e '.decisions[] | select(.resource == "news") | .authorized' <<<"$DECISIONS" >/dev/null || fail "news was not authorized"
 jq -e '.decisions[] | select(.resource == "movies") | .authorized' <<<"$DECISIONS" >/dev/null || fail "movies was not authorized"
+# The media token the service signed, checked by a verifier we did not write in Swift: the Python example (the
+# `cryptography` package, Python's own Base64) with the keys the service publishes.
+python=$(scripts/python-verifier-venv.sh)
+curl -fsS "$ENTITLE_URL/keys/media-token" >"$workdir/media-token.pem" || fail "no published media-token keys"
+status=$("$python" examples/verify-media-token.py --keys "$workdir/media-token.pem" --requestor REF --resource news "$MEDIA_TOKEN") ||
+  fail "the Python verifier rejects the media token: ${status:-no answer}"
+[ "$status" = valid ] || fail "the Python verifier says $status"
+echo "== the media token verifies with the Python example (cryptography)"
 echo "== walk-through complete"

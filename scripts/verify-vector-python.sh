@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
 # Runs the Python verification example (examples/verify-media-token.py) against the media-token test vector
 # (Tests/MediaTokenVerifierTests/Fixtures/media-token-vector.json): every case must give its expected verdict.
-# Installs `cryptography` into .build/python-verifier-venv on first use (needs python3 with venv, and PyPI).
+# `cryptography` comes from the venv of scripts/python-verifier-venv.sh (made on first use; needs PyPI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv=.build/python-verifier-venv
-if ! "$venv/bin/python" -c 'import cryptography' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet cryptography
-fi
-"$venv/bin/python" - <<'PY'
+python=$(scripts/python-verifier-venv.sh)
+"$python" - <<'PY'
 import json, subprocess, sys
 fixtures = "Tests/MediaTokenVerifierTests/Fixtures/"
 vector = json.load(open(fixtures + "media-token-vector.json"))
