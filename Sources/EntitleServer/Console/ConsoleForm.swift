@@ -24,7 +24,7 @@ struct ConsoleForm: Sendable {
     /// Reads the form of a request; a body that is too large or not a form is a ``ConsoleFailure``.
     static func read(_ request: Request) async throws -> ConsoleForm {
         let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: limit) } catch {
+        do { body = try await request.body.collect(upTo: limit) } catch let error as HTTPError where error.status == .contentTooLarge {
             throw ConsoleFailure(status: .contentTooLarge, "The form is larger than \(limit / 1024) KiB.")
         }
         let contentType = request.headers[.contentType] ?? ""

@@ -1,9 +1,10 @@
 import EntitleCore
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Turns every failure into an Enhanced Error Code body: the errors of the domain services (``APIError/init(domain:)``), unknown routes, wrong methods, oversized or malformed
-/// bodies, and unexpected errors (logged, answered as `internal_server_error` without internals).
+/// bodies (undecodable, or with broken HTTP/1.1 framing), and unexpected errors (logged, answered as `internal_server_error` without internals).
 struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
 
@@ -46,6 +47,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                         action: "none", status: Int(error.status.code), code: "http_error",
                         message: error.body ?? error.status.reasonPhrase))
             }
+        } catch is HTTPParserError {
+            // A body the HTTP/1.1 decoder rejected while a route read it (a client's error, not ours).
+            throw APIError(EnhancedError.invalidRequest.with(details: UnstorableTextMiddleware.malformedBody), headers: [.connection: "close"])
         } catch is DecodingError {
             throw APIError(EnhancedError.invalidRequest.with(details: "The request body could not be decoded."))
         } catch let error as any HTTPResponseError {

@@ -1,13 +1,15 @@
 import EntitleCore
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 import NIOCore
 
 /// Refuses, before any handler runs, a request whose path, query or body carries text no database column can hold: the
 /// NUL character, raw or encoded (`%00` in a URL or form, `\u0000` in JSON). PostgreSQL refuses NUL in `text`, SQLite
 /// truncates at it; every other character a client can send arrives as valid UTF-8 and is storable. The refusal is
 /// each protocol's own 400: an Enhanced Error body on REST v2, a v1 document (XML or JSON as negotiated) on REST v1 and
-/// adobe-services, an OAuth error on the token endpoint.
+/// adobe-services, an OAuth error on the token endpoint. A body the HTTP/1.1 decoder rejects while it is read here (a
+/// malformed chunk size, say) gets the same 400, and the connection is closed.
 struct UnstorableTextMiddleware: RouterMiddleware {
     typealias Context = AppContext
 
@@ -18,7 +20,12 @@ struct UnstorableTextMiddleware: RouterMiddleware {
         let uri = request.uri.description
         var unstorable = uri.utf8.withContiguousStorageIfAvailable { Self.containsNUL($0) } ?? Self.containsNUL(Array(uri.utf8))
         if !unstorable, Self.mayHaveBody(request), !Self.isDecisions(request), !Self.declaredTooLarge(request, limit: context.maxUploadSize) {
-            let body = try await request.collectBody(upTo: context.maxUploadSize)
+            let body: ByteBuffer
+            do { body = try await request.collectBody(upTo: context.maxUploadSize) } catch is HTTPParserError {
+                var answer = try Self.refusal(for: request, context: context, explaining: Self.malformedBody)
+                answer.headers[.connection] = "close"  // the framing is broken: the next request cannot be found
+                return answer
+            }
             unstorable =
                 body.readableBytesView.withContiguousStorageIfAvailable { Self.containsNUL($0) }
                 ?? Self.containsNUL(Array(body.readableBytesView))
@@ -89,12 +96,15 @@ struct UnstorableTextMiddleware: RouterMiddleware {
 
     static let explanation = "A parameter holds a NUL character (%00), which no identifier or text may contain."
     static var error: EnhancedError { EnhancedError.invalidRequest.with(details: explanation) }
+    /// Why a body whose HTTP/1.1 framing (chunk sizes, length) the decoder rejected is refused.
+    static let malformedBody = "The request body is not valid HTTP/1.1: its chunked encoding or length is malformed."
 
-    /// The protocol's 400 for the route the request was meant for.
-    static func refusal(for request: Request, context: AppContext) throws -> Response {
+    /// The protocol's 400 for the route the request was meant for, saying `explanation`.
+    static func refusal(for request: Request, context: AppContext, explaining explanation: String = explanation) throws -> Response {
         if Self.isPage(request.uri.path) {
             return HTMLPage.message(title: "This link is not valid", message: explanation, status: .badRequest)
         }
+        let error = EnhancedError.invalidRequest.with(details: explanation)
         if let format = V1Format.legacy(request) { return error.v1Document.response(format, status: .badRequest) }
         if request.uri.path.hasPrefix("/o/client/") {
             return try OAuthError("invalid_request", explanation).response(from: request, context: context)

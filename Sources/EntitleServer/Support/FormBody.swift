@@ -4,12 +4,13 @@ import Hummingbird
 
 /// Reading request bodies and parameters (decoded with ``FormURLEncoding``).
 enum FormBody {
-    /// Collects the body as UTF-8 text, refusing bodies over `limit` bytes.
+    /// Collects the body as UTF-8 text, refusing bodies over `limit` bytes (a body the HTTP/1.1 decoder rejects is
+    /// the error middleware's 400).
     static func text(of request: Request, context: some RequestContext, limit: Int = 64 * 1024) async throws -> String {
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return String(buffer: buffer)
-        } catch {
+        } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError(.payloadTooLarge)
         }
     }
