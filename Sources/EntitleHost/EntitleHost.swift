@@ -117,6 +117,9 @@ package struct EntitleHost: Sendable {
     ) -> some ApplicationProtocol {
         let limits = configuration.connectionLimits.exempting(configuration.trustedProxies)
         var services: [any Service] = [ReportFlusher(service: service, interval: configuration.reportFlushInterval)]
+        if service.repository.catalogCache.refreshInterval > .zero {
+            services.append(CatalogVersionPoller(repository: service.repository, logger: service.logger))
+        }
         if let interval = configuration.metadataRefreshInterval {
             services.append(MetadataRefresher(service: service, interval: interval, check: configuration.metadataRefreshCheck))
         }

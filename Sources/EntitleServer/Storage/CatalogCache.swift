@@ -118,12 +118,14 @@ package final class CatalogCache: Sendable {
         DispatchTime.now().uptimeNanoseconds < freshUntil.load(ordering: .acquiring)
     }
 
-    /// Whether the version must be read now; when true the caller reads it and calls ``versionRead(_:at:)``.
-    func versionCheckDue() -> (due: Bool, startedAt: ContinuousClock.Instant) {
+    /// Whether the version must be read now; when true the caller reads it and calls ``versionRead(_:at:)``. `age`
+    /// (default: ``refreshInterval``) is how old the last read may be: the host's poller reads it again at half the
+    /// interval, so that the cache stays fresh and no request waits for the read (``CatalogVersionPoller``).
+    func versionCheckDue(olderThan age: Duration? = nil) -> (due: Bool, startedAt: ContinuousClock.Instant) {
         let now = clock.now
         return state.withLock { state in
             if refreshInterval == .zero || state.version == nil { return (true, now) }
-            guard !state.checking, let checkedAt = state.checkedAt, now - checkedAt >= refreshInterval else { return (false, now) }
+            guard !state.checking, let checkedAt = state.checkedAt, now - checkedAt >= (age ?? refreshInterval) else { return (false, now) }
             state.checking = true
             return (true, now)
         }

@@ -26,9 +26,12 @@ extension SQLStore {
         return loaded
     }
 
-    /// Reads the catalog version when the last read is too old, dropping the cache when it changed.
-    package func refreshCatalogVersion() async throws {
-        let (due, startedAt) = catalogCache.versionCheckDue()
+    /// Reads the catalog version when the last read is too old, dropping the cache when it changed. `ahead`: when it
+    /// is older than half the refresh interval, so that it is read again before the cache stops being fresh (the
+    /// host's ``CatalogVersionPoller``; a request that finds the cache stale reads the version itself, unless a read is
+    /// already under way, and then uses what is cached meanwhile).
+    package func refreshCatalogVersion(ahead: Bool = false) async throws {
+        let (due, startedAt) = catalogCache.versionCheckDue(olderThan: ahead ? catalogCache.refreshInterval / 2 : nil)
         guard due else { return }
         do {
             let version = try await sql.raw("SELECT version FROM catalog_version WHERE id = 1").first()?
