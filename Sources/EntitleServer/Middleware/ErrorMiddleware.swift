@@ -1,6 +1,7 @@
 import EntitleCore
 import Hummingbird
 import Logging
+import NIOCore
 import NIOHTTP1
 
 /// Turns every failure into an Enhanced Error Code body: the errors of the domain services (``APIError/init(domain:)``), unknown routes, wrong methods, oversized or malformed
@@ -47,6 +48,9 @@ struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
                         action: "none", status: Int(error.status.code), code: "http_error",
                         message: error.body ?? error.status.reasonPhrase))
             }
+        } catch is NIOTooManyBytesError {
+            // A route's own size limit (`collect(upTo:)`), where the route did not answer it itself.
+            throw APIError(.payloadTooLarge)
         } catch is HTTPParserError {
             // A body the HTTP/1.1 decoder rejected while a route read it (a client's error, not ours).
             throw APIError(EnhancedError.invalidRequest.with(details: UnstorableTextMiddleware.malformedBody), headers: [.connection: "close"])

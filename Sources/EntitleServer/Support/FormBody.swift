@@ -1,6 +1,7 @@
 import EntitleCore
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// Reading request bodies and parameters (decoded with ``FormURLEncoding``).
 enum FormBody {
@@ -10,6 +11,8 @@ enum FormBody {
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return String(buffer: buffer)
+        } catch is NIOTooManyBytesError {
+            throw APIError(.payloadTooLarge)
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw APIError(.payloadTooLarge)
         }
