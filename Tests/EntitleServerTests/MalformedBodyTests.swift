@@ -40,4 +40,22 @@ import Testing
             }
         }
     }
+
+    /// A chunked body (no length announced) over the upload limit: 413 with the documented error body, not an empty 413.
+    @Test func aChunkedBodyOverTheLimitIsPayloadTooLargeWithItsErrorBody() async throws {
+        try await LocalService.run { host in
+            let port = try #require(URLComponents(string: host.baseURL)?.port)
+            let connection = try RawConnection(port: port)
+            defer { connection.close() }
+            let chunk = String(repeating: "a", count: 32 * 1024)
+            let chunks = String(repeating: "8000\r\n" + chunk + "\r\n", count: 10)  // 320 KiB, over the 256 KiB limit
+            connection.sendAll(
+                "POST /api/v2/REF/sessions/DemoCable HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n" + chunks + "0\r\n\r\n")
+            let (data, _) = await connection.readUntilClosed(timeout: 5)
+            let text = String(decoding: data, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 413"), "\(text.prefix(300))")
+            #expect(text.contains(#""code":"payload_too_large""#), "\(text.prefix(600))")
+        }
+    }
 }

@@ -2,7 +2,6 @@ import EntitleCore
 import Foundation
 import Hummingbird
 import MultipartKit
-import NIOCore
 
 /// The fields of a console form: `application/x-www-form-urlencoded`, or `multipart/form-data` when it uploads a file
 /// (an MVPD's metadata). Each field is text; a file field holds the file's content.
@@ -25,9 +24,7 @@ struct ConsoleForm: Sendable {
     /// Reads the form of a request; a body that is too large or not a form is a ``ConsoleFailure``.
     static func read(_ request: Request) async throws -> ConsoleForm {
         let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: limit) } catch is NIOTooManyBytesError {
-            throw ConsoleFailure(status: .contentTooLarge, "The form is larger than \(limit / 1024) KiB.")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        do { body = try await request.body.collect(upTo: limit) } catch  where FormBody.isTooLarge(error) {
             throw ConsoleFailure(status: .contentTooLarge, "The form is larger than \(limit / 1024) KiB.")
         }
         let contentType = request.headers[.contentType] ?? ""

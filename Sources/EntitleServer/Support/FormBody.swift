@@ -11,11 +11,15 @@ enum FormBody {
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return String(buffer: buffer)
-        } catch is NIOTooManyBytesError {
-            throw APIError(.payloadTooLarge)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch  where isTooLarge(error) {
             throw APIError(.payloadTooLarge)
         }
+    }
+
+    /// Whether `error` says a body was longer than the limit it was collected with (NIOCore's `collect(upTo:)` throws
+    /// `NIOTooManyBytesError`, Hummingbird's decoding a 413 `HTTPError`), not that it could not be read.
+    static func isTooLarge(_ error: any Error) -> Bool {
+        error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge
     }
 
     /// The form fields of a request body (any content type is read as a form).
