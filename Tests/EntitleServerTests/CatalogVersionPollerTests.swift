@@ -23,11 +23,11 @@ import Testing
         // The first version read moves the generation (from "never read"); the poller makes it without any request.
         let unread = cache.generation
         let poller = Task { try await CatalogVersionPoller(repository: repository, logger: logger).run() }
-        #expect(try await Self.eventually { cache.generation != unread }, "the poller did not read the version")
+        #expect(try await ConnectionLimitTests.eventually(within: 30) { cache.generation != unread }, "the poller did not read the version")
         // A catalog change by another process (as `entitle admin` makes) drops this cache, though nothing reads it.
         let generation = cache.generation
         try await Repository(sql: engine.sql).catalogChanged()
-        #expect(try await Self.eventually { cache.generation != generation }, "the change made elsewhere was not seen")
+        #expect(try await ConnectionLimitTests.eventually(within: 30) { cache.generation != generation }, "the change made elsewhere was not seen")
         poller.cancel()
         _ = await poller.result
         try await engine.close()
@@ -41,14 +41,5 @@ import Testing
         #expect(cache.isFresh())
         #expect(!cache.versionCheckDue().due, "a request reads again only after the whole interval")
         #expect(cache.versionCheckDue(olderThan: .zero).due, "the poller reads before it")
-    }
-
-    static func eventually(_ condition: @Sendable () -> Bool) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
     }
 }

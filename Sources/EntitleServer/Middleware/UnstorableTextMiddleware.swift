@@ -95,19 +95,18 @@ struct UnstorableTextMiddleware: RouterMiddleware {
     }
 
     static let explanation = "A parameter holds a NUL character (%00), which no identifier or text may contain."
-    static var error: EnhancedError { EnhancedError.invalidRequest.with(details: explanation) }
     /// Why a body whose HTTP/1.1 framing (chunk sizes, length) the decoder rejected is refused.
     static let malformedBody = "The request body is not valid HTTP/1.1: its chunked encoding or length is malformed."
 
-    /// The protocol's 400 for the route the request was meant for, saying `explanation`.
-    static func refusal(for request: Request, context: AppContext, explaining explanation: String = explanation) throws -> Response {
+    /// The protocol's 400 for the route the request was meant for, giving `reason`.
+    static func refusal(for request: Request, context: AppContext, explaining reason: String = explanation) throws -> Response {
         if Self.isPage(request.uri.path) {
-            return HTMLPage.message(title: "This link is not valid", message: explanation, status: .badRequest)
+            return HTMLPage.message(title: "This link is not valid", message: reason, status: .badRequest)
         }
-        let error = EnhancedError.invalidRequest.with(details: explanation)
+        let error = EnhancedError.invalidRequest.with(details: reason)
         if let format = V1Format.legacy(request) { return error.v1Document.response(format, status: .badRequest) }
         if request.uri.path.hasPrefix("/o/client/") {
-            return try OAuthError("invalid_request", explanation).response(from: request, context: context)
+            return try OAuthError("invalid_request", reason).response(from: request, context: context)
         }
         return try APIError(error).response(from: request, context: context)
     }
