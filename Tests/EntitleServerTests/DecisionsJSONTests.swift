@@ -31,6 +31,14 @@ import Testing
             DecisionsResponse(decisions: [
                 Decision(resource: "movies", serviceProvider: "REF", mvpd: "DemoCable", source: .mvpd, authorized: false, error: .invalidResources)
             ]),
+            // Non-ASCII text that needs no escaping, and integers at their limits, through the fast writer.
+            DecisionsResponse(decisions: [
+                Decision(
+                    resource: "séries/😀 <b>", serviceProvider: "REF", mvpd: "DemoCable", source: .mvpd, authorized: true,
+                    token: MediaTokenInfo(notBefore: 0, notAfter: Int64.max, issuedAt: -1, serializedToken: String(repeating: "A", count: 4096)),
+                    notBefore: Int64.min, notAfter: 9),
+                Decision(resource: "", serviceProvider: "REF", mvpd: "DemoCable", source: .degradation, authorized: true, notBefore: 10, notAfter: 10),
+            ]),
         ]
         for response in cases {
             #expect(Self.fast(response) == Self.general(response))
