@@ -37,7 +37,8 @@ import Testing
                     resource: "séries/😀 <b>", serviceProvider: "REF", mvpd: "DemoCable", source: .mvpd, authorized: true,
                     token: MediaTokenInfo(notBefore: 0, notAfter: Int64.max, issuedAt: -1, serializedToken: String(repeating: "A", count: 4096)),
                     notBefore: Int64.min, notAfter: 9),
-                Decision(resource: "", serviceProvider: "REF", mvpd: "DemoCable", source: .degradation, authorized: true, notBefore: 10, notAfter: 10),
+                Decision(
+                    resource: "", serviceProvider: "REF", mvpd: "DemoCable", source: .degradation, authorized: true, notBefore: 10, notAfter: 10),
             ]),
         ]
         for response in cases {
