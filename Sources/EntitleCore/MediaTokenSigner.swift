@@ -46,12 +46,23 @@ public struct MediaTokenSigner: Sendable {
         return Base64.encodeToString(bytes: envelope)
     }
 
+    /// Whether every byte of `value` is printable ASCII (each an XML character): one branch-free pass, so the usual ids
+    /// skip the scalar-by-scalar check.
+    private static func isPrintableASCII(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            var outside: UInt8 = 0
+            for byte in bytes { outside |= (byte < 0x20 || byte >= 0x7F) ? 1 : 0 }
+            return outside == 0
+        }
+    }
+
     private static func validate(_ token: ShortMediaToken) throws {
         let limit: Int64 = 999_999_999_999_999_999
         guard (0...limit).contains(token.ttl), (0...limit).contains(token.issueTime) else {
             throw MediaTokenFormatError(.invalidValue, "ttl and issueTime must be between 0 and 10^18 - 1")
         }
-        for value in [token.sessionGUID, token.requestorID, token.resourceID, token.mvpdID, token.proxyMvpdID] {
+        for value in [token.sessionGUID, token.requestorID, token.resourceID, token.mvpdID, token.proxyMvpdID] where !isPrintableASCII(value) {
             for scalar in value.unicodeScalars where !XMLEscape.isXMLCharacter(scalar.value) {
                 throw MediaTokenFormatError(.invalidValue, "token value contains a character XML forbids")
             }

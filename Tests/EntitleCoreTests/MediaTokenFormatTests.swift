@@ -141,9 +141,18 @@ import Testing
         control.sessionGUID = "a\u{0}b"
         var huge = token
         huge.issueTime = .max
-        for bad in [negative, control, huge] {
+        var noncharacter = token
+        noncharacter.resourceID = "news\u{FFFE}"
+        for bad in [negative, control, huge, noncharacter] {
             let error = #expect(throws: MediaTokenFormatError.self) { try signer.serialize(bad) }
             #expect(error?.code == .invalidValue)
         }
+    }
+
+    @Test func signerWritesEveryCharacterXMLAllows() throws {
+        let signer = MediaTokenSigner(privateKey: Self.key)
+        var allowed = token
+        allowed.resourceID = "séries\t\n\r\u{7F}😀 <b>&"
+        _ = try signer.serialize(allowed)
     }
 }
