@@ -25,7 +25,6 @@ struct RawJSONWriter {
 
     /// `value` in decimal.
     mutating func write(_ value: Int64) {
-        precondition(count + Self.maximumIntegerLength <= memory.count, "RawJSONWriter: the memory is too small")
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, filled from the end
         withUnsafeMutableBytes(of: &digits) { scratch in
             var magnitude = value.magnitude
