@@ -51,7 +51,7 @@ struct TestMediaTokens: MediaTokenSigning {
     static let key = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
 
     func mediaTokenSigner(requestor: String) async throws -> MediaTokenIssuer {
-        MediaTokenIssuer(signer: MediaTokenSigner(privateKey: Self.key), ttl: 420_000)
+        MediaTokenIssuer(signer: MediaTokenSigner(privateKey: Self.key), ttl: 420_000, sessionGUIDs: SessionGUIDCache())
     }
 }
 

@@ -6,19 +6,12 @@ import Foundation
 struct MediaTokenIssuer: Sendable {
     let signer: MediaTokenSigner
     let ttl: Int64
+    let sessionGUIDs: SessionGUIDCache
 
     /// A media token for a resource authorized for a profile.
     func token(resource: String, profile: ProfileRecord, requestor: String, now: Int64) throws -> MediaTokenInfo {
-        // The first 32 hex digits, taken as bytes (a `String` prefix walks grapheme clusters).
-        let sessionGUID = String(
-            decoding: Secrets.sha256Hex(
-                [
-                    profile.requestorId, profile.clientId, profile.deviceId, profile.mvpdId,
-                    String(profile.notBefore),
-                ].joined(separator: "|")
-            ).utf8.prefix(32), as: UTF8.self)
         let token = ShortMediaToken(
-            sessionGUID: sessionGUID, requestorID: requestor, resourceID: resource, ttl: ttl,
+            sessionGUID: sessionGUIDs.guid(for: profile), requestorID: requestor, resourceID: resource, ttl: ttl,
             issueTime: now, mvpdID: profile.mvpdId, proxyMvpdID: "")
         return MediaTokenInfo(notBefore: now, notAfter: now + ttl, issuedAt: now, serializedToken: try signer.serialize(token))
     }
@@ -31,6 +24,8 @@ struct MediaTokenService: Sendable {
     let keys: ServiceKeys
     /// Media token lifetime, ms.
     let ttl: Int64
+    /// The session GUIDs of the sign-ins tokens were issued for.
+    let sessionGUIDs = SessionGUIDCache()
 
     /// The media-token issuer with the current key of the requestor's algorithm (RSA by default, and RSA while the
     /// requestor's ECDSA / Ed25519 key is only published and not yet signing).
@@ -39,6 +34,6 @@ struct MediaTokenService: Sendable {
         var key = try await keys.mediaTokenSigningKey(algorithm)
         if key == nil { key = try await keys.mediaTokenSigningKey(.rsaSHA256) }
         guard let key else { throw ConfigurationError("No media-token key in the database.") }
-        return MediaTokenIssuer(signer: MediaTokenSigner(signingKey: key), ttl: ttl)
+        return MediaTokenIssuer(signer: MediaTokenSigner(signingKey: key), ttl: ttl, sessionGUIDs: sessionGUIDs)
     }
 }
