@@ -51,7 +51,7 @@ struct APIClient: Sendable {
             } catch is CancellationError {
                 throw AccessEnablerError(code: .cancelled, message: "The request was cancelled.")
             } catch {
-                throw AccessEnablerError(code: .network, message: "The service could not be reached: \(error)")
+                throw AccessEnablerError.network("The service could not be reached", transportError: error)
             }
             if (200..<300).contains(response.status) { return response }
             let enhanced = try? JSONDecoder().decode(EnhancedError.self, from: response.body)

@@ -53,6 +53,8 @@ public struct AccessEnablerError: Error, Sendable, Equatable, CustomStringConver
     public var httpStatus: Int?
     /// Seconds to wait before retrying (HTTP 429 `Retry-After`).
     public var retryAfter: Double?
+    /// Why the service could not be reached, for a ``Code/network`` failure of the transport.
+    public var networkReason: NetworkReason?
 
     /// Creates an error.
     public init(

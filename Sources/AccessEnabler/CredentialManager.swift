@@ -144,7 +144,7 @@ actor CredentialManager {
             body: try? JSONEncoder().encode(body))
         let response: HTTPResponse
         do { response = try await transport.send(request) } catch {
-            return .failure(AccessEnablerError(code: .network, message: "Client registration failed: \(error)"))
+            return .failure(AccessEnablerError.network("Client registration failed", transportError: error))
         }
         if response.status == 429 { return .failure(APIClient.throttled(response)) }
         guard (200..<300).contains(response.status) else {
@@ -188,7 +188,7 @@ actor CredentialManager {
             body: Data(form.utf8))
         let response: HTTPResponse
         do { response = try await transport.send(request) } catch {
-            return .failure(AccessEnablerError(code: .network, message: "Access token request failed: \(error)"))
+            return .failure(AccessEnablerError.network("Access token request failed", transportError: error))
         }
         if response.status == 429 { return .failure(APIClient.throttled(response)) }
         guard (200..<300).contains(response.status) else {

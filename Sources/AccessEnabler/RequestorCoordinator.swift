@@ -81,8 +81,9 @@ final class RequestorCoordinator {
                         extras: ["serviceProvider": provider.absoluteString]))
             })
         for provider in silent {
-            let error = AccessEnablerError(
+            var error = AccessEnablerError(
                 code: .network, message: "\(provider.absoluteString) did not answer.", statusID: AccessEnablerStatus.ID.serviceTimeout)
+            error.networkReason = .timedOut
             received(generation: generation, provider: provider, result: .failure(error), profiles: nil, in: engine)
         }
     }

@@ -17,8 +17,15 @@ struct DeviceOptions: ParsableArguments {
         help: "Where the device keeps its credentials, device id and sign-in (default: $XDG_CONFIG_HOME/entitle/device or ~/.config/entitle/device).")
     var stateDir: String?
 
+    @Option(help: "Seconds to wait for each answer of the service (env: ENTITLE_TIMEOUT).")
+    var timeout = EnvironmentDefaults.requestTimeout
+
     @Flag(help: "Print one JSON object per command.")
     var json = false
+
+    mutating func validate() throws {
+        guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout (or ENTITLE_TIMEOUT) must be a positive number of seconds.") }
+    }
 
     /// The server URL without a trailing slash.
     var serverBase: String {
@@ -57,7 +64,8 @@ struct DeviceOptions: ParsableArguments {
         var info = DeviceEnvironment.current(applicationID: "entitle-device")
         info.primaryHardwareType = "SetTopBox"
         let configuration = AccessEnabler.Configuration(
-            tokenStore: store, callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "entitle.device.callbacks")),
+            transport: URLSessionTransport(timeout: timeout), tokenStore: store,
+            callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "entitle.device.callbacks")),
             secondScreen: true, activationURL: serverBase + "/activate", deviceInfo: info,
             userAgent: "entitle-device/1.0 " + DeviceEnvironment.userAgent)
         let enabler = AccessEnabler(softwareStatement: statement, serviceBaseURL: url, configuration: configuration)

@@ -17,6 +17,8 @@ struct DeviceOutput: Sendable {
     let json: Bool
     /// The service's base URL, for messages.
     var server = ""
+    /// The wait for each answer, seconds, for messages.
+    var timeout = EnvironmentDefaults.defaultRequestTimeout
 
     /// Prints a successful result: `fields` as JSON (with `"ok": true`) or `text`.
     func success(_ fields: [String: Any], text: @autoclosure () -> String) {
@@ -32,7 +34,7 @@ struct DeviceOutput: Sendable {
     /// Prints a failure and returns the exit code to throw. "Not signed in" and denials are answers, printed on
     /// standard output; other errors go to standard error (as JSON on standard output with `--json`).
     func failure(_ error: any Error, command: String, extra: [String: Any] = [:]) -> ExitCode {
-        let (kind, status, message, details, statusID) = Self.classify(error, server: server)
+        let (kind, status, message, details, statusID) = Self.classify(error, server: server, timeout: timeout)
         if json {
             var object = extra
             object["ok"] = false
@@ -58,13 +60,27 @@ struct DeviceOutput: Sendable {
         handle.write(Data(text.utf8))
     }
 
+    /// `30` for 30 seconds, `2.5` for two and a half.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
     /// The error kind, exit status, message, details and SDK status id of `error`.
-    static func classify(_ error: any Error, server: String = "") -> (String, Int32, String, String?, String?) {
+    static func classify(
+        _ error: any Error, server: String = "", timeout: Double = EnvironmentDefaults.defaultRequestTimeout
+    ) -> (String, Int32, String, String?, String?) {
+        if let error = error as? AccessEnablerError, error.code == .network, error.networkReason == .timedOut {
+            return (
+                error.code.rawValue, 1,
+                "the Entitle service at \(server) did not answer within \(seconds(timeout)) s "
+                    + "(pass --timeout or set ENTITLE_TIMEOUT to wait longer)", nil, error.statusID
+            )
+        }
         if let error = error as? AccessEnablerError, error.code == .network {
             return (
                 error.code.rawValue, 1,
                 "cannot reach the Entitle service at \(server) — is `entitle serve` running? "
-                    + "(set ENTITLE_URL or pass --server)", nil, error.statusID
+                    + "(set ENTITLE_URL or pass --server)", error.networkReason?.rawValue, error.statusID
             )
         }
         if let error = error as? AccessEnablerError, DeviceRunner.isThrottled(error) {

@@ -20,6 +20,7 @@ struct DeviceRunner {
     func run(_ body: (AccessEnabler, DeviceOutput) async throws -> Void) async throws {
         var output = DeviceOutput(json: options.json)
         output.server = options.serverBase
+        output.timeout = options.timeout
         var retries = 0
         while true {
             do {

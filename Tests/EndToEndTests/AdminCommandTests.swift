@@ -20,7 +20,7 @@ import Testing
             binary: try DeviceCommandTests.binary(),
             arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory], directory: directory, standardInput: input)
         defer { process.stop() }
-        return try await process.finish(timeout: 60)
+        return try await process.finish(timeout: DeviceProcess.patience)
     }
 
     @Test func anOperatorDegradesAnMVPDAndViewersKeepWatching() async throws {

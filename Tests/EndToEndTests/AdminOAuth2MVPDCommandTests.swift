@@ -23,7 +23,7 @@ import Testing
             binary: try DeviceCommandTests.binary(),
             arguments: ["admin"] + arguments + ["--data-dir", service.dataDirectory] + database, directory: directory, environment: environment)
         defer { process.stop() }
-        return try await process.finish(timeout: 60)
+        return try await process.finish(timeout: DeviceProcess.patience)
     }
 
     @Test func anOperatorAddsAnOAuth2MVPDByDiscoveryAndAnAppSignsIn() async throws {

@@ -61,7 +61,7 @@ import EntitleTesting
         func run(_ command: [String]) async throws -> DeviceProcess.Result {
             let process = try start(command)
             defer { process.stop() }
-            return try await process.finish(timeout: 60)
+            return try await process.finish(timeout: DeviceProcess.patience)
         }
 
         func remove() { try? FileManager.default.removeItem(at: directory) }
@@ -71,7 +71,7 @@ import EntitleTesting
     func login(_ device: DeviceBox, service: LocalService, user: String) async throws -> DeviceProcess.Result {
         let login = try device.start(["login"])
         defer { login.stop() }
-        let line = try await login.waitForOutput(containing: "Activation URL:", timeout: 60)
+        let line = try await login.waitForOutput(containing: "Activation URL:", timeout: DeviceProcess.patience)
         let url = try #require(line.split(separator: " ").last.map(String.init))
         #expect(url.hasPrefix(service.baseURL + "/activate?code="))
         #expect(login.output.contains("\u{2588}"))  // the QR code
@@ -92,7 +92,7 @@ import EntitleTesting
         let saml = try #require(post.forms.first { $0["SAMLResponse"] != nil })
         guard case .page(let done) = try await browser.submit(saml, from: post) else { throw BrowserError("no success page") }
         #expect(done.body.contains("You are signed in"))
-        return try await login.finish(timeout: 60)
+        return try await login.finish(timeout: DeviceProcess.patience)
     }
 
     @Test func aliceSignsInWithACodeAuthorizesAndSignsOut() async throws {
@@ -187,7 +187,7 @@ import EntitleTesting
             defer { device.remove() }
             let login = try device.start(["login", "--mvpd", "DemoCable"])
             defer { login.stop() }
-            _ = try await login.waitForOutput(containing: "Registration code:", timeout: 60)
+            _ = try await login.waitForOutput(containing: "Registration code:", timeout: DeviceProcess.patience)
             login.interrupt()
             let result = try await login.finish(timeout: 30)
             #expect(result.status == 130)
@@ -224,6 +224,13 @@ final class DeviceProcess {
     private let stdoutURL: URL
     private let stderrURL: URL
 
+    /// How long a test waits for a process to print or exit, seconds. Generous: on a 2-core machine running every suite
+    /// at once, the in-process service can take tens of seconds to answer; a process that hangs still fails the test.
+    static let patience: Double = 150
+    /// The wait for each answer of the service that `entitle device` is given (`ENTITLE_TIMEOUT`) unless a test sets
+    /// its own: its 30 s default is for people, and a loaded test machine can exceed it without anything being wrong.
+    static let requestTimeout = "120"
+
     /// Starts `binary`; `environment` adds to (or overrides) this process's environment.
     /// `standardInput` is written to a file the process reads (none: `/dev/null`).
     init(binary: URL, arguments: [String], directory: URL, environment: [String: String] = [:], standardInput: String? = nil) throws {
@@ -238,7 +245,8 @@ final class DeviceProcess {
         }
         process = try ChildProcess(
             executable: binary.path, arguments: arguments, directory: directory.path,
-            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            environment: ProcessInfo.processInfo.environment.merging(["ENTITLE_TIMEOUT": Self.requestTimeout]) { own, _ in own }
+                .merging(environment) { $1 },
             standardInput: inputPath, standardOutput: stdoutURL.path, standardError: stderrURL.path)
     }
 

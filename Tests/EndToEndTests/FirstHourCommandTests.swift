@@ -24,7 +24,7 @@ import EntitleTesting
         defer { if directory == nil { try? FileManager.default.removeItem(at: folder) } }
         let process = try DeviceProcess(binary: try DeviceCommandTests.binary(), arguments: arguments, directory: folder, environment: environment)
         defer { process.stop() }
-        return try await process.finish(timeout: 60)
+        return try await process.finish(timeout: DeviceProcess.patience)
     }
 
     /// How many requests the service answered on `route` (from `/metrics`).
@@ -39,7 +39,7 @@ import EntitleTesting
     static func loginSkippingThePicker(_ device: DeviceBox, service: LocalService, extra: [String] = []) async throws -> DeviceProcess.Result {
         let login = try device.start(["login", "--mvpd", "DemoCable"] + extra)
         defer { login.stop() }
-        let line = try await login.waitForOutput(containing: "Activation URL:", timeout: 60)
+        let line = try await login.waitForOutput(containing: "Activation URL:", timeout: DeviceProcess.patience)
         let url = try #require(line.split(separator: " ").last.map(String.init))
         let browser = service.browser()
         guard case .page(let entry) = try await browser.get(url) else { throw BrowserError("no activation page") }
@@ -56,7 +56,7 @@ import EntitleTesting
         let saml = try #require(post.forms.first { $0["SAMLResponse"] != nil })
         guard case .page(let done) = try await browser.submit(saml, from: post) else { throw BrowserError("no success page") }
         #expect(done.body.contains("Your Demo Cable account is now linked."))
-        return try await login.finish(timeout: 60)
+        return try await login.finish(timeout: DeviceProcess.patience)
     }
 
     @Test func theREADMEsCommandBlockReusesOneAccessTokenAndStaysUnderTheThrottle() async throws {
@@ -109,7 +109,7 @@ import EntitleTesting
                     }
                     try await Task.sleep(for: .milliseconds(50))
                 }
-                let result = try await process.finish(timeout: 60)
+                let result = try await process.finish(timeout: DeviceProcess.patience)
                 #expect(result.status == 0, "\(result.stderr)")
                 #expect(result.stdout.contains("DemoCable"))
                 #expect(!result.stderr.contains("Retry-After"))
@@ -126,7 +126,7 @@ import EntitleTesting
             defer { device.remove() }
             let login = try device.start(["login"])
             defer { login.stop() }
-            let line = try await login.waitForOutput(containing: "Activation URL:", timeout: 60)
+            let line = try await login.waitForOutput(containing: "Activation URL:", timeout: DeviceProcess.patience)
             let url = try #require(line.split(separator: " ").last.map(String.init))
             login.interrupt()
             let result = try await login.finish(timeout: 30)
@@ -155,10 +155,58 @@ import EntitleTesting
         #expect(
             result.stderr.contains("cannot reach the Entitle service at http://127.0.0.1:\(port) — is `entitle serve` running?"), "\(result.stderr)")
         #expect(!result.stderr.contains("NSURLErrorDomain"))
+        #expect(result.stderr.contains("(connection refused)"), "\(result.stderr)")
         let verify = try await Self.entitle(["verify", "--resource", "news", "token"], environment: ["ENTITLE_URL": "http://127.0.0.1:\(port)"])
         #expect(verify.status == 2)
         #expect(verify.stderr.contains("cannot load keys from http://127.0.0.1:\(port)/keys/media-token"), "\(verify.stderr)")
         #expect(verify.stderr.contains("is `entitle serve` running there?"))
+    }
+
+    @Test func aServiceThatDoesNotAnswerIsATimeoutNamedWithItsRemedy() async throws {
+        // A socket that listens and never accepts: connections complete, no answer ever comes.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let server = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-silent-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let statement = directory.appendingPathComponent("statement.jwt")
+        try "eyJhbGciOiJub25lIn0.e30.".write(to: statement, atomically: true, encoding: .utf8)
+        let common = ["--software-statement", statement.path, "--state-dir", directory.appendingPathComponent("s").path]
+
+        let started = Date()
+        let result = try await Self.entitle(
+            ["device", "status", "--timeout", "1.5"] + common, environment: ["ENTITLE_URL": server], directory: directory)
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.contains(
+                "the Entitle service at \(server) did not answer within 1.5 s (pass --timeout or set ENTITLE_TIMEOUT to wait longer)"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("is `entitle serve` running") && !result.stderr.contains("NSURLErrorDomain"))
+        #expect(Date().timeIntervalSince(started) < DeviceProcess.patience)
+
+        // ENTITLE_TIMEOUT is the default of --timeout; with --json the reason is in the object.
+        let json = try await Self.entitle(
+            ["device", "status", "--json"] + common, environment: ["ENTITLE_URL": server, "ENTITLE_TIMEOUT": "1"], directory: directory)
+        #expect(json.status == 1)
+        #expect(json.stdout.contains("did not answer within 1 s"), "\(json.stdout)")
+        #expect(json.stdout.contains("\"error\":\"network\""))
+
+        let refused = try await Self.entitle(
+            ["device", "status", "--timeout", "0"] + common, environment: ["ENTITLE_URL": server], directory: directory)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("--timeout (or ENTITLE_TIMEOUT) must be a positive number of seconds."), "\(refused.stderr)")
     }
 
     @Test func environmentNamesTheServiceForDeviceAndVerify() async throws {
@@ -172,7 +220,7 @@ import EntitleTesting
                 binary: try DeviceCommandTests.binary(), arguments: ["device", "authorize", "news", "--json"] + withoutServer,
                 directory: device.directory, environment: ["ENTITLE_URL": service.baseURL])
             defer { process.stop() }
-            let authorized = try await process.finish(timeout: 60)
+            let authorized = try await process.finish(timeout: DeviceProcess.patience)
             #expect(authorized.status == 0, "\(authorized.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(authorized.stdout.utf8)) as? [String: Any])
             let token = try #require(object["mediaToken"] as? String)

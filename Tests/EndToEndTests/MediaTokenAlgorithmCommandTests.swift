@@ -49,7 +49,7 @@ import Testing
                 binary: try DeviceCommandTests.binary(), arguments: ["device", "authorize", "news", "--json"] + Array(device.arguments.dropFirst(2)),
                 directory: device.directory, environment: ["ENTITLE_URL": service.baseURL])
             defer { process.stop() }
-            let authorized = try await process.finish(timeout: 60)
+            let authorized = try await process.finish(timeout: DeviceProcess.patience)
             #expect(authorized.status == 0, "\(authorized.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(authorized.stdout.utf8)) as? [String: Any])
             let token = try #require(object["mediaToken"] as? String)

@@ -66,7 +66,7 @@ import Testing
                 let process = try DeviceProcess(
                     binary: binary, arguments: ["admin"] + arguments + ["--data-dir", data], directory: folder, standardInput: input)
                 defer { process.stop() }
-                return try await process.finish(timeout: 60)
+                return try await process.finish(timeout: DeviceProcess.patience)
             }
 
             // 1. The service, production mode, with an operations address.
@@ -77,7 +77,7 @@ import Testing
                     "--catalog-refresh-ms", "500",
                 ], directory: folder)
             processes.all.append(serve)
-            _ = try await serve.waitForOutput(containing: "Entitle is running", timeout: 60)
+            _ = try await serve.waitForOutput(containing: "Entitle is running", timeout: DeviceProcess.patience)
             try await Self.waitForHTTP(admin + "/healthz", http, timeout: 30)
             #expect(try await Self.fetch(http, base + "/metrics").status == 404, "metrics only on the operations address")
             #expect(try await Self.fetch(http, base + "/admin/api/requestors").status == 404)

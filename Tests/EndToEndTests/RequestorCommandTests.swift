@@ -53,7 +53,7 @@ import Testing
                 ],
                 directory: folder)
             defer { openssl.stop() }
-            #expect(try await openssl.finish(timeout: 60).status == 0)
+            #expect(try await openssl.finish(timeout: DeviceProcess.patience).status == 0)
             let withCertificate = try await Self.admin(
                 service, ["requestor", "update", "--id", "MYNET", "--programmer-certificate", certificatePath])
             #expect(withCertificate.status == 0, "\(withCertificate.stderr)")
