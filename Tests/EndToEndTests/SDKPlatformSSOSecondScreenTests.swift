@@ -21,7 +21,7 @@ import Testing
                     id: "DemoSSO", displayName: "Demo SSO TV", signOnURL: URL(string: service.baseURL + "/demo-mvpd/DemoSSO/platform/sso")!),
                 PlatformAccountProvider(
                     id: "DemoCable", displayName: "Demo Cable", signOnURL: URL(string: service.baseURL + "/demo-mvpd/DemoCable/platform/sso")!),
-            ], accessStatus: .granted, transport: URLSessionTransport(timeout: 5))
+            ], accessStatus: .granted, transport: URLSessionTransport(timeout: 60))
     }
 
     /// Boards DemoCable as `PICKER`: in the platform's picker, but its login is the service's own.

@@ -21,7 +21,7 @@ import Testing
                 PlatformAccountProvider(
                     id: "ElsewhereTV", displayName: "Elsewhere TV",
                     signOnURL: URL(string: service.baseURL + "/demo-mvpd/ElsewhereTV/platform/sso")!),
-            ], accessStatus: access, promptAnswer: answer, transport: URLSessionTransport(timeout: 5))
+            ], accessStatus: access, promptAnswer: answer, transport: URLSessionTransport(timeout: 60))
     }
 
     @Test func daveSignsInThroughThePlatformPickerAndTheSecondAppNeedsNoPicker() async throws {
