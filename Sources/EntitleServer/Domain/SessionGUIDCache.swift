@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The session GUID of a sign-in's media tokens (the first 32 hex digits of a SHA-256 of the sign-in), kept so that
 /// each authorize does not hash it again: the digest and its hex text cost about 6,000 instructions, a lookup about
 /// 1,000. The GUID is a pure function of the sign-in, so a kept one is never stale. Bounded: past `capacity` sign-ins,
@@ -19,22 +17,17 @@ final class SessionGUIDCache: Sendable {
         }
     }
 
-    /// Most sign-ins kept.
-    let capacity: Int
-    private let guids = Mutex<[SignIn: String]>([:])
+    private let guids: BoundedMemo<SignIn, String>
 
-    init(capacity: Int = 10_000) { self.capacity = capacity }
+    init(capacity: Int = 10_000) { guids = BoundedMemo(capacity: capacity) }
+
+    /// Most sign-ins kept.
+    var capacity: Int { guids.capacity }
 
     /// The session GUID of `profile`'s sign-in.
     func guid(for profile: ProfileRecord) -> String {
         let signIn = SignIn(profile)
-        if let known = guids.withLock({ $0[signIn] }) { return known }
-        let made = Self.derive(signIn)
-        guids.withLock { guids in
-            if guids.count >= capacity { guids.removeAll(keepingCapacity: true) }
-            guids[signIn] = made
-        }
-        return made
+        return guids.value(for: signIn) { Self.derive(signIn) }
     }
 
     /// The GUID itself: the first 32 hex digits of the SHA-256 of the sign-in's fields joined by `|`, taken as bytes (a
@@ -45,5 +38,5 @@ final class SessionGUIDCache: Sendable {
     }
 
     /// The number of sign-ins kept.
-    var count: Int { guids.withLock { $0.count } }
+    var count: Int { guids.count }
 }

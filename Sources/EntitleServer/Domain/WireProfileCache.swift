@@ -1,6 +1,5 @@
 import EntitleCore
 import Foundation
-import Synchronization
 
 /// Profiles already turned into their wire form, so that a device asking for its profiles again gets the same answer
 /// without decoding its metadata and encrypting it with RSA-OAEP once more.
@@ -23,10 +22,9 @@ final class WireProfileCache: Sendable {
         let profile: WireProfile
     }
 
-    let capacity: Int
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries: BoundedMemo<Key, Entry>
 
-    init(capacity: Int = 100_000) { self.capacity = capacity }
+    init(capacity: Int = 100_000) { entries = BoundedMemo(capacity: capacity) }
 
     static func key(_ record: ProfileRecord, requestor: String, generation: UInt64) -> Key {
         Key(
@@ -37,17 +35,14 @@ final class WireProfileCache: Sendable {
     /// The wire form of `record` made earlier, if any.
     func lookup(_ record: ProfileRecord, requestor: String, generation: UInt64) -> WireProfile? {
         let key = Self.key(record, requestor: requestor, generation: generation)
-        guard let entry = entries.withLock({ $0[key] }), entry.attributes == record.attributes else { return nil }
+        guard let entry = entries.value(for: key), entry.attributes == record.attributes else { return nil }
         return entry.profile
     }
 
     /// Keeps the wire form of `record`.
     func store(_ profile: WireProfile, for record: ProfileRecord, requestor: String, generation: UInt64) {
         let key = Self.key(record, requestor: requestor, generation: generation)
-        entries.withLock { entries in
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(attributes: record.attributes, profile: profile)
-        }
+        entries.keep(Entry(attributes: record.attributes, profile: profile), for: key)
     }
 }
 

@@ -81,24 +81,20 @@ final class ESMSeriesCache: Sendable {
         let platform: String
     }
 
-    let capacity: Int
     private let labels: BoundedLabels
     private let handles: MetricHandles
-    private let series = Mutex<[Key: ESMSeries]>([:])
+    private let series: BoundedMemo<Key, ESMSeries>
 
     init(labels: BoundedLabels, handles: MetricHandles, capacity: Int = 4096) {
-        (self.labels, self.handles, self.capacity) = (labels, handles, capacity)
+        (self.labels, self.handles, series) = (labels, handles, BoundedMemo(capacity: capacity))
     }
+
+    /// Most series kept.
+    var capacity: Int { series.capacity }
 
     /// The series of `key`'s requestor, MVPD and platform.
     func series(_ key: ReportKey) -> ESMSeries {
         let key = Key(requestor: key.requestor, mvpd: key.mvpd, platform: key.platform)
-        if let known = series.withLock({ $0[key] }) { return known }
-        let made = ESMSeries(key: key, labels: labels, handles: handles)
-        series.withLock { series in
-            if series.count >= capacity { series.removeAll(keepingCapacity: true) }
-            series[key] = made
-        }
-        return made
+        return series.value(for: key) { ESMSeries(key: key, labels: labels, handles: handles) }
     }
 }

@@ -1,26 +1,21 @@
 import EntitleCore
-import Synchronization
 
 /// Header values already decoded by this instance (`X-Device-Info`, `AP-Device-Identifier`: a device sends the same
 /// value on every call), so the Base64 and JSON decoding happen once per distinct value. Only valid values are kept.
 /// Bounded: values longer than `maximumLength` bytes are decoded every time, and past `capacity` values, everything is
 /// dropped (at most 4,096 × 2 KiB of keys).
 final class DecodedHeaderCache<Value: Sendable>: Sendable {
-    let capacity: Int
     let maximumLength = 2048
-    private let decoded = Mutex<[String: Value]>([:])
+    private let decoded: BoundedMemo<String, Value>
 
-    init(capacity: Int = 4096) { self.capacity = capacity }
+    init(capacity: Int = 4096) { decoded = BoundedMemo(capacity: capacity) }
+
+    /// Most values kept.
+    var capacity: Int { decoded.capacity }
 
     /// The decoded header, from memory or from `decode` (whose errors are rethrown and not kept).
     func decode(_ header: String, _ decode: (String) throws(EnhancedError) -> Value) throws(EnhancedError) -> Value {
         guard header.utf8.count <= maximumLength else { return try decode(header) }
-        if let known = decoded.withLock({ $0[header] }) { return known }
-        let value = try decode(header)
-        decoded.withLock { decoded in
-            if decoded.count >= capacity { decoded.removeAll(keepingCapacity: true) }
-            decoded[header] = value
-        }
-        return value
+        return try decoded.value(for: header) { () throws(EnhancedError) in try decode(header) }
     }
 }
