@@ -5,14 +5,16 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
 
 extension EntitleHost {
     /// Runs a host with `configuration` on a free 127.0.0.1 port until `body` returns, then stops it and closes storage.
     /// Storage is `configuration.databaseURL` when set; otherwise a throwaway PostgreSQL database when
     /// `ENTITLE_TEST_DATABASE_URL` names a server (``ScratchDatabase``), else SQLite in `configuration.dataDirectory`.
-    /// With `temporaryDataDirectory` (the default) the data directory is a new temporary folder, removed afterwards;
-    /// the port is chosen before the service binds it (its URLs are part of the seeded world), so when another process
-    /// takes it meanwhile the whole start is retried on a new port with fresh storage.
+    /// With `temporaryDataDirectory` (the default) the data directory is a new temporary folder, removed afterwards.
+    /// The port is chosen before the service binds it (its URLs are part of the seeded world), so when another process
+    /// takes it meanwhile the whole start is retried on a new port: with fresh storage, or in the kept data directory
+    /// and database (whose demo world is re-pointed to the new port, as on any restart on another port).
     /// `entitle bench` runs its in-process service this way, and the test harness (`EntitleTesting.LocalService`) too.
     package static func runOnLoopback(
         configuration: HostConfiguration, temporaryDataDirectory: Bool = true, logger: Logger,
@@ -29,7 +31,7 @@ extension EntitleHost {
                 try await serveOnce(configuration: configuration, logger: logger, clock: clock, body)
                 try? await database?.drop()
                 return
-            } catch is PortTaken where attempt < 5 && temporaryDataDirectory {
+            } catch is PortTaken where attempt < 5 {
                 try? await database?.drop()
             } catch {
                 try? await database?.drop()
@@ -40,6 +42,9 @@ extension EntitleHost {
 
     /// The server could not bind its port (another process took it after ``freePort()``).
     package struct PortTaken: Error {}
+
+    /// The server stopped before it listened, without saying why.
+    package struct StoppedBeforeListening: Error {}
 
     /// Runs a host with exactly `configuration` (its port included) until `body` returns, then stops it and closes
     /// storage; `body` runs only once the server listens.
@@ -54,15 +59,19 @@ extension EntitleHost {
             listeningSignal.finish()
         }
         let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let startFailure = StartFailure()
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask {
                 defer { listeningSignal.finish() }
-                try await group.run()
+                do { try await group.run() } catch {
+                    startFailure.record(error)
+                    throw error
+                }
             }
             do {
                 // Only once this server listens is /healthz surely answered by it and not by whoever holds the port.
                 var signals = listening.makeAsyncIterator()
-                guard await signals.next() != nil else { throw PortTaken() }
+                guard await signals.next() != nil else { throw startFailure.reason }
                 try await body(host)
             } catch {
                 await group.triggerGracefulShutdown()
@@ -82,4 +91,18 @@ package func freePort() throws -> Int {
     let port = channel.localAddress?.port ?? 0
     try channel.close().wait()
     return port
+}
+
+/// Why a server stopped before it listened: the error of its run, kept for the task that waits for it to listen.
+private final class StartFailure: Sendable {
+    private let error = Mutex<(any Error)?>(nil)
+
+    func record(_ error: any Error) { self.error.withLock { $0 = error } }
+
+    /// ``EntitleHost/PortTaken`` when the port was in use (so the caller can try another), else the error itself.
+    var reason: any Error {
+        guard let error = error.withLock({ $0 }) else { return EntitleHost.StoppedBeforeListening() }
+        if let io = error as? IOError, io.errnoCode == EADDRINUSE { return EntitleHost.PortTaken() }
+        return error
+    }
 }

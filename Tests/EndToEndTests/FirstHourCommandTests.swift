@@ -164,20 +164,9 @@ import EntitleTesting
 
     @Test func aServiceThatDoesNotAnswerIsATimeoutNamedWithItsRemedy() async throws {
         // A socket that listens and never accepts: connections complete, no answer ever comes.
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(listener >= 0)
-        defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listener, $0, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        let server = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))"
+        let listener = try SilentListener()
+        defer { withExtendedLifetime(listener) {} }
+        let server = listener.url
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("entitle-silent-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -4,6 +4,7 @@ import EntitleHost
 import EntitleServer
 import EntitleTesting
 import Foundation
+import Logging
 import MediaTokenVerifier
 import Testing
 
@@ -90,6 +91,26 @@ import Testing
             #expect(metadata.status == 200)
             #expect(metadata.text.contains("SAMLAssertionConsumer"))
         }
+    }
+
+    @Test func aPortInUseIsNamedAsTakenAndNothingRuns() async throws {
+        let holder = try SilentListener()
+        defer { withExtendedLifetime(holder) {} }
+        let directory = NSTemporaryDirectory() + "entitle-taken-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var configuration = HostConfiguration()
+        configuration.port = holder.port
+        configuration.dataDirectory = directory
+        let database = try await ScratchDatabase.create()
+        configuration.databaseURL = database?.url
+        var ran = false
+        await #expect(throws: EntitleHost.PortTaken.self) {
+            try await EntitleHost.serveOnce(configuration: configuration, logger: Logger(label: "entitle.test"), clock: ManualClock()) { _ in
+                ran = true
+            }
+        }
+        #expect(!ran)
+        try? await database?.drop()
     }
 
     @Test func restartKeepsData() async throws {
