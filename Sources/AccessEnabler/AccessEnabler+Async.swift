@@ -57,7 +57,8 @@ extension AccessEnabler {
 
     /// Second-screen login (second-screen mode): creates a session (for `mvpd`, or letting the user pick on the
     /// activation page), hands the registration code to `onCode` (it is also sent as the `REGCODE` status), polls
-    /// until the login completes or the code expires, and returns the MVPD. Cancelling the task stops the polling.
+    /// until the login completes or the code expires, and returns the MVPD. `onCode` has been called when this returns,
+    /// however fast the login completed. Cancelling the task stops the polling.
     @discardableResult
     public func authenticateWithSecondScreen(
         mvpd: String? = nil,
@@ -74,8 +75,14 @@ extension AccessEnabler {
                         activationURL: status.extras[STATUS_ACTIVATION_URL_KEY] ?? "", notAfter: notAfter))
             }
         }
-        defer { token?.cancel() }
-        return try await cancellableFlow { .startSecondScreen(mvpd: mvpd, reply: $0) }
+        let result: Result<String, AccessEnablerError>
+        do { result = .success(try await cancellableFlow { .startSecondScreen(mvpd: mvpd, reply: $0) }) } catch { result = .failure(error) }
+        if let token {
+            // The code's event may still wait on the callback executor: hand it to `onCode` before stopping observing.
+            await hub.delivered()
+            token.cancel()
+        }
+        return try result.get()
     }
 
     /// `checkAuthorization` as a call: the short media token for `resource`, or the failure (`notAuthenticated`,

@@ -68,6 +68,12 @@ final class EventHub: Sendable {
         return stream
     }
 
+    /// Returns once every event emitted before the call has reached the delegates, observers and streams (the
+    /// executor runs jobs in order, so a job enqueued now runs after them).
+    func delivered() async {
+        await withCheckedContinuation { continuation in executor.enqueue { continuation.resume() } }
+    }
+
     /// Delivers `events` in order.
     func emit(_ events: [AccessEnablerEvent]) {
         guard !events.isEmpty else { return }

@@ -4,23 +4,15 @@ import Testing
 @testable import AccessEnabler
 
 @Suite struct EngineSecondScreenTests {
-    /// A fake that completes the login after a number of polls.
-    func completeAfterPolls(_ harness: Harness, polls: Int) -> ObservationToken {
-        let service = harness.service
-        return harness.enabler.observe { event in
-            guard case .status(let status) = event, status.errorID == "REGCODE", let code = status.extras["code"] else { return }
-            Task {
-                while service.requests(matching: "/profiles/code/\(code)").count < polls { try? await Task.sleep(nanoseconds: 1_000_000) }
-                service.completeLogin(code: code)
-            }
-        }
+    /// Completes the login of any code once the device has polled it `polls` times.
+    func completeAfterPolls(_ harness: Harness, polls: Int) {
+        harness.service.update { $0.completeLoginAfterPolls = polls }
     }
 
     @Test func registrationCodeIsShownAndPolledUntilTheLoginCompletes() async throws {
         let harness = Harness(secondScreen: true)
         await harness.configure()
-        let observation = completeAfterPolls(harness, polls: 3)
-        defer { observation.cancel() }
+        completeAfterPolls(harness, polls: 3)
         harness.enabler.getAuthentication()
         await harness.recorder.waitFor("displayProviderDialog(DemoCable,DemoFiber,DemoSSO,TempPass)")
         harness.enabler.setSelectedProvider("DemoCable")
@@ -38,8 +30,7 @@ import Testing
     @Test func asyncSecondScreenLoginHandsOutTheCode() async throws {
         let harness = Harness(secondScreen: true)
         try await harness.enabler.configure(requestorID: "REF")
-        let observation = completeAfterPolls(harness, polls: 1)
-        defer { observation.cancel() }
+        completeAfterPolls(harness, polls: 1)
         let codes = Locked<[RegistrationCode]>([])
         let mvpd = try await harness.enabler.authenticateWithSecondScreen(mvpd: nil) { code in codes.withLock { $0.append(code) } }
         #expect(mvpd == "DemoCable")
@@ -105,8 +96,7 @@ import Testing
         let harness = Harness(secondScreen: true)
         harness.service.update { $0.sessionLifetime = 30 }
         await harness.configure()
-        let observation = completeAfterPolls(harness, polls: 2)
-        defer { observation.cancel() }
+        completeAfterPolls(harness, polls: 2)
         harness.service.script("GET /api/v2/REF/profiles/code/CODE5", [.status(429, headers: ["Retry-After": "7"])])
         harness.enabler.setSelectedProvider("DemoCable")
         await harness.recorder.waitFor("setAuthenticationStatus(1,)")
@@ -116,8 +106,7 @@ import Testing
     @Test func logoutOnADeviceOpensNoPage() async throws {
         let harness = Harness(secondScreen: true)
         await harness.configure()
-        let observation = completeAfterPolls(harness, polls: 1)
-        defer { observation.cancel() }
+        completeAfterPolls(harness, polls: 1)
         harness.enabler.setSelectedProvider("DemoFiber")
         await harness.recorder.waitFor("setAuthenticationStatus(1,)")
         try await harness.enabler.signOut()

@@ -41,6 +41,9 @@ final class FakeService: HTTPTransport {
         var sessions: [String: String?] = [:]
         var completedCodes: [String: String] = [:]
         var sessionLifetime: Double = 600
+        /// When set, a code's login completes (as ``completeLogin(code:mvpd:)``) once the device has polled it this many
+        /// times: the poll after them finds the profile. In the service, so that no task races the device's polling.
+        var completeLoginAfterPolls: Int?
         var entitlements: [String: Set<String>] = [
             "DemoCable": ["news", "sports"], "DemoFiber": ["news"], "TempPass": ["news", "sports", "movies"],
         ]
@@ -79,11 +82,13 @@ final class FakeService: HTTPTransport {
 
     /// Plays the browser: the login for `code` succeeded at the MVPD.
     func completeLogin(code: String, mvpd: String? = nil) {
-        state.withLock { state in
-            let resolved = mvpd ?? (state.sessions[code] ?? nil) ?? "DemoCable"
-            state.completedCodes[code] = resolved
-            state.profiles[resolved] = Self.profile(mvpd: resolved, now: self.clock.now())
-        }
+        state.withLock { complete(code: code, mvpd: mvpd, state: &$0) }
+    }
+
+    private func complete(code: String, mvpd: String?, state: inout State) {
+        let resolved = mvpd ?? (state.sessions[code] ?? nil) ?? "DemoCable"
+        state.completedCodes[code] = resolved
+        state.profiles[resolved] = Self.profile(mvpd: resolved, now: clock.now())
     }
 
     static func profile(mvpd: String, now: Date, temporary: Bool = false) -> Profile {
@@ -109,6 +114,12 @@ final class FakeService: HTTPTransport {
         if isConfiguration, let hold { await hold() }
         let key = request.method + " " + request.url.path
         let scripted: Scripted? = state.withLock { state in
+            if let polls = state.completeLoginAfterPolls, request.url.path.contains("/profiles/code/") {
+                let code = request.url.lastPathComponent
+                if state.completedCodes[code] == nil, state.requests.filter({ $0.url.path == request.url.path }).count >= polls {
+                    complete(code: code, mvpd: nil, state: &state)
+                }
+            }
             state.requests.append(request)
             guard var queue = state.scripted[key], !queue.isEmpty else { return nil }
             let first = queue.removeFirst()

@@ -69,6 +69,9 @@ import Testing
                 username: "alice", password: "alice-pass")
             guard case .external(let redirect) = outcome else { Issue.record("login on the second instance failed: \(outcome)"); return }
             #expect(redirect == "adobepass://ios.app")
+            // The first instance learns of a profile made by the second within the profile cache's bound (SQLite: the
+            // next read after it polls `profile_changes`), not at once: its read of the code above is that recent.
+            try await Task.sleep(for: ProfileCache.defaultBound + .milliseconds(50))
             #expect(try await tv.send(.GET, "/api/v2/REF/profiles/code/\(code)").status == 200)
             // The same client and device get decisions from either instance.
             var viaSecond = RESTClient(httpClient: second.httpClient, baseURL: second.baseURL, serviceProvider: "REF", deviceID: tv.deviceID)

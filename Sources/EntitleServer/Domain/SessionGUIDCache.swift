@@ -3,21 +3,7 @@
 /// 1,000. The GUID is a pure function of the sign-in, so a kept one is never stale. Bounded: past `capacity` sign-ins,
 /// everything is dropped.
 final class SessionGUIDCache: Sendable {
-    /// What the GUID is derived from.
-    struct SignIn: Hashable, Sendable {
-        let requestor: String
-        let client: String
-        let device: String
-        let mvpd: String
-        let notBefore: Int64
-
-        init(_ profile: ProfileRecord) {
-            (requestor, client, device, mvpd, notBefore) =
-                (profile.requestorId, profile.clientId, profile.deviceId, profile.mvpdId, profile.notBefore)
-        }
-    }
-
-    private let guids: BoundedMemo<SignIn, String>
+    private let guids: BoundedMemo<SignInKey, String>
 
     init(capacity: Int = 10_000) { guids = BoundedMemo(capacity: capacity) }
 
@@ -26,13 +12,13 @@ final class SessionGUIDCache: Sendable {
 
     /// The session GUID of `profile`'s sign-in.
     func guid(for profile: ProfileRecord) -> String {
-        let signIn = SignIn(profile)
+        let signIn = SignInKey(profile)
         return guids.value(for: signIn) { Self.derive(signIn) }
     }
 
     /// The GUID itself: the first 32 hex digits of the SHA-256 of the sign-in's fields joined by `|`, taken as bytes (a
     /// `String` prefix walks grapheme clusters).
-    static func derive(_ signIn: SignIn) -> String {
+    static func derive(_ signIn: SignInKey) -> String {
         let text = [signIn.requestor, signIn.client, signIn.device, signIn.mvpd, String(signIn.notBefore)].joined(separator: "|")
         return String(decoding: Secrets.sha256Hex(text).utf8.prefix(32), as: UTF8.self)
     }

@@ -10,11 +10,7 @@ import Foundation
 final class WireProfileCache: Sendable {
     struct Key: Hashable, Sendable {
         let generation: UInt64
-        let requestor: String
-        let client: String
-        let device: String
-        let mvpd: String
-        let notBefore: Int64
+        let signIn: SignInKey
     }
 
     struct Entry: Sendable {
@@ -27,9 +23,7 @@ final class WireProfileCache: Sendable {
     init(capacity: Int = 100_000) { entries = BoundedMemo(capacity: capacity) }
 
     static func key(_ record: ProfileRecord, requestor: String, generation: UInt64) -> Key {
-        Key(
-            generation: generation, requestor: requestor, client: record.clientId, device: record.deviceId, mvpd: record.mvpdId,
-            notBefore: record.notBefore)
+        Key(generation: generation, signIn: SignInKey(record, requestor: requestor))
     }
 
     /// The wire form of `record` made earlier, if any.
