@@ -31,7 +31,7 @@ import Testing
     }
 
     static func fetch(_ client: HTTPClient, _ url: String) async throws -> (status: Int, text: String) {
-        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(10))
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(120))
         return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
 
@@ -43,7 +43,7 @@ import Testing
         request.headers.add(name: "Content-Type", value: "application/json")
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: json)))
-        let response = try await client.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(120))
         let data = Data(buffer: try await response.body.collect(upTo: 1 << 20))
         return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }
