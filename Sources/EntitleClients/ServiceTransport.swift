@@ -42,8 +42,7 @@ package struct ServiceTransport: Sendable {
             outgoing.method = request.method
             outgoing.headers = request.headers
             if let body = request.body { outgoing.body = .bytes(ByteBuffer(data: body)) }
-            // Generous: the test suites run a hundred in-process services at once on two cores, where an answer can
-            // take a minute without anything being wrong; a service that hangs still fails the call.
+            // As generous as the tests' `AnswerPatience` (EntitleTesting, which builds on this module).
             let response = try await client.execute(outgoing, timeout: .seconds(120))
             let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
             return RESTClient.Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))

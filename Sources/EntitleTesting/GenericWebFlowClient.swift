@@ -108,7 +108,7 @@ package struct GenericWebFlowClient {
                 request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
                 request.body = .bytes(ByteBuffer(string: body))
             }
-            let response = try await httpClient.execute(request, timeout: .seconds(120))
+            let response = try await httpClient.execute(request, timeout: AnswerPatience.timeAmount)
             let text = String(buffer: try await response.body.collect(upTo: 4 * 1024 * 1024))
             steps.append(Step(method: method.rawValue, url: url, status: Int(response.status.code)))
             for header in response.headers["Set-Cookie"] {

@@ -69,7 +69,7 @@ package struct LegacyV1Client: Sendable {
         case .none: break
         }
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
-        let response = try await host.httpClient.execute(request, timeout: .seconds(120))
+        let response = try await host.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
         let body = try await response.body.collect(upTo: 4 * 1024 * 1024)
         return V1Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
@@ -143,7 +143,7 @@ extension V1Answer {
 extension LocalService {
     /// A value of a Prometheus counter line holding every label in `labels` (0 when absent).
     package func counter(_ name: String, labels: [String]) async throws -> Double {
-        let answer = try await httpClient.execute(HTTPClientRequest(url: baseURL + "/metrics"), timeout: .seconds(120))
+        let answer = try await httpClient.execute(HTTPClientRequest(url: baseURL + "/metrics"), timeout: AnswerPatience.timeAmount)
         let text = String(buffer: try await answer.body.collect(upTo: 4 * 1024 * 1024))
         for line in text.split(separator: "\n") where line.hasPrefix(name) && labels.allSatisfy({ line.contains($0) }) {
             return Double(line.split(separator: " ").last ?? "0") ?? 0

@@ -11,8 +11,8 @@ import Testing
     /// token store (tests must not share the user's token file) and names the service in `setRequestor`.
     static func makeApp(_ service: LocalService) -> AdobeStyleApp {
         let app = AdobeStyleApp(browser: service.browser())
-        // 120 s per answer, not the SDK's 30: on a loaded 2-core test machine the in-process service can be that slow.
-        let configuration = AccessEnabler.Configuration(transport: URLSessionTransport(timeout: 120), tokenStore: InMemoryTokenStore())
+        let configuration = AccessEnabler.Configuration(
+            transport: URLSessionTransport(timeout: AnswerPatience.seconds), tokenStore: InMemoryTokenStore())
         let accessEnabler = AccessEnabler(softwareStatement: service.softwareStatement, configuration: configuration)
         accessEnabler.delegate = app
         accessEnabler.statusDelegate = app

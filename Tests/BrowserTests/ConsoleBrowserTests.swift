@@ -119,7 +119,7 @@ struct ConsoleBrowserTests {
             await driver.screenshot("console-mvpds")
             try await driver.open(service.baseURL + "/console/mvpds/CableTwo")
             let metadata = try await service.httpClient.execute(
-                HTTPClientRequest(url: service.baseURL + "/demo-mvpd/DemoCable/saml/metadata"), timeout: .seconds(120)
+                HTTPClientRequest(url: service.baseURL + "/demo-mvpd/DemoCable/saml/metadata"), timeout: AnswerPatience.timeAmount
             ).body.collect(upTo: 1 << 20)
             let file = NSTemporaryDirectory() + "cable-two-\(UUID().uuidString).xml"
             try Data(buffer: metadata).write(to: URL(fileURLWithPath: file))

@@ -229,7 +229,7 @@ final class DeviceProcess {
     static let patience: Double = 150
     /// The wait for each answer of the service that `entitle device` is given (`ENTITLE_TIMEOUT`) unless a test sets
     /// its own: its 30 s default is for people, and a loaded test machine can exceed it without anything being wrong.
-    static let requestTimeout = "120"
+    static let requestTimeout = String(Int(AnswerPatience.seconds))
 
     /// Starts `binary`; `environment` adds to (or overrides) this process's environment.
     /// `standardInput` is written to a file the process reads (none: `/dev/null`).

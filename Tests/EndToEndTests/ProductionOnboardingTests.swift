@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import EntitleClients
 import EntitleCore
 import EntitleHost
+import EntitleTesting
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -31,7 +32,7 @@ import Testing
     }
 
     static func fetch(_ client: HTTPClient, _ url: String) async throws -> (status: Int, text: String) {
-        let response = try await client.execute(HTTPClientRequest(url: url), timeout: .seconds(120))
+        let response = try await client.execute(HTTPClientRequest(url: url), timeout: AnswerPatience.timeAmount)
         return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
     }
 
@@ -43,7 +44,7 @@ import Testing
         request.headers.add(name: "Content-Type", value: "application/json")
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: json)))
-        let response = try await client.execute(request, timeout: .seconds(120))
+        let response = try await client.execute(request, timeout: AnswerPatience.timeAmount)
         let data = Data(buffer: try await response.body.collect(upTo: 1 << 20))
         return (Int(response.status.code), (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
     }

@@ -22,9 +22,8 @@ final class TestApp: EntitlementDelegate, EntitlementStatus, Sendable {
 
     init(service: LocalService, secondScreen: Bool = false, platformSSO: (any PlatformSingleSignOn)? = nil) {
         self.service = service
-        // 120 s per answer, not the SDK's 30: on a loaded 2-core test machine the in-process service can be that slow.
         let configuration = AccessEnabler.Configuration(
-            transport: URLSessionTransport(timeout: 120), tokenStore: InMemoryTokenStore(),
+            transport: URLSessionTransport(timeout: AnswerPatience.seconds), tokenStore: InMemoryTokenStore(),
             callbackExecutor: DispatchQueueExecutor(queue: DispatchQueue(label: "test-app")),
             secondScreen: secondScreen, redirectURL: "adobepass://ios.app", pollInterval: 0.2,
             deviceID: "e2e-" + UUID().uuidString, platformSSO: platformSSO)

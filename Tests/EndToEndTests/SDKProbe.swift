@@ -18,7 +18,7 @@ final class WireRecorder: HTTPTransport {
         var port: Int? { request.url.port }
     }
 
-    private let inner = URLSessionTransport(timeout: 120)
+    private let inner = URLSessionTransport(timeout: AnswerPatience.seconds)
     private let exchanges = Mutex<[Exchange]>([])
     /// Path fragments whose requests fail as a lost connection would (the service is not reached).
     let unreachable = Mutex<[String]>([])

@@ -20,7 +20,7 @@ import Testing
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded; charset=UTF-8")
         if let token = bearer?.accessToken { request.headers.add(name: "Authorization", value: "Bearer " + token) }
         request.body = .bytes(ByteBuffer(string: FormURLEncoding.encode(fields)))
-        let response = try await host.httpClient.execute(request, timeout: .seconds(120))
+        let response = try await host.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
         let body = try await response.body.collect(upTo: 1024 * 1024)
         return V1Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
@@ -37,7 +37,7 @@ import Testing
             indiv.method = .POST
             indiv.headers.add(name: "Content-Type", value: "application/json; charset=UTF-8")
             indiv.body = .bytes(ByteBuffer(string: #"{"fingerprint":"0123456789abcdef0123456789abcdef"}"#))
-            let indivAnswer = try await host.httpClient.execute(indiv, timeout: .seconds(120))
+            let indivAnswer = try await host.httpClient.execute(indiv, timeout: AnswerPatience.timeAmount)
             #expect(indivAnswer.headers.first(name: "pass_sfp") != nil)
             let indivBody = try await indivAnswer.body.collect(upTo: 4096)
             let deviceID = try #require((try JSONSerialization.jsonObject(with: Data(buffer: indivBody)) as? [String: Any])?["deviceId"] as? String)
@@ -45,7 +45,7 @@ import Testing
             let code = try await LegacyV1Client(host: host, identity: .bearer(rest), deviceID: deviceID).registrationCode()
 
             let config = try await host.httpClient.execute(
-                HTTPClientRequest(url: host.baseURL + "/adobe-services/config/REF"), timeout: .seconds(120))
+                HTTPClientRequest(url: host.baseURL + "/adobe-services/config/REF"), timeout: AnswerPatience.timeAmount)
             let configText = String(buffer: try await config.body.collect(upTo: 1024 * 1024))
             #expect(config.status.code == 200)
             #expect(configText.contains("<config>") && configText.contains("<id>DemoCable</id>"))
@@ -209,12 +209,12 @@ import Testing
             let badShort = try await Self.post(host, "deviceShortAuthorize", [("authz_token", "nonsense"), ("requestor_id", "REF")], bearer: rest)
             #expect(badShort.status == 400)
             let unknownConfig = try await host.httpClient.execute(
-                HTTPClientRequest(url: host.baseURL + "/adobe-services/config/NOPE"), timeout: .seconds(120))
+                HTTPClientRequest(url: host.baseURL + "/adobe-services/config/NOPE"), timeout: AnswerPatience.timeAmount)
             #expect(unknownConfig.status.code == 400)
             var badIndiv = HTTPClientRequest(url: host.baseURL + "/indiv/devices")
             badIndiv.method = .POST
             badIndiv.body = .bytes(ByteBuffer(string: "{not json"))
-            #expect(try await host.httpClient.execute(badIndiv, timeout: .seconds(120)).status.code == 400)
+            #expect(try await host.httpClient.execute(badIndiv, timeout: AnswerPatience.timeAmount).status.code == 400)
 
             // Signed out over REST v2: the SDK is told once to drop its tokens, then it is simply not signed in.
             #expect(try await rest.send(.GET, "/api/v2/REF/logout").status == 200)
@@ -229,7 +229,7 @@ import Testing
             // DemoCable's metadata plus an HTTP-POST SingleSignOnService, imported as another MVPD.
             let metadataAnswer = try await host.httpClient.execute(
                 HTTPClientRequest(url: host.baseURL + "/demo-mvpd/DemoCable/saml/metadata"),
-                timeout: .seconds(120))
+                timeout: AnswerPatience.timeAmount)
             var metadata = String(buffer: try await metadataAnswer.body.collect(upTo: 1024 * 1024))
             let sso = try #require(metadata.range(of: "SingleSignOnService"))
             let open = try #require(metadata[..<sso.lowerBound].lastIndex(of: "<"))

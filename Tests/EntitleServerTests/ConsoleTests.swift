@@ -134,7 +134,7 @@ import Testing
                 if sendCookie { request.headers.add(name: "Cookie", value: cookie) }
                 request.headers.add(name: "Content-Type", value: "multipart/form-data")
                 request.body = .bytes(ByteBuffer(string: "login=x&username=&password=&csrf=\(csrf)"))
-                let response = try await local.httpClient.execute(request, timeout: .seconds(120))
+                let response = try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
                 let text = String(buffer: try await response.body.collect(upTo: 1 << 20))
                 #expect(response.status == .badRequest, "\(path): \(response.status)")
                 #expect(text.contains("multipart boundary"), "\(path): \(text)")
@@ -297,10 +297,10 @@ import Testing
             request.headers.add(name: "X-Change-Description", value: "ticket OPS-12")
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: #"{"enabled":false}"#))
-            #expect(try await local.httpClient.execute(request, timeout: .seconds(120)).status == .ok)
+            #expect(try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount).status == .ok)
             #expect(try await local.service.repository.changeLog.changes(since: 0).last?.description == "ticket OPS-12")
             request.headers.replaceOrAdd(name: "X-Change-Description", value: String(repeating: "x", count: 501))
-            #expect(try await local.httpClient.execute(request, timeout: .seconds(120)).status == .badRequest)
+            #expect(try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount).status == .badRequest)
         }
     }
 }

@@ -65,7 +65,7 @@ struct OAuth2MVPDFlowTests {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: FormURLEncoding.encode(form.fields)))
-        let response = try await host.httpClient.execute(request, timeout: .seconds(120))
+        let response = try await host.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
         return try #require(response.headers.first(name: "Location"))
     }
 

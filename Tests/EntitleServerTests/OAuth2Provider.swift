@@ -1,5 +1,6 @@
 import ChildProcess
 import AsyncHTTPClient
+import EntitleTesting
 import Foundation
 import NIOCore
 import Synchronization
@@ -113,12 +114,12 @@ struct OAuth2Provider: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: "mode=" + mode))
-        _ = try await httpClient.execute(request, timeout: .seconds(120))
+        _ = try await httpClient.execute(request, timeout: AnswerPatience.timeAmount)
     }
 
     /// How many authorization codes and refresh tokens the provider exchanged.
     func counts(httpClient: HTTPClient) async throws -> [String: Int] {
-        let response = try await httpClient.execute(HTTPClientRequest(url: baseURL + "/control/counts"), timeout: .seconds(120))
+        let response = try await httpClient.execute(HTTPClientRequest(url: baseURL + "/control/counts"), timeout: AnswerPatience.timeAmount)
         return try JSONDecoder().decode([String: Int].self, from: Data(buffer: try await response.body.collect(upTo: 4096)))
     }
 
@@ -128,13 +129,13 @@ struct OAuth2Provider: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: "user=" + user))
-        let response = try await httpClient.execute(request, timeout: .seconds(120))
+        let response = try await httpClient.execute(request, timeout: AnswerPatience.timeAmount)
         guard response.status == .ok else { throw ProviderError("revocation failed: HTTP \(response.status.code)") }
     }
 
     /// Every refresh token the provider issued.
     func refreshTokens(httpClient: HTTPClient) async throws -> [String] {
-        let response = try await httpClient.execute(HTTPClientRequest(url: baseURL + "/control/refresh-tokens"), timeout: .seconds(120))
+        let response = try await httpClient.execute(HTTPClientRequest(url: baseURL + "/control/refresh-tokens"), timeout: AnswerPatience.timeAmount)
         return try JSONDecoder().decode([String].self, from: Data(buffer: try await response.body.collect(upTo: 65536)))
     }
 }

@@ -67,7 +67,7 @@ import Testing
             func status(_ query: String) async throws -> Int {
                 var request = HTTPClientRequest(url: String(url.dropLast("authorize".count)) + "rest/authz?" + query)
                 request.headers.add(name: "Authorization", value: "Bearer " + key)
-                return Int(try await host.httpClient.execute(request, timeout: .seconds(120)).status.code)
+                return Int(try await host.httpClient.execute(request, timeout: AnswerPatience.timeAmount).status.code)
             }
             let news = Data("news".utf8).base64EncodedString()
             #expect(try await status("uuID=u&mrss=\(news)") == 200)

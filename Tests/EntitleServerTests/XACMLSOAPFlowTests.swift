@@ -92,7 +92,7 @@ import Testing
                 request.headers.add(name: "Content-Type", value: "text/xml")
                 request.headers.add(name: "Authorization", value: "Bearer " + (record.authorizationKey ?? ""))
                 request.body = .bytes(ByteBuffer(string: body))
-                let response = try await host.httpClient.execute(request, timeout: .seconds(120))
+                let response = try await host.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
                 return (Int(response.status.code), String(buffer: try await response.body.collect(upTo: 1 << 20)))
             }
             let genuine = try await post(try query(sp))

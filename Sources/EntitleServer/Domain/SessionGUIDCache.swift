@@ -7,9 +7,6 @@ final class SessionGUIDCache: Sendable {
 
     init(capacity: Int = 10_000) { guids = BoundedMemo(capacity: capacity) }
 
-    /// Most sign-ins kept.
-    var capacity: Int { guids.capacity }
-
     /// The session GUID of `profile`'s sign-in.
     func guid(for profile: ProfileRecord) -> String {
         let signIn = SignInKey(profile)

@@ -89,9 +89,6 @@ final class ESMSeriesCache: Sendable {
         (self.labels, self.handles, series) = (labels, handles, BoundedMemo(capacity: capacity))
     }
 
-    /// Most series kept.
-    var capacity: Int { series.capacity }
-
     /// The series of `key`'s requestor, MVPD and platform.
     func series(_ key: ReportKey) -> ESMSeries {
         let key = Key(requestor: key.requestor, mvpd: key.mvpd, platform: key.platform)

@@ -10,9 +10,6 @@ final class DecodedHeaderCache<Value: Sendable>: Sendable {
 
     init(capacity: Int = 4096) { decoded = BoundedMemo(capacity: capacity) }
 
-    /// Most values kept.
-    var capacity: Int { decoded.capacity }
-
     /// The decoded header, from memory or from `decode` (whose errors are rethrown and not kept).
     func decode(_ header: String, _ decode: (String) throws(EnhancedError) -> Value) throws(EnhancedError) -> Value {
         guard header.utf8.count <= maximumLength else { return try decode(header) }
