@@ -13,6 +13,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.1.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.2.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
@@ -87,32 +88,69 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
+        // The service in layers the compiler keeps apart (docs/architecture.md):
+        // EntitleModel (records, store protocols) ← EntitleStorage (SQL, migrations, caches of stored data)
+        // ← EntitleDomain (domain services, operations, MVPD clients, keys, the composition root) ← EntitleHTTP (controllers,
+        // middleware, v1, adobe-services, admin API, console, pages). EntitleHTTP and the CLI do not depend on EntitleStorage.
         .target(
-            name: "EntitleServer",
+            name: "EntitleModel",
             dependencies: [
-                "EntitleCore", "SAML", "SystemRSA", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "EntitleCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
+        .target(
+            name: "EntitleStorage",
+            dependencies: [
+                "EntitleCore", "EntitleModel",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "EntitleDomain",
+            dependencies: [
+                "EntitleCore", "EntitleModel", "EntitleStorage", "SAML", "SystemRSA",
+                .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "MultipartKit", package: "multipart-kit"),
-            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")],
+            ],
             // The service's nonisolated async functions run on their caller's executor (SE-0461): a decision no longer
             // switches executors on each call into and return from them (docs/scaling.md).
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
         .target(
+            name: "EntitleHTTP",
+            dependencies: [
+                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "SAML",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")],
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("MemberImportVisibility")]),
+        .target(
             name: "EntitleHost",
             dependencies: [
-                "EntitleCore", "EntitleServer", "DemoMVPD", "SAML",
+                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "DemoMVPD", "SAML",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -135,7 +173,7 @@ let package = Package(
         .target(
             name: "EntitleTesting",
             dependencies: [
-                "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "ChildProcess",
+                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "ChildProcess",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -146,7 +184,8 @@ let package = Package(
         .executableTarget(
             name: "entitle",
             dependencies: [
-                "EntitleCore", "EntitleServer", "EntitleHost", "EntitleClients", "DemoMVPD", "AccessEnabler", "MediaTokenVerifier",
+                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "DemoMVPD",
+                "AccessEnabler", "MediaTokenVerifier",
                 "TerminalQR", "SystemRSA", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -164,7 +203,8 @@ let package = Package(
         .testTarget(
             name: "MediaTokenVerifierTests",
             dependencies: [
-                "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleServer", "EntitleHost",
+                "MediaTokenVerifier", "MediaTokenReplaySQL", "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP",
+                "EntitleHost",
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -179,13 +219,15 @@ let package = Package(
         .testTarget(
             name: "BrowserTests",
             dependencies: [
-                "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "EntitleClients", "EntitleTesting",
+                "AccessEnabler", "EntitleHost", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleCore", "EntitleClients",
+                "EntitleTesting",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "AccessEnabler", "EntitleHost", "EntitleServer", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
+                "AccessEnabler", "EntitleHost", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleCore", "MediaTokenVerifier",
+                "EntitleClients", "EntitleTesting",
                 "ChildProcess",
                 "TerminalQR",
                 .product(name: "SQLKit", package: "sql-kit"),
@@ -203,7 +245,8 @@ let package = Package(
         .testTarget(
             name: "EntitleServerTests",
             dependencies: [
-                "EntitleServer", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore", "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
+                "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "DemoMVPD", "SAML", "EntitleCore",
+                "MediaTokenVerifier", "EntitleClients", "EntitleTesting",
                 "TestLogCapture", "ChildProcess",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),

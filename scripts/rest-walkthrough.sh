@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the README's "Walk through the REST API v2 with curl" block as written, start to end, and checks its results.
+# Runs the "Walk through the REST API v2 with curl" block of docs/rest-walkthrough.md as written, start to end, and
+# checks its results.
 # Against $ENTITLE_URL / $ENTITLE_DATA_DIR when set; otherwise it starts `entitle serve` (the built binary, or
 # $ENTITLE_BINARY) on a free loopback port with a throwaway data directory, and stops it afterwards.
 # Needs curl, jq and python3 (with venv and PyPI, for the Python media-token verifier).
@@ -26,12 +27,12 @@ if [ -z "${ENTITLE_URL:-}" ]; then
   grep -q "Press Ctrl-C to stop." "$workdir/serve.log" || { echo "rest-walkthrough: entitle serve did not start" >&2; exit 1; }
 fi
 
-# The block, exactly as the README shows it; `entitle` and `swift run entitle` are this build's binary.
-block=$(awk '/^## Walk through the REST API v2 with curl/{section=1} section&&/^```sh$/{inside=1;next} inside&&/^```$/{exit} inside{print}' README.md)
-[ -n "$block" ] || { echo "rest-walkthrough: no walk-through block in README.md" >&2; exit 1; }
+# The block, exactly as docs/rest-walkthrough.md shows it; `entitle` and `swift run entitle` are this build's binary.
+block=$(awk '/^## Walk through the REST API v2 with curl/{section=1} section&&/^```sh$/{inside=1;next} inside&&/^```$/{exit} inside{print}' docs/rest-walkthrough.md)
+[ -n "$block" ] || { echo "rest-walkthrough: no walk-through block in docs/rest-walkthrough.md" >&2; exit 1; }
 entitle() { "$ENTITLE_BIN" "$@"; }
 swift() { if [ "${1:-}" = run ] && [ "${2:-}" = entitle ]; then shift 2; "$ENTITLE_BIN" "$@"; else command swift "$@"; fi; }
-echo "== README walk-through against $ENTITLE_URL"
+echo "== REST walk-through (docs/rest-walkthrough.md) against $ENTITLE_URL"
 eval "$block"
 
 # What the walk-through must have produced.

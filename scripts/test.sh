@@ -24,7 +24,7 @@ echo "== all tests (SQLite) =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build --skip "$alone"
 echo "== slow-client and readiness tests, alone =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build --filter "$alone"
-echo "== README REST walk-through (curl, jq, python3) =="
+echo "== REST walk-through (docs/rest-walkthrough.md) (curl, jq, python3) =="
 env -u ENTITLE_URL -u ENTITLE_DATA_DIR scripts/rest-walkthrough.sh
 echo "== media-token test vector, Python example (cryptography) =="
 scripts/verify-vector-python.sh

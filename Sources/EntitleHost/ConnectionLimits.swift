@@ -1,4 +1,7 @@
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 
 /// Bounds on the service's HTTP connections, so that slow or silent clients cannot hold connections (and file
 /// descriptors) forever: `entitle serve --idle-timeout --request-timeout --max-connections`.

@@ -1,4 +1,7 @@
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Synchronization
 
 /// How many connections each client address holds, for ``ConnectionLimits/maxConnectionsPerAddress``.

@@ -1,4 +1,7 @@
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 
 /// Where the PostgreSQL URL and its password come from, so that the password need not be on the command line (where

@@ -1,6 +1,9 @@
 import EntitleCore
 import DemoMVPD
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 import Hummingbird
 import HummingbirdCore

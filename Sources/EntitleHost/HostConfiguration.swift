@@ -1,4 +1,7 @@
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 
 /// How `entitle serve` (and the tests) run the service: address, storage, throttling and the demo world.

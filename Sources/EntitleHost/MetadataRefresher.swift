@@ -1,4 +1,7 @@
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import ServiceLifecycle
 
 /// Every `check`, reads again the SAML metadata of the MVPDs whose URL was last read `interval` ago or more

@@ -1,4 +1,7 @@
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import ServiceLifecycle
 
 /// Adds this instance's pending report figures to the database every `interval`, and once more at shutdown, so that

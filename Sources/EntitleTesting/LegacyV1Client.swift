@@ -2,7 +2,10 @@ import AsyncHTTPClient
 import Crypto
 import EntitleCore
 import EntitleClients
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 import NIOCore
 import NIOHTTP1

@@ -1,7 +1,10 @@
 import EntitleClients
 import EntitleCore
 import EntitleHost
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 
 /// What the two harnesses share — ``LocalService`` (a real socket) and ``RouterService`` (Hummingbird's router test

@@ -1,6 +1,9 @@
 import ArgumentParser
 import EntitleHost
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 import Logging
 

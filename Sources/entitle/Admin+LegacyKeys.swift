@@ -1,5 +1,8 @@
 import ArgumentParser
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 
 extension Admin {

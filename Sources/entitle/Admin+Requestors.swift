@@ -1,6 +1,9 @@
 import ArgumentParser
 import EntitleCore
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 
 extension Admin.Requestor {

@@ -1,7 +1,10 @@
 import ArgumentParser
 import EntitleCore
 import EntitleHost
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 import Logging
 

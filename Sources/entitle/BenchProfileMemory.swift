@@ -1,5 +1,8 @@
 import ArgumentParser
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 
 /// `entitle bench profile-memory`: the resident memory the in-memory profiles take per signed-in device.

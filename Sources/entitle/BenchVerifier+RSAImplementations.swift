@@ -1,5 +1,8 @@
 import EntitleCore
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 import MediaTokenVerifier
 import SystemRSA

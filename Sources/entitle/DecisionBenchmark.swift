@@ -2,7 +2,10 @@ import AsyncHTTPClient
 import EntitleCore
 import EntitleClients
 import EntitleHost
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 import Logging
 import NIOHTTP1

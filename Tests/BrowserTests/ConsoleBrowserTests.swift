@@ -1,7 +1,10 @@
 import AsyncHTTPClient
 import EntitleClients
 import EntitleCore
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import EntitleTesting
 import Foundation
 import NIOHTTP1

@@ -2,7 +2,10 @@ import AccessEnabler
 import EntitleClients
 import EntitleCore
 import EntitleHost
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import EntitleTesting
 import Foundation
 import Testing

@@ -1,5 +1,8 @@
 import EntitleHost
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import EntitleTesting
 import Foundation
 import Testing

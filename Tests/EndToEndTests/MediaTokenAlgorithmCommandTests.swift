@@ -1,6 +1,9 @@
 import EntitleCore
 import EntitleHost
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import EntitleTesting
 import Foundation
 import Testing

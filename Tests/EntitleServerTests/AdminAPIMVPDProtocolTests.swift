@@ -3,7 +3,10 @@ import DemoMVPD
 import EntitleClients
 import EntitleCore
 import EntitleHost
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import EntitleTesting
 import Foundation
 import NIOHTTP1

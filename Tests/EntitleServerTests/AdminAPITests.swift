@@ -1,6 +1,9 @@
 import AsyncHTTPClient
 import EntitleHost
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import EntitleTesting
 import Foundation
 import NIOCore

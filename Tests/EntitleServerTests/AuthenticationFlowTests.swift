@@ -2,7 +2,10 @@ import _CryptoExtras
 import EntitleClients
 import EntitleCore
 import EntitleHost
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import EntitleTesting
 import Foundation
 import MediaTokenVerifier

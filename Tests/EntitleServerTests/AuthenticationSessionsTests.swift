@@ -1,5 +1,8 @@
 import EntitleCore
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Testing
 

@@ -1,7 +1,10 @@
 import EntitleCore
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// The bounded memo under the service's caches (session GUIDs, decoded headers, profiles in wire form, report series).
 @Suite struct BoundedMemoTests {

@@ -1,4 +1,7 @@
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import HTTPTypes
 import Testing
 

@@ -1,5 +1,8 @@
 import EntitleHost
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Logging
 import ServiceLifecycle

@@ -1,5 +1,8 @@
 import EntitleHost
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import EntitleTesting
 import Foundation
 import TestLogCapture

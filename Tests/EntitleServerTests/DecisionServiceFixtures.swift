@@ -1,6 +1,9 @@
 import _CryptoExtras
 import EntitleCore
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Hummingbird
 import NIOCore

@@ -3,7 +3,10 @@ import Foundation
 import NIOCore
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// The hand-written decisions JSON is exactly what the general coders write and read.
 @Suite struct DecisionsJSONTests {

@@ -2,7 +2,10 @@
 import Glibc
 #endif
 import EntitleHost
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Testing
 

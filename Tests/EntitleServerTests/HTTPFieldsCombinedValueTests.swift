@@ -1,7 +1,10 @@
 import HTTPTypes
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// `combinedValue` answers as the fields' own subscript does: nil, the one value, or several joined; `combinedValues`
 /// answers for three names as `combinedValue` does for each.

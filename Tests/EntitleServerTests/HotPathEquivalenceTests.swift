@@ -1,5 +1,8 @@
 import EntitleCore
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Testing
 
 /// The decision path's hand-written shortcuts answer exactly as the general code they stand in for.

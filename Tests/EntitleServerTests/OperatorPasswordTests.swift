@@ -1,4 +1,7 @@
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Testing
 
 /// Operator password hashes: scrypt at N = 2^16, r = 8, p = 1 by default (the test harness's services use 2^10 for

@@ -1,7 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Logging
 import SQLKit

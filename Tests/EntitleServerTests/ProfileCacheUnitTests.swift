@@ -1,4 +1,7 @@
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Testing
 

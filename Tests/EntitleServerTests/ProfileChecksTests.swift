@@ -1,6 +1,9 @@
 import EntitleCore
 import EntitleHost
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Logging
 import Testing

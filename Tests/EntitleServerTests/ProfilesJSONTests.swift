@@ -2,7 +2,10 @@ import EntitleCore
 import Foundation
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// The profiles answer assembled from each profile's kept JSON is exactly what the general encoder writes.
 @Suite struct ProfilesJSONTests {

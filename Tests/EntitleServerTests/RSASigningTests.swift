@@ -1,6 +1,9 @@
 import Crypto
 import EntitleCore
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import Foundation
 import Testing
 import _CryptoExtras

@@ -1,7 +1,10 @@
 import EntitleClients
 import EntitleCore
 import EntitleHost
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import EntitleTesting
 import Foundation
 import Logging

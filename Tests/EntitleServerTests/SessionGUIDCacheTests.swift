@@ -1,6 +1,9 @@
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// Media tokens' session GUIDs come from memory after the first token of a sign-in, with the same value as derived.
 @Suite struct SessionGUIDCacheTests {

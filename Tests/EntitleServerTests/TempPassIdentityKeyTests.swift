@@ -1,7 +1,10 @@
 import Foundation
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// The Promotional TempPass key of an `AP-TempPass-Identity` (values of any JSON type, as the SDK forwards `withData:`).
 @Suite struct TempPassIdentityKeyTests {

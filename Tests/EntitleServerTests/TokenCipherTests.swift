@@ -3,7 +3,10 @@ import EntitleTesting
 import Foundation
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// Secrets at rest (OAuth 2.0 refresh tokens, client secrets): AES-256-GCM under the `token-encryption` service key,
 /// bound to where they are stored; a rotated key still decrypts; anything altered is refused.

@@ -1,7 +1,10 @@
 import AsyncHTTPClient
 import EntitleCore
 import EntitleHost
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import EntitleTesting
 import Foundation
 import Logging

@@ -3,7 +3,10 @@ import Foundation
 import SAML
 import Testing
 
-@testable import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 
 /// Object-valued user metadata (`maxRating` `{"MPAA": …, "VCHIP": …}`): built from several SAML attributes or userinfo
 /// claims by a `PARENT.CHILD` mapping, or taken as an object claim; stored as JSON text and sent as the object.

@@ -2,7 +2,10 @@ import ChildProcess
 import AsyncHTTPClient
 import EntitleClients
 import EntitleCore
-import EntitleServer
+@testable import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+@testable import EntitleStorage
 import EntitleTesting
 import Foundation
 import NIOCore

@@ -1,7 +1,10 @@
 import Crypto
 import _CryptoExtras
 import EntitleCore
-import EntitleServer
+import EntitleDomain
+import EntitleHTTP
+import EntitleModel
+import EntitleStorage
 import Foundation
 @testable import MediaTokenVerifier
 import Testing

@@ -1,0 +1,157 @@
+import AsyncHTTPClient
+import EntitleCore
+import EntitleModel
+import EntitleStorage
+import Foundation
+import Logging
+
+/// The composition of one service instance: its infrastructure (settings, storage, keys, tokens, clock, HTTP client,
+/// metrics, caches), the domain services built on it and the operations types of the administration API (used by
+/// `entitle admin`, the admin API, the console and the demo seeding: ``requestors``, ``mvpds``, …), each given exactly
+/// what it uses. The controllers that ``buildRouter(extraRoutes:)`` mounts receive these parts, never the whole service.
+package struct EntitleService: Sendable {
+    /// Settings.
+    package let configuration: ServiceConfiguration
+    /// Persistent state.
+    package let repository: Repository
+    /// Signing keys.
+    package let keys: ServiceKeys
+    /// JWT issuer.
+    package let tokens: TokenIssuer
+    /// Time.
+    package let clock: any ServiceClock
+    /// HTTP client for MVPD authorization APIs.
+    package let httpClient: HTTPClient
+    /// Metrics.
+    package let metrics: ServiceMetrics
+    /// Logger for background work.
+    package let logger: Logger
+    /// In-memory rate-limit buckets and MVPD authorization answers of this instance.
+    package let caches: ServiceCaches
+
+    package let tempPass: TempPassService
+    package let degradation: DegradationService
+    package let mediaTokens: MediaTokenService
+    package let sessions: AuthenticationSessions
+    package let profiles: ProfileAnswers
+    package let decisions: DecisionService
+    package let callers: CallerAuthenticator
+    package let assertions: AssertionConsumer
+    package let partnerSSO: PartnerSingleSignOn
+    package let oauth2: OAuth2SignIn
+    /// Operator accounts and sessions of the admin API.
+    package let operators: OperatorAccounts
+
+    /// The changes log's writer.
+    package let changes: ChangeRecorder
+    /// Requestors.
+    package let requestors: RequestorOperations
+    /// SAML and TempPass MVPDs, changes to any MVPD, metadata refresh.
+    package let mvpds: MVPDOperations
+    /// OAuth 2.0 MVPDs.
+    package let oauth2MVPDs: OAuth2MVPDOperations
+    /// Requestor × MVPD integrations and their preflight.
+    package let integrations: IntegrationOperations
+    /// Key rotation, key views, legacy key pairs.
+    package let keyOperations: KeyOperations
+    /// Software statements and registered clients.
+    package let applications: ApplicationOperations
+    /// Degradation rules and TempPass resets.
+    package let support: SupportOperations
+    /// Report figures.
+    package let reports: ReportOperations
+    /// Recorded changes to operator accounts.
+    package let operatorChanges: OperatorOperations
+
+    /// Creates the service.
+    package init(
+        configuration: ServiceConfiguration, repository: Repository, clock: any ServiceClock = SystemClock(),
+        httpClient: HTTPClient = .shared, metrics: ServiceMetrics = ServiceMetrics(), logger: Logger
+    ) {
+        self.configuration = configuration
+        self.repository = repository
+        self.clock = clock
+        let keys = ServiceKeys(store: repository.keys, clock: clock)
+        self.keys = keys
+        let tokens = TokenIssuer(keys: keys, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime)
+        self.tokens = tokens
+        self.httpClient = httpClient
+        self.metrics = metrics
+        self.logger = logger
+        let caches = ServiceCaches()
+        self.caches = caches
+        tempPass = TempPassService(
+            passes: repository.tempPasses, profiles: repository.profiles, catalog: repository.catalog, metrics: metrics, clock: clock)
+        degradation = DegradationService(
+            rules: repository.degradation, profiles: repository.profiles, catalog: repository.catalog, metrics: metrics, clock: clock)
+        mediaTokens = MediaTokenService(catalog: repository.catalog, keys: keys, ttl: configuration.mediaTokenTTL)
+        sessions = AuthenticationSessions(
+            sessionStore: repository.sessions, rateLimits: repository.rateLimits, profiles: repository.profiles,
+            catalog: repository.catalog, purgeExpired: { try await repository.purgeExpired(now: $0) }, tempPass: tempPass, degradation: degradation,
+            clock: clock,
+            sessionLifetime: configuration.sessionLifetime)
+        profiles = ProfileAnswers(catalog: repository.catalog, tempPass: tempPass, clock: clock)
+        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
+        let oauth2 = OAuth2SignIn(
+            oauth2: repository.oauth2, sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions,
+            profiles: repository.profiles, configuration: configuration,
+            client: OAuth2Client(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
+            cipher: cipher, authorizations: caches.authorizations, metrics: metrics, clock: clock)
+        self.oauth2 = oauth2
+        decisions = DecisionService(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, tempPasses: repository.tempPasses,
+            profileStore: repository.profiles, authorizations: caches.authorizations,
+            mvpdClient: MVPDAuthorizationClient(
+                httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds,
+                queryIssuer: XACMLQueryIssuer(
+                    entityID: configuration.spEntityID, signer: { try await keys.signingIdentity(purpose: .samlSP) }, clock: clock)),
+            degradation: degradation, mediaTokens: mediaTokens, oauth2: oauth2, metrics: metrics, clock: clock,
+            defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
+        callers = CallerAuthenticator(tokens: tokens, catalog: repository.catalog, clients: repository.clients, caches: caches)
+        assertions = AssertionConsumer(
+            sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, profiles: repository.profiles,
+            configuration: configuration, authorizations: caches.authorizations,
+            metrics: metrics, clock: clock, logger: logger)
+        operators = OperatorAccounts(store: repository.operators, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
+        partnerSSO = PartnerSingleSignOn(
+            catalog: repository.catalog, profileStore: repository.profiles, sessions: repository.sessions, configuration: configuration,
+            assertions: assertions, profiles: profiles,
+            clock: clock)
+
+        let changes = ChangeRecorder(changeLog: repository.changeLog, clock: clock, logger: logger)
+        self.changes = changes
+        let lookups = AdminCatalog(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, oauth2: repository.oauth2)
+        requestors = RequestorOperations(
+            catalog: repository.catalog, onboarding: repository.onboarding, lookups: lookups, changes: changes, clock: clock)
+        let oauth2MVPDs = OAuth2MVPDOperations(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, oauth2Store: repository.oauth2, cipher: cipher, lookups: lookups,
+            changes: changes, httpClient: httpClient, configuration: configuration)
+        self.oauth2MVPDs = oauth2MVPDs
+        mvpds = MVPDOperations(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, oauth2Store: repository.oauth2,
+            lookups: lookups, oauth2: oauth2MVPDs, changes: changes, httpClient: httpClient, clock: clock, logger: logger)
+        integrations = IntegrationOperations(
+            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, lookups: lookups, changes: changes)
+        keyOperations = KeyOperations(
+            keys: keys, keyStore: repository.keys, clients: repository.clients, oauth2: repository.oauth2, legacy: repository.legacy,
+            catalog: repository.catalog, cipher: cipher, changes: changes, clock: clock, logger: logger)
+        applications = ApplicationOperations(
+            catalog: repository.catalog, clients: repository.clients, tokens: tokens, lookups: lookups, changes: changes, clock: clock)
+        support = SupportOperations(
+            tempPass: tempPass, degradation: degradation, degradationRules: repository.degradation, lookups: lookups, changes: changes)
+        reports = ReportOperations(metrics: metrics, reports: repository.reports)
+        operatorChanges = OperatorOperations(accounts: operators, changes: changes)
+    }
+
+    /// The current time in ms.
+    package var now: Int64 { clock.nowMilliseconds() }
+
+    /// Prepares the database: schema and signing keys.
+    package func prepare() async throws {
+        let now = self.now
+        try await repository.migrate(logger: logger, now: now)
+        try await keys.ensureKeys()
+        try await repository.purgeExpired(now: now)
+    }
+}

@@ -1,0 +1,45 @@
+import EntitleModel
+import EntitleStorage
+
+/// Operator accounts, for every front end, each change recorded (never the password or its hash).
+package struct OperatorOperations: Sendable {
+    /// The accounts.
+    package let accounts: OperatorAccounts
+    /// The changes log.
+    package let changes: ChangeRecorder
+
+    /// Creates an operator account and records it.
+    package func add(username: String, role: OperatorRole, password: String, actor: String) async throws -> OperatorRecord {
+        let record = try await accounts.add(username: username, role: role, password: password)
+        try await changes.record(actor: actor, action: "operator.add", target: username, after: OperatorView(record))
+        return record
+    }
+
+    /// Disables or enables an operator account (a disabled one's sessions end) and records it.
+    package func setDisabled(username: String, _ disabled: Bool, actor: String) async throws {
+        let before = try await accounts.setDisabled(username: username, disabled)
+        var after = before
+        after.disabled = disabled ? 1 : 0
+        try await changes.record(
+            actor: actor, action: disabled ? "operator.disable" : "operator.enable", target: username, before: OperatorView(before),
+            after: OperatorView(after))
+    }
+
+    /// Sets an operator's password and records that it changed.
+    package func setPassword(username: String, password: String, actor: String) async throws {
+        _ = try await accounts.setPassword(username: username, password: password)
+        try await changes.record(actor: actor, action: "operator.password", target: username)
+    }
+
+    /// Removes an operator account and records it.
+    package func remove(username: String, actor: String) async throws {
+        let before = try await accounts.remove(username: username)
+        try await changes.record(actor: actor, action: "operator.remove", target: username, before: OperatorView(before))
+    }
+
+    /// Creates the value from each of its stored properties.
+    package init(accounts: OperatorAccounts, changes: ChangeRecorder) {
+        self.accounts = accounts
+        self.changes = changes
+    }
+}

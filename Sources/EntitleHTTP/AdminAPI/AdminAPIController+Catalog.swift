@@ -1,0 +1,289 @@
+import EntitleCore
+import EntitleDomain
+import EntitleModel
+import EntitleStorage
+import Foundation
+import Hummingbird
+
+/// Requestors, MVPDs and integrations.
+extension AdminAPIController {
+    package func addCatalogRoutes(to group: RouterGroup<AdminContext>) {
+        group.get("requestors") { _, _ in Self.json(try await service.requestors.views()) }
+        group.post("requestors", use: addRequestor)
+        group.get("requestors/:id") { _, context in Self.json(try await service.requestors.view(id: try context.parameters.require("id"))) }
+        group.put("requestors/:id", use: updateRequestor)
+        group.post("requestors/:id/disable") { _, context in try await setRequestor(context, disabled: true) }
+        group.post("requestors/:id/enable") { _, context in try await setRequestor(context, disabled: false) }
+
+        group.get("mvpds") { _, _ in Self.json(try await service.mvpds.views()) }
+        group.post("mvpds", use: addMVPD)
+        group.get("mvpds/:id") { _, context in Self.json(try await service.mvpds.view(id: try context.parameters.require("id"))) }
+        group.patch("mvpds/:id", use: updateMVPD)
+        group.post("mvpds/:id/disable") { _, context in try await setMVPD(context, disabled: true) }
+        group.post("mvpds/:id/enable") { _, context in try await setMVPD(context, disabled: false) }
+        group.delete("mvpds/:id") { _, context in
+            try await service.mvpds.remove(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
+            return Response(status: .noContent)
+        }
+
+        group.get("integrations") { request, _ in
+            let query = request.uri.queryParameters
+            return Self.json(
+                try await service.integrations.views(requestor: query["requestor"].map(String.init), mvpd: query["mvpd"].map(String.init)))
+        }
+        group.put("integrations/:requestor/:mvpd", use: setIntegration)
+    }
+
+    /// A requestor's settings in a request body.
+    package struct RequestorSettings: Decodable {
+        package var id: String?
+        package var name: String
+        package var domains: [String]?
+        package var maxResources: Int64?
+        package var programmerCertificatePEM: String?
+        package var defaultProfileTTLSeconds: Int64?
+        package var defaultAuthorizationTTLSeconds: Int64?
+        package var defaultPreflightMaxResources: Int64?
+
+        package func record(id: String) -> RequestorRecord {
+            RequestorRecord(
+                id: id, name: name, domains: domains ?? [], maxResources: maxResources ?? 5, metadataCertificatePem: programmerCertificatePEM,
+                defaultProfileTtlSeconds: defaultProfileTTLSeconds, defaultAuthzTtlSeconds: defaultAuthorizationTTLSeconds,
+                defaultPreflightMaxResources: defaultPreflightMaxResources)
+        }
+
+        /// Creates the value from each of its stored properties.
+        package init(
+            id: String? = nil, name: String, domains: [String]? = nil, maxResources: Int64? = nil, programmerCertificatePEM: String? = nil,
+            defaultProfileTTLSeconds: Int64? = nil, defaultAuthorizationTTLSeconds: Int64? = nil, defaultPreflightMaxResources: Int64? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.domains = domains
+            self.maxResources = maxResources
+            self.programmerCertificatePEM = programmerCertificatePEM
+            self.defaultProfileTTLSeconds = defaultProfileTTLSeconds
+            self.defaultAuthorizationTTLSeconds = defaultAuthorizationTTLSeconds
+            self.defaultPreflightMaxResources = defaultPreflightMaxResources
+        }
+    }
+
+    package func addRequestor(_ request: Request, context: AdminContext) async throws -> Response {
+        let settings = try await Self.decode(RequestorSettings.self, request, context: context)
+        guard let id = settings.id else { throw AdminAPIError.make(400, "invalid_request", "The JSON body is not as documented: missing id") }
+        try await service.requestors.add(settings.record(id: id), actor: context.operatorIdentity.actor)
+        return Self.json(try await service.requestors.view(id: id), status: .created)
+    }
+
+    package func updateRequestor(_ request: Request, context: AdminContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let settings = try await Self.decode(RequestorSettings.self, request, context: context)
+        if let bodyID = settings.id, bodyID != id {
+            throw AdminAPIError.make(400, "invalid_request", "The id in the body (\(bodyID)) is not the one in the path (\(id)).")
+        }
+        try await service.requestors.update(settings.record(id: id), actor: context.operatorIdentity.actor)
+        return Self.json(try await service.requestors.view(id: id))
+    }
+
+    package func setRequestor(_ context: AdminContext, disabled: Bool) async throws -> Response {
+        let id = try context.parameters.require("id")
+        try await service.requestors.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+        return Self.json(try await service.requestors.view(id: id))
+    }
+
+    /// A new MVPD in a request body: SAML (`samlMetadata`) or OAuth 2.0 (`oauth2`).
+    package struct NewMVPD: Decodable {
+        package var id: String
+        package var name: String
+        package var samlMetadata: String?
+        package var oauth2: OAuth2MVPDFields?
+        package var logoURL: String?
+        package var requestors: [String]?
+        package var authorizationURL: String?
+        package var authorizationKey: String?
+        package var authorizationProtocol: String?
+        package var xacmlBinding: String?
+        package var signAuthorizationQueries: Bool?
+        package var preflightMaxResources: Int64?
+        package var preflightMode: String?
+        package var lineupAttribute: String?
+        package var authorizeAll: Bool?
+        package var allowRSASHA1: Bool?
+        package var encryptedAttributes: [String]?
+        package var attributeMapping: [String: [String]]?
+        package var settings: MVPDUpdate?
+
+        /// Creates the value from each of its stored properties.
+        package init(
+            id: String, name: String, samlMetadata: String? = nil, oauth2: OAuth2MVPDFields? = nil, logoURL: String? = nil,
+            requestors: [String]? = nil, authorizationURL: String? = nil, authorizationKey: String? = nil, authorizationProtocol: String? = nil,
+            xacmlBinding: String? = nil, signAuthorizationQueries: Bool? = nil, preflightMaxResources: Int64? = nil, preflightMode: String? = nil,
+            lineupAttribute: String? = nil, authorizeAll: Bool? = nil, allowRSASHA1: Bool? = nil, encryptedAttributes: [String]? = nil,
+            attributeMapping: [String: [String]]? = nil, settings: MVPDUpdate? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.samlMetadata = samlMetadata
+            self.oauth2 = oauth2
+            self.logoURL = logoURL
+            self.requestors = requestors
+            self.authorizationURL = authorizationURL
+            self.authorizationKey = authorizationKey
+            self.authorizationProtocol = authorizationProtocol
+            self.xacmlBinding = xacmlBinding
+            self.signAuthorizationQueries = signAuthorizationQueries
+            self.preflightMaxResources = preflightMaxResources
+            self.preflightMode = preflightMode
+            self.lineupAttribute = lineupAttribute
+            self.authorizeAll = authorizeAll
+            self.allowRSASHA1 = allowRSASHA1
+            self.encryptedAttributes = encryptedAttributes
+            self.attributeMapping = attributeMapping
+            self.settings = settings
+        }
+    }
+
+    package func addMVPD(_ request: Request, context: AdminContext) async throws -> Response {
+        let body = try await Self.decode(NewMVPD.self, request, context: context)
+        var options = MVPDOptions(
+            displayName: body.name, logoURL: body.logoURL ?? "", authorizationURL: body.authorizationURL, authorizationKey: body.authorizationKey)
+        options.authorizeAllAuthenticated = body.authorizeAll ?? false
+        options.allowRSASHA1 = body.allowRSASHA1 ?? false
+        options.encryptedAttributes = body.encryptedAttributes ?? []
+        options.attributeMapping = body.attributeMapping ?? [:]
+        if let name = body.authorizationProtocol {
+            guard let kind = MVPDAuthorizationProtocol(rawValue: name) else {
+                throw AdminAPIError.make(400, "invalid_value", "authorizationProtocol \(name): use entitle-json, xacml, rest or none")
+            }
+            options.authorizationProtocol = kind
+        }
+        if let name = body.xacmlBinding {
+            guard let binding = XACMLBinding(rawValue: name) else {
+                throw AdminAPIError.make(400, "invalid_value", "xacmlBinding \(name): use plain or soap")
+            }
+            options.xacmlBinding = binding
+        }
+        options.signAuthorizationQueries = body.signAuthorizationQueries
+        if let limit = body.preflightMaxResources {
+            guard (0...1000).contains(limit) else { throw AdminAPIError.make(400, "invalid_value", "preflightMaxResources is 0 to 1000") }
+            guard !(body.requestors ?? []).isEmpty else {
+                throw AdminAPIError.make(400, "invalid_value", "preflightMaxResources is set per integration: give requestors")
+            }
+            var kind = try await service.repository.catalog.authorizationProtocol(mvpd: body.id)
+            if let chosen = options.authorizationProtocol { kind = chosen }
+            guard limit == 0 || kind == .xacml || kind == .rest else {
+                throw AdminAPIError.make(400, "invalid_value", "preflight in one call needs the xacml or rest authorization protocol")
+            }
+        }
+        let preflightMode = try Self.preflightMode(body.preflightMode, lineupAttribute: body.lineupAttribute)
+        if preflightMode != nil, (body.requestors ?? []).isEmpty {
+            throw AdminAPIError.make(400, "invalid_value", "preflightMode is set per integration: give requestors")
+        }
+        let actor = context.operatorIdentity.actor
+        switch (body.samlMetadata, body.oauth2) {
+        case (let xml?, nil):
+            try await service.mvpds.importSAML(id: body.id, metadataXML: xml, options: options, requestors: body.requestors ?? [], actor: actor)
+        case (nil, let fields?):
+            guard body.allowRSASHA1 != true else { throw AdminAPIError.make(400, "invalid_value", "allowRSASHA1 is for SAML MVPDs") }
+            let settings = try await service.oauth2MVPDs.settings(from: fields)
+            try await service.oauth2MVPDs.save(id: body.id, options: options, oauth2: settings, requestors: body.requestors ?? [], actor: actor)
+        default:
+            throw AdminAPIError.make(
+                400, "invalid_request", "Give samlMetadata (a SAML 2.0 MVPD) or oauth2 (an OAuth 2.0 MVPD), exactly one of them.")
+        }
+        if let limit = body.preflightMaxResources {
+            for requestor in body.requestors ?? [] {
+                try await service.integrations.setPreflight(requestor: requestor, mvpd: body.id, maxResources: limit, actor: actor)
+            }
+        }
+        if let preflightMode {
+            for requestor in body.requestors ?? [] {
+                try await service.integrations.setPreflightMode(
+                    requestor: requestor, mvpd: body.id, preflightMode, attribute: body.lineupAttribute, actor: actor)
+            }
+        }
+        if let settings = body.settings, settings != MVPDUpdate() { try await service.mvpds.update(id: body.id, settings, actor: actor) }
+        return Self.json(try await service.mvpds.view(id: body.id), status: .created)
+    }
+
+    package func updateMVPD(_ request: Request, context: AdminContext) async throws -> Response {
+        let id = try context.parameters.require("id")
+        let update = try await Self.decode(MVPDUpdate.self, request, context: context)
+        try await service.mvpds.update(id: id, update, actor: context.operatorIdentity.actor)
+        return Self.json(try await service.mvpds.view(id: id))
+    }
+
+    package func setMVPD(_ context: AdminContext, disabled: Bool) async throws -> Response {
+        let id = try context.parameters.require("id")
+        try await service.mvpds.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+        return Self.json(try await service.mvpds.view(id: id))
+    }
+
+    /// An integration's state and settings; absent fields stay as they are.
+    package struct IntegrationState: Decodable {
+        package var enabled: Bool?
+        package var displayName: String?
+        package var logoURL: String?
+        package var profileTTLSeconds: Int64?
+        package var preflightMaxResources: Int64?
+        package var preflightMode: String?
+        package var lineupAttribute: String?
+
+        /// Creates the value from each of its stored properties.
+        package init(
+            enabled: Bool? = nil, displayName: String? = nil, logoURL: String? = nil, profileTTLSeconds: Int64? = nil,
+            preflightMaxResources: Int64? = nil, preflightMode: String? = nil, lineupAttribute: String? = nil
+        ) {
+            self.enabled = enabled
+            self.displayName = displayName
+            self.logoURL = logoURL
+            self.profileTTLSeconds = profileTTLSeconds
+            self.preflightMaxResources = preflightMaxResources
+            self.preflightMode = preflightMode
+            self.lineupAttribute = lineupAttribute
+        }
+    }
+
+    /// The preflight mode of a request body (`lineup` or `mvpd`); nil when absent. A lineup attribute needs `lineup`.
+    package static func preflightMode(_ name: String?, lineupAttribute: String?) throws -> PreflightMode? {
+        guard let name else {
+            if lineupAttribute != nil { throw AdminAPIError.make(400, "invalid_value", "lineupAttribute needs preflightMode lineup") }
+            return nil
+        }
+        guard let mode = PreflightMode(rawValue: name) else {
+            throw AdminAPIError.make(400, "invalid_value", "preflightMode \(name.logEscaped): use lineup or mvpd")
+        }
+        if let lineupAttribute {
+            guard mode == .lineup else { throw AdminAPIError.make(400, "invalid_value", "lineupAttribute needs preflightMode lineup") }
+            try IntegrationOperations.checkLineupAttribute(lineupAttribute)
+        }
+        return mode
+    }
+
+    package func setIntegration(_ request: Request, context: AdminContext) async throws -> Response {
+        let (requestor, mvpd) = (try context.parameters.require("requestor"), try context.parameters.require("mvpd"))
+        let state = try await Self.decode(IntegrationState.self, request, context: context)
+        let preflightMode = try Self.preflightMode(state.preflightMode, lineupAttribute: state.lineupAttribute)
+        if state.enabled == nil && state.displayName == nil && state.logoURL == nil && state.profileTTLSeconds == nil
+            && state.preflightMaxResources == nil && preflightMode == nil
+        {
+            throw AdminAPIError.make(
+                400, "invalid_request", "Give enabled, displayName, logoURL, profileTTLSeconds, preflightMaxResources or preflightMode.")
+        }
+        let actor = context.operatorIdentity.actor
+        if let enabled = state.enabled { try await service.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
+        if state.displayName != nil || state.logoURL != nil || state.profileTTLSeconds != nil {
+            try await service.integrations.setSettings(
+                requestor: requestor, mvpd: mvpd, displayName: state.displayName, logoURL: state.logoURL,
+                profileTTLSeconds: state.profileTTLSeconds, actor: actor)
+        }
+        if let limit = state.preflightMaxResources {
+            try await service.integrations.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: limit, actor: actor)
+        }
+        if let preflightMode {
+            try await service.integrations.setPreflightMode(
+                requestor: requestor, mvpd: mvpd, preflightMode, attribute: state.lineupAttribute, actor: actor)
+        }
+        return Self.json(try await service.integrations.views(requestor: requestor, mvpd: mvpd).first)
+    }
+}

@@ -1,0 +1,97 @@
+import EntitleCore
+import EntitleDomain
+import EntitleModel
+import EntitleStorage
+import Foundation
+import Hummingbird
+import NIOFoundationCompat
+
+/// The admin API (`/admin/api`, JSON): sign-in and sessions of operator accounts, then requestors, MVPDs,
+/// integrations, software statements, clients, operators and the changes log — the operations of `entitle admin`,
+/// each change recorded with the operator's name. Documented in the OpenAPI document under the `admin` tag.
+package struct AdminAPIController {
+    package let service: EntitleService
+    package let accounts: OperatorAccounts
+
+    /// Adds the sign-in route to `open` (no session) and every other route to `authenticated` (a session or token).
+    package func addRoutes(open: RouterGroup<AppContext>, authenticated: RouterGroup<AdminContext>) {
+        open.post("session", use: signIn)
+        authenticated.get("session") { _, context in Self.json(SessionView(context.operatorIdentity)) }
+        authenticated.delete("session", use: signOut)
+        addCatalogRoutes(to: authenticated)
+        addApplicationRoutes(to: authenticated)
+        addReportRoutes(to: authenticated)
+    }
+
+    package struct Credentials: Decodable {
+        package var username: String
+        package var password: String
+
+        /// Creates the value from each of its stored properties.
+        package init(username: String, password: String) {
+            self.username = username
+            self.password = password
+        }
+    }
+
+    /// The signed-in operator as the API shows it.
+    package struct SessionView: Encodable {
+        package var username: String
+        package var role: String
+        package var csrfToken: String
+        package var token: String?
+
+        package init(_ identity: OperatorIdentity, token: String? = nil) {
+            (username, role, csrfToken, self.token) = (identity.username, identity.role.rawValue, identity.csrfToken, token)
+        }
+    }
+
+    package func signIn(_ request: Request, context: AppContext) async throws -> Response {
+        let credentials = try await Self.decode(Credentials.self, request, context: context)
+        let (token, identity) = try await accounts.signIn(
+            username: credentials.username, password: credentials.password, address: context.remoteIP)
+        var response = Self.json(SessionView(identity, token: token), status: .created)
+        let secure = AdminAuthMiddleware.isSecure(context, publicBaseURL: service.configuration.publicBaseURL)
+        response.setCookie(AdminAuthMiddleware.sessionCookie(token, accounts: accounts, secure: secure))
+        return response
+    }
+
+    package func signOut(_ request: Request, context: AdminContext) async throws -> Response {
+        try await accounts.signOut(context.operatorIdentity)
+        var response = Response(status: .noContent)
+        response.setCookie(AdminAuthMiddleware.signedOutCookie)
+        return response
+    }
+
+    /// A JSON answer with sorted keys, never cached.
+    package static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
+        JSONCoding.response(value, status: status)
+    }
+
+    /// The request's JSON body as `T`; a malformed body is a 400 `invalid_request` naming the problem.
+    package static func decode<T: Decodable, Context: RequestContext>(_ type: T.Type, _ request: Request, context: Context) async throws -> T {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        do { return try JSONDecoder().decode(T.self, from: Data(buffer: body)) } catch let error as DecodingError {
+            throw AdminAPIError.make(400, "invalid_request", "The JSON body is not as documented: \(Self.describe(error))")
+        } catch {
+            throw AdminAPIError.make(400, "invalid_request", "The body is not JSON.")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "missing \(key.stringValue)"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c):
+            return "wrong type at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        case .dataCorrupted(let c):
+            return c.codingPath.isEmpty ? "not JSON" : "bad value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
+        @unknown default: return "not readable"
+        }
+    }
+
+    /// Creates the value from each of its stored properties.
+    package init(service: EntitleService, accounts: OperatorAccounts) {
+        self.service = service
+        self.accounts = accounts
+    }
+}

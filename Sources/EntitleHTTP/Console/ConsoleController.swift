@@ -1,0 +1,131 @@
+import EntitleCore
+import EntitleDomain
+import EntitleModel
+import EntitleStorage
+import Foundation
+import Hummingbird
+import NIOFoundationCompat
+
+/// The operator console (`/console`): pages rendered by the service over the same domain operations as the admin API
+/// and the CLI. Sign-in with an operator account (the admin API's session cookie, so the reports page reads the report
+/// API with it), a CSRF token in every change form, the role checked on the server for every change, each change
+/// asking why it is made and landing in the changes log. Signing in and out is ``ConsoleSignInController``'s.
+package struct ConsoleController {
+    package let service: EntitleService
+    package let accounts: OperatorAccounts
+    package let pages: ConsolePages
+
+    /// Adds the static files to `open`, every page and change to `authenticated` (sign-in and sign-out are
+    /// ``ConsoleSignInController``'s).
+    package func addRoutes(open: RouterGroup<AppContext>, authenticated: RouterGroup<AdminContext>) {
+        open.get("assets/:name") { _, context in ConsoleAssets.response(name: try context.parameters.require("name")) }
+        open.get("") { _, _ in ConsolePages.redirect(to: "/console/requestors") }
+        addCatalogRoutes(to: authenticated)
+        addOperationsRoutes(to: authenticated)
+    }
+
+    /// Performs a change posted from a form: checks the CSRF token and the role (a refusal page), requires a
+    /// description, runs `change` with it as the changes log's description, and goes back to `back` with what it did
+    /// (its message) or why it was refused.
+    package func change(
+        _ request: Request, _ context: AdminContext, back: String, _ change: @Sendable (ConsoleForm) async throws -> String
+    ) async throws -> Response {
+        let identity = context.operatorIdentity
+        let form: ConsoleForm
+        do { form = try await ConsoleForm.read(request) } catch let failure as ConsoleFailure {
+            return pages.problem(failure, identity: identity, back: back)
+        }
+        guard Secrets.constantTimeEqual(form.fields["csrf"] ?? "", identity.csrfToken) else {
+            return pages.problem(Self.forged, identity: identity, back: back)
+        }
+        guard identity.role.mayChange else {
+            return pages.problem(
+                ConsoleFailure(status: .forbidden, "Your role is read-only: you can see everything and change nothing."), identity: identity,
+                back: back)
+        }
+        do {
+            guard let description = try ChangeDescription.normalized(form.fields["description"]) else {
+                return ConsolePages.redirect(
+                    to: back, flash: ConsoleFlash("Say why the change is made: it is recorded in the changes log.", isError: true))
+            }
+            let done = try await ChangeDescription.$current.withValue(description) { try await change(form) }
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(done))
+        } catch let error as AdminError {
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(error.description, isError: true))
+        } catch let error as ConfigurationError {
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(error.description, isError: true))
+        } catch let failure as ConsoleFailure {
+            return ConsolePages.redirect(to: back, flash: ConsoleFlash(failure.message, isError: true))
+        }
+    }
+
+    /// A form whose CSRF token is not the session's.
+    package static let forged = ConsoleFailure(
+        status: .forbidden, "This form was not sent from this console session (its security token does not match). Reload the page and try again.")
+
+    /// Creates the value from each of its stored properties.
+    package init(service: EntitleService, accounts: OperatorAccounts, pages: ConsolePages) {
+        self.service = service
+        self.accounts = accounts
+        self.pages = pages
+    }
+}
+
+/// Establishes the operator of every console page from the session cookie; without a valid session, the browser is
+/// sent to the sign-in page.
+package struct ConsoleAuthMiddleware: RouterMiddleware {
+    package let accounts: OperatorAccounts
+
+    package func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws
+        -> Response
+    {
+        guard let token = request.cookies[AdminAuthMiddleware.cookieName]?.value, !token.isEmpty, token.count <= 128,
+            let identity = try await accounts.identity(token: token)
+        else {
+            return ConsolePages.redirect(to: "/console/sign-in")
+        }
+        var context = context
+        context.adminOperator = identity
+        return try await next(request, context)
+    }
+
+    /// Creates the value from each of its stored properties.
+    package init(accounts: OperatorAccounts) {
+        self.accounts = accounts
+    }
+}
+
+/// The console's static files (vendored Chart.js with its license, the style sheet, the reports script), read once
+/// from the module's resources.
+package enum ConsoleAssets {
+    package static let types = [
+        "console.css": "text/css; charset=utf-8", "reports.js": "text/javascript; charset=utf-8",
+        "chart.min.js": "text/javascript; charset=utf-8", "chart.js-LICENSE": "text/plain; charset=utf-8",
+    ]
+
+    package static let files: [String: ByteBuffer] = {
+        var files: [String: ByteBuffer] = [:]
+        for name in types.keys {
+            guard
+                let url = Bundle.module.url(forResource: "console/" + name, withExtension: nil)
+                    ?? Bundle.module.resourceURL?.appendingPathComponent("console/" + name),
+                let data = try? Data(contentsOf: url)
+            else { continue }
+            files[name] = ByteBuffer(data: data)
+        }
+        return files
+    }()
+
+    /// The file `name`, or a plain 404 for any other name.
+    package static func response(name: String) -> Response {
+        guard let type = types[name], let body = files[name] else {
+            return Response(
+                status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "No such file.\n")))
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: type, .cacheControl: "public, max-age=300", .init("X-Content-Type-Options")!: "nosniff"],
+            body: .init(byteBuffer: body))
+    }
+}

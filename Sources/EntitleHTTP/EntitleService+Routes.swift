@@ -1,0 +1,154 @@
+import EntitleDomain
+import EntitleModel
+import EntitleStorage
+import Hummingbird
+
+extension EntitleService {
+    /// The service's router. Global middleware: metrics, one request log line, errors as the protocol's error bodies.
+    /// Route groups: `/api/v2/{sp}` (throttled, the caller authenticated once by ``CallerMiddleware``), `/o/client`,
+    /// `/api/v1`, `/reggie/v1` and the adobe-services config documents (throttled); pages, SAML legs and operations
+    /// (neither). Each controller receives only the parts it uses. `extraRoutes` lets the host mount more routes (for
+    /// example the DemoMVPD) on the same server.
+    package func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> EntitleRouter<AppContext> {
+        let router = Router(context: AppContext.self)
+        let hot = HotRouteRecorder(router: router)
+        router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        let routeTable = RouteTable()
+        router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
+        router.add(middleware: UnstorableTextMiddleware())
+        let throttle = ThrottleMiddleware(
+            limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
+            burst: configuration.rateLimitBurst, clock: clock)
+
+        OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
+        if !configuration.operationsAddressSeparate { addOperatorRoutes(to: router) }
+        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
+        router.get("/readyz") { _, _ in await readiness.response() }
+        DCRController(clients: repository.clients, tokens: tokens, clock: clock)
+            .addRoutes(to: router.group("/o/client").add(middleware: throttle))
+
+        // REST v2's calls, the ones a player makes on every play, are answered before the router's trie.
+        let api = hot.group("/api/v2/:sp").addMiddleware {
+            throttle
+            CallerMiddleware(authenticator: callers)
+        }.group(context: CallerContext.self)
+        ConfigurationController(catalog: repository.catalog).addRoutes(to: api)
+        SessionsController(sessions: sessions, sessionStore: repository.sessions).addRoutes(to: api)
+        let profileChecks = ProfileChecks(profiles: repository.profiles, clock: clock)
+        ProfilesController(
+            profileStore: repository.profiles, catalog: repository.catalog, sessions: sessions, profiles: profiles, profileChecks: profileChecks
+        ).addRoutes(to: api)
+        DecisionsController(catalog: repository.catalog, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
+        LogoutController(
+            catalog: repository.catalog, profileStore: repository.profiles, sessionStore: repository.sessions, authorizations: caches.authorizations,
+            sessions: sessions, configuration: configuration,
+            clock: clock
+        ).addRoutes(to: api)
+        PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
+
+        let pages = Pages()
+        let signedIn = SignedInResponder(sessions: repository.sessions, catalog: repository.catalog, configuration: configuration, pages: pages)
+        AuthenticateController(
+            sessionStore: repository.sessions, catalog: repository.catalog, configuration: configuration, sessions: sessions, signedIn: signedIn,
+            clock: clock
+        )
+        .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
+        SAMLServiceProviderController(
+            sessionStore: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, legacy: repository.legacy,
+            profiles: repository.profiles, clients: repository.clients, configuration: configuration, keys: keys, sessions: sessions,
+            tempPass: tempPass,
+            degradation: degradation, assertions: assertions, oauth2: oauth2, signedIn: signedIn, clock: clock
+        )
+        .addRoutes(to: router)
+        OAuth2Controller(oauth2: oauth2, sessions: repository.sessions, catalog: repository.catalog, signedIn: signedIn).addRoutes(to: router)
+        ActivationController(
+            catalog: repository.catalog, sessionStore: repository.sessions, sessions: sessions, configuration: configuration, pages: pages,
+            clock: clock
+        ).addRoutes(
+            to: router)
+
+        // REST v1 and adobe-services: the envelope reads the parameters and renders failures once per call, the
+        // caller middleware establishes the app identity; the two protocols share LegacyProtocolService.
+        let legacyCallers = LegacyCallerAuthenticator(
+            catalog: repository.catalog, clients: repository.clients, legacy: repository.legacy, tokens: tokens, clock: clock)
+        let legacyShared = LegacyProtocolService(
+            catalog: repository.catalog, legacy: repository.legacy, decisions: decisions, profiles: profiles, checks: profileChecks, clock: clock)
+        func legacyGroup(_ path: RouterPath, format: V1Format?, throttled: Bool, needsDevice: Bool) -> RouterGroup<LegacyContext> {
+            let group = router.group(path)
+            if throttled { group.add(middleware: throttle) }
+            return group.add(middleware: LegacyEnvelopeMiddleware(format: format))
+                .add(middleware: LegacyCallerMiddleware(authenticator: legacyCallers, needsDevice: needsDevice))
+                .group(context: LegacyContext.self)
+        }
+        LegacyV1Controller(
+            sessionStore: repository.sessions, catalog: repository.catalog, clients: repository.clients, legacy: repository.legacy,
+            profileStore: repository.profiles, configuration: configuration, sessions: sessions, tempPass: tempPass,
+            decisions: decisions, mediaTokens: mediaTokens, partnerSSO: partnerSSO, shared: legacyShared, clock: clock
+        ).addRoutes(
+            api: .init(
+                device: legacyGroup("/api/v1", format: nil, throttled: true, needsDevice: true),
+                app: legacyGroup("/api/v1", format: nil, throttled: true, needsDevice: false)),
+            reggie: .init(
+                device: legacyGroup("/reggie/v1", format: nil, throttled: true, needsDevice: true),
+                app: legacyGroup("/reggie/v1", format: nil, throttled: true, needsDevice: false)),
+            browser: router.group("/api/v1").add(middleware: throttle))
+        AdobeServicesController(
+            shared: legacyShared, catalog: repository.catalog, sessionStore: repository.sessions, profileStore: repository.profiles,
+            legacy: repository.legacy, keys: keys, sessions: sessions, mediaTokens: mediaTokens,
+            profiles: profiles, clock: clock
+        ).addRoutes(
+            to: router,
+            groups: .init(
+                config: router.group().add(middleware: throttle).add(middleware: LegacyEnvelopeMiddleware(format: .xml))
+                    .group(context: V1Context.self),
+                app: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: false),
+                appJSON: legacyGroup("/adobe-services", format: .json, throttled: false, needsDevice: false),
+                device: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: true)))
+
+        extraRoutes(router)
+        LandingController(
+            publicBaseURL: configuration.publicBaseURL,
+            demo: router.routes.contains { $0.path.description.hasPrefix("/demo-mvpd") }, pages: pages
+        ).addRoutes(to: router)
+        routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
+        return EntitleRouter(router: router, hot: hot)
+    }
+
+    /// The router of the operations address (`serve --admin-port`): `/metrics`, the admin API, `/healthz` and `/readyz`.
+    package func buildOperationsRouter() -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        let routeTable = RouteTable()
+        router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
+        router.get("/healthz") { _, _ in ["status": "ok"] as [String: String] }
+        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
+        router.get("/readyz") { _, _ in await readiness.response() }
+        addOperatorRoutes(to: router)
+        routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
+        return router
+    }
+
+    /// What only operators use: `/metrics`, the admin API (`/admin/api`) and the console (`/console`), on the
+    /// service's address or on the operations address when one is given.
+    package func addOperatorRoutes(to router: Router<AppContext>) {
+        router.get("/metrics") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
+        let errors = AdminErrorMiddleware<AppContext>()
+        AdminAPIController(service: self, accounts: operators).addRoutes(
+            open: router.group("/admin/api").add(middleware: errors),
+            authenticated: router.group("/admin/api").add(middleware: errors).add(middleware: AdminAuthMiddleware(accounts: operators))
+                .group(context: AdminContext.self))
+        let consolePages = ConsolePages()
+        let console = router.group("/console")
+        let signedIn = router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators)).group(context: AdminContext.self)
+        ConsoleSignInController(accounts: operators, pages: consolePages, publicBaseURL: configuration.publicBaseURL)
+            .addRoutes(open: console, authenticated: signedIn)
+        ConsoleController(service: self, accounts: operators, pages: consolePages).addRoutes(open: console, authenticated: signedIn)
+    }
+}

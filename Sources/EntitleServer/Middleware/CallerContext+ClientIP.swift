@@ -1,6 +1,0 @@
-/// The device's IP address as sent to MVPDs (XACML environment, REST `IPAddress`): the one place to read it.
-extension CallerContext {
-    /// The client's IP address for MVPD calls: the socket peer, or behind a trusted proxy the address its forwarding
-    /// headers name (``ClientAddressMiddleware``).
-    var mvpdClientIP: String? { remoteIP }
-}

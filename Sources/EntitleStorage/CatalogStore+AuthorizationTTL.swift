@@ -1,0 +1,51 @@
+import EntitleModel
+import SQLKit
+
+/// The authorization TTL of an integration: how long an MVPD's answer is kept (and reported).
+package struct AuthorizationTTLRecord: Codable, Sendable, Equatable {
+    /// Requestor, or `*` for the MVPD's default.
+    package var requestorId: String
+    /// MVPD.
+    package var mvpdId: String
+    /// Seconds (0: ask the MVPD on every decision).
+    package var ttlSeconds: Int64
+
+    /// Creates a record.
+    package init(requestorId: String, mvpdId: String, ttlSeconds: Int64) {
+        self.requestorId = requestorId
+        self.mvpdId = mvpdId
+        self.ttlSeconds = ttlSeconds
+    }
+
+    /// The requestor id that stands for every requestor.
+    package static let anyRequestor = "*"
+}
+
+extension CatalogStore {
+    /// The configured authorization TTL of (requestor, MVPD) in seconds: the integration's own, else the requestor's
+    /// default, else the MVPD's, else nil.
+    package func authorizationTTL(requestor: String, mvpd: String) async throws -> Int64? {
+        let records = try await cached(catalogCache.authorizationTTLs, mvpd) {
+            try await all("SELECT * FROM authorization_ttls WHERE mvpd_id = \(bind: mvpd)", as: AuthorizationTTLRecord.self)
+        }
+        if let own = records.first(where: { $0.requestorId == requestor }) { return own.ttlSeconds }
+        if let requestorDefault = try await self.requestor(id: requestor)?.defaultAuthzTtlSeconds { return requestorDefault }
+        return records.first { $0.requestorId == AuthorizationTTLRecord.anyRequestor }?.ttlSeconds
+    }
+
+    /// Sets the authorization TTL of an MVPD (for every requestor with `*`, or one requestor).
+    package func setAuthorizationTTL(_ record: AuthorizationTTLRecord) async throws {
+        try await run(
+            """
+            INSERT INTO authorization_ttls (requestor_id, mvpd_id, ttl_seconds)
+            VALUES (\(bind: record.requestorId), \(bind: record.mvpdId), \(bind: record.ttlSeconds))
+            ON CONFLICT (requestor_id, mvpd_id) DO UPDATE SET ttl_seconds = excluded.ttl_seconds
+            """)
+        try await catalogChanged()
+    }
+
+    /// Every configured authorization TTL.
+    package func authorizationTTLs() async throws -> [AuthorizationTTLRecord] {
+        try await all("SELECT * FROM authorization_ttls ORDER BY mvpd_id, requestor_id", as: AuthorizationTTLRecord.self)
+    }
+}

@@ -1,0 +1,72 @@
+import EntitleModel
+import Synchronization
+
+/// Per-MVPD options in memory, for unit tests of ``DecisionService`` without a database; reads behave as
+/// ``MVPDOptionsStore``'s (defaults where nothing is set; a preflight limit of 0 or less is off).
+package final class InMemoryMVPDOptionsStore: MVPDOptionsReading {
+    private struct Integration: Hashable {
+        package let requestor: String
+        package let mvpd: String
+
+        /// Creates the value from each of its stored properties.
+        package init(requestor: String, mvpd: String) {
+            self.requestor = requestor
+            self.mvpd = mvpd
+        }
+    }
+
+    private struct State {
+        package var saml: [String: MVPDSAMLOptionsRecord] = [:]
+        package var xacml: [String: MVPDXACMLOptions] = [:]
+        package var preflightLimits: [Integration: Int64] = [:]
+        package var lineupAttributes: [Integration: String] = [:]
+
+        /// Creates the value from each of its stored properties.
+        package init(
+            saml: [String: MVPDSAMLOptionsRecord] = [:], xacml: [String: MVPDXACMLOptions] = [:], preflightLimits: [Integration: Int64] = [:],
+            lineupAttributes: [Integration: String] = [:]
+        ) {
+            self.saml = saml
+            self.xacml = xacml
+            self.preflightLimits = preflightLimits
+            self.lineupAttributes = lineupAttributes
+        }
+    }
+
+    private let state = Mutex(State())
+
+    /// Creates a store with every option at its default.
+    package init() {}
+
+    /// Sets the SAML options of an MVPD.
+    package func setSAMLOptions(_ options: MVPDSAMLOptionsRecord) { state.withLock { $0.saml[options.mvpdId] = options } }
+
+    /// Sets the XACML options of an MVPD.
+    package func setXACMLOptions(_ options: MVPDXACMLOptions, mvpd: String) { state.withLock { $0.xacml[mvpd] = options } }
+
+    /// Sets (or with nil, removes) the preflight limit of an integration.
+    package func setPreflight(requestor: String, mvpd: String, maxResources: Int64?) {
+        state.withLock { $0.preflightLimits[Integration(requestor: requestor, mvpd: mvpd)] = maxResources }
+    }
+
+    /// Sets (or with nil, removes) the lineup attribute of an integration (preflight by lineup).
+    package func setPreflightLineup(requestor: String, mvpd: String, attribute: String?) {
+        state.withLock { $0.lineupAttributes[Integration(requestor: requestor, mvpd: mvpd)] = attribute }
+    }
+
+    /// The SAML settings of an MVPD (nil when none were set).
+    package func samlOptions(mvpd: String) async throws -> MVPDSAMLOptionsRecord? { state.withLock { $0.saml[mvpd] } }
+
+    /// The XACML settings of an MVPD (the defaults unless set).
+    package func xacmlOptions(mvpd: String) async throws -> MVPDXACMLOptions { state.withLock { $0.xacml[mvpd] } ?? .defaults }
+
+    /// The preflight limit of an integration; nil when none is set or it is 0 or less.
+    package func preflightMaxResources(requestor: String, mvpd: String) async throws -> Int64? {
+        state.withLock { $0.preflightLimits[Integration(requestor: requestor, mvpd: mvpd)] }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// The lineup attribute of an integration, or nil.
+    package func preflightLineupAttribute(requestor: String, mvpd: String) async throws -> String? {
+        state.withLock { $0.lineupAttributes[Integration(requestor: requestor, mvpd: mvpd)] }
+    }
+}
