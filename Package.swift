@@ -130,7 +130,7 @@ let package = Package(
         .target(
             name: "EntitleHTTP",
             dependencies: [
-                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "SAML",
+                "EntitleCore", "EntitleModel", "EntitleDomain", "SAML",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -163,6 +163,7 @@ let package = Package(
             dependencies: [
                 "EntitleCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]),
         // Test support: child processes by posix_spawn (Foundation's Process crashes under load on Linux).
         .target(name: "CChildProcess"),

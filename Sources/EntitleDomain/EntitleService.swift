@@ -39,6 +39,10 @@ package struct EntitleService: Sendable {
     package let assertions: AssertionConsumer
     package let partnerSSO: PartnerSingleSignOn
     package let oauth2: OAuth2SignIn
+    /// The stores the HTTP edge uses, as protocols.
+    package let stores: EdgeStores
+    /// The requestor part of `GET /configuration`.
+    package let configurations: RequestorConfigurations
     /// Operator accounts and sessions of the admin API.
     package let operators: OperatorAccounts
 
@@ -71,6 +75,8 @@ package struct EntitleService: Sendable {
         self.configuration = configuration
         self.repository = repository
         self.clock = clock
+        stores = EdgeStores(repository: repository)
+        configurations = RequestorConfigurations(catalog: repository.catalog)
         let keys = ServiceKeys(store: repository.keys, clock: clock)
         self.keys = keys
         let tokens = TokenIssuer(keys: keys, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime)

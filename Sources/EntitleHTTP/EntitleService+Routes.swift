@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Hummingbird
 
 extension EntitleService {
@@ -24,9 +23,9 @@ extension EntitleService {
 
         OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
         if !configuration.operationsAddressSeparate { addOperatorRoutes(to: router) }
-        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
+        let readiness = ReadinessCheck(databaseAnswers: stores.databaseAnswers, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
-        DCRController(clients: repository.clients, tokens: tokens, clock: clock)
+        DCRController(clients: stores.clients, tokens: tokens, clock: clock)
             .addRoutes(to: router.group("/o/client").add(middleware: throttle))
 
         // REST v2's calls, the ones a player makes on every play, are answered before the router's trie.
@@ -34,37 +33,37 @@ extension EntitleService {
             throttle
             CallerMiddleware(authenticator: callers)
         }.group(context: CallerContext.self)
-        ConfigurationController(catalog: repository.catalog).addRoutes(to: api)
-        SessionsController(sessions: sessions, sessionStore: repository.sessions).addRoutes(to: api)
-        let profileChecks = ProfileChecks(profiles: repository.profiles, clock: clock)
+        ConfigurationController(configurations: configurations).addRoutes(to: api)
+        SessionsController(sessions: sessions, sessionStore: stores.sessions).addRoutes(to: api)
+        let profileChecks = ProfileChecks(profiles: stores.profiles, clock: clock)
         ProfilesController(
-            profileStore: repository.profiles, catalog: repository.catalog, sessions: sessions, profiles: profiles, profileChecks: profileChecks
+            profileStore: stores.profiles, catalog: stores.catalog, sessions: sessions, profiles: profiles, profileChecks: profileChecks
         ).addRoutes(to: api)
-        DecisionsController(catalog: repository.catalog, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
+        DecisionsController(catalog: stores.catalog, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
         LogoutController(
-            catalog: repository.catalog, profileStore: repository.profiles, sessionStore: repository.sessions, authorizations: caches.authorizations,
+            catalog: stores.catalog, profileStore: stores.profiles, sessionStore: stores.sessions, authorizations: caches.authorizations,
             sessions: sessions, configuration: configuration,
             clock: clock
         ).addRoutes(to: api)
         PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
 
         let pages = Pages()
-        let signedIn = SignedInResponder(sessions: repository.sessions, catalog: repository.catalog, configuration: configuration, pages: pages)
+        let signedIn = SignedInResponder(sessions: stores.sessions, catalog: stores.catalog, configuration: configuration, pages: pages)
         AuthenticateController(
-            sessionStore: repository.sessions, catalog: repository.catalog, configuration: configuration, sessions: sessions, signedIn: signedIn,
+            sessionStore: stores.sessions, catalog: stores.catalog, configuration: configuration, sessions: sessions, signedIn: signedIn,
             clock: clock
         )
         .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
         SAMLServiceProviderController(
-            sessionStore: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, legacy: repository.legacy,
-            profiles: repository.profiles, clients: repository.clients, configuration: configuration, keys: keys, sessions: sessions,
+            sessionStore: stores.sessions, catalog: stores.catalog, mvpdOptions: stores.mvpdOptions, legacy: stores.legacy,
+            profiles: stores.profiles, clients: stores.clients, configuration: configuration, keys: keys, sessions: sessions,
             tempPass: tempPass,
             degradation: degradation, assertions: assertions, oauth2: oauth2, signedIn: signedIn, clock: clock
         )
         .addRoutes(to: router)
-        OAuth2Controller(oauth2: oauth2, sessions: repository.sessions, catalog: repository.catalog, signedIn: signedIn).addRoutes(to: router)
+        OAuth2Controller(oauth2: oauth2, sessions: stores.sessions, catalog: stores.catalog, signedIn: signedIn).addRoutes(to: router)
         ActivationController(
-            catalog: repository.catalog, sessionStore: repository.sessions, sessions: sessions, configuration: configuration, pages: pages,
+            catalog: stores.catalog, sessionStore: stores.sessions, sessions: sessions, configuration: configuration, pages: pages,
             clock: clock
         ).addRoutes(
             to: router)
@@ -72,9 +71,9 @@ extension EntitleService {
         // REST v1 and adobe-services: the envelope reads the parameters and renders failures once per call, the
         // caller middleware establishes the app identity; the two protocols share LegacyProtocolService.
         let legacyCallers = LegacyCallerAuthenticator(
-            catalog: repository.catalog, clients: repository.clients, legacy: repository.legacy, tokens: tokens, clock: clock)
+            catalog: stores.catalog, clients: stores.clients, legacy: stores.legacy, tokens: tokens, clock: clock)
         let legacyShared = LegacyProtocolService(
-            catalog: repository.catalog, legacy: repository.legacy, decisions: decisions, profiles: profiles, checks: profileChecks, clock: clock)
+            catalog: stores.catalog, legacy: stores.legacy, decisions: decisions, profiles: profiles, checks: profileChecks, clock: clock)
         func legacyGroup(_ path: RouterPath, format: V1Format?, throttled: Bool, needsDevice: Bool) -> RouterGroup<LegacyContext> {
             let group = router.group(path)
             if throttled { group.add(middleware: throttle) }
@@ -83,8 +82,8 @@ extension EntitleService {
                 .group(context: LegacyContext.self)
         }
         LegacyV1Controller(
-            sessionStore: repository.sessions, catalog: repository.catalog, clients: repository.clients, legacy: repository.legacy,
-            profileStore: repository.profiles, configuration: configuration, sessions: sessions, tempPass: tempPass,
+            sessionStore: stores.sessions, catalog: stores.catalog, clients: stores.clients, legacy: stores.legacy,
+            profileStore: stores.profiles, configuration: configuration, sessions: sessions, tempPass: tempPass,
             decisions: decisions, mediaTokens: mediaTokens, partnerSSO: partnerSSO, shared: legacyShared, clock: clock
         ).addRoutes(
             api: .init(
@@ -95,8 +94,8 @@ extension EntitleService {
                 app: legacyGroup("/reggie/v1", format: nil, throttled: true, needsDevice: false)),
             browser: router.group("/api/v1").add(middleware: throttle))
         AdobeServicesController(
-            shared: legacyShared, catalog: repository.catalog, sessionStore: repository.sessions, profileStore: repository.profiles,
-            legacy: repository.legacy, keys: keys, sessions: sessions, mediaTokens: mediaTokens,
+            shared: legacyShared, catalog: stores.catalog, sessionStore: stores.sessions, profileStore: stores.profiles,
+            legacy: stores.legacy, keys: keys, sessions: sessions, mediaTokens: mediaTokens,
             profiles: profiles, clock: clock
         ).addRoutes(
             to: router,
@@ -124,7 +123,7 @@ extension EntitleService {
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
         router.get("/healthz") { _, _ in ["status": "ok"] as [String: String] }
-        let readiness = ReadinessCheck(catalog: repository.catalog, keys: keys)
+        let readiness = ReadinessCheck(databaseAnswers: stores.databaseAnswers, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         addOperatorRoutes(to: router)
         routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })

@@ -10,4 +10,6 @@ package protocol ProfileStoring: Sendable {
     func upsertProfile(_ p: ProfileRecord) async throws
     /// Replaces the user metadata of a profile, unless a newer sign-in replaced the profile meanwhile.
     func updateProfileAttributes(_ p: ProfileRecord, attributes: String) async throws
+    /// Forgets the profile of (requestor, client, device, MVPD) and returns it.
+    func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord?
 }

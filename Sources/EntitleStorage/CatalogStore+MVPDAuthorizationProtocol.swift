@@ -2,20 +2,6 @@ import EntitleCore
 import EntitleModel
 import SQLKit
 
-/// An MVPD's authorization protocol (a row exists only when it is not the default `entitle-json`).
-package struct MVPDAuthorizationProtocolRecord: Codable, Sendable, Equatable {
-    /// MVPD id.
-    package var mvpdId: String
-    /// The protocol.
-    package var authorizationProtocol: String
-
-    /// Creates a record.
-    package init(mvpdId: String, kind: MVPDAuthorizationProtocol) {
-        self.mvpdId = mvpdId
-        self.authorizationProtocol = kind.rawValue
-    }
-}
-
 extension CatalogStore {
     /// The authorization protocol of an MVPD (`entitle-json` unless configured), from the catalog cache.
     package func authorizationProtocol(mvpd: String) async throws -> MVPDAuthorizationProtocol {

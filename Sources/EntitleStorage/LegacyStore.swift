@@ -12,29 +12,6 @@ package struct LegacyStore: SQLStore {
     }
 }
 
-/// A requestor key pair for the legacy HMAC `Authorization` header of REST API v1.
-package struct LegacyAppKeyRecord: Sendable, Equatable {
-    /// The public key (sent in the header; identifies the pair).
-    package var publicKey: String
-    /// The requestor the pair belongs to.
-    package var requestorId: String
-    /// The private key: the HMAC secret (never logged).
-    package var privateKey: String
-    /// Creation time, ms.
-    package var createdAt: Int64
-    /// Whether it was revoked.
-    package var revoked: Bool
-
-    /// Creates the value from each of its stored properties.
-    package init(publicKey: String, requestorId: String, privateKey: String, createdAt: Int64, revoked: Bool) {
-        self.publicKey = publicKey
-        self.requestorId = requestorId
-        self.privateKey = privateKey
-        self.createdAt = createdAt
-        self.revoked = revoked
-    }
-}
-
 extension LegacyAppKeyRecord: StoredRecord {
     /// A `legacy_app_keys` row: the flag as 0/1.
     package struct Row: Decodable {
@@ -58,35 +35,6 @@ extension LegacyAppKeyRecord: StoredRecord {
         self.init(
             publicKey: row.publicKey, requestorId: row.requestorId, privateKey: row.privateKey, createdAt: row.createdAt,
             revoked: Bool(storedFlag: row.revoked))
-    }
-}
-
-/// A REST API v1 authorization (AuthZ token): one MVPD decision for a resource, valid until `notAfter`.
-package struct LegacyAuthorizationRecord: Codable, Sendable, Equatable {
-    /// Requestor.
-    package var requestorId: String
-    /// Client application (DCR client id, or `hmac:<public key>`).
-    package var clientId: String
-    /// Device.
-    package var deviceId: String
-    /// The resource as authorized.
-    package var resource: String
-    /// The MVPD that decided.
-    package var mvpdId: String
-    /// Decision time, ms.
-    package var notBefore: Int64
-    /// Expiry, ms.
-    package var notAfter: Int64
-
-    /// Creates the value from each of its stored properties.
-    package init(requestorId: String, clientId: String, deviceId: String, resource: String, mvpdId: String, notBefore: Int64, notAfter: Int64) {
-        self.requestorId = requestorId
-        self.clientId = clientId
-        self.deviceId = deviceId
-        self.resource = resource
-        self.mvpdId = mvpdId
-        self.notBefore = notBefore
-        self.notAfter = notAfter
     }
 }
 

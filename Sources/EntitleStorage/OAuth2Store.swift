@@ -12,55 +12,6 @@ package struct OAuth2Store: SQLStore {
     }
 }
 
-/// How Entitle signs users in with an OAuth 2.0 MVPD: its endpoints (from OIDC discovery or given one by one) and
-/// Entitle's client registered there. The client secret is stored encrypted (``TokenCipher``), never logged.
-package struct MVPDOAuth2Record: Sendable, Equatable {
-    /// MVPD id.
-    package var mvpdId: String
-    /// The OpenID issuer the endpoints were discovered from, when they were.
-    package var issuer: String?
-    /// Authorization endpoint (the browser is sent there).
-    package var authorizeURL: String
-    /// Token endpoint (code → tokens, refresh token → access token).
-    package var tokenURL: String
-    /// User-profile (userinfo) endpoint.
-    package var userinfoURL: String
-    /// Logout (end-session) endpoint, when the MVPD has one.
-    package var logoutURL: String?
-    /// Entitle's client id at the MVPD.
-    package var clientID: String
-    /// Entitle's client secret at the MVPD, encrypted (``TokenCipher``).
-    package var encryptedClientSecret: String
-    /// Scopes asked for.
-    package var scopes: [String]
-    /// The userinfo claim that is the user id (`sub` by default).
-    package var userIDClaim: String
-    /// How the client authenticates at the token endpoint: `client_secret_basic` or `client_secret_post`.
-    package var tokenAuthMethod: String
-    /// Whether PKCE (S256) is sent.
-    package var pkce: Bool
-
-    /// Creates a record.
-    package init(
-        mvpdId: String, issuer: String?, authorizeURL: String, tokenURL: String, userinfoURL: String, logoutURL: String?,
-        clientID: String, encryptedClientSecret: String, scopes: [String], userIDClaim: String,
-        tokenAuthMethod: String = "client_secret_basic", pkce: Bool = true
-    ) {
-        self.mvpdId = mvpdId
-        self.issuer = issuer
-        self.authorizeURL = authorizeURL
-        self.tokenURL = tokenURL
-        self.userinfoURL = userinfoURL
-        self.logoutURL = logoutURL
-        self.clientID = clientID
-        self.encryptedClientSecret = encryptedClientSecret
-        self.scopes = scopes
-        self.userIDClaim = userIDClaim
-        self.tokenAuthMethod = tokenAuthMethod
-        self.pkce = pkce
-    }
-}
-
 extension MVPDOAuth2Record: StoredRecord {
     /// An `mvpd_oauth2` row.
     package struct Row: Decodable {
@@ -103,61 +54,6 @@ extension MVPDOAuth2Record: StoredRecord {
             userinfoURL: row.userinfoUrl, logoutURL: row.logoutUrl, clientID: row.clientId, encryptedClientSecret: row.clientSecret,
             scopes: JSONText.decode(row.scopes), userIDClaim: row.userIdClaim, tokenAuthMethod: row.tokenAuthMethod,
             pkce: Bool(storedFlag: row.pkce))
-    }
-}
-
-/// A sign-in waiting for the OAuth 2.0 MVPD's callback: the hash of its `state`, the session it completes and the PKCE
-/// verifier.
-package struct OAuth2PendingRecord: Codable, Sendable, Equatable {
-    /// SHA-256 of the `state` sent to the MVPD, hex.
-    package var stateHash: String
-    /// The registration code of the authentication session.
-    package var sessionCode: String
-    /// The MVPD.
-    package var mvpdId: String
-    /// The PKCE code verifier.
-    package var codeVerifier: String
-    /// Expiry, ms.
-    package var expiresAt: Int64
-
-    /// Creates the value from each of its stored properties.
-    package init(stateHash: String, sessionCode: String, mvpdId: String, codeVerifier: String, expiresAt: Int64) {
-        self.stateHash = stateHash
-        self.sessionCode = sessionCode
-        self.mvpdId = mvpdId
-        self.codeVerifier = codeVerifier
-        self.expiresAt = expiresAt
-    }
-}
-
-/// The refresh token of one OAuth 2.0 profile (requestor, client, device, MVPD), encrypted; never sent to a client.
-package struct OAuth2GrantRecord: Codable, Sendable, Equatable {
-    /// Requestor.
-    package var requestorId: String
-    /// Client application.
-    package var clientId: String
-    /// Device.
-    package var deviceId: String
-    /// MVPD.
-    package var mvpdId: String
-    /// The refresh token, encrypted (``TokenCipher``).
-    package var refreshToken: String
-    /// The `notBefore` of the profile it belongs to (a newer sign-in replaces it).
-    package var profileNotBefore: Int64
-    /// Last change, ms.
-    package var updatedAt: Int64
-
-    /// Creates the value from each of its stored properties.
-    package init(
-        requestorId: String, clientId: String, deviceId: String, mvpdId: String, refreshToken: String, profileNotBefore: Int64, updatedAt: Int64
-    ) {
-        self.requestorId = requestorId
-        self.clientId = clientId
-        self.deviceId = deviceId
-        self.mvpdId = mvpdId
-        self.refreshToken = refreshToken
-        self.profileNotBefore = profileNotBefore
-        self.updatedAt = updatedAt
     }
 }
 

@@ -12,3 +12,6 @@ extension CatalogStore: AuthorizationSettingsReading {
     /// The generation of the catalog cache.
     package var catalogGeneration: UInt64 { catalogCache.generation }
 }
+extension SessionStore: SignInSessionStoring {}
+extension ClientStore: ClientStoring {}
+extension LegacyStore: LegacyStoring {}

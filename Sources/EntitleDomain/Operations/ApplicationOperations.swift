@@ -102,3 +102,15 @@ package struct ApplicationOperations: Sendable {
         self.clock = clock
     }
 }
+
+extension ApplicationOperations {
+    /// The software statements of a requestor (every requestor's when nil), revoked ones included.
+    package func softwareStatements(requestor: String?) async throws -> [SoftwareStatementRecord] {
+        try await clients.softwareStatementsForAdmin(requestor: requestor)
+    }
+
+    /// Registered clients, of one software statement or all, newest first, at most `limit`.
+    package func registeredClients(softwareID: String?, limit: Int) async throws -> [ClientRecord] {
+        try await clients.clientsForAdmin(softwareID: softwareID, limit: limit)
+    }
+}

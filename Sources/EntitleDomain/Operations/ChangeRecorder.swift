@@ -47,3 +47,10 @@ package struct ChangeRecorder: Sendable {
         self.logger = logger
     }
 }
+
+extension ChangeRecorder {
+    /// The recorded changes after `since` (a change id), oldest first.
+    package func recorded(since: Int64) async throws -> [ChangeRecord] {
+        try await changeLog.changes(since: since)
+    }
+}

@@ -93,3 +93,15 @@ package struct MVPDOperations: Sendable {
         self.logger = logger
     }
 }
+
+extension MVPDOperations {
+    /// An MVPD of the catalog.
+    package func mvpd(id: String) async throws -> MVPDRecord? {
+        try await catalog.mvpd(id: id)
+    }
+
+    /// How an MVPD is asked for authorization decisions.
+    package func authorizationProtocol(mvpd: String) async throws -> MVPDAuthorizationProtocol {
+        try await catalog.authorizationProtocol(mvpd: mvpd)
+    }
+}

@@ -43,3 +43,10 @@ package struct OperatorOperations: Sendable {
         self.changes = changes
     }
 }
+
+extension OperatorOperations {
+    /// Every operator account.
+    package func allOperators() async throws -> [OperatorRecord] {
+        try await accounts.store.allOperators()
+    }
+}

@@ -66,3 +66,10 @@ package struct SupportOperations: Sendable {
         self.changes = changes
     }
 }
+
+extension SupportOperations {
+    /// The degradation rules of a requestor.
+    package func degradationRules(requestor: String) async throws -> [DegradationRuleRecord] {
+        try await degradationRules.degradationRules(requestor: requestor)
+    }
+}

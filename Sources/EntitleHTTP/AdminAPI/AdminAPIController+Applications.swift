@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import NIOFoundationCompat
@@ -11,7 +10,7 @@ extension AdminAPIController {
     package func addApplicationRoutes(to group: RouterGroup<AdminContext>) {
         group.get("software-statements") { request, _ in
             let requestor = request.uri.queryParameters["requestor"].map(String.init)
-            return Self.json(try await service.repository.clients.softwareStatementsForAdmin(requestor: requestor).map(SoftwareStatementView.init))
+            return Self.json(try await service.applications.softwareStatements(requestor: requestor).map(SoftwareStatementView.init))
         }
         group.post("software-statements", use: issueSoftwareStatement)
         group.post("software-statements/:id/revoke") { _, context in
@@ -21,14 +20,14 @@ extension AdminAPIController {
         group.get("clients") { request, _ in
             let query = request.uri.queryParameters
             let limit = query["limit"].flatMap { Int($0) }.map { min(max($0, 1), 1000) } ?? 100
-            let clients = try await service.repository.clients.clientsForAdmin(softwareID: query["softwareID"].map(String.init), limit: limit)
+            let clients = try await service.applications.registeredClients(softwareID: query["softwareID"].map(String.init), limit: limit)
             return Self.json(clients.map(ClientView.init))
         }
         group.post("clients/:id/revoke") { _, context in
             try await service.applications.revokeClient(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
             return Response(status: .noContent)
         }
-        group.get("operators") { _, _ in Self.json(try await service.repository.operators.allOperators().map(OperatorView.init)) }
+        group.get("operators") { _, _ in Self.json(try await service.operatorChanges.allOperators().map(OperatorView.init)) }
         group.get("changes") { request, _ in
             var since: Int64 = 0
             if let text = request.uri.queryParameters["since"] {
@@ -37,7 +36,7 @@ extension AdminAPIController {
                 }
                 since = Int64((date.timeIntervalSince1970 * 1000).rounded())
             }
-            return ChangesDocument.response(try await service.repository.changeLog.changes(since: since))
+            return ChangesDocument.response(try await service.changes.recorded(since: since))
         }
     }
 

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -169,7 +168,7 @@ extension AdminAPIController {
             guard !(body.requestors ?? []).isEmpty else {
                 throw AdminAPIError.make(400, "invalid_value", "preflightMaxResources is set per integration: give requestors")
             }
-            var kind = try await service.repository.catalog.authorizationProtocol(mvpd: body.id)
+            var kind = try await service.mvpds.authorizationProtocol(mvpd: body.id)
             if let chosen = options.authorizationProtocol { kind = chosen }
             guard limit == 0 || kind == .xacml || kind == .rest else {
                 throw AdminAPIError.make(400, "invalid_value", "preflight in one call needs the xacml or rest authorization protocol")

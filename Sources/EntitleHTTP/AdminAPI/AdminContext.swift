@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Hummingbird
 
 /// The request context of the admin API's authenticated routes: the operator that ``AdminAuthMiddleware`` established

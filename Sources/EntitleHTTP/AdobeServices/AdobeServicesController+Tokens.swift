@@ -2,7 +2,6 @@ import _CryptoExtras
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import SAML
 

@@ -2,7 +2,6 @@ import _CryptoExtras
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -16,13 +15,13 @@ package struct AdobeServicesController: ClockReading {
     /// What this protocol shares with REST v1: profiles, decisions, preauthorization, user metadata, the MVPD list.
     package let shared: LegacyProtocolService
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     /// Authentication sessions.
-    package let sessionStore: SessionStore
+    package let sessionStore: any SignInSessionStoring
     /// Profiles.
-    package let profileStore: ProfileStore
+    package let profileStore: any ProfileStoring
     /// Legacy (v1, adobe-services) records.
-    package let legacy: LegacyStore
+    package let legacy: any LegacyStoring
     package let keys: ServiceKeys
     package let sessions: AuthenticationSessions
     package let mediaTokens: MediaTokenService
@@ -274,7 +273,7 @@ package struct AdobeServicesController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        shared: LegacyProtocolService, catalog: CatalogStore, sessionStore: SessionStore, profileStore: ProfileStore, legacy: LegacyStore,
+        shared: LegacyProtocolService, catalog: any CatalogReading, sessionStore: any SignInSessionStoring, profileStore: any ProfileStoring, legacy: any LegacyStoring,
         keys: ServiceKeys, sessions: AuthenticationSessions, mediaTokens: MediaTokenService, profiles: ProfileAnswers, clock: any ServiceClock
     ) {
         self.shared = shared

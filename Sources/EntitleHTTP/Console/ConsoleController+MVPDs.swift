@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -100,7 +99,7 @@ extension ConsoleController {
         case (nil, nil): throw ConsoleFailure(status: .badRequest, "Upload the MVPD's IdP metadata or give its URL.")
         case (_?, _?): throw ConsoleFailure(status: .badRequest, "Upload the metadata or give its URL, not both.")
         }
-        guard try await service.repository.catalog.mvpd(id: id) == nil else {
+        guard try await service.mvpds.mvpd(id: id) == nil else {
             throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
         }
         let (options, requestors) = try Self.newMVPDOptions(form, name: name)
@@ -116,7 +115,7 @@ extension ConsoleController {
     /// Adds an OAuth 2.0 MVPD from its add form: discovered from its OpenID issuer, or the endpoints given.
     private func addOAuth2MVPD(_ form: ConsoleForm, actor: String) async throws -> String {
         let (id, name) = try Self.newMVPDName(form)
-        guard try await service.repository.catalog.mvpd(id: id) == nil else {
+        guard try await service.mvpds.mvpd(id: id) == nil else {
             throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
         }
         var fields = OAuth2MVPDFields()

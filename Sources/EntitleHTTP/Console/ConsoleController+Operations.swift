@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -59,7 +58,7 @@ extension ConsoleController {
             }
             since = Int64(date.timeIntervalSince1970 * 1000)
         }
-        let changes: [[String: Any]] = try await service.repository.changeLog.changes(since: since).reversed().prefix(1000).map {
+        let changes: [[String: Any]] = try await service.changes.recorded(since: since).reversed().prefix(1000).map {
             let (before, after) = Self.differences($0.valueBefore, $0.valueAfter)
             return [
                 "at": Self.time($0.at), "actor": $0.actor, "action": $0.action, "target": $0.target, "description": $0.description ?? "",

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -124,16 +123,16 @@ extension ConsoleController {
             return pages.problem(
                 ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/requestors")
         }
-        let statements: [[String: Any]] = try await service.repository.clients.softwareStatementsForAdmin(requestor: id).map(
+        let statements: [[String: Any]] = try await service.applications.softwareStatements(requestor: id).map(
             SoftwareStatementView.init
         ).map {
             ["softwareID": $0.softwareID, "name": $0.name, "issuedAt": $0.issuedAt, "revoked": $0.revoked, "requestorID": id]
         }
-        let clients: [[String: Any]] = try await service.repository.clients.clientsForAdmin(softwareID: nil, limit: 1000).map(ClientView.init)
+        let clients: [[String: Any]] = try await service.applications.registeredClients(softwareID: nil, limit: 1000).map(ClientView.init)
             .filter { $0.requestor == id }.map {
                 ["clientID": $0.clientID, "softwareID": $0.softwareID, "issuedAt": $0.issuedAt, "revoked": $0.revoked, "requestor": id]
             }
-        let rules: [[String: Any]] = try await service.repository.degradation.degradationRules(requestor: id).map {
+        let rules: [[String: Any]] = try await service.support.degradationRules(requestor: id).map {
             [
                 "mvpd": $0.mvpdId, "rule": $0.rule.rawValue, "start": Self.time($0.startsAt), "end": Self.time($0.endsAt),
             ]

@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 
 /// The console's pages of requestors (their integrations, apps, clients, degradation rules and TempPass) and MVPDs.
 extension ConsoleTemplates {

@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 
 /// The console's pages of keys, the changes log and reports.
 extension ConsoleTemplates {

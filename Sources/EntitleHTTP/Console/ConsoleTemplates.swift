@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 
 /// The operator console's page frame and sign-in (Mustache, escaped by ``PageEscaping``). Styles and scripts are files
 /// under `/console/assets/` (the console's Content-Security-Policy allows nothing inline). Every change form carries

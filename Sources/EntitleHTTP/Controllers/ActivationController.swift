@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -10,9 +9,9 @@ import Hummingbird
 /// Every form carries a CSRF token bound to a cookie; wrong codes count against a per-address guess budget.
 package struct ActivationController: ClockReading {
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     /// Authentication sessions.
-    package let sessionStore: SessionStore
+    package let sessionStore: any SignInSessionStoring
     package let sessions: AuthenticationSessions
     package let configuration: ServiceConfiguration
     package let pages: Pages
@@ -177,7 +176,7 @@ package struct ActivationController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        catalog: CatalogStore, sessionStore: SessionStore, sessions: AuthenticationSessions, configuration: ServiceConfiguration, pages: Pages,
+        catalog: any CatalogReading, sessionStore: any SignInSessionStoring, sessions: AuthenticationSessions, configuration: ServiceConfiguration, pages: Pages,
         clock: any ServiceClock
     ) {
         self.catalog = catalog

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -9,9 +8,9 @@ import Hummingbird
 /// to the MVPD's login (through ``SAMLServiceProviderController``), or — when the session is already complete — on.
 package struct AuthenticateController: ClockReading {
     /// Authentication sessions.
-    package let sessionStore: SessionStore
+    package let sessionStore: any SignInSessionStoring
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     package let configuration: ServiceConfiguration
     package let sessions: AuthenticationSessions
     package let signedIn: SignedInResponder
@@ -67,7 +66,7 @@ package struct AuthenticateController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        sessionStore: SessionStore, catalog: CatalogStore, configuration: ServiceConfiguration, sessions: AuthenticationSessions,
+        sessionStore: any SignInSessionStoring, catalog: any CatalogReading, configuration: ServiceConfiguration, sessions: AuthenticationSessions,
         signedIn: SignedInResponder, clock: any ServiceClock
     ) {
         self.sessionStore = sessionStore

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import Logging
@@ -9,7 +8,7 @@ import Logging
 /// Dynamic Client Registration: `POST /o/client/register` and `POST /o/client/token`.
 package struct DCRController: Sendable {
     /// Registered clients.
-    package let clients: ClientStore
+    package let clients: any ClientStoring
     package let tokens: TokenIssuer
     package let clock: any ServiceClock
 
@@ -82,7 +81,7 @@ package struct DCRController: Sendable {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(clients: ClientStore, tokens: TokenIssuer, clock: any ServiceClock) {
+    package init(clients: any ClientStoring, tokens: TokenIssuer, clock: any ServiceClock) {
         self.clients = clients
         self.tokens = tokens
         self.clock = clock

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import SAML
@@ -11,11 +10,11 @@ import SAML
 /// (``SAMLServiceProviderController``) → redirect URL.
 package struct LogoutController: ClockReading {
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     /// Profiles.
-    package let profileStore: ProfileStore
+    package let profileStore: any ProfileStoring
     /// Authentication sessions.
-    package let sessionStore: SessionStore
+    package let sessionStore: any SignInSessionStoring
     package let authorizations: AuthorizationCache
     package let sessions: AuthenticationSessions
     package let configuration: ServiceConfiguration
@@ -72,7 +71,7 @@ package struct LogoutController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        catalog: CatalogStore, profileStore: ProfileStore, sessionStore: SessionStore, authorizations: AuthorizationCache,
+        catalog: any CatalogReading, profileStore: any ProfileStoring, sessionStore: any SignInSessionStoring, authorizations: AuthorizationCache,
         sessions: AuthenticationSessions, configuration: ServiceConfiguration, clock: any ServiceClock
     ) {
         self.catalog = catalog

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import Logging
@@ -14,9 +13,9 @@ import Logging
 package struct OAuth2Controller: Sendable {
     package let oauth2: OAuth2SignIn
     /// Authentication sessions.
-    package let sessions: SessionStore
+    package let sessions: any SignInSessionStoring
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     package let signedIn: SignedInResponder
 
     /// Adds the routes to the router (no throttling: browsers coming back from the MVPD).
@@ -61,7 +60,7 @@ package struct OAuth2Controller: Sendable {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(oauth2: OAuth2SignIn, sessions: SessionStore, catalog: CatalogStore, signedIn: SignedInResponder) {
+    package init(oauth2: OAuth2SignIn, sessions: any SignInSessionStoring, catalog: any CatalogReading, signedIn: SignedInResponder) {
         self.oauth2 = oauth2
         self.sessions = sessions
         self.catalog = catalog

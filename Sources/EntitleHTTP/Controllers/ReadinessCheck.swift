@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import NIOFoundationCompat
@@ -11,8 +10,8 @@ import NIOFoundationCompat
 /// sending traffic to an instance whose database is gone and resumes when it is back. `/healthz` stays the liveness
 /// check (the process answers), which must not fail with the database.
 package struct ReadinessCheck: Sendable {
-    /// The database, asked for the catalog version.
-    package let catalog: CatalogStore
+    /// Whether the database answers.
+    package let databaseAnswers: @Sendable () async -> Bool
     package let keys: ServiceKeys
     /// How long the database may take to answer.
     package var timeout: Duration = .seconds(2)
@@ -20,7 +19,7 @@ package struct ReadinessCheck: Sendable {
     /// Why the instance is not ready, nil when it is.
     package func problem() async -> String? {
         let database = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { (try? await catalog.catalogVersion()) != nil }
+            group.addTask { await databaseAnswers() }
             group.addTask {
                 try? await Task.sleep(for: timeout)
                 return nil
@@ -47,8 +46,8 @@ package struct ReadinessCheck: Sendable {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(catalog: CatalogStore, keys: ServiceKeys, timeout: Duration = .seconds(2)) {
-        self.catalog = catalog
+    package init(databaseAnswers: @escaping @Sendable () async -> Bool, keys: ServiceKeys, timeout: Duration = .seconds(2)) {
+        self.databaseAnswers = databaseAnswers
         self.keys = keys
         self.timeout = timeout
     }

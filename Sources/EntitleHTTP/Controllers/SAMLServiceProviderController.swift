@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import Logging
@@ -13,17 +12,17 @@ import SAML
 /// adobe-services SDK logout by AuthN token) and `GET /sp/saml/LogoutServiceHTTPRedirectResponse`.
 package struct SAMLServiceProviderController: ClockReading {
     /// Authentication sessions.
-    package let sessionStore: SessionStore
+    package let sessionStore: any SignInSessionStoring
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     /// Per-MVPD options.
-    package let mvpdOptions: MVPDOptionsStore
+    package let mvpdOptions: any MVPDOptionsReading
     /// Legacy (v1, adobe-services) records.
-    package let legacy: LegacyStore
+    package let legacy: any LegacyStoring
     /// Profiles.
-    package let profiles: ProfileStore
+    package let profiles: any ProfileStoring
     /// Registered clients.
-    package let clients: ClientStore
+    package let clients: any ClientStoring
     package let configuration: ServiceConfiguration
     package let keys: ServiceKeys
     package let sessions: AuthenticationSessions
@@ -248,8 +247,8 @@ package struct SAMLServiceProviderController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        sessionStore: SessionStore, catalog: CatalogStore, mvpdOptions: MVPDOptionsStore, legacy: LegacyStore, profiles: ProfileStore,
-        clients: ClientStore, configuration: ServiceConfiguration, keys: ServiceKeys, sessions: AuthenticationSessions, tempPass: TempPassService,
+        sessionStore: any SignInSessionStoring, catalog: any CatalogReading, mvpdOptions: any MVPDOptionsReading, legacy: any LegacyStoring, profiles: any ProfileStoring,
+        clients: any ClientStoring, configuration: ServiceConfiguration, keys: ServiceKeys, sessions: AuthenticationSessions, tempPass: TempPassService,
         degradation: DegradationService, assertions: AssertionConsumer, oauth2: OAuth2SignIn, signedIn: SignedInResponder, clock: any ServiceClock
     ) {
         self.sessionStore = sessionStore

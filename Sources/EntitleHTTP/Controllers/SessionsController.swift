@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,7 +9,7 @@ import Hummingbird
 package struct SessionsController {
     package let sessions: AuthenticationSessions
     /// Authentication sessions.
-    package let sessionStore: SessionStore
+    package let sessionStore: any SignInSessionStoring
 
     /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     package func addRoutes(to group: RouterGroup<CallerContext>) {
@@ -65,7 +64,7 @@ package struct SessionsController {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(sessions: AuthenticationSessions, sessionStore: SessionStore) {
+    package init(sessions: AuthenticationSessions, sessionStore: any SignInSessionStoring) {
         self.sessions = sessions
         self.sessionStore = sessionStore
     }

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -11,9 +10,9 @@ import Hummingbird
 /// redirect URL at once (meta refresh), so an app's web view still receives it.
 package struct SignedInResponder: Sendable {
     /// Authentication sessions.
-    package let sessions: SessionStore
+    package let sessions: any SignInSessionStoring
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     package let configuration: ServiceConfiguration
     package let pages: Pages
 
@@ -41,7 +40,7 @@ package struct SignedInResponder: Sendable {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(sessions: SessionStore, catalog: CatalogStore, configuration: ServiceConfiguration, pages: Pages) {
+    package init(sessions: any SignInSessionStoring, catalog: any CatalogReading, configuration: ServiceConfiguration, pages: Pages) {
         self.sessions = sessions
         self.catalog = catalog
         self.configuration = configuration

@@ -1,7 +1,6 @@
 import Crypto
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 /// The legacy clientless `Authorization` header (protocol notes §2.3):

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -12,11 +11,11 @@ import Hummingbird
 /// ``LegacyCallerMiddleware`` runs it once per call of REST v1 and adobe-services.
 package struct LegacyCallerAuthenticator: ClockReading {
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     /// Registered clients.
-    package let clients: ClientStore
+    package let clients: any ClientStoring
     /// Legacy (v1) records.
-    package let legacy: LegacyStore
+    package let legacy: any LegacyStoring
     package let tokens: TokenIssuer
     package let clock: any ServiceClock
 
@@ -103,7 +102,7 @@ package struct LegacyCallerAuthenticator: ClockReading {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(catalog: CatalogStore, clients: ClientStore, legacy: LegacyStore, tokens: TokenIssuer, clock: any ServiceClock) {
+    package init(catalog: any CatalogReading, clients: any ClientStoring, legacy: any LegacyStoring, tokens: TokenIssuer, clock: any ServiceClock) {
         self.catalog = catalog
         self.clients = clients
         self.legacy = legacy

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Hummingbird
 
 /// The request context of the REST API v1 and adobe-services routes that need no caller (the adobe-services config

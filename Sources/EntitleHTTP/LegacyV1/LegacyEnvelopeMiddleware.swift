@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Hummingbird
 
 /// The envelope of REST API v1 and adobe-services: reads a call's parameters (query, and the form body of POST, PUT

@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 
@@ -12,7 +11,7 @@ package struct LegacyProtocolService: ClockReading {
     /// The MVPD list and integrations.
     package let catalog: any CatalogReading
     /// The stored v1 decisions.
-    package let legacy: LegacyStore
+    package let legacy: any LegacyStoring
     package let decisions: DecisionService
     package let profiles: ProfileAnswers
     /// The profile lookup, expiry and resource limit shared with REST v2.
@@ -128,7 +127,7 @@ package struct LegacyProtocolService: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        catalog: any CatalogReading, legacy: LegacyStore, decisions: DecisionService, profiles: ProfileAnswers, checks: ProfileChecks,
+        catalog: any CatalogReading, legacy: any LegacyStoring, decisions: DecisionService, profiles: ProfileAnswers, checks: ProfileChecks,
         clock: any ServiceClock
     ) {
         self.catalog = catalog

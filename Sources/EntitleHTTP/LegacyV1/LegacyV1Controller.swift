@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Hummingbird
 
 /// REST API v1 ("clientless", protocol notes §3) on the same state as REST v2: registration codes (reggie), the browser
@@ -10,15 +9,15 @@ import Hummingbird
 /// ``LegacyProtocolService``.
 package struct LegacyV1Controller: ClockReading {
     /// Authentication sessions.
-    package let sessionStore: SessionStore
+    package let sessionStore: any SignInSessionStoring
     /// Catalog reads.
-    package let catalog: CatalogStore
+    package let catalog: any CatalogReading
     /// Registered clients.
-    package let clients: ClientStore
+    package let clients: any ClientStoring
     /// Legacy (v1, adobe-services) records.
-    package let legacy: LegacyStore
+    package let legacy: any LegacyStoring
     /// Profiles.
-    package let profileStore: ProfileStore
+    package let profileStore: any ProfileStoring
     package let configuration: ServiceConfiguration
     package let sessions: AuthenticationSessions
     package let tempPass: TempPassService
@@ -57,7 +56,7 @@ package struct LegacyV1Controller: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        sessionStore: SessionStore, catalog: CatalogStore, clients: ClientStore, legacy: LegacyStore, profileStore: ProfileStore,
+        sessionStore: any SignInSessionStoring, catalog: any CatalogReading, clients: any ClientStoring, legacy: any LegacyStoring, profileStore: any ProfileStoring,
         configuration: ServiceConfiguration, sessions: AuthenticationSessions, tempPass: TempPassService, decisions: DecisionService,
         mediaTokens: MediaTokenService, partnerSSO: PartnerSingleSignOn, shared: LegacyProtocolService, clock: any ServiceClock
     ) {

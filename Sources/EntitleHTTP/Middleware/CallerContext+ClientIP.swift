@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 
 /// The device's IP address as sent to MVPDs (XACML environment, REST `IPAddress`): the one place to read it.
 extension CallerContext {

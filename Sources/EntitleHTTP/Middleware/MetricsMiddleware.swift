@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Hummingbird
 
 /// Counts requests and their latency by route template (never by raw path, which would carry codes).

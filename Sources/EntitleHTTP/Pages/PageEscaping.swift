@@ -1,7 +1,6 @@
 import EntitleCore
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Mustache
 
 /// The escaping of every `{{value}}` in the service's templates, chosen by their first line

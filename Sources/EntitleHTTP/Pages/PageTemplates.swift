@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 
 /// The HTML templates of the service's pages (Mustache). Self-contained: inline CSS, no external assets, phone-friendly,
 /// labelled fields, keyboard-usable. Each starts with `{{% CONTENT_TYPE: EntitleHTML}}`, the escaping of ``PageEscaping``.

@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import Mustache

@@ -1,6 +1,5 @@
 import EntitleDomain
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 /// The OpenAPI 3.1 document of every served endpoint, kept in the repository as `Resources/openapi.json`.

@@ -38,6 +38,9 @@ package final class InMemoryMVPDOptionsStore: MVPDOptionsReading {
     /// Creates a store with every option at its default.
     package init() {}
 
+    /// None: the MVPDs of these tests sign in by the HTTP-Redirect binding.
+    package func ssoPostLocation(mvpd: String) -> String? { nil }
+
     /// Sets the SAML options of an MVPD.
     package func setSAMLOptions(_ options: MVPDSAMLOptionsRecord) { state.withLock { $0.saml[options.mvpdId] = options } }
 
