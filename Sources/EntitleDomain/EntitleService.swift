@@ -39,6 +39,8 @@ package struct EntitleService: Sendable {
     package let assertions: AssertionConsumer
     package let partnerSSO: PartnerSingleSignOn
     package let oauth2: OAuth2SignIn
+    /// Signing a device out, for every protocol.
+    package let logout: Logout
     /// The stores the HTTP edge uses, as protocols.
     package let stores: EdgeStores
     /// The requestor part of `GET /configuration`.
@@ -97,6 +99,9 @@ package struct EntitleService: Sendable {
             clock: clock,
             sessionLifetime: configuration.sessionLifetime)
         profiles = ProfileAnswers(catalog: repository.catalog, tempPass: tempPass, clock: clock)
+        logout = Logout(
+            catalog: repository.catalog, profiles: repository.profiles, legacy: repository.legacy, sessions: repository.sessions,
+            authorizations: caches.authorizations, logoutRequestLifetime: configuration.sessionLifetime, clock: clock)
         let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
         let oauth2 = OAuth2SignIn(
             oauth2: repository.oauth2, sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions,

@@ -40,11 +40,7 @@ extension EntitleService {
             profileStore: stores.profiles, catalog: stores.catalog, sessions: sessions, profiles: profiles, profileChecks: profileChecks
         ).addRoutes(to: api)
         DecisionsController(catalog: stores.catalog, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
-        LogoutController(
-            catalog: stores.catalog, profileStore: stores.profiles, sessionStore: stores.sessions, authorizations: caches.authorizations,
-            sessions: sessions, configuration: configuration,
-            clock: clock
-        ).addRoutes(to: api)
+        LogoutController(catalog: stores.catalog, logout: logout, sessions: sessions, configuration: configuration).addRoutes(to: api)
         PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
 
         let pages = Pages()
@@ -55,7 +51,7 @@ extension EntitleService {
         )
         .addRoutes(to: router.group("/api/v2/authenticate").add(middleware: throttle))
         SAMLServiceProviderController(
-            sessionStore: stores.sessions, catalog: stores.catalog, mvpdOptions: stores.mvpdOptions, legacy: stores.legacy,
+            logout: logout, sessionStore: stores.sessions, catalog: stores.catalog, mvpdOptions: stores.mvpdOptions, legacy: stores.legacy,
             profiles: stores.profiles, clients: stores.clients, configuration: configuration, keys: keys, sessions: sessions,
             tempPass: tempPass,
             degradation: degradation, assertions: assertions, oauth2: oauth2, signedIn: signedIn, clock: clock
@@ -82,7 +78,7 @@ extension EntitleService {
                 .group(context: LegacyContext.self)
         }
         LegacyV1Controller(
-            sessionStore: stores.sessions, catalog: stores.catalog, clients: stores.clients, legacy: stores.legacy,
+            logout: logout, sessionStore: stores.sessions, catalog: stores.catalog, clients: stores.clients, legacy: stores.legacy,
             profileStore: stores.profiles, configuration: configuration, sessions: sessions, tempPass: tempPass,
             decisions: decisions, mediaTokens: mediaTokens, partnerSSO: partnerSSO, shared: legacyShared, clock: clock
         ).addRoutes(

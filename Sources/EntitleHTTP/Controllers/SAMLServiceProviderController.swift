@@ -11,6 +11,8 @@ import SAML
 /// then the session's redirect URL), and Single Logout: `GET /adobe-services/logout` (a LogoutRequest, or the
 /// adobe-services SDK logout by AuthN token) and `GET /sp/saml/LogoutServiceHTTPRedirectResponse`.
 package struct SAMLServiceProviderController: ClockReading {
+    /// Signing a device out (the same action as REST v2's logout).
+    package let logout: Logout
     /// Authentication sessions.
     package let sessionStore: any SignInSessionStoring
     /// Catalog reads.
@@ -186,22 +188,22 @@ package struct SAMLServiceProviderController: ClockReading {
         guard let token = query["authentication_token"], let guid = AdobeTokenXML.value(of: "simpleTokenAuthenticationGuid", in: token),
             guid.count == 32, let record = try await legacy.adobeToken(guid: guid)
         else { return nil }
-        if let profile = try await profiles.profile(
-            requestor: record.requestorId, client: record.clientId, device: record.deviceId,
-            mvpd: record.mvpdId), profile.notBefore == record.profileNotBefore
-        {
-            _ = try await profiles.deleteProfile(
-                requestor: record.requestorId, client: record.clientId, device: record.deviceId, mvpd: record.mvpdId)
-        }
-        // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
-        try await legacy.deleteLegacyAuthorizations(requestor: record.requestorId, client: record.clientId, device: record.deviceId)
         let registered = try await clients.client(id: record.clientId)?.redirectURIs ?? []
         let domains = try await catalog.requestor(id: record.requestorId)?.domains ?? []
-        if let redirect = query["redirect_url"],
-            RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
-        {
-            return HTMLPage.redirect(to: redirect)
+        let redirect = query["redirect_url"].flatMap { url in
+            RedirectURIPolicy.isAllowed(url, registered: registered) || RedirectURIPolicy.isDomainURL(url, domains: domains) ? url : nil
         }
+        // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
+        let mvpds = try await catalog.mvpd(id: record.mvpdId).map { [$0] } ?? []
+        let outcomes = try await logout.signOut(
+            Logout.Device(requestor: record.requestorId, client: record.clientId, device: record.deviceId), mvpds: mvpds,
+            redirectURL: redirect, onlySignInFrom: record.profileNotBefore)
+        if case .singleLogout(let requestID) = outcomes[record.mvpdId] {
+            // The MVPD ends its session too, then the browser comes back to the redirect URL.
+            return HTMLPage.redirect(
+                to: configuration.publicBaseURL + "/adobe-services/logout?" + FormURLEncoding.encode([("request_id", requestID)]))
+        }
+        if let redirect { return HTMLPage.redirect(to: redirect) }
         return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
     }
 
@@ -247,10 +249,14 @@ package struct SAMLServiceProviderController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        sessionStore: any SignInSessionStoring, catalog: any CatalogReading, mvpdOptions: any MVPDOptionsReading, legacy: any LegacyStoring, profiles: any ProfileStoring,
-        clients: any ClientStoring, configuration: ServiceConfiguration, keys: ServiceKeys, sessions: AuthenticationSessions, tempPass: TempPassService,
+        logout: Logout,
+        sessionStore: any SignInSessionStoring, catalog: any CatalogReading, mvpdOptions: any MVPDOptionsReading, legacy: any LegacyStoring,
+        profiles: any ProfileStoring,
+        clients: any ClientStoring, configuration: ServiceConfiguration, keys: ServiceKeys, sessions: AuthenticationSessions,
+        tempPass: TempPassService,
         degradation: DegradationService, assertions: AssertionConsumer, oauth2: OAuth2SignIn, signedIn: SignedInResponder, clock: any ServiceClock
     ) {
+        self.logout = logout
         self.sessionStore = sessionStore
         self.catalog = catalog
         self.mvpdOptions = mvpdOptions

@@ -75,15 +75,8 @@ extension LegacyV1Controller {
         }
         api.device.delete("logout") { request, context in
             let caller = context.caller
-            let profiles = try await self.profileStore.profiles(
-                requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
-            for profile in profiles {
-                _ = try await self.profileStore.deleteProfile(
-                    requestor: caller.requestor.id, client: caller.clientID,
-                    device: caller.device.value, mvpd: profile.mvpdId)
-            }
-            try await self.legacy.deleteLegacyAuthorizations(
-                requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            _ = try await self.logout.signOut(
+                Logout.Device(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value))
             return self.v1Empty()
         }
         api.device.get("tokens/usermetadata") { request, context in

@@ -8,6 +8,8 @@ import Hummingbird
 /// ``LegacyCallerMiddleware`` establishes the caller (``LegacyContext``); what it shares with adobe-services is in
 /// ``LegacyProtocolService``.
 package struct LegacyV1Controller: ClockReading {
+    /// Signing a device out (the same action as REST v2's logout).
+    package let logout: Logout
     /// Authentication sessions.
     package let sessionStore: any SignInSessionStoring
     /// Catalog reads.
@@ -56,10 +58,13 @@ package struct LegacyV1Controller: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        sessionStore: any SignInSessionStoring, catalog: any CatalogReading, clients: any ClientStoring, legacy: any LegacyStoring, profileStore: any ProfileStoring,
+        logout: Logout,
+        sessionStore: any SignInSessionStoring, catalog: any CatalogReading, clients: any ClientStoring, legacy: any LegacyStoring,
+        profileStore: any ProfileStoring,
         configuration: ServiceConfiguration, sessions: AuthenticationSessions, tempPass: TempPassService, decisions: DecisionService,
         mediaTokens: MediaTokenService, partnerSSO: PartnerSingleSignOn, shared: LegacyProtocolService, clock: any ServiceClock
     ) {
+        self.logout = logout
         self.sessionStore = sessionStore
         self.catalog = catalog
         self.clients = clients
