@@ -92,12 +92,17 @@ let package = Package(
         // EntitleModel (records, store protocols) ← EntitleStorage (SQL, migrations, caches of stored data)
         // ← EntitleDomain (domain services, operations, MVPD clients, keys, the composition root) ← EntitleHTTP (controllers,
         // middleware, v1, adobe-services, admin API, console, pages). EntitleHTTP and the CLI do not depend on EntitleStorage.
+        // The build fails when a layer imports what it must not (see LayerCheck's table), though the dependency closure would
+        // allow it.
+        .executableTarget(name: "layer-check"),
+        .plugin(name: "LayerCheck", capability: .buildTool(), dependencies: ["layer-check"]),
         .target(
             name: "EntitleModel",
             dependencies: [
                 "EntitleCore",
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]),
+            ],
+            plugins: ["LayerCheck"]),
         .target(
             name: "EntitleStorage",
             dependencies: [
@@ -107,7 +112,8 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            plugins: ["LayerCheck"]),
         .target(
             name: "EntitleDomain",
             dependencies: [
@@ -126,7 +132,8 @@ let package = Package(
             ],
             // The service's nonisolated async functions run on their caller's executor (SE-0461): a decision no longer
             // switches executors on each call into and return from them (docs/scaling.md).
-            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]),
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")],
+            plugins: ["LayerCheck"]),
         .target(
             name: "EntitleHTTP",
             dependencies: [
@@ -146,7 +153,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")],
-            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("MemberImportVisibility")]),
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("MemberImportVisibility")],
+            plugins: ["LayerCheck"]),
         .target(
             name: "EntitleHost",
             dependencies: [
@@ -185,8 +193,8 @@ let package = Package(
         .executableTarget(
             name: "entitle",
             dependencies: [
-                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "DemoMVPD",
-                "AccessEnabler", "MediaTokenVerifier",
+                "EntitleCore", "EntitleModel", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "DemoMVPD",
+                "AccessEnabler", "MediaTokenVerifier", "SAML",
                 "TerminalQR", "SystemRSA", .target(name: "COpenSSL", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -194,7 +202,12 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
-            ]),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            // Members of a module count only where it is imported: the CLI cannot use a storage type it reaches through
+            // the host or the domain (it does not import EntitleStorage).
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")],
+            plugins: ["LayerCheck"]),
         .testTarget(name: "EntitleCoreTests", dependencies: ["EntitleCore"]),
         .testTarget(
             name: "SAMLTests",

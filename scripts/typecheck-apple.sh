@@ -45,9 +45,12 @@ compile() { swiftc -emit-module -parse-as-library -swift-version 5 -module-name 
     -emit-module-path "$OUT/$1.swiftmodule" "$STANDINS/$1.swift"; }
 for module in os Synchronization Security UIKit SafariServices VideoSubscriberAccount; do compile "$module"; done
 
-# 4. Type-check every SDK source with the stand-ins visible: canImport(UIKit) etc. are now true.
+# 4. Type-check every SDK source (Public/ and Internal/, at any depth) with the stand-ins visible: canImport(UIKit)
+#    etc. are now true.
 modulemaps=()
 for map in "$BUILD"/*.build/module.modulemap; do modulemaps+=(-Xcc "-fmodule-map-file=$map"); done
+mapfile -t sources < <(find "$SOURCES" -name '*.swift' | LC_ALL=C sort)
+[[ ${#sources[@]} -gt 0 ]] || fail "no Swift sources under $SOURCES"
 swiftc -typecheck -parse-as-library -swift-version 6 -module-name AccessEnabler \
-    -I "$OUT" -I "$BUILD/Modules" "${modulemaps[@]}" "$SOURCES"/*.swift
+    -I "$OUT" -I "$BUILD/Modules" "${modulemaps[@]}" "${sources[@]}"
 echo "typecheck-apple: AccessEnabler type-checks against the Apple stand-ins (iOS $min_ios, tvOS $min_tvos, macOS $min_macos)"

@@ -66,6 +66,8 @@ package struct EntitleService: Sendable {
     package let support: SupportOperations
     /// Report figures.
     package let reports: ReportOperations
+    /// Flushing every instance's caches.
+    package let cacheFlush: CacheOperations
     /// Recorded changes to operator accounts.
     package let operatorChanges: OperatorOperations
 
@@ -153,6 +155,7 @@ package struct EntitleService: Sendable {
             tempPass: tempPass, degradation: degradation, degradationRules: repository.degradation, lookups: lookups, changes: changes)
         reports = ReportOperations(metrics: metrics, reports: repository.reports)
         operatorChanges = OperatorOperations(accounts: operators, changes: changes)
+        cacheFlush = CacheOperations(repository: repository, changes: changes)
     }
 
     /// The current time in ms.

@@ -20,6 +20,8 @@ package struct EntitleHost: Sendable {
     package let service: EntitleService
     /// The storage engine.
     package let engine: DatabaseEngine
+    /// Whether the state is in PostgreSQL (else SQLite in the data directory).
+    package var usesPostgreSQL: Bool { engine.kind == .postgres }
     /// The DemoMVPD, when the demo is on.
     package let demo: DemoMVPD?
     /// What the demo seeding produced.

@@ -1,4 +1,3 @@
-
 /// An AuthN token handed to an adobe-services client: its GUID names the profile it was issued for.
 package struct AdobeTokenRecord: Codable, Sendable, Equatable {
     /// `simpleTokenAuthenticationGuid` (random, 32 hex).

@@ -1,4 +1,3 @@
-
 /// The authorization TTL of an integration: how long an MVPD's answer is kept (and reported).
 package struct AuthorizationTTLRecord: Codable, Sendable, Equatable {
     /// Requestor, or `*` for the MVPD's default.

@@ -1,4 +1,3 @@
-
 /// An integration of an MVPD with a requestor, enabled or not.
 package struct IntegrationRecord: Codable, Sendable, Equatable {
     /// Requestor id.

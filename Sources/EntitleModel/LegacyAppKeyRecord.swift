@@ -1,4 +1,3 @@
-
 /// A requestor key pair for the legacy HMAC `Authorization` header of REST API v1.
 package struct LegacyAppKeyRecord: Sendable, Equatable {
     /// The public key (sent in the header; identifies the pair).

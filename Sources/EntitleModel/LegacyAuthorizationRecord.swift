@@ -1,4 +1,3 @@
-
 /// A REST API v1 authorization (AuthZ token): one MVPD decision for a resource, valid until `notAfter`.
 package struct LegacyAuthorizationRecord: Codable, Sendable, Equatable {
     /// Requestor.

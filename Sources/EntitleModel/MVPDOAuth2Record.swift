@@ -1,4 +1,3 @@
-
 /// How Entitle signs users in with an OAuth 2.0 MVPD: its endpoints (from OIDC discovery or given one by one) and
 /// Entitle's client registered there. The client secret is stored encrypted (``TokenCipher``), never logged.
 package struct MVPDOAuth2Record: Sendable, Equatable {

@@ -1,4 +1,3 @@
-
 /// The refresh token of one OAuth 2.0 profile (requestor, client, device, MVPD), encrypted; never sent to a client.
 package struct OAuth2GrantRecord: Codable, Sendable, Equatable {
     /// Requestor.

@@ -1,4 +1,3 @@
-
 /// A sign-in waiting for the OAuth 2.0 MVPD's callback: the hash of its `state`, the session it completes and the PKCE
 /// verifier.
 package struct OAuth2PendingRecord: Codable, Sendable, Equatable {

@@ -3,7 +3,6 @@ import EntitleHost
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Logging
 
@@ -42,8 +41,8 @@ extension Admin {
             try Admin.requireSQLite(storage)
             try AdminFailure.requireService(storage)
             do {
-                let summary = try await SQLiteBackup.backup(dataDirectory: storage.dataDir, to: to, logger: Admin.storageLogger)
-                print("backed up \(SQLiteBackup.databasePath(dataDirectory: storage.dataDir)) to \(to): \(summary.description)")
+                let summary = try await DatabaseMaintenance.backup(dataDirectory: storage.dataDir, to: to, logger: Admin.storageLogger)
+                print("backed up \(DatabaseMaintenance.databasePath(dataDirectory: storage.dataDir)) to \(to): \(summary)")
             } catch {
                 throw AdminFailure.exit("backup failed: \(error)")
             }
@@ -65,11 +64,11 @@ extension Admin {
         func run() async throws {
             try Admin.requireSQLite(storage)
             do {
-                let (summary, previous) = try await SQLiteBackup.restore(
+                let restored = try await DatabaseMaintenance.restore(
                     from: from, dataDirectory: storage.dataDir, now: Date(), logger: Admin.storageLogger)
-                print("restored \(from) into \(SQLiteBackup.databasePath(dataDirectory: storage.dataDir)): \(summary.description)")
-                if let previous { print("the database it replaced is kept as \(previous)") }
-                if !summary.schema.pending.isEmpty {
+                print("restored \(from) into \(DatabaseMaintenance.databasePath(dataDirectory: storage.dataDir)): \(restored.summary)")
+                if let previous = restored.previous { print("the database it replaced is kept as \(previous)") }
+                if restored.needsUpgrade {
                     print("the backup predates this binary's schema: the next `entitle serve` or `entitle admin` upgrades it")
                 }
             } catch {
@@ -88,25 +87,18 @@ extension Admin {
             try AdminFailure.requireService(storage)
             var configuration = storage.hostConfiguration()
             let logger = Admin.storageLogger
-            let version: SchemaVersion
+            let version: DatabaseMaintenance.SchemaReport
             do {
                 configuration.databaseURL = try configuration.databaseURLSource?.resolve()
-                let engine = try await DatabaseEngine.open(
+                version = try await DatabaseMaintenance.schema(
                     databaseURL: configuration.databaseURL, dataDirectory: configuration.dataDirectory, logger: logger)
-                do { version = try await SchemaVersion.read(from: engine.sql) } catch {
-                    try? await engine.close()
-                    throw error
-                }
-                try await engine.close()
             } catch {
                 throw AdminFailure.exit("cannot read the schema: \(error)")
             }
-            print("schema \(version.latest): \(version.applied.count) migrations recorded")
-            print("this binary knows \(Migrations.knownVersions.count) migrations (up to \(Migrations.knownVersions.max() ?? 0))")
+            print("schema \(version.latest): \(version.appliedCount) migrations recorded")
+            print("this binary knows \(version.knownCount) migrations (up to \(version.knownLatest))")
             if !version.pending.isEmpty { print("an upgrade applies: " + version.pending.map(String.init).joined(separator: ", ")) }
-            if !version.unknown.isEmpty {
-                throw AdminFailure.exit(SchemaTooNewError(unknownVersions: version.unknown).description)
-            }
+            if let tooNew = version.tooNew { throw AdminFailure.exit(tooNew) }
             if version.pending.isEmpty { print("up to date") }
         }
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin {
@@ -16,11 +15,7 @@ extension Admin {
             @OptionGroup var storage: StorageOptions
 
             func run() async throws {
-                let version = try await Admin.withService(storage) { service in
-                    try await service.repository.catalogChanged()
-                    try await Admin.record(service, "cache.flush", "all")
-                    return try await service.repository.catalogVersion()
-                }
+                let version = try await Admin.withService(storage) { try await $0.cacheFlush.flush(actor: Admin.cliActor) }
                 print("caches flushed (catalog version \(version))")
             }
         }
@@ -40,16 +35,12 @@ extension Admin {
             @Option(help: "Seconds.") var seconds: Int64
 
             func run() async throws {
-                guard seconds >= 0, seconds <= 7 * 86_400 else { throw ValidationError("--seconds must be between 0 and 604800.") }
+                guard seconds >= 0, seconds <= IntegrationOperations.maxAuthorizationTTLSeconds else {
+                    throw ValidationError("--seconds must be between 0 and \(IntegrationOperations.maxAuthorizationTTLSeconds).")
+                }
                 let requestor = self.requestor ?? AuthorizationTTLRecord.anyRequestor
                 try await Admin.withService(storage) { service in
-                    guard try await service.repository.catalog.mvpd(id: mvpd) != nil else { throw ValidationError("Unknown MVPD \(mvpd).") }
-                    let before = try await service.repository.catalog.authorizationTTLs().first { $0.requestorId == requestor && $0.mvpdId == mvpd }
-                    try await service.repository.catalog.setAuthorizationTTL(
-                        AuthorizationTTLRecord(requestorId: requestor, mvpdId: mvpd, ttlSeconds: seconds))
-                    try await Admin.record(
-                        service, "authz-ttl.set", "\(requestor)/\(mvpd)", before: before.map { ["seconds": $0.ttlSeconds] },
-                        after: ["seconds": seconds])
+                    try await service.integrations.setAuthorizationTTL(mvpd: mvpd, requestor: requestor, seconds: seconds, actor: Admin.cliActor)
                 }
                 print("authorization TTL of \(requestor)/\(mvpd): \(seconds) s")
             }
@@ -60,7 +51,7 @@ extension Admin {
             @OptionGroup var storage: StorageOptions
 
             func run() async throws {
-                let records = try await Admin.withService(storage) { try await $0.repository.catalog.authorizationTTLs() }
+                let records = try await Admin.withService(storage) { try await $0.integrations.authorizationTTLs() }
                 for record in records { print("\(record.requestorId)\t\(record.mvpdId)\t\(record.ttlSeconds)") }
             }
         }

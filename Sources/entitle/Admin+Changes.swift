@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin {
@@ -33,7 +32,7 @@ extension Admin {
 
             func run() async throws {
                 let from = try since.map(Admin.parseDate).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? 0
-                let changes = try await Admin.withService(storage) { try await $0.repository.changeLog.changes(since: from) }
+                let changes = try await Admin.withService(storage) { try await $0.changes.recorded(since: from) }
                 if json {
                     print(try Admin.Requestor.json(changes))
                     return

@@ -2,7 +2,6 @@ import EntitleCore
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin.Keys {

@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin {
@@ -36,7 +35,7 @@ extension Admin {
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
 
             func run() async throws {
-                let keys = try await Admin.withService(storage) { try await $0.repository.legacy.legacyAppKeys(requestor: requestor) }
+                let keys = try await Admin.withService(storage) { try await $0.keyOperations.legacyAppKeys(requestor: requestor) }
                 for key in keys {
                     let created = Date(timeIntervalSince1970: Double(key.createdAt) / 1000).ISO8601Format()
                     print("\(key.publicKey)\t\(key.requestorId)\t\(created)\t\(key.revoked ? "revoked" : "active")")
@@ -50,16 +49,7 @@ extension Admin {
             @Argument(help: "The public key.") var publicKey: String
 
             func run() async throws {
-                let revoked = try await Admin.withService(storage) { service in
-                    let revoked = try await service.repository.legacy.revokeLegacyAppKey(publicKey: publicKey)
-                    if revoked {
-                        try await Admin.record(service, "legacy-key.revoke", publicKey, before: ["status": "active"], after: ["status": "revoked"])
-                    }
-                    return revoked
-                }
-                guard revoked else {
-                    throw AdminFailure.exit("no key pair \(publicKey) (list them with `entitle admin legacy-key list --requestor ID`)")
-                }
+                try await Admin.withService(storage) { try await $0.keyOperations.revokeLegacyAppKey(publicKey: publicKey, actor: Admin.cliActor) }
                 print("revoked \(publicKey)")
             }
         }

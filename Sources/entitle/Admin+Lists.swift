@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin.SoftwareStatement {
@@ -15,7 +14,7 @@ extension Admin.SoftwareStatement {
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let statements = try await Admin.withService(storage) { try await $0.repository.clients.softwareStatementsForAdmin(requestor: requestor) }
+            let statements = try await Admin.withService(storage) { try await $0.applications.softwareStatements(requestor: requestor) }
             if json { return print(try Admin.Requestor.json(statements.map(SoftwareStatementView.init))) }
             for s in statements {
                 print(
@@ -44,7 +43,7 @@ extension Admin.Client {
 
         func run() async throws {
             let clients = try await Admin.withService(storage) {
-                try await $0.repository.clients.clientsForAdmin(softwareID: softwareID, limit: limit)
+                try await $0.applications.registeredClients(softwareID: softwareID, limit: limit)
             }
             if json { return print(try Admin.Requestor.json(clients.map(ClientView.init))) }
             for c in clients {

@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin.MVPD {

@@ -3,7 +3,6 @@ import EntitleCore
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin {
@@ -35,16 +34,8 @@ extension Admin {
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if algorithm != .rsaSHA256 { try Admin.Keys.checkPromotion(promoteAfter, force: force) }
                 let key = try await Admin.withService(storage) { service in
-                    guard try await service.repository.catalog.requestor(id: requestor) != nil else {
-                        throw ValidationError("Unknown requestor \(requestor).")
-                    }
-                    let key =
-                        algorithm == .rsaSHA256
-                        ? nil
-                        : try await service.keys.ensureMediaTokenKey(algorithm, promoteAfter: promoteAfter.map { $0 * 1000 })
-                    try await service.repository.catalog.setMediaTokenAlgorithm(requestor: requestor, algorithm)
-                    try await Admin.record(service, "requestor.media-token-algorithm", requestor, after: ["algorithm": algorithm.rawValue])
-                    return key
+                    try await service.keyOperations.setMediaTokenAlgorithm(
+                        requestor: requestor, algorithm, promoteAfter: promoteAfter.map { $0 * 1000 }, actor: Admin.cliActor)
                 }
                 print("media tokens of \(requestor): \(algorithm.rawValue)")
                 if let key {
@@ -61,7 +52,7 @@ extension Admin {
             @OptionGroup var storage: StorageOptions
 
             func run() async throws {
-                let records = try await Admin.withService(storage) { try await $0.repository.catalog.mediaTokenAlgorithms() }
+                let records = try await Admin.withService(storage) { try await $0.keyOperations.mediaTokenAlgorithms() }
                 for record in records { print("\(record.requestorId)\t\(record.algorithm)") }
             }
         }

@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 #if canImport(Glibc)
@@ -46,7 +45,7 @@ extension Admin {
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let views = try await Admin.withService(storage) { try await $0.repository.operators.allOperators().map(OperatorView.init) }
+                let views = try await Admin.withService(storage) { try await $0.operatorChanges.allOperators().map(OperatorView.init) }
                 if json { return print(try Admin.Requestor.json(views)) }
                 for view in views { print("\(view.username)\t\(view.role)\t\(view.disabled ? "disabled" : "active")\t\(view.createdAt)") }
             }

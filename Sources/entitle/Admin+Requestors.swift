@@ -3,7 +3,6 @@ import EntitleCore
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 extension Admin.Requestor {
@@ -72,7 +71,7 @@ extension Admin.Requestor {
                 throw ValidationError("--programmer-certificate and --remove-programmer-certificate exclude each other.")
             }
             try await Admin.withService(storage) { service in
-                guard var record = try await service.repository.onboarding.requestorForAdmin(id: id) else {
+                guard var record = try await service.requestors.requestor(id: id) else {
                     throw AdminFailure.exit("no requestor \(id) (list them with `entitle admin requestor list`)")
                 }
                 if let name = settings.name { record.name = name }

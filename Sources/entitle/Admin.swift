@@ -1,12 +1,12 @@
 import ArgumentParser
 import EntitleCore
-import EntitleHost
 import EntitleDomain
+import EntitleHost
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Logging
+import SAML
 
 /// `entitle admin`: software statements, clients, MVPDs and keys, working directly on the service's storage.
 struct Admin: AsyncParsableCommand {
@@ -312,7 +312,7 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "Requestor id (default: all).") var requestor: String?
 
             func run() async throws {
-                let rules = try await Admin.withService(storage) { try await $0.repository.degradation.degradationRules(requestor: requestor) }
+                let rules = try await Admin.withService(storage) { try await $0.support.degradationRules(requestor: requestor) }
                 for rule in rules {
                     let start = Date(timeIntervalSince1970: Double(rule.startsAt) / 1000).ISO8601Format()
                     let end = Date(timeIntervalSince1970: Double(rule.endsAt) / 1000).ISO8601Format()
@@ -329,17 +329,9 @@ struct Admin: AsyncParsableCommand {
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
 
             func run() async throws {
-                guard
-                    try await Admin.withService(
-                        storage,
-                        { service in
-                            let removed = try await service.repository.degradation.deleteDegradationRule(
-                                requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule))
-                            if removed { try await Admin.record(service, "degradation.remove", "\(requestor)/\(mvpd)", before: ["rule": rule]) }
-                            return removed
-                        })
-                else {
-                    throw AdminFailure.exit("no \(rule) rule for \(requestor)/\(mvpd) (list them with `entitle admin degradation list`)")
+                try await Admin.withService(storage) { service in
+                    try await service.support.removeDegradationRule(
+                        requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), actor: Admin.cliActor)
                 }
                 print("removed \(rule) for \(requestor)/\(mvpd)")
             }

@@ -3,6 +3,7 @@ import AsyncHTTPClient
 import EntitleHost
 import Foundation
 import Logging
+import NIOCore
 
 /// `entitle bench decisions`: authorization decisions per second and p50/p99 latency at a fixed concurrency, with
 /// `GET /healthz` measured in the same run as the baseline.

@@ -1,8 +1,8 @@
+import EntitleHost
 import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 /// `entitle bench profile-memory`: the resident memory the in-memory profiles take per signed-in device.
@@ -22,7 +22,7 @@ struct BenchProfileMemory: ParsableCommand {
     func run() throws {
         print("devices      RSS before   RSS after   bytes/device")
         for count in devices {
-            let result = ProfileCacheMemoryProbe.run(devices: count)
+            let result = DatabaseMaintenance.profileCacheMemory(devices: count)
             print(
                 String(
                     format: "%-12d %7.1f MB %9.1f MB %12.0f", count, Double(result.residentBefore) / 1_048_576,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EntitleCore
 import Foundation
 import MediaTokenVerifier
 

@@ -1,3 +1,4 @@
+import EntitleClients
 import EntitleCore
 import Foundation
 

@@ -5,7 +5,6 @@ import EntitleHost
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Logging
 import NIOHTTP1

@@ -1,5 +1,6 @@
 import AccessEnabler
 import ArgumentParser
+import EntitleCore
 import Foundation
 
 /// Options shared by every `entitle device` command.

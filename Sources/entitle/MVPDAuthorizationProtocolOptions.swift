@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 
 extension MVPDAuthorizationProtocol: ExpressibleByArgument {}
 extension XACMLBinding: ExpressibleByArgument {}

@@ -2,7 +2,6 @@ import ArgumentParser
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 
 /// The OAuth 2.0 options of `entitle admin mvpd add`: an OAuth 2.0 MVPD instead of a SAML one, its endpoints by OIDC

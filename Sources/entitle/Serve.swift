@@ -1,9 +1,8 @@
 import ArgumentParser
-import EntitleHost
 import EntitleDomain
+import EntitleHost
 import EntitleHTTP
 import EntitleModel
-import EntitleStorage
 import Foundation
 import Hummingbird
 import Logging
@@ -152,7 +151,7 @@ struct Serve: AsyncParsableCommand {
                 var lines = [
                     "Entitle is running.",
                     "  Base URL:            \(base)",
-                    "  Storage:             \(entitleHost.engine.kind == .postgres ? "PostgreSQL" : "SQLite in \(dataDirectory)")",
+                    "  Storage:             \(entitleHost.usesPostgreSQL ? "PostgreSQL" : "SQLite in \(dataDirectory)")",
                     "  OpenAPI document:    \(base)/openapi.json",
                     "  Media-token keys:    \(base)/keys/media-token",
                 ]

@@ -26,6 +26,15 @@ import Testing
     @Test func statusDictionaryHasTheDocumentedKeys() {
         let status = AccessEnablerStatus(errorID: "REGCODE", level: "success", message: "AB12CD", extras: ["code": "AB12CD"])
         #expect(status.dictionary == ["errorId": "REGCODE", "level": "success", "message": "AB12CD", "code": "AB12CD"])
+        #expect(AccessEnablerStatus(errorID: "REGCODE", level: .success, message: "AB12CD", extras: ["code": "AB12CD"]) == status)
+        #expect(status.knownLevel == .success)
+        #expect(AccessEnablerStatus(errorID: "X", level: "custom", message: "").knownLevel == nil)
+    }
+
+    @Test func statusLevelsAreTheDocumentedStrings() {
+        #expect(AccessEnablerStatus.Level.allCases.map(\.rawValue) == ["error", "warning", "info", "success"])
+        #expect(AccessEnablerStatus.callbackNotImplemented("navigate(toUrl:useSVC:)").level == "warning")
+        #expect(AccessEnablerStatus.callbackNotImplemented("setToken(_:forResource:)").level == "error")
     }
 
     @Test func serviceProviderStringsBecomeBaseURLs() {

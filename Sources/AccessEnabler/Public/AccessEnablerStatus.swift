@@ -2,12 +2,24 @@
 public struct AccessEnablerStatus: Sendable, Hashable {
     /// The status id: `CFG400`, `R401`, `N000`, `REGCODE`, `Z100`, ….
     public var errorID: String
-    /// `error`, `warning`, `info` or `success`.
+    /// `error`, `warning`, `info` or `success` (a ``Level``'s raw value), as the `level` key of the dictionary.
     public var level: String
     /// A human-readable message.
     public var message: String
     /// Further key/value pairs (`resource`, `details`, `code`, `activationURL`, …).
     public var extras: [String: String]
+
+    /// The documented levels of a status (protocol notes §7.2); the raw value is the string the dictionary carries.
+    public enum Level: String, Sendable, Hashable, CaseIterable {
+        /// A flow failed (`CFG400`, `N130`, `Z100`, …).
+        case error
+        /// Something the app may want to act on, the flow went on (`N010`, `N111`, `CFG408`, …).
+        case warning
+        /// For information (`N011`, `Z011`, `VSA203`, …).
+        case info
+        /// A step succeeded and the app has something to show (`REGCODE`).
+        case success
+    }
 
     /// Creates a status.
     public init(errorID: String, level: String, message: String, extras: [String: String] = [:]) {
@@ -16,6 +28,14 @@ public struct AccessEnablerStatus: Sendable, Hashable {
         self.message = message
         self.extras = extras
     }
+
+    /// Creates a status with one of the documented levels.
+    public init(errorID: String, level: Level, message: String, extras: [String: String] = [:]) {
+        self.init(errorID: errorID, level: level.rawValue, message: message, extras: extras)
+    }
+
+    /// The level as a ``Level``; nil when ``level`` is not one of the documented strings.
+    public var knownLevel: Level? { Level(rawValue: level) }
 
     /// The dictionary handed to `status(_:)`: `errorId`, `level`, `message` plus the extras.
     public var dictionary: [String: String] {
@@ -108,7 +128,7 @@ public struct AccessEnablerStatus: Sendable, Hashable {
     static func callbackNotImplemented(_ callback: String) -> AccessEnablerStatus {
         let fallback = callback == "navigate(toUrl:useSVC:)" || callback == "dismissTvProviderDialog(_:)"
         return AccessEnablerStatus(
-            errorID: ID.callbackNotImplemented, level: fallback ? "warning" : "error",
+            errorID: ID.callbackNotImplemented, level: fallback ? Level.warning : .error,
             message: "The delegate does not implement \(callback) with the SDK's signature.",
             extras: ["callback": callback])
     }

@@ -116,3 +116,10 @@ package struct RequestorOperations: Sendable {
         self.clock = clock
     }
 }
+
+extension RequestorOperations {
+    /// A requestor as the operator sees it (disabled ones too).
+    package func requestor(id: String) async throws -> RequestorRecord? {
+        try await onboarding.requestorForAdmin(id: id)
+    }
+}

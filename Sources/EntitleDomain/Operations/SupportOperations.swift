@@ -69,7 +69,7 @@ package struct SupportOperations: Sendable {
 
 extension SupportOperations {
     /// The degradation rules of a requestor.
-    package func degradationRules(requestor: String) async throws -> [DegradationRuleRecord] {
+    package func degradationRules(requestor: String?) async throws -> [DegradationRuleRecord] {
         try await degradationRules.degradationRules(requestor: requestor)
     }
 }

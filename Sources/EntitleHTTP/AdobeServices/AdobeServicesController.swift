@@ -273,7 +273,8 @@ package struct AdobeServicesController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        shared: LegacyProtocolService, catalog: any CatalogReading, sessionStore: any SignInSessionStoring, profileStore: any ProfileStoring, legacy: any LegacyStoring,
+        shared: LegacyProtocolService, catalog: any CatalogReading, sessionStore: any SignInSessionStoring, profileStore: any ProfileStoring,
+        legacy: any LegacyStoring,
         keys: ServiceKeys, sessions: AuthenticationSessions, mediaTokens: MediaTokenService, profiles: ProfileAnswers, clock: any ServiceClock
     ) {
         self.shared = shared

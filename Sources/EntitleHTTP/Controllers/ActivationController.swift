@@ -176,7 +176,8 @@ package struct ActivationController: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        catalog: any CatalogReading, sessionStore: any SignInSessionStoring, sessions: AuthenticationSessions, configuration: ServiceConfiguration, pages: Pages,
+        catalog: any CatalogReading, sessionStore: any SignInSessionStoring, sessions: AuthenticationSessions, configuration: ServiceConfiguration,
+        pages: Pages,
         clock: any ServiceClock
     ) {
         self.catalog = catalog

@@ -48,7 +48,7 @@ final class AuthenticationCoordinator {
             events.append(
                 .status(
                     AccessEnablerStatus(
-                        errorID: AccessEnablerStatus.ID.tempPassExpired, level: "warning", message: "The TempPass has expired.")))
+                        errorID: AccessEnablerStatus.ID.tempPassExpired, level: .warning, message: "The TempPass has expired.")))
         }
         engine.emit(events)
         reply?(
@@ -169,20 +169,20 @@ final class AuthenticationCoordinator {
 
     private func finish(mvpd: String, cached: Bool, in engine: isolated EntitlementEngine) {
         engine.closeSafariView()
-        engine.local.selectedMVPD = mvpd
+        engine.update { $0.selectedMVPD = mvpd }
         let profile = engine.local.profiles[mvpd]?.profile
         var events: [AccessEnablerEvent] = []
         if profile?.type == .temporary && !cached {
             events.append(
                 .status(
                     AccessEnablerStatus(
-                        errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: "info", message: "Authenticated with TempPass.")))
+                        errorID: AccessEnablerStatus.ID.tempPassAuthenticated, level: .info, message: "Authenticated with TempPass.")))
         }
         if profile?.type == .degraded && !cached {
             events.append(
                 .status(
                     AccessEnablerStatus(
-                        errorID: AccessEnablerStatus.ID.degradedAuthentication, level: "warning",
+                        errorID: AccessEnablerStatus.ID.degradedAuthentication, level: .warning,
                         message: "Authenticated under a degradation rule.")))
         }
         events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_SUCCESS, errorCode: USER_AUTHENTICATED))
@@ -191,7 +191,6 @@ final class AuthenticationCoordinator {
         let waiting = replies
         replies = []
         for reply in waiting { reply(.success(mvpd)) }
-        if !cached { engine.spawn { await $0.persist() } }
         engine.authorization.authenticationFinished(success: true, in: engine)
     }
 
@@ -199,7 +198,7 @@ final class AuthenticationCoordinator {
         engine.closeSafariView()
         var events: [AccessEnablerEvent] = []
         if let statusID {
-            events.append(.status(AccessEnablerStatus(errorID: statusID, level: "error", message: code)))
+            events.append(.status(AccessEnablerStatus(errorID: statusID, level: .error, message: code)))
         }
         events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: code))
         if code != PROVIDER_NOT_SELECTED_ERROR && code != PROVIDER_NOT_AVAILABLE_ERROR {

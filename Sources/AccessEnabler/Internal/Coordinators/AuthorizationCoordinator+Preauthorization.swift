@@ -52,7 +52,7 @@ extension AuthorizationCoordinator {
         case .failure(let error):
             engine.emit([
                 .status(
-                    AccessEnablerStatus(errorID: AccessEnablerStatus.ID.preauthorizationFailed, level: "error", message: error.message)),
+                    AccessEnablerStatus(errorID: AccessEnablerStatus.ID.preauthorizationFailed, level: .error, message: error.message)),
                 .preauthorizedResources(resources: []),
             ])
             reply?(.failure(error.with(statusID: AccessEnablerStatus.ID.preauthorizationFailed)))

@@ -109,19 +109,19 @@ final class AuthorizationCoordinator {
         let profile = mvpd.flatMap { engine.local.profiles[$0]?.profile }
         switch outcome {
         case .token(let token, let notAfter, let statusID):
-            if let notAfter { engine.local.authorizations[request.resource] = Int64(notAfter.timeIntervalSince1970 * 1000) }
+            if let notAfter { engine.update { $0.authorizations[request.resource] = Int64(notAfter.timeIntervalSince1970 * 1000) } }
             var events: [AccessEnablerEvent] = []
             if statusID == AccessEnablerStatus.ID.tempPassAuthorized {
                 events.append(
                     .status(
                         AccessEnablerStatus(
-                            errorID: AccessEnablerStatus.ID.tempPassAuthorized, level: "info",
+                            errorID: AccessEnablerStatus.ID.tempPassAuthorized, level: .info,
                             message: "Authorized with TempPass.", extras: [STATUS_RESOURCE_KEY: request.resource])))
             } else if statusID == AccessEnablerStatus.ID.degradedAuthorization {
                 events.append(
                     .status(
                         AccessEnablerStatus(
-                            errorID: AccessEnablerStatus.ID.degradedAuthorization, level: "warning",
+                            errorID: AccessEnablerStatus.ID.degradedAuthorization, level: .warning,
                             message: "Authorized under a degradation rule.",
                             extras: [STATUS_RESOURCE_KEY: request.resource])))
             }
@@ -130,15 +130,15 @@ final class AuthorizationCoordinator {
                 engine.tracking.authorization(succeeded: true, mvpd: mvpd, profile: profile, cached: cached, error: "", details: "", in: engine))
             engine.emit(events)
             reply?(.success(token))
-            engine.spawn { await $0.persist() }
         case .failed(let code, let description, let statusID):
             report(
                 request, code: code, description: description, statusID: statusID, mvpd: mvpd, profile: profile, cached: cached,
                 reply: reply, in: engine)
         case .authenticationLost(let description, let statusID):
-            if let mvpd { engine.local.profiles.removeValue(forKey: mvpd) }
-            if engine.local.selectedMVPD == mvpd { engine.local.selectedMVPD = nil }
-            engine.spawn { await $0.persist() }
+            engine.update { state in
+                if let mvpd { state.profiles.removeValue(forKey: mvpd) }
+                if state.selectedMVPD == mvpd { state.selectedMVPD = nil }
+            }
             report(
                 request, code: USER_NOT_AUTHENTICATED_ERROR, description: description, statusID: statusID, mvpd: mvpd,
                 profile: profile, cached: cached, reply: reply, in: engine)
@@ -149,11 +149,11 @@ final class AuthorizationCoordinator {
         _ request: AuthorizationStateMachine.Request, code: String, description: String, statusID: String,
         mvpd: String?, profile: Profile?, cached: Bool, reply: EngineCommand.Reply<String>?, in engine: isolated EntitlementEngine
     ) {
-        engine.local.authorizations.removeValue(forKey: request.resource)
+        engine.update { $0.authorizations.removeValue(forKey: request.resource) }
         engine.emit([
             .status(
                 AccessEnablerStatus(
-                    errorID: statusID, level: "error", message: description.isEmpty ? code : description,
+                    errorID: statusID, level: .error, message: description.isEmpty ? code : description,
                     extras: [STATUS_RESOURCE_KEY: request.resource])),
             .tokenRequestFailed(resource: request.resource, errorCode: code, errorDescription: description),
             engine.tracking.authorization(

@@ -27,10 +27,11 @@ final class LogoutCoordinator {
         let keptPendingLogouts = engine.local.pendingLogouts
         engine.authentication.abandon(in: engine)
         engine.authorization.authenticationFinished(success: false, in: engine)
-        engine.local = LocalState()
+        engine.update { state in
+            state = LocalState()
+            state.pendingLogouts = keptPendingLogouts
+        }
         engine.authorization.preauthorizations.clear()
-        engine.local.pendingLogouts = keptPendingLogouts
-        engine.spawn { await $0.persist() }
         let actions = machine.logout(authenticatedMVPD: authenticated)
         if case .requestLogout(let attempt)? = actions.first, let mvpd = authenticated, let service {
             requestLogout(mvpd: mvpd, provider: service, attempt: attempt, in: engine)
@@ -84,14 +85,15 @@ final class LogoutCoordinator {
     /// The service did not confirm the logout: remember it, so the next `setRequestor` retries it and does not adopt
     /// the service's copy of the profile meanwhile, and tell the app (`LGO503`).
     private func logoutFailed(mvpd: String, provider: URL, error: AccessEnablerError, in engine: isolated EntitlementEngine) {
-        var pending = engine.local.pendingLogouts ?? [:]
-        pending[mvpd] = provider.absoluteString
-        engine.local.pendingLogouts = pending
-        engine.spawn { await $0.persist() }
+        engine.update { state in
+            var pending = state.pendingLogouts ?? [:]
+            pending[mvpd] = provider.absoluteString
+            state.pendingLogouts = pending
+        }
         engine.emit([
             .status(
                 AccessEnablerStatus(
-                    errorID: AccessEnablerStatus.ID.logoutPending, level: "warning",
+                    errorID: AccessEnablerStatus.ID.logoutPending, level: .warning,
                     message: "Signed out on this device; the service will be told at the next setRequestor.",
                     extras: ["mvpd": mvpd, "details": error.message]))
         ])
@@ -123,7 +125,7 @@ final class LogoutCoordinator {
                     events.append(
                         .status(
                             AccessEnablerStatus(
-                                errorID: AccessEnablerStatus.ID.platformLogout, level: "info",
+                                errorID: AccessEnablerStatus.ID.platformLogout, level: .info,
                                 message: "Also sign out of the TV provider in the system settings.")))
                 }
                 events.append(.setAuthenticationStatus(status: ACCESS_ENABLER_STATUS_ERROR, errorCode: USER_NOT_AUTHENTICATED_ERROR))

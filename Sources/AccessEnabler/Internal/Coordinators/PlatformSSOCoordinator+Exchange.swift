@@ -76,7 +76,7 @@ extension PlatformSSOCoordinator {
             case .providerUnavailable: (AccessEnablerStatus.ID.platformUnavailable, "The TV provider did not answer through the platform.")
             default: (AccessEnablerStatus.ID.platformError, "Platform single sign-on failed.")
             }
-        let level = id == AccessEnablerStatus.ID.platformError ? "error" : "info"
+        let level: AccessEnablerStatus.Level = id == AccessEnablerStatus.ID.platformError ? .error : .info
         let extras = error.details.isEmpty ? [:] : [STATUS_DETAILS_KEY: error.details]
         engine.emit([.status(AccessEnablerStatus(errorID: id, level: level, message: message, extras: extras))])
         // The tvOS cookbook (Apple SSO): after "other TV provider" a second-screen device goes on to the
@@ -96,7 +96,7 @@ extension PlatformSSOCoordinator {
         engine.emit([
             .status(
                 AccessEnablerStatus(
-                    errorID: AccessEnablerStatus.ID.authenticationInternal, level: "error",
+                    errorID: AccessEnablerStatus.ID.authenticationInternal, level: .error,
                     message: "The service did not accept the platform sign-on.", extras: [STATUS_DETAILS_KEY: details]))
         ])
         return engine.settings.deviceMode ? .regularFlow(mvpd: chosen) : .fallBack

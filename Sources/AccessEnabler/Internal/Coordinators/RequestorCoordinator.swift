@@ -38,7 +38,7 @@ final class RequestorCoordinator {
     func setRequestor(_ id: String, providers: [URL], reply: EngineCommand.Reply<[MVPD]>?, in engine: isolated EntitlementEngine) async {
         if let reply { replies.append(reply) }
         if id != machine.requestorID {
-            engine.local = await engine.storage.read(LocalState.self, LocalState.storageKey(requestor: id)) ?? LocalState()
+            await engine.loadLocalState(requestor: id)
             engine.authorization.preauthorizations.clear()
         }
         let list = providers.isEmpty ? [engine.settings.defaultProvider] : providers
@@ -56,7 +56,7 @@ final class RequestorCoordinator {
                 if case .success = result {
                     let confirmed = await LogoutCoordinator.retry(
                         unconfirmed, client: client, requestorID: id, redirect: redirect, headers: headers)
-                    LogoutCoordinator.confirmed(confirmed, in: &engine.local)
+                    engine.update { LogoutCoordinator.confirmed(confirmed, in: &$0) }
                     profiles = try? await client.send(
                         APICall(method: "GET", path: ["api", "v2", id, "profiles"]), headers: headers, as: ProfilesResponse.self)
                 }
@@ -76,7 +76,7 @@ final class RequestorCoordinator {
             silent.map { provider in
                 .status(
                     AccessEnablerStatus(
-                        errorID: AccessEnablerStatus.ID.serviceTimeout, level: "warning",
+                        errorID: AccessEnablerStatus.ID.serviceTimeout, level: .warning,
                         message: "The service provider did not answer in time; its MVPDs are left out.",
                         extras: ["serviceProvider": provider.absoluteString]))
             })
@@ -133,9 +133,9 @@ final class RequestorCoordinator {
         let waiting = replies
         replies = []
         if success {
-            applyProfileSync(in: engine)
-            // Persist in the background: awaiting here would let later calls run before the held ones.
-            engine.spawn { await $0.persist() }
+            // The change is persisted by a job: awaiting the write here would let later calls run before the held ones.
+            let now = engine.now()
+            engine.update { applyProfileSync(to: &$0, now: now) }
             engine.emit([.setRequestorComplete(status: ACCESS_ENABLER_STATUS_SUCCESS)])
             let mvpds = engine.currentMVPDs()
             for reply in waiting { reply(.success(mvpds)) }
@@ -143,7 +143,7 @@ final class RequestorCoordinator {
             let failure = (error ?? AccessEnablerError(code: .server, message: "No service provider answered."))
             let statusID = Self.configurationStatusID(failure)
             var events: [AccessEnablerEvent] = [.setRequestorComplete(status: ACCESS_ENABLER_STATUS_ERROR)]
-            events.append(.status(AccessEnablerStatus(errorID: statusID, level: "error", message: failure.message)))
+            events.append(.status(AccessEnablerStatus(errorID: statusID, level: .error, message: failure.message)))
             engine.emit(events)
             for reply in waiting { reply(.failure(failure.with(statusID: statusID))) }
         }
@@ -152,22 +152,22 @@ final class RequestorCoordinator {
 
     /// After a successful configuration: the service's view of the profiles replaces the local one for every provider
     /// that answered (a logout elsewhere removes the local profile; a profile made elsewhere — SSO — is adopted).
-    private func applyProfileSync(in engine: isolated EntitlementEngine) {
+    private func applyProfileSync(to local: inout LocalState, now: Date) {
         guard !syncedProfiles.isEmpty else { return }
         for (provider, response) in syncedProfiles {
-            for (mvpd, entry) in engine.local.profiles where entry.provider == provider.absoluteString && response.profiles[mvpd] == nil {
-                engine.local.profiles.removeValue(forKey: mvpd)
+            for (mvpd, entry) in local.profiles where entry.provider == provider.absoluteString && response.profiles[mvpd] == nil {
+                local.profiles.removeValue(forKey: mvpd)
             }
             for (mvpd, profile) in response.profiles
             where machine.route(for: mvpd)?.provider ?? provider == provider
-                && engine.local.pendingLogouts?[mvpd] == nil
+                && local.pendingLogouts?[mvpd] == nil
             {
-                engine.local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
+                local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
             }
         }
-        if let selected = engine.local.selectedMVPD, engine.local.profiles[selected] == nil { engine.local.selectedMVPD = nil }
-        if engine.local.selectedMVPD == nil, let first = engine.local.authenticated(now: engine.now()) {
-            engine.local.selectedMVPD = first.mvpd
+        if let selected = local.selectedMVPD, local.profiles[selected] == nil { local.selectedMVPD = nil }
+        if local.selectedMVPD == nil, let first = local.authenticated(now: now) {
+            local.selectedMVPD = first.mvpd
         }
         syncedProfiles = [:]
     }

@@ -27,7 +27,7 @@ final class SecondScreenCoordinator {
         engine.emit([
             .status(
                 AccessEnablerStatus(
-                    errorID: AccessEnablerStatus.ID.registrationCode, level: "success", message: code, extras: extras))
+                    errorID: AccessEnablerStatus.ID.registrationCode, level: .success, message: code, extras: extras))
         ])
         let first = machine.start(code: code, notAfter: notAfter, now: engine.now())
         guard case .pollAfter = first else { return finish(first, in: engine) }

@@ -16,7 +16,7 @@ extension EntitlementEngine {
                 emit([
                     .status(
                         AccessEnablerStatus(
-                            errorID: AccessEnablerStatus.ID.unknownOption, level: "warning",
+                            errorID: AccessEnablerStatus.ID.unknownOption, level: .warning,
                             message: "setOptions: \(key) is not an option (applicationProfile, visitorID, handleSVC, device_info); it is not sent."))
                 ])
             }

@@ -53,8 +53,10 @@ extension EntitlementEngine {
 
     /// Keeps the profile a login (page, registration code or platform SSO) obtained, and selects its MVPD.
     func store(profile: Profile, mvpd: String, provider: URL) {
-        local.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
-        local.selectedMVPD = mvpd
+        update { state in
+            state.profiles[mvpd] = LocalState.Entry(provider: provider.absoluteString, profile: profile)
+            state.selectedMVPD = mvpd
+        }
         authorization.preauthorizations.clear()
     }
 }

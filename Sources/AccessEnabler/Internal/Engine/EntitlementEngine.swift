@@ -48,12 +48,13 @@ actor EntitlementEngine {
 
     /// Whether the SDK's own browser shows a page (an SFSafariViewController MVPD's).
     var safariViewOpen = false
-    /// The requestor's stored state: profiles, selected MVPD, decision expiries, unconfirmed logouts.
-    var local = LocalState()
+    /// The requestor's stored state: profiles, selected MVPD, decision expiries, unconfirmed logouts. Read it freely;
+    /// change it only through ``update(_:)``, which persists every change (or ``loadLocalState(requestor:)``).
+    private(set) var local = LocalState()
     /// One credential manager (DCR and access token) per service.
     var credentialManagers: [URL: CredentialManager] = [:]
 
-    /// A write of ``local`` is under way / another is due after it.
+    /// A write of ``local`` is scheduled or under way / another is due after it.
     private var persisting = false
     private var persistPending = false
 
@@ -143,10 +144,6 @@ actor EntitlementEngine {
 
     func emit(_ events: [AccessEnablerEvent]) { hub.emit(events) }
 
-    func emitStatus(_ id: String, level: String, message: String, extras: [String: String] = [:]) {
-        hub.emit(.status(AccessEnablerStatus(errorID: id, level: level, message: message, extras: extras)))
-    }
-
     func now() -> Date { clock.now() }
 
     var nowMilliseconds: Int64 { Int64(clock.now().timeIntervalSince1970 * 1000) }
@@ -214,11 +211,35 @@ actor EntitlementEngine {
         }
     }
 
-    /// Writes the local state; writes never overlap and the last state always wins.
-    func persist() async {
+    // MARK: the local state: one way to change it, and it is persisted
+
+    /// Changes the local state: the one way to do it. When `change` left it different, a write is scheduled (a job,
+    /// so it runs after the calling flow's synchronous step); writes never overlap and store the latest state, so
+    /// every change is persisted, in order, and a burst of changes costs one or two writes.
+    @discardableResult
+    func update<Result>(_ change: (inout LocalState) -> Result) -> Result {
+        let before = local
+        let result = change(&local)
+        if local != before { schedulePersist() }
+        return result
+    }
+
+    /// Replaces the local state with the one stored for `requestor` (`setRequestor` of another requestor): it is what
+    /// storage holds, so there is nothing to write.
+    func loadLocalState(requestor: String) async {
+        local = await storage.read(LocalState.self, LocalState.storageKey(requestor: requestor)) ?? LocalState()
+    }
+
+    /// Marks the local state as due for a write and starts the writer job unless it is already scheduled or running.
+    private func schedulePersist() {
         persistPending = true
         guard !persisting else { return }
         persisting = true
+        spawn { await $0.persist() }
+    }
+
+    /// The writer job: writes the local state until no change is due; the last state always wins.
+    private func persist() async {
         while persistPending {
             persistPending = false
             guard let id = requestor.requestorID else { break }

@@ -1,22 +1,5 @@
 import Foundation
 
-/// Cancels a closure observation when ``cancel()`` is called.
-public final class ObservationToken: Sendable {
-    private let onCancel: Locked<(@Sendable () -> Void)?>
-
-    init(_ onCancel: @escaping @Sendable () -> Void) { self.onCancel = Locked(onCancel) }
-
-    /// Stops the observation; later calls do nothing.
-    public func cancel() {
-        let action = onCancel.withLock { value -> (@Sendable () -> Void)? in
-            let action = value
-            value = nil
-            return action
-        }
-        action?()
-    }
-}
-
 /// The single event source: every event goes through ``emit(_:)`` and reaches, on the callback executor and in
 /// order, the delegate, the status delegate, the closure observers and the async streams.
 final class EventHub: Sendable {
