@@ -102,6 +102,7 @@ let package = Package(
                 "EntitleCore",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")],
             plugins: ["LayerCheck"]),
         .target(
             name: "EntitleStorage",
@@ -113,6 +114,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")],
             plugins: ["LayerCheck"]),
         .target(
             name: "EntitleDomain",
@@ -130,8 +132,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
-            // The service's nonisolated async functions run on their caller's executor (SE-0461): a decision no longer
-            // switches executors on each call into and return from them (docs/scaling.md).
+            // The service's nonisolated async functions run on their caller's executor (SE-0461), in all four targets: a
+            // decision does not switch executors on each call into and return from them (docs/architecture.md).
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")],
             plugins: ["LayerCheck"]),
         .target(

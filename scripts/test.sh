@@ -17,9 +17,10 @@ if [ -z "${CHROMEDRIVER_URL:-}" ] && command -v chromedriver >/dev/null 2>&1; th
   driver_pid=$!
   export CHROMEDRIVER_URL="http://127.0.0.1:$port"
 fi
-# Suites that hold a thousand connections, cap connections or stop a database of their own, with time limits in their assertions:
+# Suites that hold a thousand connections, cap connections, stop a database of their own or wait on a timed poller, with time
+# limits in their assertions:
 # run on their own, not beside a hundred other suites on two cores.
-alone='FairShareTests|ReadinessTests|ConnectionLimitTests'
+alone='FairShareTests|ReadinessTests|ConnectionLimitTests|CatalogVersionPollerTests'
 echo "== all tests (SQLite) =="
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build --skip "$alone"
 echo "== slow-client and readiness tests, alone =="

@@ -18,14 +18,8 @@ package final class CatalogGeneration: Sendable {
 package final class CatalogSlot<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct State {
         /// The generation the entries were loaded under.
-        package var generation: UInt64 = 0
-        package var entries: [Key: Value] = [:]
-
-        /// Creates the value from each of its stored properties.
-        package init(generation: UInt64 = 0, entries: [Key: Value] = [:]) {
-            self.generation = generation
-            self.entries = entries
-        }
+        var generation: UInt64 = 0
+        var entries: [Key: Value] = [:]
     }
 
     private let generations: CatalogGeneration

@@ -70,16 +70,9 @@ extension CatalogStore {
 
     /// The settings of one integration that replace its MVPD's.
     private struct OverrideRow: Decodable {
-        package var overrideDisplayName: String?
-        package var overrideLogoUrl: String?
-        package var overrideProfileTtlSeconds: Int64?
-
-        /// Creates the value from each of its stored properties.
-        package init(overrideDisplayName: String? = nil, overrideLogoUrl: String? = nil, overrideProfileTtlSeconds: Int64? = nil) {
-            self.overrideDisplayName = overrideDisplayName
-            self.overrideLogoUrl = overrideLogoUrl
-            self.overrideProfileTtlSeconds = overrideProfileTtlSeconds
-        }
+        var overrideDisplayName: String?
+        var overrideLogoUrl: String?
+        var overrideProfileTtlSeconds: Int64?
     }
 
     /// The enabled integrations matching `condition` (on `i`, the integrations), as MVPD rows of MVPDs not disabled,

@@ -9,10 +9,10 @@ import Synchronization
 /// Holds no more than the registry does (the same metrics, whose label values are bounded where they come from input).
 package final class MetricHandles: Sendable {
     private struct Key: Hashable {
-        package let name: String
-        package let labels: [String]
+        let name: String
+        let labels: [String]
 
-        package init(_ descriptor: MetricNameDescriptor, _ labels: [(String, String)]) {
+        init(_ descriptor: MetricNameDescriptor, _ labels: [(String, String)]) {
             name = descriptor.metricName
             var flat: [String] = []
             flat.reserveCapacity(labels.count * 2)

@@ -20,6 +20,7 @@ package struct AdminAPIController {
         addCatalogRoutes(to: authenticated)
         addApplicationRoutes(to: authenticated)
         addReportRoutes(to: authenticated)
+        addSettingsRoutes(to: authenticated)
     }
 
     package struct Credentials: Decodable {

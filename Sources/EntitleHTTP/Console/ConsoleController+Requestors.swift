@@ -60,6 +60,7 @@ extension ConsoleController {
             }
         }
         addOutageRoutes(to: group)
+        addSettingRoutes(to: group)
         addMVPDRoutes(to: group)
     }
 
@@ -104,6 +105,44 @@ extension ConsoleController {
         }
     }
 
+    /// A requestor's authorization TTLs, media-token algorithm and legacy key pairs: the operations `entitle admin
+    /// authz-ttl`, `requestor set-media-token-algorithm` and `legacy-key revoke` use.
+    private func addSettingRoutes(to group: RouterGroup<AdminContext>) {
+        group.post("requestors/:id/authorization-ttl") { request, context in
+            let id = try context.parameters.require("id")
+            return try await change(request, context, back: Self.requestorPath(id)) { form in
+                guard let mvpd = form["mvpd"], let seconds = form["seconds"].flatMap({ Int64($0) }) else {
+                    throw ConsoleFailure(status: .badRequest, "Choose an MVPD and give a number of seconds.")
+                }
+                try await service.integrations.setAuthorizationTTL(mvpd: mvpd, requestor: id, seconds: seconds, actor: context.operatorIdentity.actor)
+                return "\(mvpd)'s authorization answers for \(id) are kept \(seconds) s."
+            }
+        }
+        group.post("requestors/:id/media-token-algorithm") { request, context in
+            let id = try context.parameters.require("id")
+            return try await change(request, context, back: Self.requestorPath(id)) { form in
+                guard let algorithm = form["algorithm"].flatMap(MediaTokenAlgorithm.init(name:)) else {
+                    throw ConsoleFailure(status: .badRequest, "Choose rsa-sha256, ecdsa-p256-sha256 or ed25519.")
+                }
+                let key = try await service.keyOperations.setMediaTokenAlgorithm(requestor: id, algorithm, actor: context.operatorIdentity.actor)
+                guard let key else { return "Media tokens of \(id) are signed with \(algorithm.rawValue)." }
+                return
+                    "Media tokens of \(id) use \(algorithm.rawValue): key \(key.kid) is published and signs from \(Self.time(key.signsFrom)) UTC (RSA until then)."
+            }
+        }
+        group.post("requestors/:id/legacy-keys/revoke") { request, context in
+            let id = try context.parameters.require("id")
+            return try await change(request, context, back: Self.requestorPath(id)) { form in
+                guard let publicKey = form["publicKey"] else { throw ConsoleFailure(status: .badRequest, "Choose the key pair to revoke.") }
+                guard try await service.keyOperations.legacyAppKeys(requestor: id).contains(where: { $0.publicKey == publicKey }) else {
+                    throw ConsoleFailure(status: .notFound, "\(id) has no such key pair.")
+                }
+                try await service.keyOperations.revokeLegacyAppKey(publicKey: publicKey, actor: context.operatorIdentity.actor)
+                return "The key pair is revoked: requests signed with it are refused."
+            }
+        }
+    }
+
     package func requestorsPage(_ request: Request, context: AdminContext) async throws -> Response {
         let rows: [[String: Any]] = try await service.requestors.views().map { r in
             [
@@ -137,6 +176,15 @@ extension ConsoleController {
                 "mvpd": $0.mvpdId, "rule": $0.rule.rawValue, "start": Self.time($0.startsAt), "end": Self.time($0.endsAt),
             ]
         }
+        let ttls: [[String: Any]] = try await service.integrations.authorizationTTLs().filter {
+            $0.requestorId == id || $0.requestorId == AuthorizationTTLRecord.anyRequestor
+        }.map { ["mvpd": $0.mvpdId, "scope": $0.requestorId == id ? id : "every requestor", "seconds": $0.ttlSeconds] }
+        let algorithm =
+            try await service.keyOperations.mediaTokenAlgorithms().first { $0.requestorId == id }?.algorithm ?? .rsaSHA256
+        let legacyKeys: [[String: Any]] = try await service.keyOperations.legacyAppKeys(requestor: id).map {
+            ["publicKey": $0.publicKey, "createdAt": Self.time($0.createdAt), "revoked": $0.revoked]
+        }
+        let algorithms: [[String: Any]] = MediaTokenAlgorithm.all.map { ["name": $0.rawValue, "selected": $0 == algorithm] }
         let integrations: [[String: Any]] = requestor.integrations.map {
             ["mvpd": $0.mvpd, "enabled": $0.enabled, "displayName": $0.displayName ?? "(the MVPD's own)"]
         }
@@ -149,6 +197,7 @@ extension ConsoleController {
                 "preflight": requestor.defaultPreflightMaxResources.map { "in calls of up to \($0) resources" } ?? "per resource",
             ],
             "integrations": integrations, "statements": statements, "clients": clients, "rules": rules,
+            "authorizationTTLs": ttls, "mediaTokenAlgorithm": algorithm.rawValue, "algorithms": algorithms, "legacyKeys": legacyKeys,
         ]
         return pages.page(
             "requestor", title: "Requestor \(id)", nav: "Requestors", values, identity: context.operatorIdentity,

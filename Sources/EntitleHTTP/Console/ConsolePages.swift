@@ -12,7 +12,8 @@ package struct ConsolePages: Sendable {
 
     /// The forms whose "why" field carries an id of its own (see ``ConsoleTemplates/description``).
     package static let formIDs = [
-        "issue-statement", "set-degradation", "reset-temppass", "add-mvpd", "add-oauth2-mvpd", "edit-mvpd", "toggle-mvpd", "remove-mvpd",
+        "issue-statement", "set-degradation", "reset-temppass", "set-authorization-ttl", "set-media-token-algorithm", "add-mvpd", "add-oauth2-mvpd",
+        "edit-mvpd", "toggle-mvpd", "remove-mvpd",
         "preflight-mvpd",
     ]
 

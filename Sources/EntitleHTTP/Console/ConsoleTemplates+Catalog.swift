@@ -95,6 +95,38 @@ extension ConsoleTemplates {
           {{#form.set-degradation}}{{>description}}{{/form.set-degradation}}<button type="submit">Set rule</button></fieldset></form>{{/mayChange}}
         </section>
 
+        <h2 id="authorization-ttl-heading">Authorization answers kept</h2>
+        <section class="card" aria-labelledby="authorization-ttl-heading"><table id="authorization-ttls">
+        <thead><tr><th scope="col">MVPD</th><th scope="col">For</th><th scope="col">Seconds</th></tr></thead>
+        <tbody>
+        {{#authorizationTTLs}}<tr><td>{{mvpd}}</td><td>{{scope}}</td><td>{{seconds}}</td></tr>{{/authorizationTTLs}}
+        {{^authorizationTTLs}}<tr><td colspan="3">As the requestor's default or the service's.</td></tr>{{/authorizationTTLs}}
+        </tbody></table>
+        {{#mayChange}}<form method="post" action="/console/requestors/{{requestor.id}}/authorization-ttl" id="set-authorization-ttl">
+          <fieldset><legend>Keep an MVPD's authorization answers for this requestor</legend>
+          <label for="ttl-mvpd">MVPD</label><select id="ttl-mvpd" name="mvpd" required>{{#integrations}}<option value="{{mvpd}}">{{mvpd}}</option>{{/integrations}}</select>
+          <label for="ttl-seconds">Seconds (0: ask the MVPD every time; at most 604800)</label><input type="number" id="ttl-seconds" name="seconds" value="300" min="0" max="604800" required>
+          {{#form.set-authorization-ttl}}{{>description}}{{/form.set-authorization-ttl}}<button type="submit">Set</button></fieldset></form>{{/mayChange}}
+        </section>
+
+        <h2 id="media-token-heading">Media tokens and legacy key pairs</h2>
+        <section class="card" aria-labelledby="media-token-heading">
+        <p>Media tokens are signed with <strong id="media-token-algorithm">{{mediaTokenAlgorithm}}</strong>.</p>
+        {{#mayChange}}<form method="post" action="/console/requestors/{{requestor.id}}/media-token-algorithm" id="set-media-token-algorithm">
+          <fieldset><legend>Sign this requestor's media tokens with</legend>
+          <label for="media-token-algorithm-choice">Algorithm (ECDSA and Ed25519: the key is published first, RSA signs until it is promoted)</label>
+          <select id="media-token-algorithm-choice" name="algorithm" required>{{#algorithms}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/algorithms}}</select>
+          {{#form.set-media-token-algorithm}}{{>description}}{{/form.set-media-token-algorithm}}<button type="submit">Set</button></fieldset></form>{{/mayChange}}
+        <table id="legacy-keys">
+        <thead><tr><th scope="col">Legacy key pair (REST v1, adobe-services)</th><th scope="col">Made</th><th scope="col">Status</th>{{#mayChange}}<th scope="col">Change</th>{{/mayChange}}</tr></thead>
+        <tbody>
+        {{#legacyKeys}}<tr><td><code>{{publicKey}}</code></td><td>{{createdAt}}</td><td>{{#revoked}}revoked{{/revoked}}{{^revoked}}active{{/revoked}}</td>
+        {{#mayChange}}<td>{{^revoked}}<form class="inline" method="post" action="/console/requestors/{{requestor.id}}/legacy-keys/revoke">{{>why}}
+          <input type="hidden" name="publicKey" value="{{publicKey}}"><button class="small danger" type="submit">Revoke</button></form>{{/revoked}}</td>{{/mayChange}}</tr>
+        {{/legacyKeys}}
+        {{^legacyKeys}}<tr><td colspan="4">No legacy key pair (<code>entitle admin legacy-key issue</code> makes one).</td></tr>{{/legacyKeys}}
+        </tbody></table></section>
+
         {{#mayChange}}<h2 id="temppass-heading">TempPass</h2>
         <section class="card" aria-labelledby="temppass-heading">
         <form method="post" action="/console/requestors/{{requestor.id}}/temppass/reset" id="reset-temppass">

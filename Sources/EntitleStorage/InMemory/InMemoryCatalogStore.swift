@@ -6,29 +6,15 @@ import Synchronization
 /// integration overrides). Every change advances ``catalogGeneration``, as a catalog change does on SQL.
 package final class InMemoryCatalogStore: CatalogReading, AuthorizationSettingsReading {
     private struct State {
-        package var requestors: [String: RequestorRecord] = [:]
-        package var mvpds: [String: MVPDRecord] = [:]
+        var requestors: [String: RequestorRecord] = [:]
+        var mvpds: [String: MVPDRecord] = [:]
         /// Requestor id → ids of the MVPDs integrated with it.
-        package var integrations: [String: Set<String>] = [:]
+        var integrations: [String: Set<String>] = [:]
         /// MVPD id → its authorization protocol, where it is not the default.
-        package var authorizationProtocols: [String: MVPDAuthorizationProtocol] = [:]
+        var authorizationProtocols: [String: MVPDAuthorizationProtocol] = [:]
         /// (requestor or `*`, MVPD id) → authorization TTL, seconds.
-        package var authorizationTTLs: [String: [String: Int64]] = [:]
-        package var generation: UInt64 = 0
-
-        /// Creates the value from each of its stored properties.
-        package init(
-            requestors: [String: RequestorRecord] = [:], mvpds: [String: MVPDRecord] = [:], integrations: [String: Set<String>] = [:],
-            authorizationProtocols: [String: MVPDAuthorizationProtocol] = [:], authorizationTTLs: [String: [String: Int64]] = [:],
-            generation: UInt64 = 0
-        ) {
-            self.requestors = requestors
-            self.mvpds = mvpds
-            self.integrations = integrations
-            self.authorizationProtocols = authorizationProtocols
-            self.authorizationTTLs = authorizationTTLs
-            self.generation = generation
-        }
+        var authorizationTTLs: [String: [String: Int64]] = [:]
+        var generation: UInt64 = 0
     }
 
     private let state = Mutex(State())

@@ -5,32 +5,15 @@ import Synchronization
 /// ``MVPDOptionsStore``'s (defaults where nothing is set; a preflight limit of 0 or less is off).
 package final class InMemoryMVPDOptionsStore: MVPDOptionsReading {
     private struct Integration: Hashable {
-        package let requestor: String
-        package let mvpd: String
-
-        /// Creates the value from each of its stored properties.
-        package init(requestor: String, mvpd: String) {
-            self.requestor = requestor
-            self.mvpd = mvpd
-        }
+        let requestor: String
+        let mvpd: String
     }
 
     private struct State {
-        package var saml: [String: MVPDSAMLOptionsRecord] = [:]
-        package var xacml: [String: MVPDXACMLOptions] = [:]
-        package var preflightLimits: [Integration: Int64] = [:]
-        package var lineupAttributes: [Integration: String] = [:]
-
-        /// Creates the value from each of its stored properties.
-        package init(
-            saml: [String: MVPDSAMLOptionsRecord] = [:], xacml: [String: MVPDXACMLOptions] = [:], preflightLimits: [Integration: Int64] = [:],
-            lineupAttributes: [Integration: String] = [:]
-        ) {
-            self.saml = saml
-            self.xacml = xacml
-            self.preflightLimits = preflightLimits
-            self.lineupAttributes = lineupAttributes
-        }
+        var saml: [String: MVPDSAMLOptionsRecord] = [:]
+        var xacml: [String: MVPDXACMLOptions] = [:]
+        var preflightLimits: [Integration: Int64] = [:]
+        var lineupAttributes: [Integration: String] = [:]
     }
 
     private let state = Mutex(State())

@@ -5,18 +5,10 @@ import Synchronization
 /// (one profile per requestor, client, device and MVPD; a device's profiles ordered by MVPD).
 package final class InMemoryProfileStore: ProfileStoring {
     private struct Key: Hashable {
-        package let requestor: String
-        package let client: String
-        package let device: String
-        package let mvpd: String
-
-        /// Creates the value from each of its stored properties.
-        package init(requestor: String, client: String, device: String, mvpd: String) {
-            self.requestor = requestor
-            self.client = client
-            self.device = device
-            self.mvpd = mvpd
-        }
+        let requestor: String
+        let client: String
+        let device: String
+        let mvpd: String
     }
 
     private let records = Mutex<[Key: ProfileRecord]>([:])

@@ -6,33 +6,16 @@ import Synchronization
 /// identity or a device and plays at most `limit` distinct resources).
 package final class InMemoryTempPassStore: TempPassStoring {
     private struct WindowKey: Hashable {
-        package let requestor: String
-        package let mvpd: String
-        package let deviceKey: String
-
-        /// Creates the value from each of its stored properties.
-        package init(requestor: String, mvpd: String, deviceKey: String) {
-            self.requestor = requestor
-            self.mvpd = mvpd
-            self.deviceKey = deviceKey
-        }
+        let requestor: String
+        let mvpd: String
+        let deviceKey: String
     }
 
     private struct State {
-        package var windows: [WindowKey: (startedAt: Int64, expiresAt: Int64)] = [:]
-        package var passes: [String: PromoPassRecord] = [:]
+        var windows: [WindowKey: (startedAt: Int64, expiresAt: Int64)] = [:]
+        var passes: [String: PromoPassRecord] = [:]
         /// Pass key → resources played, in order.
-        package var resources: [String: [String]] = [:]
-
-        /// Creates the value from each of its stored properties.
-        package init(
-            windows: [WindowKey: (startedAt: Int64, expiresAt: Int64)] = [:], passes: [String: PromoPassRecord] = [:],
-            resources: [String: [String]] = [:]
-        ) {
-            self.windows = windows
-            self.passes = passes
-            self.resources = resources
-        }
+        var resources: [String: [String]] = [:]
     }
 
     private let state = Mutex(State())
