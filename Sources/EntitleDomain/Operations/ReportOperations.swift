@@ -7,11 +7,20 @@ package struct ReportOperations: Sendable {
     package let metrics: ServiceMetrics
     /// The figures of every instance.
     package let reports: ReportStore
+    /// This instance's flushes, one after another.
+    private let flushes = FlushSequence()
 
     /// Adds this instance's pending report figures to the database's rows (other instances add theirs to the same
-    /// rows). Figures whose write failed are kept for the next flush.
+    /// rows). Figures whose write failed are kept for the next flush. Flushes run one after another: when one returns,
+    /// every figure drained before it (by the periodic flush too) is written.
     package func flush() async throws {
-        let figures = metrics.reports.drain()
+        let metrics = self.metrics
+        let reports = self.reports
+        try await flushes.run { try await Self.write(metrics.reports.drain(), to: reports, pending: metrics.reports) }
+    }
+
+    /// Writes drained figures; what a failure left unwritten goes back to `pending`.
+    private static func write(_ figures: [ReportMinute: ReportCounts], to reports: ReportStore, pending: ReportAccumulator) async throws {
         guard !figures.isEmpty else { return }
         let rows = Array(figures)
         var written = 0
@@ -23,7 +32,7 @@ package struct ReportOperations: Sendable {
                 written = start + chunk.count
             }
         } catch {
-            metrics.reports.restore(Dictionary(uniqueKeysWithValues: rows[written...].map { ($0.key, $0.value) }))
+            pending.restore(Dictionary(uniqueKeysWithValues: rows[written...].map { ($0.key, $0.value) }))
             throw error
         }
     }
