@@ -35,14 +35,10 @@ extension Admin {
             @Option(help: "Seconds.") var seconds: Int64
 
             func run() async throws {
-                guard seconds >= 0, seconds <= IntegrationOperations.maxAuthorizationTTLSeconds else {
-                    throw ValidationError("--seconds must be between 0 and \(IntegrationOperations.maxAuthorizationTTLSeconds).")
-                }
-                let requestor = self.requestor ?? AuthorizationTTLRecord.anyRequestor
                 try await Admin.withService(storage) { service in
                     try await service.integrations.setAuthorizationTTL(mvpd: mvpd, requestor: requestor, seconds: seconds, actor: Admin.cliActor)
                 }
-                print("authorization TTL of \(requestor)/\(mvpd): \(seconds) s")
+                print("authorization TTL of \(requestor ?? AuthorizationTTLRecord.anyRequestor)/\(mvpd): \(seconds) s")
             }
         }
 

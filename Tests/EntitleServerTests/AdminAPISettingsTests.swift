@@ -37,11 +37,11 @@ import Testing
             let token = try #require(try await AdminAPITests.operatorSession(local, "viewer", role: .readOnly).object["token"] as? String)
             #expect(try await AdminAPITests.call(local, .GET, "/admin/api/media-token-algorithms", token: token).status == 200)
             for (method, path, body) in [
-                (HTTPMethodName.put, "/admin/api/authorization-ttls", ["mvpd": "DemoCable", "seconds": 10] as [String: Any]),
-                (.put, "/admin/api/requestors/REF/media-token-algorithm", ["algorithm": "ed25519"]),
-                (.post, "/admin/api/legacy-keys/revoke", ["publicKey": "x"]), (.post, "/admin/api/cache/flush", [:]),
+                (HTTPMethod.PUT, "/admin/api/authorization-ttls", ["mvpd": "DemoCable", "seconds": 10] as [String: Any]),
+                (.PUT, "/admin/api/requestors/REF/media-token-algorithm", ["algorithm": "ed25519"]),
+                (.POST, "/admin/api/legacy-keys/revoke", ["publicKey": "x"]), (.POST, "/admin/api/cache/flush", [:]),
             ] {
-                let refused = try await AdminAPITests.call(local, method.nio, path, json: body, token: token)
+                let refused = try await AdminAPITests.call(local, method, path, json: body, token: token)
                 #expect(refused.status == 403 && refused.code == "forbidden", "\(path): \(refused.text)")
             }
             #expect(try await local.service.keyOperations.mediaTokenAlgorithms().isEmpty)
@@ -83,10 +83,4 @@ import Testing
             for action in ["requestor.media-token-algorithm", "legacy-key.revoke", "cache.flush"] { #expect(actions.contains(action)) }
         }
     }
-}
-
-/// The methods these tests use, as AsyncHTTPClient's.
-enum HTTPMethodName {
-    case put, post
-    var nio: NIOHTTP1.HTTPMethod { self == .put ? .PUT : .POST }
 }

@@ -16,6 +16,12 @@ package enum RedirectURIPolicy {
         registered.contains { $0 == candidate || $0 + "/" == candidate || $0 == candidate + "/" }
     }
 
+    /// Whether a redirect URL taken from a request is exactly a URI registered for the app, or a URL on the
+    /// requestor's domains: the check of every browser leg that sends the user agent back to the app.
+    package static func isAllowed(_ candidate: String, registered: [String], domains: [String]) -> Bool {
+        isAllowed(candidate, registered: registered) || isDomainURL(candidate, domains: domains)
+    }
+
     /// Whether `url` is an http(s) URL on one of the requestor's domains (or a subdomain of one).
     package static func isDomainURL(_ url: String, domains: [String]) -> Bool {
         guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",

@@ -11,7 +11,7 @@ package struct SupportOperations: Sendable {
     /// Sets degradation rules.
     package let degradation: DegradationService
     /// Stored degradation rules.
-    package let degradationRules: DegradationStore
+    package let ruleStore: DegradationStore
     /// The shared lookups.
     package let lookups: AdminCatalog
     /// The changes log.
@@ -38,7 +38,7 @@ package struct SupportOperations: Sendable {
 
     /// Removes a degradation rule and records it; an absent rule is an `unknown_degradation_rule` error.
     package func removeDegradationRule(requestor: String, mvpd: String, rule: DegradationRule, actor: String) async throws {
-        guard try await degradationRules.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) else {
+        guard try await ruleStore.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) else {
             throw AdminError.unknown("degradation rule", "\(rule.rawValue) for \(requestor)/\(mvpd)", hint: "the rules in force are listed")
         }
         try await changes.record(actor: actor, action: "degradation.remove", target: "\(requestor)/\(mvpd)", before: ["rule": rule.rawValue])
@@ -61,7 +61,7 @@ package struct SupportOperations: Sendable {
     ) {
         self.tempPass = tempPass
         self.degradation = degradation
-        self.degradationRules = degradationRules
+        self.ruleStore = degradationRules
         self.lookups = lookups
         self.changes = changes
     }
@@ -70,6 +70,6 @@ package struct SupportOperations: Sendable {
 extension SupportOperations {
     /// The degradation rules of a requestor.
     package func degradationRules(requestor: String?) async throws -> [DegradationRuleRecord] {
-        try await degradationRules.degradationRules(requestor: requestor)
+        try await ruleStore.degradationRules(requestor: requestor)
     }
 }

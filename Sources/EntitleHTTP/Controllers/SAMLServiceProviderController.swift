@@ -191,7 +191,7 @@ package struct SAMLServiceProviderController: ClockReading {
         let registered = try await clients.client(id: record.clientId)?.redirectURIs ?? []
         let domains = try await catalog.requestor(id: record.requestorId)?.domains ?? []
         let redirect = query["redirect_url"].flatMap { url in
-            RedirectURIPolicy.isAllowed(url, registered: registered) || RedirectURIPolicy.isDomainURL(url, domains: domains) ? url : nil
+            RedirectURIPolicy.isAllowed(url, registered: registered, domains: domains) ? url : nil
         }
         // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
         let mvpds = try await catalog.mvpd(id: record.mvpdId).map { [$0] } ?? []
@@ -231,7 +231,7 @@ package struct SAMLServiceProviderController: ClockReading {
         let domains = try await catalog.requestor(id: session.requestorId)?.domains ?? []
         let registered = try await clients.client(id: session.clientId)?.redirectURIs ?? []
         let redirect = query["redirect_url"].flatMap { url in
-            RedirectURIPolicy.isAllowed(url, registered: registered) || RedirectURIPolicy.isDomainURL(url, domains: domains) ? url : nil
+            RedirectURIPolicy.isAllowed(url, registered: registered, domains: domains) ? url : nil
         }
         let domain = query["domain_name"].flatMap { domains.contains($0) ? $0 : nil }
         try await sessionStore.resumeSession(code: code, mvpd: mvpd, domainName: domain, redirectURL: redirect)

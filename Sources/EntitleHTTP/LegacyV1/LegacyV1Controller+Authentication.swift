@@ -164,7 +164,7 @@ extension LegacyV1Controller {
         let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
         let registered = try await clients.client(id: session.clientId)?.redirectURIs ?? []
         guard redirect.count <= 2048,
-            RedirectURIPolicy.isAllowed(redirect, registered: registered) || RedirectURIPolicy.isDomainURL(redirect, domains: domains)
+            RedirectURIPolicy.isAllowed(redirect, registered: registered, domains: domains)
                 || redirect == configuration.authenticatedPageURL
         else {
             return HTMLPage.message(
