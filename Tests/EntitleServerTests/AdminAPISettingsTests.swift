@@ -7,7 +7,7 @@ import Foundation
 import NIOHTTP1
 import Testing
 
-/// The admin API routes of what was the CLI's alone (authorization TTLs, media-token algorithms, legacy key pairs, the
+/// The admin API's settings routes (authorization TTLs, media-token algorithms, legacy key pairs, the
 /// cache flush): the same operation as `entitle admin`, the same changes-log entry, and a clear error for bad input.
 @Suite struct AdminAPISettingsTests {
     @Test func authorizationTTLsAreSetListedLoggedAndBoundedThroughTheAPI() async throws {

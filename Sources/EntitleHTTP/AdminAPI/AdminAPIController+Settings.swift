@@ -4,7 +4,7 @@ import EntitleModel
 import Foundation
 import Hummingbird
 
-/// What only `entitle admin` could do before: how long MVPD authorization answers are kept, a requestor's media-token
+/// Settings of the catalog and keys: how long MVPD authorization answers are kept, a requestor's media-token
 /// algorithm, legacy key pairs (REST v1 / adobe-services request signing), and the cache flush. Each is the operation the
 /// CLI and the console use, with the same changes-log entry.
 extension AdminAPIController {
