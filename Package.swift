@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// `ENTITLE_TSAN_SDK=1` compiles the SDK (AccessEnabler) with ThreadSanitizer and links the sanitizer's runtime, leaving
+/// every other module as it is: the last phase of scripts/test.sh runs the SDK's tests and flows that way on the same
+/// build directory, recompiling only the SDK and what depends on it instead of the whole service.
+let sdkThreadSanitizer: [String] = Context.environment["ENTITLE_TSAN_SDK"] == "1" ? ["-sanitize=thread"] : []
+
 let package = Package(
     name: "Entitle",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17)],
@@ -64,7 +69,9 @@ let package = Package(
                 "EntitleCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]),
+            ],
+            swiftSettings: [.unsafeFlags(sdkThreadSanitizer)],
+            linkerSettings: [.unsafeFlags(sdkThreadSanitizer)]),
         .target(
             name: "MediaTokenVerifier",
             dependencies: [

@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 version=${ENTITLE_VERSION:-$(git describe --tags --always --dirty 2>/dev/null || echo dev)}
 arch=$(uname -m)
 started=$(date +%s)
-flags=(-c release --static-swift-stdlib --scratch-path .build-release)
+# No debug information: the tarball strips it anyway, and DWARF costs compile and link time.
+flags=(-c release --static-swift-stdlib -debug-info-format none --scratch-path .build-release)
 swift build "${flags[@]}" --product entitle
 bin=$(swift build "${flags[@]}" --show-bin-path)
 built=$(date +%s)

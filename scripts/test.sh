@@ -3,14 +3,33 @@
 # PostgreSQL comes from ENTITLE_TEST_DATABASE_URL if set, else a throwaway local server (scripts/with-postgres.sh).
 # When Debian's chromium-driver is installed, chromedriver runs on a free loopback port for the browser tests
 # (CHROMEDRIVER_URL) and is stopped at the end.
+# Each phase prints its duration ("-- phase: N s") and the total at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build --build-tests
-echo "== AccessEnabler's Apple-only code, type-checked against Apple stand-ins =="
-scripts/typecheck-apple.sh
+suite_started=$(date +%s)
+phase_started=$suite_started
+phase_name=""
+# Ends the running phase (printing its duration) and announces the next one.
+phase() {
+  local now
+  now=$(date +%s)
+  [ -n "$phase_name" ] && echo "-- $phase_name: $((now - phase_started)) s"
+  phase_name=$1
+  phase_started=$now
+  [ -n "$1" ] && phase "$1"
+  return 0
+}
 driver_pid=""
-cleanup() { [ -n "$driver_pid" ] && kill "$driver_pid" 2>/dev/null || true; }
+cleanup() {
+  local status=$?
+  [ -n "$driver_pid" ] && kill "$driver_pid" 2>/dev/null || true
+  [ $status -eq 0 ] && phase "" && echo "-- test suite: $(($(date +%s) - suite_started)) s"
+}
 trap cleanup EXIT
+phase "build (debug, with tests)"
+swift build --build-tests
+phase "AccessEnabler's Apple-only code, type-checked against Apple stand-ins"
+scripts/typecheck-apple.sh
 if [ -z "${CHROMEDRIVER_URL:-}" ] && command -v chromedriver >/dev/null 2>&1; then
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
   chromedriver --port="$port" --allowed-ips=127.0.0.1 >/dev/null 2>&1 &
@@ -21,30 +40,32 @@ fi
 # limits in their assertions:
 # run on their own, not beside a hundred other suites on two cores.
 alone='FairShareTests|ReadinessTests|ConnectionLimitTests|CatalogVersionPollerTests'
-echo "== all tests (SQLite) =="
+phase "all tests (SQLite)"
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build --skip "$alone"
-echo "== slow-client and readiness tests, alone =="
+phase "slow-client and readiness tests, alone"
 ENTITLE_TEST_DATABASE_URL= swift test --skip-build --filter "$alone"
-echo "== REST walk-through (docs/rest-walkthrough.md) (curl, jq, python3) =="
+phase "REST walk-through (docs/rest-walkthrough.md) (curl, jq, python3)"
 env -u ENTITLE_URL -u ENTITLE_DATA_DIR scripts/rest-walkthrough.sh
-echo "== media-token test vector, Python example (cryptography) =="
+phase "media-token test vector, Python example (cryptography)"
 scripts/verify-vector-python.sh
-echo "== TLS-terminating proxy: nginx in front of the service (skipped without nginx) =="
+phase "TLS-terminating proxy: nginx in front of the service (skipped without nginx)"
 scripts/check-proxy.sh
-echo "== monitoring: Prometheus alert rules and Grafana dashboard queries (promtool) =="
+phase "monitoring: Prometheus alert rules and Grafana dashboard queries (promtool)"
 scripts/check-monitoring.sh
-echo "== schemathesis against /openapi.json: no 5xx, every answer as documented (bounded: 120 s) =="
+phase "schemathesis against /openapi.json: no 5xx, every answer as documented (bounded: 120 s)"
 scripts/schemathesis.sh --max-examples 10 --max-time 120
-echo "== service tests (PostgreSQL) =="
+phase "service tests (PostgreSQL)"
 if [ -n "${ENTITLE_TEST_DATABASE_URL:-}" ]; then
   swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests' --skip "$alone"
 else
   scripts/with-postgres.sh swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests' --skip "$alone"
 fi
 if [ "${ENTITLE_TSAN:-0}" = "1" ]; then
-  # The SDK must be free of data races: its unit tests and its flows against the in-process service under TSan.
-  echo "== SDK tests under ThreadSanitizer =="
-  swift build --build-tests --sanitize=thread --scratch-path .build-tsan
-  TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt" swift test --skip-build --sanitize=thread --scratch-path .build-tsan \
+  # The SDK must be free of data races: its unit tests and its flows against the in-process service, with the SDK compiled
+  # under ThreadSanitizer (ENTITLE_TSAN_SDK, Package.swift) in this same build directory: only the SDK and what depends on
+  # it are recompiled, and the service around it runs uninstrumented.
+  phase "SDK tests under ThreadSanitizer"
+  ENTITLE_TSAN_SDK=1 swift build --build-tests
+  ENTITLE_TSAN_SDK=1 TSAN_OPTIONS="suppressions=$PWD/scripts/tsan-suppressions.txt" swift test --skip-build \
     --filter 'AccessEnablerTests|SDKFlowTests|SDKPlatformSSOTests|SDKDegradedAccessTests|SDKSafariViewTests|AdobeStyleDelegateTests|MismatchedCallbackTests'
 fi
