@@ -35,10 +35,12 @@ if command -v systemd-analyze >/dev/null 2>&1; then
   else echo "FAIL share/entitle/entitle.service:"; cat "$work/unit.log"; failed=1; fi
 fi
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
-# With the tarball's example configuration; flags (which beat the file) put it on a free port and a temporary directory.
-"$bin" serve --no-demo --config "$(dirname "$bin")/../share/entitle/entitle.yaml" --port "$port" --data-dir "$work/data" \
-  --public-url "http://127.0.0.1:$port" --log-level warning >"$work/serve.out" 2>"$work/serve.err" &
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+port=$(free_port)
+admin_port=$(free_port)
+# With the tarball's example configuration; flags (which beat the file) put it on free ports and a temporary directory.
+"$bin" serve --no-demo --config "$(dirname "$bin")/../share/entitle/entitle.yaml" --port "$port" --admin-port "$admin_port" \
+  --data-dir "$work/data" --public-url "http://127.0.0.1:$port" --log-level warning >"$work/serve.out" 2>"$work/serve.err" &
 pid=$!
 ready=""
 for _ in $(seq 1 300); do
@@ -48,4 +50,11 @@ for _ in $(seq 1 300); do
 done
 if [ -n "$ready" ]; then echo "ok   entitle serve --no-demo --config share/entitle/entitle.yaml started and /readyz answered 200"; else
   echo "FAIL entitle serve --no-demo did not become ready"; cat "$work/serve.err"; failed=1; fi
+# The operator surfaces answer on the operations address only.
+if [ -n "$ready" ]; then
+  public=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/console/")
+  operations=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$admin_port/metrics")
+  if [ "$public" = 404 ] && [ "$operations" = 200 ]; then echo "ok   /console not on the service port; /metrics on the operations address"
+  else echo "FAIL /console on the service port answered $public, /metrics on the operations address $operations"; failed=1; fi
+fi
 [ "$failed" = 0 ] && echo "check-package: $tarball is good" || { echo "check-package: $tarball FAILED"; exit 1; }

@@ -6,12 +6,12 @@ import Foundation
 package struct ServiceConfiguration: Sendable {
     /// The externally visible base URL, such as `http://127.0.0.1:8080` (no trailing slash).
     package var publicBaseURL: String
-    /// Whether `/metrics` and the admin API are served on an operations address of their own
-    /// (``EntitleService/buildOperationsRouter()``) instead of the service's.
-    package var operationsAddressSeparate = false
-    /// Per-device token bucket: requests per second (0 disables throttling).
+    /// Whether the console, the admin API and `/metrics` are served on the service's own port: only when there is no
+    /// operations address (``EntitleService/buildOperationsRouter()``) and the service is local or told to.
+    package var operatorRoutesOnServicePort = true
     /// log2 of scrypt's N for new operator password hashes; lowered only by test harnesses (64 MiB per hash at 16).
     package var operatorPasswordLogRounds = OperatorPassword.logRounds
+    /// Per-device token bucket: requests per second (0 disables throttling).
     package var rateLimitPerSecond: Double = 1
     /// Per-device token bucket: burst size.
     package var rateLimitBurst: Double = 10

@@ -22,7 +22,7 @@ extension EntitleService {
             burst: configuration.rateLimitBurst, clock: clock)
 
         OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
-        if !configuration.operationsAddressSeparate { addOperatorRoutes(to: router) }
+        if configuration.operatorRoutesOnServicePort { addOperatorRoutes(to: router) }
         let readiness = ReadinessCheck(databaseAnswers: stores.databaseAnswers, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         DCRController(clients: stores.clients, tokens: tokens, clock: clock)

@@ -46,7 +46,7 @@ package struct EntitleHost: Sendable {
         serviceConfiguration.rateLimitPerSecond = configuration.rateLimitPerSecond
         serviceConfiguration.rateLimitBurst = configuration.rateLimitBurst
         serviceConfiguration.trustedProxies = configuration.trustedProxies
-        serviceConfiguration.operationsAddressSeparate = configuration.adminPort != nil
+        serviceConfiguration.operatorRoutesOnServicePort = configuration.adminPort == nil && configuration.operationsOnServicePort
         let profileCache = ProfileCache(
             feed: engine.kind == .postgres ? .notified : .polled, bound: configuration.profileCacheBound,
             capacity: configuration.profileCacheDevices)
@@ -132,7 +132,7 @@ package struct EntitleHost: Sendable {
             services.append(
                 Application(
                     router: service.buildOperationsRouter(),
-                    configuration: .init(address: .hostname(configuration.adminHost ?? configuration.host, port: adminPort), serverName: "Entitle"),
+                    configuration: .init(address: .hostname(configuration.adminHost ?? "127.0.0.1", port: adminPort), serverName: "Entitle"),
                     onServerRunning: { channel in await onOperationsRunning(channel.localAddress?.port) },
                     logger: service.logger))
         }

@@ -38,10 +38,14 @@ package struct HostConfiguration: Sendable {
     package var trustedProxies: [IPAddressRange] = []
     /// Timeouts and the connection cap of the HTTP server.
     package var connectionLimits = ConnectionLimits()
-    /// Interface of the operations address (`/metrics`, the admin API); the service's `host` when nil.
+    /// Interface of the operations address (the console, the admin API, `/metrics`); 127.0.0.1 when nil.
     package var adminHost: String?
-    /// Port of the operations address; when nil, `/metrics` and the admin API are served on the service's port.
+    /// Port of the operations address; when nil, the console, the admin API and `/metrics` are served on the
+    /// service's port if ``operationsOnServicePort``, and nowhere otherwise.
     package var adminPort: Int?
+    /// Whether, without an operations address, the operator surfaces are served on the service's port: `serve` sets
+    /// it when the service is local (loopback listen address and public URL) or `--operations-on-public-port`.
+    package var operationsOnServicePort = true
     /// Whether to seed the demo world and mount the DemoMVPD.
     package var demo = true
     /// The demo MVPDs whose assertions carry the channel lineup, their integration with `REF` seeded to preflight by

@@ -296,6 +296,18 @@ package enum Migrations {
                 "ALTER TABLE requestors ADD COLUMN default_preflight_max_resources BIGINT",
             ]
         ),
+        // Operator sign-in attempts, counted before the password is checked and shared by every instance: one row per
+        // attempt and scope (an account from one address, an address), purged once older than the window.
+        (
+            109,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS operator_sign_in_attempts (
+                    attempt_id TEXT NOT NULL, scope TEXT NOT NULL, attempted_at BIGINT NOT NULL, PRIMARY KEY (attempt_id, scope))
+                """,
+                "CREATE INDEX IF NOT EXISTS operator_sign_in_attempts_scope ON operator_sign_in_attempts (scope, attempted_at)",
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

@@ -15,7 +15,7 @@ extension Admin {
     struct Operator: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Operator accounts of the admin API and console (read-only or read-write).",
-            subcommands: [Add.self, List.self, Disable.self, Enable.self, Password.self, Remove.self])
+            subcommands: [Add.self, List.self, Disable.self, Enable.self, Password.self, Unlock.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -84,6 +84,22 @@ extension Admin {
                     try await $0.operatorChanges.setPassword(username: username, password: password, actor: Admin.cliActor)
                 }
                 print("password of \(username) changed")
+            }
+        }
+
+        struct Unlock: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Lift an account's sign-in locks: forget its failed attempts from every address.",
+                discussion:
+                    "Five failed sign-ins for one account from one address lock it from that address for 15 minutes; twenty from one address lock that address. Counted in the database, shared by every instance.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Login name.") var username: String
+
+            func run() async throws {
+                let forgotten = try await Admin.withService(storage) {
+                    try await $0.operatorChanges.unlock(username: username, actor: Admin.cliActor)
+                }
+                print("operator \(username) unlocked (\(forgotten) failed attempt\(forgotten == 1 ? "" : "s") forgotten)")
             }
         }
 

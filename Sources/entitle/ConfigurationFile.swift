@@ -4,6 +4,10 @@ import Yams
 /// A configuration file of `entitle serve`: a JSON or YAML mapping whose keys are the long option names, e.g.
 /// `{"port": 8080, "data-dir": "/var/lib/entitle", "trusted-proxy": ["10.0.0.0/8"], "no-demo": true}`.
 /// JSON when the name ends in `.json`, YAML otherwise (YAML also reads JSON). An unknown key is an error.
+///
+/// YAML is read by the YAML 1.2 core schema, not YAML 1.1's guesses: a scalar is its text (`public-url:
+/// https://tve.example.com` is that URL, `port: 08080` the text "08080" that the option then parses), `true`/`false` a
+/// boolean and `null`/`~`/nothing unset, and each value is then parsed as the type its option declares.
 struct ConfigurationFile: Sendable {
     /// The file's path, as given.
     let path: String
@@ -36,6 +40,28 @@ struct ConfigurationFile: Sendable {
             }
         }
 
+        /// A YAML node by the YAML 1.2 core schema: an unquoted `true`/`false` (any case as the schema allows) is a
+        /// boolean, an unquoted `null`/`~`/empty scalar is unset, every other scalar is its text as written.
+        init(yaml node: Node) throws {
+            switch node {
+            case .scalar(let scalar):
+                guard scalar.style == .plain else {
+                    self = .scalar(scalar.string)
+                    return
+                }
+                switch scalar.string {
+                case "true", "True", "TRUE": self = .bool(true)
+                case "false", "False", "FALSE": self = .bool(false)
+                case "", "~", "null", "Null", "NULL": self = .null
+                default: self = .scalar(scalar.string)
+                }
+            case .sequence(let sequence):
+                self = .list(try sequence.map { try Value(yaml: $0) })
+            case .mapping:
+                throw ServeConfiguration.Problem("a value is a mapping, not a value or a list of values")
+            }
+        }
+
         /// The command-line form of a scalar.
         var text: String? {
             switch self {
@@ -56,10 +82,7 @@ struct ConfigurationFile: Sendable {
             if path.lowercased().hasSuffix(".json") {
                 mapping = try JSONDecoder().decode([String: Value].self, from: data)
             } else {
-                let text = String(decoding: data, as: UTF8.self)
-                mapping =
-                    text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                    ? [:] : try YAMLDecoder().decode([String: Value].self, from: text)
+                mapping = try yamlMapping(String(decoding: data, as: UTF8.self))
             }
         } catch {
             throw ServeConfiguration.Problem(
@@ -92,6 +115,20 @@ struct ConfigurationFile: Sendable {
             }
         }
         return ConfigurationFile(path: path, values: values)
+    }
+
+    /// A YAML document's top-level mapping, each value read by the YAML 1.2 core schema (``Value/init(yaml:)``).
+    static func yamlMapping(_ text: String) throws -> [String: Value] {
+        guard let node = try Yams.compose(yaml: text) else { return [:] }
+        guard case .mapping(let mapping) = node else {
+            throw ServeConfiguration.Problem("the document is not a mapping of option names to values")
+        }
+        var values: [String: Value] = [:]
+        for (key, value) in mapping {
+            guard case .scalar(let name) = key else { throw ServeConfiguration.Problem("a key is not a plain name") }
+            values[name.string] = try Value(yaml: value)
+        }
+        return values
     }
 
     /// A decoding error in a sentence.

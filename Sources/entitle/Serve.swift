@@ -26,8 +26,14 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
-    @Option(help: "Externally visible base URL (default: http://HOST:PORT).")
+    @Option(
+        help:
+            "Externally visible base URL, absolute http(s) (default: http://HOST:PORT; required with --no-demo on a non-loopback --host; https unless its host is loopback or --allow-insecure-public-url)."
+    )
     var publicURL: String?
+
+    @Flag(help: "Accept an http:// --public-url whose host is not loopback (a test network without TLS; never in production).")
+    var allowInsecurePublicURL = false
 
     @Option(help: "Requests per second per device before 429 (0 disables).")
     var rateLimit = 1.0
@@ -74,11 +80,20 @@ struct Serve: AsyncParsableCommand {
             valueName: "cidr"))
     var trustedProxy: [String] = []
 
-    @Option(help: "Interface of the operations address (default: --host); used with --admin-port.")
+    @Option(help: "Interface of the operations address (default: 127.0.0.1); used with --admin-port.")
     var adminHost: String?
 
-    @Option(help: "Port of an operations address serving /metrics and the admin API (/admin/api), which the service port then does not serve.")
+    @Option(
+        help:
+            "Port of the operations address serving the console (/console), the admin API (/admin/api) and /metrics, which the service port then does not serve."
+    )
     var adminPort: Int?
+
+    @Flag(
+        help:
+            "Serve the console, the admin API and /metrics on the service port although it is not local (a non-loopback --host or --public-url); without it, and without --admin-port, they are not served."
+    )
+    var operationsOnPublicPort = false
 
     @Flag(help: "Do not seed the demo world or mount the DemoMVPD.")
     var noDemo = false
@@ -99,9 +114,11 @@ struct Serve: AsyncParsableCommand {
         guard headerTimeout > 0 else { throw ValidationError("--header-timeout must be positive.") }
         guard reportRetentionDays > 0 else { throw ValidationError("--report-retention-days must be positive.") }
         guard (0...8760).contains(metadataRefreshHours) else { throw ValidationError("--metadata-refresh-hours is 0 to 8760.") }
-        if let adminPort, !(0...65535).contains(adminPort) || adminPort == port {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0-65535.") }
+        if let adminPort, !(0...65535).contains(adminPort) || (adminPort == port && port != 0) {
             throw ValidationError("--admin-port must be 0-65535 and differ from --port.")
         }
+        try Self.validatePublicURL(publicURL, host: host, demo: !noDemo, allowInsecure: allowInsecurePublicURL)
         if adminHost != nil && adminPort == nil { throw ValidationError("--admin-host needs --admin-port.") }
         for proxy in trustedProxy where IPAddressRange(proxy) == nil {
             throw ValidationError("--trusted-proxy \(proxy) is not an IP address or CIDR range (e.g. 10.0.0.0/8, 192.0.2.7, fd00::/8).")
@@ -139,13 +156,21 @@ struct Serve: AsyncParsableCommand {
         configuration.connectionLimits.maxConnectionsPerAddress = maxConnectionsPerAddress
         configuration.connectionLimits.headerTimeout = headerTimeout
         configuration.trustedProxies = trustedProxy.compactMap { IPAddressRange($0) }
-        configuration.adminHost = adminHost
+        configuration.adminHost = adminHost ?? "127.0.0.1"
         configuration.adminPort = adminPort
+        configuration.operationsOnServicePort = operationsOnPublicPort || Self.isLocal(host: host, publicURL: publicURL)
+        if let warning = Self.operationsWarning(
+            host: host, publicURL: publicURL, adminPort: adminPort, operationsOnPublicPort: operationsOnPublicPort)
+        {
+            FileHandle.standardError.write(Data((warning + "\n").utf8))
+            logger.warning("operations surfaces not on an operations address", metadata: ["host": "\(host)"])
+        }
+        let sources = Self.settingSources()
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory
         let base = configuration.baseURL
         let info = entitleHost.demoInfo
-        let operations = adminPort.map { _ in "http://\(adminHost ?? host)" }
+        let operations = adminPort.map { _ in "http://\(adminHost ?? "127.0.0.1")" }
         let app = entitleHost.makeApplication(
             onServerRunning: { _ in
                 var lines = [
@@ -169,13 +194,14 @@ struct Serve: AsyncParsableCommand {
                         "  Activation page:     \(base)/activate",
                     ]
                 }
+                if !sources.isEmpty { lines.append("  Settings from:       " + sources.joined(separator: "\n                       ")) }
                 lines += Serve.nextSteps(base: base, dataDirectory: dataDirectory, demo: info != nil)
                 lines.append("Press Ctrl-C to stop.")
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             },
             onOperationsRunning: { port in
                 guard let operations, let port else { return }
-                FileHandle.standardOutput.write(Data("Operations address (/metrics, /admin/api): \(operations):\(port)\n".utf8))
+                FileHandle.standardOutput.write(Data("Operations address (/console, /admin/api, /metrics): \(operations):\(port)\n".utf8))
             })
         do {
             try await withEventLoopTaskExecutor { try await app.runService() }

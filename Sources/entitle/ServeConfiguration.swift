@@ -165,7 +165,10 @@ struct ServeConfiguration: Sendable {
         if !setting.isRepeating && values.count != 1 {
             throw Problem("\(origin): --\(setting.name) takes one value, not a list.")
         }
-        do { _ = try Serve.parse(commandLine(setting, values)) } catch {
+        // Alone, but with the flag that relaxes the rule between --public-url and --host: that rule is checked on the
+        // whole command line, where the other options are known.
+        let relaxing = setting.name == "allow-insecure-public-url" ? [] : ["--allow-insecure-public-url"]
+        do { _ = try Serve.parse(commandLine(setting, values) + relaxing) } catch {
             throw Problem("\(origin): " + Serve.message(for: error))
         }
     }

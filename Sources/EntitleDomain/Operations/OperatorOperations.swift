@@ -31,6 +31,14 @@ package struct OperatorOperations: Sendable {
         try await changes.record(actor: actor, action: "operator.password", target: username)
     }
 
+    /// Lifts every sign-in lock of an operator account and records it (with how many counted failures it forgot).
+    @discardableResult
+    package func unlock(username: String, actor: String) async throws -> Int {
+        let forgotten = try await accounts.unlock(username: username)
+        try await changes.record(actor: actor, action: "operator.unlock", target: username, after: ["forgottenAttempts": forgotten])
+        return forgotten
+    }
+
     /// Removes an operator account and records it.
     package func remove(username: String, actor: String) async throws {
         let before = try await accounts.remove(username: username)

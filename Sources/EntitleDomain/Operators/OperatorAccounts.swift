@@ -31,13 +31,13 @@ package struct OperatorAccounts: Sendable {
     /// Accounts and console sessions.
     package let store: OperatorStore
     package let clock: any ServiceClock
-    package let throttle: LoginThrottle
+    /// The limits on sign-in attempts (counted in the database).
+    package let limits: SignInLimits
     /// A session ends after this long without a request.
     package var idleTimeout: Duration = .seconds(30 * 60)
     /// A session ends this long after sign-in, whatever its use.
     package var absoluteTimeout: Duration = .seconds(12 * 3600)
 
-    /// Creates the accounts service.
     /// log2 of scrypt's N for new password hashes (stored in each hash, so existing ones keep theirs).
     package let passwordLogRounds: Int
     /// What an unknown name is checked against.
@@ -45,12 +45,11 @@ package struct OperatorAccounts: Sendable {
 
     /// Creates the accounts service; `passwordLogRounds` below the default is for test harnesses only.
     package init(
-        store: OperatorStore, clock: any ServiceClock, throttle: LoginThrottle = LoginThrottle(),
-        passwordLogRounds: Int = OperatorPassword.logRounds
+        store: OperatorStore, clock: any ServiceClock, passwordLogRounds: Int = OperatorPassword.logRounds
     ) {
         self.store = store
         self.clock = clock
-        self.throttle = throttle
+        self.limits = SignInLimits(store: store)
         self.passwordLogRounds = passwordLogRounds
         decoy = OperatorPassword.decoy(logRounds: passwordLogRounds)
     }
@@ -89,6 +88,12 @@ package struct OperatorAccounts: Sendable {
         return before
     }
 
+    /// Lifts every sign-in lock of an account (its counted failures from every address); returns how many were counted.
+    package func unlock(username: String) async throws -> Int {
+        _ = try await existing(username)
+        return try await limits.unlock(username: username)
+    }
+
     /// Removes an account and its sessions. Returns the account before.
     package func remove(username: String) async throws -> OperatorRecord {
         let before = try await existing(username)
@@ -96,21 +101,25 @@ package struct OperatorAccounts: Sendable {
         return before
     }
 
-    /// Signs an operator in: returns the session token (shown once) and the identity. Throttled per account and address;
-    /// an unknown name, a wrong password and a disabled account get the same answer.
+    /// Signs an operator in: returns the session token (shown once) and the identity. Each attempt is counted before
+    /// its password is checked (``SignInLimits``); an unknown name, a wrong password and a disabled account get the same
+    /// answer.
     package func signIn(username: String, password: String, address: String?) async throws -> (token: String, identity: OperatorIdentity) {
         let now = clock.nowMilliseconds()
-        if let wait = throttle.retryAfter(username: username, address: address, now: now) {
+        let attemptID: String
+        switch try await limits.admit(username: username, address: address, now: now) {
+        case .refused(let wait):
             throw AdminError("too_many_attempts", "too many failed sign-ins; try again later", status: 429, retryAfter: wait)
+        case .admitted(let id):
+            attemptID = id
         }
         let account = try await store.operatorAccount(username: username)
         let hash = account?.passwordHash ?? decoy
         let matches = try await Self.passwordPool.runIfActive { OperatorPassword.verify(password, hash: hash) }
         guard let account, matches, account.disabled == 0 else {
-            throttle.failed(username: username, address: address, now: now)
             throw AdminError("invalid_credentials", "unknown operator or wrong password", status: 401)
         }
-        throttle.succeeded(username: username)
+        try await limits.succeeded(attemptID, username: username, address: address)
         let token = Secrets.randomToken(bytes: 32)
         let session = OperatorSessionRecord(
             tokenHash: Secrets.sha256Hex(token), username: account.username, csrfToken: Secrets.randomToken(bytes: 24), createdAt: now,
