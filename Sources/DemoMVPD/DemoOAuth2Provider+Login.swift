@@ -25,8 +25,7 @@ extension DemoOAuth2Provider {
     func oauth2AuthorizePage(request: Request, providerID: String) -> Response {
         guard let provider = oauth2Provider(providerID) else { return state.notFoundPage() }
         let query = state.queryItems(request)
-        guard query["response_type"] == "code", query["client_id"] == Self.clientID, let redirectURI = query["redirect_uri"],
-            isTrustedRedirect(redirectURI)
+        guard query["response_type"] == "code", query["client_id"] == Self.clientID, let redirectURI = query["redirect_uri"].flatMap(trustedRedirect)
         else {
             return state.errorPage(
                 provider, status: .badRequest, heading: "Invalid sign-in request",
@@ -80,7 +79,7 @@ extension DemoOAuth2Provider {
     func oauth2Logout(request: Request, providerID: String) -> Response {
         guard let provider = oauth2Provider(providerID) else { return state.notFoundPage() }
         let query = state.queryItems(request)
-        if let target = query["post_logout_redirect_uri"], isTrustedRedirect(target) {
+        if let target = query["post_logout_redirect_uri"].flatMap(trustedRedirect) {
             return state.redirect(to: Self.appending(target, query["state"].map { [("state", $0)] } ?? []), status: .found)
         }
         return state.errorPage(provider, status: .ok, heading: "Signed out", message: "You are signed out of \(provider.displayName).")

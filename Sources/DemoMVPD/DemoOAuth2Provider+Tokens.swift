@@ -24,7 +24,7 @@ extension DemoOAuth2Provider {
         switch form["grant_type"] ?? "" {
         case "authorization_code":
             guard let claims = open(form["code"] ?? ""), claims.kind == "code", claims.mvpd == provider.id, claims.exp > now,
-                claims.redirectURI == form["redirect_uri"], let verifier = form["code_verifier"],
+                claims.redirectURI == form["redirect_uri"].flatMap(trustedRedirect), let verifier = form["code_verifier"],
                 Data(SHA256.hash(data: Data(verifier.utf8))).base64URLEncodedString() == claims.challenge
             else { return oauth2Error("invalid_grant") }
             return tokenAnswer(provider: provider, sub: claims.sub, now: now, refresh: true)

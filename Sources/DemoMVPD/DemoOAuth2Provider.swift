@@ -66,13 +66,13 @@ struct DemoOAuth2Provider: Sendable {
     /// The OAuth 2.0 demo provider with this id, or nil (unknown, or a SAML provider).
     func oauth2Provider(_ id: String) -> DemoProvider? { DemoMVPD.provider(id: id).flatMap { $0.signsInWithOAuth2 ? $0 : nil } }
 
-    /// A redirect URI on a trusted service provider's origin.
-    func isTrustedRedirect(_ uri: String) -> Bool {
-        guard let target = URLComponents(string: uri), target.fragment == nil else { return false }
-        return state.configuration.trustedServiceProviders.contains { sp in
-            guard let acs = URLComponents(string: sp.assertionConsumerServiceURL) else { return false }
-            return acs.scheme == target.scheme && acs.host == target.host && acs.port == target.port
-        }
+    /// The normalized form of `uri` (``RedirectURL``) when it has no fragment and is on the origin of a trusted service
+    /// provider's ACS URL; nil otherwise. The browser is sent to this form, never to `uri` as sent.
+    func trustedRedirect(_ uri: String) -> String? {
+        guard let target = RedirectURL(uri), target.fragment == nil,
+            state.configuration.trustedServiceProviders.contains(where: { RedirectURL($0.assertionConsumerServiceURL)?.origin == target.origin })
+        else { return nil }
+        return target.description
     }
 
     /// A sealed code or token.

@@ -135,11 +135,12 @@ package struct AuthenticationSessions: Sendable, ClockReading {
     package func validatedRedirectURL(_ value: String?, caller: CallerIdentity) throws -> String? {
         guard let value else { return nil }
         guard value.count <= 2048 else { throw EnhancedError.invalidRedirectURL }
-        // The client's registered redirect URIs are looked up through its registration.
-        guard RedirectURIPolicy.isAllowed(value, registered: caller.redirectURIs) else {
+        // The client's registered redirect URIs are looked up through its registration; the session keeps the
+        // normalized target.
+        guard let target = RedirectURIPolicy.allowedTarget(value, registered: caller.redirectURIs) else {
             throw EnhancedError.invalidRedirectURL.with(details: "The redirect URL is not registered for this application.")
         }
-        return value
+        return target
     }
 
     package func validatedDomain(_ value: String?) throws -> String? {

@@ -23,7 +23,7 @@ package struct ApplicationOperations: Sendable {
     package func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String]) async throws -> (id: String, jwt: String) {
         guard try await catalog.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         for uri in redirectURIs where !RedirectURIPolicy.isAcceptableRegistration(uri) {
-            throw ConfigurationError("Redirect URI \(uri) is not an absolute URI with a scheme.")
+            throw ConfigurationError("Redirect URI \(uri) is not an absolute http(s) URL or an app's custom-scheme URI.")
         }
         let id = UUID().uuidString.lowercased()
         let issuedAt = Int64(clock.now().timeIntervalSince1970)

@@ -190,9 +190,7 @@ package struct SAMLServiceProviderController: ClockReading {
         else { return nil }
         let registered = try await clients.client(id: record.clientId)?.redirectURIs ?? []
         let domains = try await catalog.requestor(id: record.requestorId)?.domains ?? []
-        let redirect = query["redirect_url"].flatMap { url in
-            RedirectURIPolicy.isAllowed(url, registered: registered, domains: domains) ? url : nil
-        }
+        let redirect = query["redirect_url"].flatMap { RedirectURIPolicy.allowedTarget($0, registered: registered, domains: domains) }
         // The token records stay until they expire: a client that still holds one is told `pendingLogout`.
         let mvpds = try await catalog.mvpd(id: record.mvpdId).map { [$0] } ?? []
         let outcomes = try await logout.signOut(
@@ -215,9 +213,9 @@ package struct SAMLServiceProviderController: ClockReading {
         guard let requestor = query["requestor_id"], let redirect = query["redirect_url"],
             let record = try await catalog.requestor(id: requestor)
         else { return nil }
-        if RedirectURIPolicy.isDomainURL(redirect, domains: record.domains) { return redirect }
+        if let target = RedirectURIPolicy.domainTarget(redirect, domains: record.domains) { return target }
         let registered = try await clients.softwareStatementsForAdmin(requestor: requestor).filter { !$0.revoked }.flatMap(\.redirectURIs)
-        return RedirectURIPolicy.isAllowed(redirect, registered: registered) ? redirect : nil
+        return RedirectURIPolicy.allowedTarget(redirect, registered: registered)
     }
 
     /// `GET /adobe-services/authenticate/saml` for a registration code made without an MVPD (reggie, §4.4): binds the
@@ -230,9 +228,7 @@ package struct SAMLServiceProviderController: ClockReading {
         else { return }
         let domains = try await catalog.requestor(id: session.requestorId)?.domains ?? []
         let registered = try await clients.client(id: session.clientId)?.redirectURIs ?? []
-        let redirect = query["redirect_url"].flatMap { url in
-            RedirectURIPolicy.isAllowed(url, registered: registered, domains: domains) ? url : nil
-        }
+        let redirect = query["redirect_url"].flatMap { RedirectURIPolicy.allowedTarget($0, registered: registered, domains: domains) }
         let domain = query["domain_name"].flatMap { domains.contains($0) ? $0 : nil }
         try await sessionStore.resumeSession(code: code, mvpd: mvpd, domainName: domain, redirectURL: redirect)
     }

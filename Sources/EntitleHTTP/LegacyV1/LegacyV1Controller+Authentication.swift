@@ -161,11 +161,12 @@ extension LegacyV1Controller {
                 title: "This sign-in link is not valid", message: "The domain name is missing or malformed.",
                 status: .badRequest)
         }
-        let redirect = query["redirect_url"] ?? configuration.authenticatedPageURL
+        let requested = query["redirect_url"] ?? configuration.authenticatedPageURL
         let registered = try await clients.client(id: session.clientId)?.redirectURIs ?? []
-        guard redirect.count <= 2048,
-            RedirectURIPolicy.isAllowed(redirect, registered: registered, domains: domains)
-                || redirect == configuration.authenticatedPageURL
+        // The normalized target is what the session keeps and the browser is sent to, never the value as sent.
+        guard
+            let redirect = requested == configuration.authenticatedPageURL
+                ? requested : RedirectURIPolicy.allowedTarget(requested, registered: registered, domains: domains)
         else {
             return HTMLPage.message(
                 title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
