@@ -28,6 +28,17 @@ extension OperatorStore {
         return (Int(row?.attempts ?? 0), row?.oldest)
     }
 
+    /// How many attempts the scopes starting with `prefix` have recorded after `since`.
+    package func signInAttempts(scopePrefix prefix: String, since: Int64) async throws -> Int {
+        struct Row: Decodable { let attempts: Int64 }
+        let row = try await first(
+            """
+            SELECT COUNT(*) AS attempts FROM operator_sign_in_attempts
+            WHERE substr(scope, 1, \(bind: Int64(prefix.count))) = \(bind: prefix) AND attempted_at > \(bind: since)
+            """, as: Row.self)
+        return Int(row?.attempts ?? 0)
+    }
+
     /// Forgets one attempt (it succeeded).
     package func deleteSignInAttempt(id: String) async throws {
         try await run("DELETE FROM operator_sign_in_attempts WHERE attempt_id = \(bind: id)")

@@ -85,7 +85,8 @@ extension Admin {
 
         func run() async throws {
             try AdminFailure.requireService(storage)
-            var configuration = storage.hostConfiguration()
+            var configuration: HostConfiguration
+            do { configuration = try storage.hostConfiguration() } catch { throw AdminFailure.exit("\(error)") }
             let logger = Admin.storageLogger
             let version: DatabaseMaintenance.SchemaReport
             do {

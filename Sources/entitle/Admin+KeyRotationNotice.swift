@@ -19,14 +19,7 @@ extension Admin.Keys.Rotate {
         let rotation = try await Admin.withService(storage) { service in
             let notice = try await Admin.Keys.rotationNotice(purpose: .tokenEncryption, service: service)
             FileHandle.standardError.write(Data((notice + "\n").utf8))
-            let rotation = try await service.keyOperations.rotateTokenEncryptionKey()
-            try await Admin.record(
-                service, "keys.rotate", KeyPurpose.tokenEncryption.rawValue,
-                after: [
-                    "kid": rotation.key.kid, "refreshTokens": "\(rotation.refreshTokens)", "clientSecrets": "\(rotation.clientSecrets)",
-                    "unreadable": "\(rotation.unreadable)",
-                ])
-            return rotation
+            return try await service.keyOperations.rotateTokenEncryption(actor: Admin.cliActor)
         }
         print(
             "new token-encryption key \(rotation.key.kid), encrypting now; re-encrypted \(rotation.refreshTokens) refresh token(s) and "

@@ -72,8 +72,8 @@ enum AdminFailure {
     /// Admin never creates an empty data directory.
     static func requireService(_ storage: StorageOptions) throws {
         // PostgreSQL from the option, its file or the environment: there is no data directory to check.
-        let environmentURL = ProcessInfo.processInfo.environment["ENTITLE_DATABASE_URL"] ?? ""
-        guard storage.databaseURL == nil, storage.databaseURLFile == nil, environmentURL.isEmpty else { return }
+        do { _ = try storage.effective() } catch { throw exit("\(error)") }
+        guard !storage.usesPostgreSQL else { return }
         let database = (storage.dataDir as NSString).appendingPathComponent("entitle.sqlite")
         guard FileManager.default.fileExists(atPath: database) else {
             let path = URL(fileURLWithPath: storage.dataDir).standardizedFileURL.path
@@ -81,7 +81,7 @@ enum AdminFailure {
                 """
                 no Entitle service data in \(path) (no entitle.sqlite there).
                 Point at the service's data directory with --data-dir DIR or ENTITLE_DATA_DIR=DIR (`entitle serve` prints it), \
-                or at its database with --database-url; or start one with `entitle serve --data-dir DIR`.
+                at its configuration with --config FILE or ENTITLE_CONFIG=FILE, or at its database with --database-url; or start one with `entitle serve --data-dir DIR`.
                 """)
         }
     }

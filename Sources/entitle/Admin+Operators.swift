@@ -91,7 +91,8 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Lift an account's sign-in locks: forget its failed attempts from every address.",
                 discussion:
-                    "Five failed sign-ins for one account from one address lock it from that address for 15 minutes; twenty from one address lock that address. Counted in the database, shared by every instance.")
+                    "Five failed sign-ins for one account from one address lock it from that address for 15 minutes; twenty from one address lock that address. Counted in the database, shared by every instance."
+            )
             @OptionGroup var storage: StorageOptions
             @Option(help: "Login name.") var username: String
 

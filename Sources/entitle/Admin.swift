@@ -25,7 +25,8 @@ struct Admin: AsyncParsableCommand {
         try AdminFailure.requireService(storage)
         var logger = Logger(label: "entitle.admin")
         logger.logLevel = .warning
-        var configuration = storage.hostConfiguration()
+        var configuration: HostConfiguration
+        do { configuration = try storage.hostConfiguration() } catch { throw AdminFailure.exit("\(error)") }
         configuration.demo = false
         configuration.profileCacheBound = .zero
         let host: EntitleHost
@@ -55,7 +56,10 @@ struct Admin: AsyncParsableCommand {
             @OptionGroup var storage: StorageOptions
             @Option(help: "Requestor id, such as REF.") var requestor: String
             @Option(help: "Application name.") var name: String
-            @Option(name: .customLong("redirect-uri"), help: "Allowed redirect URI (repeat for several).") var redirectURIs: [String] = []
+            @Option(
+                name: .customLong("redirect-uri"),
+                help: "Allowed redirect URI, at least one (repeat for several; the AccessEnabler SDK's default is adobepass://ios.app).")
+            var redirectURIs: [String] = []
 
             func run() async throws {
                 let (id, jwt) = try await Admin.withService(storage) {
@@ -251,12 +255,22 @@ struct Admin: AsyncParsableCommand {
             var promoteAfter: Int64?
             @Flag(help: "Allow a media-token key to sign before video servers' cached key bundles (300 s) can know it (emergency rotation).")
             var force = false
+            @Flag(help: "Print what the rotation would affect and change nothing.")
+            var dryRun = false
+            @Flag(help: "Rotate a jwt key, which invalidates every software statement shipped in apps (required for --purpose jwt).")
+            var yes = false
 
             func run() async throws {
                 let purpose = KeyPurpose(rawValue: self.purpose)
                 guard KeyPurpose.known.contains(purpose) else { throw ValidationError("Unknown purpose \(purpose).") }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if purpose.isMediaToken { try Keys.checkPromotion(promoteAfter, force: force) }
+                if dryRun || (purpose == .jwt && !yes) {
+                    let notice = try await Admin.withService(storage) { try await Keys.rotationNotice(purpose: purpose, service: $0) }
+                    print(notice)
+                    if dryRun { return print("dry run: nothing was rotated") }
+                    throw AdminFailure.exit("nothing was rotated: a jwt rotation breaks every shipped software statement; give --yes to rotate")
+                }
                 if purpose == .tokenEncryption {
                     if promoteAfter != nil {
                         throw ValidationError("--promote-after does not apply to token-encryption: the new key encrypts at once.")
@@ -266,8 +280,7 @@ struct Admin: AsyncParsableCommand {
                 let (key, publication) = try await Admin.withService(storage) { service in
                     let notice = try await Keys.rotationNotice(purpose: purpose, service: service)
                     FileHandle.standardError.write(Data((notice + "\n").utf8))
-                    let key = try await service.keys.rotate(purpose: purpose, promoteAfter: promoteAfter.map { $0 * 1000 })
-                    try await Admin.record(service, "keys.rotate", purpose.rawValue, after: ["kid": key.kid, "signsFrom": "\(key.signsFrom)"])
+                    let key = try await service.keyOperations.rotate(purpose: purpose, promoteAfterSeconds: promoteAfter, actor: Admin.cliActor)
                     return (key, purpose.isMediaToken ? try await Keys.publication(service) : nil)
                 }
                 let signsFrom = Date(timeIntervalSince1970: Double(key.signsFrom) / 1000).ISO8601Format()

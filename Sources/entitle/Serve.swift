@@ -101,9 +101,6 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Log level (trace, debug, info, notice, warning, error, critical).")
     var logLevel = "info"
 
-    @Option(help: ArgumentHelp("JSON or YAML file of settings, keys named as the long options (env: ENTITLE_CONFIG).", valueName: "file"))
-    var config: String?
-
     @Flag(help: "Print the effective settings (secrets masked) and where each comes from, then exit.")
     var printConfig = false
 
@@ -137,7 +134,7 @@ struct Serve: AsyncParsableCommand {
         }
         var logger = Logger(label: "entitle") { EscapingLogHandler(StreamLogHandler.standardError(label: $0)) }
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        var configuration = storage.hostConfiguration(host: host, port: port, publicURL: publicURL)
+        var configuration = try storage.hostConfiguration(host: host, port: port, publicURL: publicURL)
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = rateBurst
         configuration.catalogRefresh = .milliseconds(max(0, catalogRefreshMs))
@@ -168,6 +165,8 @@ struct Serve: AsyncParsableCommand {
         let sources = Self.settingSources()
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory
+        let storageSettings = try storage.effective()
+        let configFile = storage.config ?? ServeConfiguration.nonEmpty(ProcessInfo.processInfo.environment["ENTITLE_CONFIG"])
         let base = configuration.baseURL
         let info = entitleHost.demoInfo
         let operations = adminPort.map { _ in "http://\(adminHost ?? "127.0.0.1")" }
@@ -195,7 +194,9 @@ struct Serve: AsyncParsableCommand {
                     ]
                 }
                 if !sources.isEmpty { lines.append("  Settings from:       " + sources.joined(separator: "\n                       ")) }
-                lines += Serve.nextSteps(base: base, dataDirectory: dataDirectory, demo: info != nil)
+                lines += Serve.nextSteps(
+                    base: base, dataDirectory: dataDirectory, demo: info != nil, configFile: configFile,
+                    databaseURLFile: storageSettings.databaseURLFile, postgreSQL: entitleHost.usesPostgreSQL)
                 lines.append("Press Ctrl-C to stop.")
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             },
@@ -214,11 +215,24 @@ struct Serve: AsyncParsableCommand {
 
     /// What to do next, for a person who just started the service: the environment for the other commands (when not
     /// the defaults) and the first commands to try.
-    static func nextSteps(base: String, dataDirectory: String, demo: Bool) -> [String] {
+    /// `entitle admin` reads the same configuration file and database settings as serve, so the environment printed here
+    /// is what makes the commands below reach this service's storage.
+    static func nextSteps(
+        base: String, dataDirectory: String, demo: Bool, configFile: String? = nil, databaseURLFile: String? = nil, postgreSQL: Bool = false
+    ) -> [String] {
         var lines = ["", "Next, in another terminal:"]
         var environment: [String] = []
         if base != EnvironmentDefaults.defaultServiceURL { environment.append("export ENTITLE_URL=\(base)") }
-        if dataDirectory != EnvironmentDefaults.defaultDataDirectory { environment.append("export ENTITLE_DATA_DIR=\(dataDirectory)") }
+        if let configFile {
+            environment.append("export ENTITLE_CONFIG=\(URL(fileURLWithPath: configFile).standardizedFileURL.path)")
+        } else if dataDirectory != EnvironmentDefaults.defaultDataDirectory && !postgreSQL {
+            environment.append("export ENTITLE_DATA_DIR=\(dataDirectory)")
+        }
+        if let databaseURLFile {
+            environment.append("export ENTITLE_DATABASE_URL_FILE=\(URL(fileURLWithPath: databaseURLFile).standardizedFileURL.path)")
+        } else if postgreSQL && configFile == nil {
+            environment.append("export ENTITLE_DATABASE_URL=...   # the PostgreSQL URL this service was given")
+        }
         lines += environment.map { "  " + $0 }
         if demo {
             lines += [

@@ -1,10 +1,15 @@
 import ArgumentParser
 import EntitleHost
+import Foundation
 
-/// Options shared by commands that open the service's storage.
+/// Options shared by commands that open the service's storage, read the way `entitle serve` reads them: flag >
+/// environment (`ENTITLE_DATA_DIR`, `ENTITLE_DATABASE_URL`, `ENTITLE_DATABASE_URL_FILE`) > configuration file
+/// (`--config` or `ENTITLE_CONFIG`, the same file as serve's) > default.
 struct StorageOptions: ParsableArguments {
-    @Option(help: "Data directory for the embedded SQLite database, demo files and DemoMVPD keys (env: ENTITLE_DATA_DIR).")
-    var dataDir = EnvironmentDefaults.dataDirectory
+    @Option(
+        name: .customLong("data-dir"),
+        help: "Data directory for the embedded SQLite database, demo files and DemoMVPD keys (env: ENTITLE_DATA_DIR; default: ./.entitle).")
+    var dataDirOption: String?
 
     @Option(
         help:
@@ -12,15 +17,59 @@ struct StorageOptions: ParsableArguments {
     )
     var databaseURL: String?
 
-    @Option(help: "File holding the PostgreSQL URL (keep it owner-only).")
+    @Option(help: "File holding the PostgreSQL URL (keep it owner-only; env: ENTITLE_DATABASE_URL_FILE).")
     var databaseURLFile: String?
 
-    func hostConfiguration(host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil) -> HostConfiguration {
+    @Option(help: ArgumentHelp("JSON or YAML file of settings, keys named as the long options of serve (env: ENTITLE_CONFIG).", valueName: "file"))
+    var config: String?
+
+    /// The storage settings in effect.
+    struct Effective: Equatable {
+        /// The data directory.
+        var dataDir: String
+        /// `--database-url` or its equivalent from the environment or the file.
+        var databaseURL: String?
+        /// `--database-url-file` or its equivalent.
+        var databaseURLFile: String?
+    }
+
+    /// The settings in effect: flag > environment > configuration file > default; the database URL and its file are one
+    /// setting (whichever is given at the highest layer wins, as for serve).
+    func effective(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Effective {
+        func nonEmpty(_ name: String) -> String? { ServeConfiguration.nonEmpty(environment[name]) }
+        var file: [String: [String]] = [:]
+        if let path = config ?? nonEmpty("ENTITLE_CONFIG") {
+            let settings = try ServeConfiguration.settings()
+            file = try ConfigurationFile.load(path: path, settings: Dictionary(uniqueKeysWithValues: settings.map { ($0.name, $0) })).values
+        }
+        let dataDir = dataDirOption ?? nonEmpty("ENTITLE_DATA_DIR") ?? file["data-dir"]?.last ?? EnvironmentDefaults.defaultDataDirectory
+        if databaseURL != nil || databaseURLFile != nil {
+            return Effective(dataDir: dataDir, databaseURL: databaseURL, databaseURLFile: databaseURLFile)
+        }
+        if nonEmpty("ENTITLE_DATABASE_URL") != nil || nonEmpty("ENTITLE_DATABASE_URL_FILE") != nil {
+            return Effective(dataDir: dataDir, databaseURL: nil, databaseURLFile: nonEmpty("ENTITLE_DATABASE_URL_FILE"))
+        }
+        return Effective(dataDir: dataDir, databaseURL: file["database-url"]?.last, databaseURLFile: file["database-url-file"]?.last)
+    }
+
+    /// The data directory in effect (the default when the configuration file cannot be read: ``effective(environment:)``
+    /// reports that).
+    var dataDir: String { (try? effective().dataDir) ?? dataDirOption ?? EnvironmentDefaults.dataDirectory }
+
+    /// Whether the storage in effect is PostgreSQL (a URL from the option, a file, the environment or the file).
+    var usesPostgreSQL: Bool {
+        guard let effective = try? effective() else { return false }
+        return effective.databaseURL != nil || effective.databaseURLFile != nil
+            || ServeConfiguration.nonEmpty(ProcessInfo.processInfo.environment["ENTITLE_DATABASE_URL"]) != nil
+    }
+
+    func hostConfiguration(host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil) throws -> HostConfiguration {
+        let effective = try effective()
         var configuration = HostConfiguration()
         configuration.host = host
         configuration.port = port
-        configuration.dataDirectory = dataDir
-        configuration.databaseURLSource = .from(option: databaseURL, file: databaseURLFile)
+        configuration.dataDirectory = effective.dataDir
+        configuration.databaseURLSource = .from(option: effective.databaseURL, file: effective.databaseURLFile)
         configuration.publicBaseURL = publicURL
         return configuration
     }

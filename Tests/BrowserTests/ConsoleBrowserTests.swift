@@ -78,6 +78,7 @@ struct ConsoleBrowserTests {
 
             // An app: issue a software statement, download it (a statement the service accepts), revoke it.
             try await driver.type("#statement-name", "Console App")
+            try await driver.type("#statement-redirects", "adobepass://ios.app")
             try await submit(driver, form: "#issue-statement", why: "new tvOS app", expect: "issued: download it")
             let statementRow =
                 try await driver.script(

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+import FoundationNetworking
 #endif
 
 /// The production start fails closed: the configuration file's URLs are read as URLs, a public URL that is not an
@@ -75,5 +75,24 @@ import Testing
         }
         let (_, ready) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/readyz")!)
         #expect((ready as? HTTPURLResponse)?.statusCode == 200)
+    }
+
+    @Test func entitleAdminReadsTheConfigurationAndStorageSettingsAsServeDoes() async throws {
+        let folder = try ConfigurationTests.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "data-dir: \(folder)/from-file\nno-demo: true\n".write(toFile: folder + "/entitle.yaml", atomically: true, encoding: .utf8)
+        let cleared = ["ENTITLE_DATA_DIR": "", "ENTITLE_DATABASE_URL": "", "ENTITLE_CONFIG": "", "ENTITLE_DATABASE_URL_FILE": ""]
+        let fromFlag = try await UpgradeTests.entitle(["admin", "mvpd", "list", "--config", folder + "/entitle.yaml"], environment: cleared)
+        #expect(fromFlag.status == 1 && fromFlag.stderr.contains("\(folder)/from-file"), "\(fromFlag.stderr)")
+        var environment = cleared
+        environment["ENTITLE_CONFIG"] = folder + "/entitle.yaml"
+        let fromEnvironment = try await UpgradeTests.entitle(["admin", "mvpd", "list"], environment: environment)
+        #expect(fromEnvironment.stderr.contains("\(folder)/from-file"), "\(fromEnvironment.stderr)")
+        // The environment beats the file, as for serve; ENTITLE_DATABASE_URL_FILE names PostgreSQL's URL file.
+        environment["ENTITLE_DATABASE_URL_FILE"] = folder + "/absent-url"
+        let database = try await UpgradeTests.entitle(["admin", "mvpd", "list"], environment: environment)
+        #expect(database.status == 1 && database.stderr.contains("\(folder)/absent-url"), "\(database.stderr)")
+        let broken = try await UpgradeTests.entitle(["admin", "mvpd", "list", "--config", folder + "/absent.yaml"], environment: cleared)
+        #expect(broken.status == 1 && broken.stderr.contains("cannot read the configuration file"), "\(broken.stderr)")
     }
 }

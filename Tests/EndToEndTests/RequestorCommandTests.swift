@@ -24,7 +24,10 @@ import Testing
             #expect(add.status == 0, "\(add.stderr)")
             #expect(add.stdout.contains("requestor MYNET added"), "\(add.stdout)")
 
-            let statement = try await Self.admin(service, ["software-statement", "create", "--requestor", "MYNET", "--name", "App"])
+            let withoutRedirect = try await Self.admin(service, ["software-statement", "create", "--requestor", "MYNET", "--name", "App"])
+            #expect(withoutRedirect.status == 1 && withoutRedirect.stderr.contains("at least one redirect URI"), "\(withoutRedirect.stderr)")
+            let statement = try await Self.admin(
+                service, ["software-statement", "create", "--requestor", "MYNET", "--name", "App", "--redirect-uri", "adobepass://ios.app"])
             #expect(statement.status == 0, "\(statement.stderr)")
 
             let list = try await Self.admin(service, ["requestor", "list", "--json"])
@@ -111,9 +114,18 @@ import Testing
             let badSince = try await Self.admin(service, ["changes", "list", "--since", "yesterday"])
             #expect(badSince.status == 64 && badSince.stderr.contains("Not an ISO 8601 date"), "\(badSince.stderr)")
 
-            // Rotating the key that signs software statements says what it affects first, and is logged.
-            let rotate = try await Self.admin(service, ["keys", "rotate", "--purpose", "jwt"])
+            // Rotating the key that signs software statements says what it affects first, needs --yes, and is logged;
+            // --dry-run says what it would affect and changes nothing.
+            let kids = { try await service.service.keyOperations.views().filter { $0.purpose == "jwt" }.map(\.kid) }
+            let kidsBefore = try await kids()
+            let dryRun = try await Self.admin(service, ["keys", "rotate", "--purpose", "jwt", "--dry-run"])
+            #expect(dryRun.status == 0 && dryRun.stdout.contains("active statement(s) are signed with the current key"), "\(dryRun.stdout)")
+            let unconfirmed = try await Self.admin(service, ["keys", "rotate", "--purpose", "jwt"])
+            #expect(unconfirmed.status == 1 && unconfirmed.stderr.contains("give --yes to rotate"), "\(unconfirmed.stderr)")
+            #expect(try await kids() == kidsBefore, "nothing rotated without --yes")
+            let rotate = try await Self.admin(service, ["keys", "rotate", "--purpose", "jwt", "--yes"])
             #expect(rotate.status == 0, "\(rotate.stderr)")
+            #expect(try await kids() != kidsBefore)
             #expect(rotate.stderr.contains("active statement(s) are signed with the current key"), "\(rotate.stderr)")
             let rotated = try await Self.admin(service, ["changes", "list"])
             #expect(rotated.stdout.contains("\tkeys.rotate\tjwt\t"), "\(rotated.stdout)")

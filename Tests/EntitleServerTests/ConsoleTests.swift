@@ -258,6 +258,20 @@ import Testing
                 local, .POST, "/console/sign-in", form: ["login": form.field("login") ?? "", "username": "ops", "password": Self.password],
                 cookie: loginCookie)
             #expect(throttled.status == 429 && throttled.headers["Retry-After"].first != nil)
+
+            // The operators page shows the failures; a read-write operator unlocks the account, which signs in again.
+            let (admin, csrf) = try await Self.signIn(local, "lead", role: .readWrite)
+            let page = try await Self.call(local, .GET, "/console/operators", cookie: admin)
+            #expect(page.status == 200 && page.text.contains("/console/operators/ops/unlock"), "\(page.text)")
+            let unlocked = try await Self.call(
+                local, .POST, "/console/operators/ops/unlock", form: ["csrf": csrf, "description": "ops locked out by a typo"], cookie: admin)
+            #expect(unlocked.status == 303, "\(unlocked.text)")
+            let again = try await Self.call(
+                local, .POST, "/console/sign-in", form: ["login": form.field("login") ?? "", "username": "ops", "password": Self.password],
+                cookie: loginCookie)
+            #expect(again.status == 303, "\(again.status) \(again.text)")
+            let changes = try await local.service.changes.recorded(since: 0)
+            #expect(changes.contains { $0.action == "operator.unlock" && $0.target == "ops" && $0.actor == "operator:lead" })
         }
     }
 

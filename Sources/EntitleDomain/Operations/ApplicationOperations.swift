@@ -45,13 +45,21 @@ package struct ApplicationOperations: Sendable {
         return !record.revoked
     }
 
-    /// Issues a software statement (the requestor must exist and be enabled) and records it; returns its id and JWT.
+    /// Issues a software statement (the requestor must exist and be enabled, at least one redirect URI given) and records
+    /// it; returns its id and JWT.
     package func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String], actor: String) async throws -> (
         id: String, jwt: String
     ) {
         try await lookups.enabledRequestor(requestor, hint: "list them with `entitle admin requestor list`; a disabled one issues nothing")
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 200 else {
             throw AdminError("invalid_value", "the application name must be 1-200 characters")
+        }
+        // A statement without one registers clients that can never complete a sign-in (invalid_redirect_uri).
+        guard !redirectURIs.isEmpty else {
+            throw AdminError(
+                "missing_redirect_uri",
+                "a software statement needs at least one redirect URI, the app's (--redirect-uri; the AccessEnabler SDK's default is adobepass://ios.app)"
+            )
         }
         let issued = try await issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs)
         try await changes.record(

@@ -38,18 +38,23 @@ package struct KeyOperations: Sendable {
         if let promoteAfterSeconds, promoteAfterSeconds < 0 || promoteAfterSeconds > 30 * 86_400 {
             throw AdminError("invalid_value", "the delay before the new key signs must be 0 to 2,592,000 seconds")
         }
-        if purpose == .tokenEncryption {
-            // The stored refresh tokens and client secrets are re-encrypted with the new key, as `keys rotate` does.
-            let rotation = try await rotateTokenEncryptionKey()
-            try await changes.record(
-                actor: actor, action: "keys.rotate", target: purpose.rawValue,
-                after: ["kid": rotation.key.kid, "refreshTokens": "\(rotation.refreshTokens)", "clientSecrets": "\(rotation.clientSecrets)"])
-            return rotation.key
-        }
+        if purpose == .tokenEncryption { return try await rotateTokenEncryption(actor: actor).key }
         let key = try await keys.rotate(purpose: purpose, promoteAfter: promoteAfterSeconds.map { $0 * 1000 })
         try await changes.record(
             actor: actor, action: "keys.rotate", target: purpose.rawValue, after: ["kid": key.kid, "signsFrom": "\(key.signsFrom)"])
         return key
+    }
+
+    /// Rotates the token-encryption key, re-encrypts the stored refresh tokens and client secrets with it, and records it.
+    package func rotateTokenEncryption(actor: String) async throws -> TokenEncryptionRotation {
+        let rotation = try await rotateTokenEncryptionKey()
+        try await changes.record(
+            actor: actor, action: "keys.rotate", target: KeyPurpose.tokenEncryption.rawValue,
+            after: [
+                "kid": rotation.key.kid, "refreshTokens": "\(rotation.refreshTokens)", "clientSecrets": "\(rotation.clientSecrets)",
+                "unreadable": "\(rotation.unreadable)",
+            ])
+        return rotation
     }
 
     /// The keys of every purpose as an operator reads them: which signs, which are published, which were retired.

@@ -57,4 +57,9 @@ extension OperatorOperations {
     package func allOperators() async throws -> [OperatorRecord] {
         try await accounts.store.allOperators()
     }
+
+    /// The sign-in attempts of an account that did not succeed within the limits' window, from every address.
+    package func recentFailures(username: String) async throws -> Int {
+        try await accounts.limits.failures(username: username, now: accounts.clock.nowMilliseconds())
+    }
 }

@@ -59,6 +59,11 @@ package struct SignInLimits: Sendable {
         try await store.deleteSignInAttempts(scopePrefix: Self.accountScope(username))
     }
 
+    /// The counted attempts of an account within the window, from every address.
+    package func failures(username: String, now: Int64) async throws -> Int {
+        try await store.signInAttempts(scopePrefix: Self.accountScope(username), since: now - windowMilliseconds)
+    }
+
     /// The scopes an attempt counts in: its account from its address, and its address.
     static func scopes(username: String, address: String?) -> [(scope: String, isAddress: Bool)] {
         var scopes = [(accountScope(username) + (address ?? "-"), false)]

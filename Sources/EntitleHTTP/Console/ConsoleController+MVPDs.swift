@@ -69,12 +69,13 @@ extension ConsoleController {
                 "signingCertificates": mvpd.signingCertificates, "authorizationProtocol": mvpd.authorizationProtocol,
                 "authorizationURL": mvpd.authorizationURL ?? "", "logoURL": mvpd.logoURL,
             ],
-            "disabled": mvpd.disabled, "profileTTLSeconds": mvpd.profileTTLSeconds,
+            "disabled": mvpd.disabled, "profileTTLSeconds": mvpd.profileTTLSeconds, "offersLineup": mvpd.kind == "saml",
             "preflight": mvpd.integrations.map { integration -> [String: Any] in
-                [
-                    "requestor": integration.requestor, "lineup": mvpd.preflightLineup[integration.requestor] ?? "",
-                    "maxResources": mvpd.preflightMaxResources[integration.requestor].map { "\($0)" } ?? "",
-                ]
+                var row: [String: Any] = ["requestor": integration.requestor]
+                // Only present values: an empty string would open the template's section.
+                if let lineup = mvpd.preflightLineup[integration.requestor] { row["lineup"] = lineup }
+                if let maximum = mvpd.preflightMaxResources[integration.requestor] { row["maxResources"] = "\(maximum)" }
+                return row
             },
             "flags": [
                 "requiresSafariViewController": mvpd.requiresSafariViewController, "enablePlatformServices": mvpd.enablePlatformServices,
@@ -138,7 +139,8 @@ extension ConsoleController {
     /// The options and requestors of a new MVPD's form (display name, logo, authorization protocol and URL).
     package static func newMVPDOptions(_ form: ConsoleForm, name: String) throws -> (MVPDOptions, [String]) {
         var options = MVPDOptions(displayName: name, logoURL: form["logoURL"] ?? "", authorizationURL: form["authorizationURL"])
-        let protocolName = form["authorizationProtocol"] ?? "none"
+        // Absent, the CLI's default: ask the MVPD (never "authorize every signed-in subscriber" unless chosen).
+        let protocolName = form["authorizationProtocol"] ?? MVPDAuthorizationProtocol.entitleJSON.rawValue
         guard let kind = MVPDAuthorizationProtocol(rawValue: protocolName) else {
             throw ConsoleFailure(status: .badRequest, "Unknown authorization protocol \(protocolName).")
         }

@@ -4,7 +4,7 @@ import EntitleModel
 import Foundation
 import Hummingbird
 
-/// The console's keys page (with what a rotation affects), the changes log and the reports page.
+/// The console's keys page (with what a rotation affects), the operators page, the changes log and the reports page.
 extension ConsoleController {
     package func addOperationsRoutes(to group: RouterGroup<AdminContext>) {
         group.get("keys", use: keysPage)
@@ -27,6 +27,14 @@ extension ConsoleController {
                 return "New \(purpose.rawValue) key \(key.kid) is published and signs from \(Self.time(key.signsFrom)) UTC."
             }
         }
+        group.get("operators", use: operatorsPage)
+        group.post("operators/:username/unlock") { request, context in
+            let username = try context.parameters.require("username")
+            return try await change(request, context, back: "/console/operators") { _ in
+                let forgotten = try await service.operatorChanges.unlock(username: username, actor: context.operatorIdentity.actor)
+                return "\(username) is unlocked (\(forgotten) failed sign-in\(forgotten == 1 ? "" : "s") forgotten)."
+            }
+        }
         group.get("changes", use: changesPage)
         group.get("reports", use: reportsPage)
     }
@@ -45,6 +53,20 @@ extension ConsoleController {
         }
         return pages.page(
             "keys", title: "Keys", nav: "Keys", ["purposes": purposes], identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+    }
+
+    package func operatorsPage(_ request: Request, context: AdminContext) async throws -> Response {
+        var operators: [[String: Any]] = []
+        for account in try await service.operatorChanges.allOperators() {
+            let failures = try await service.operatorChanges.recentFailures(username: account.username)
+            operators.append([
+                "username": account.username, "role": account.role, "state": account.disabled == 0 ? "active" : "disabled",
+                "failures": failures, "hasFailures": failures > 0,
+            ])
+        }
+        return pages.page(
+            "operators", title: "Operators", nav: "Operators", ["operators": operators], identity: context.operatorIdentity,
+            flash: ConsoleFlash(request: request))
     }
 
     package func changesPage(_ request: Request, context: AdminContext) async throws -> Response {

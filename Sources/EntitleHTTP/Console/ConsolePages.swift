@@ -30,7 +30,8 @@ package struct ConsolePages: Sendable {
             "layout": ConsoleTemplates.layout, "why": ConsoleTemplates.why, "description": ConsoleTemplates.description,
             "signIn": ConsoleTemplates.signIn, "message": ConsoleTemplates.message, "requestors": ConsoleTemplates.requestors,
             "requestor": ConsoleTemplates.requestor, "mvpds": ConsoleTemplates.mvpds, "mvpd": ConsoleTemplates.mvpd,
-            "keys": ConsoleTemplates.keys, "changes": ConsoleTemplates.changes, "reports": ConsoleTemplates.reports,
+            "keys": ConsoleTemplates.keys, "operators": ConsoleTemplates.operators, "changes": ConsoleTemplates.changes,
+            "reports": ConsoleTemplates.reports,
         ]
         library = MustacheLibrary(templates: templates.mapValues { try! MustacheTemplate(string: $0) })
     }

@@ -57,7 +57,7 @@ extension ConsoleTemplates {
         {{#mayChange}}<form method="post" action="/console/requestors/{{requestor.id}}/statements" id="issue-statement">
           <fieldset><legend>Issue a software statement</legend>
           <label for="statement-name">App name</label><input type="text" id="statement-name" name="name" required maxlength="200">
-          <label for="statement-redirects">Redirect URIs (space-separated, optional)</label><input type="text" id="statement-redirects" name="redirectURIs">
+          <label for="statement-redirects">Redirect URIs (space-separated; at least one: the app's, e.g. adobepass://ios.app)</label><input type="text" id="statement-redirects" name="redirectURIs" required>
           {{#form.issue-statement}}{{>description}}{{/form.issue-statement}}<button type="submit">Issue</button></fieldset></form>{{/mayChange}}
         </section>
 
@@ -161,8 +161,8 @@ extension ConsoleTemplates {
           <label for="mvpd-logo">Logo URL (optional)</label><input type="url" id="mvpd-logo" name="logoURL">
           <label for="mvpd-requestors">Integrate with requestors (space-separated ids)</label><input type="text" id="mvpd-requestors" name="requestors">
           <label for="mvpd-protocol">Authorization protocol</label><select id="mvpd-protocol" name="authorizationProtocol">
-            <option value="none">none: every signed-in subscriber is authorized</option><option value="xacml">XACML 2.0</option>
-            <option value="rest">REST</option><option value="entitle-json">Entitle JSON</option></select>
+            <option value="entitle-json" selected>Entitle JSON</option><option value="xacml">XACML 2.0</option><option value="rest">REST</option>
+            <option value="none">none: every signed-in subscriber is authorized (no MVPD call)</option></select>
           <label for="mvpd-authz-url">Authorization URL (for XACML, REST or Entitle JSON)</label><input type="url" id="mvpd-authz-url" name="authorizationURL">
           {{#form.add-mvpd}}{{>description}}{{/form.add-mvpd}}<button type="submit">Add MVPD</button></fieldset></form>
         </section>
@@ -184,8 +184,8 @@ extension ConsoleTemplates {
           <label for="oauth2-logo">Logo URL (optional)</label><input type="url" id="oauth2-logo" name="logoURL">
           <label for="oauth2-requestors">Integrate with requestors (space-separated ids)</label><input type="text" id="oauth2-requestors" name="requestors">
           <label for="oauth2-protocol">Authorization protocol</label><select id="oauth2-protocol" name="authorizationProtocol">
-            <option value="none">none: every signed-in subscriber is authorized</option><option value="xacml">XACML 2.0</option>
-            <option value="rest">REST</option><option value="entitle-json">Entitle JSON</option></select>
+            <option value="entitle-json" selected>Entitle JSON</option><option value="xacml">XACML 2.0</option><option value="rest">REST</option>
+            <option value="none">none: every signed-in subscriber is authorized (no MVPD call)</option></select>
           <label for="oauth2-authz-url">Authorization URL (for XACML, REST or Entitle JSON)</label><input type="url" id="oauth2-authz-url" name="authorizationURL">
           {{#form.add-oauth2-mvpd}}{{>description}}{{/form.add-oauth2-mvpd}}<button type="submit">Add OAuth 2.0 MVPD</button></fieldset></form>
         </section>{{/mayChange}}
@@ -232,9 +232,9 @@ extension ConsoleTemplates {
           <fieldset><legend>Preflight of one integration</legend>
           <label for="preflight-requestor">Requestor</label><input type="text" id="preflight-requestor" name="requestor" required maxlength="64">
           <label for="preflight-mode">Preauthorize answered</label><select id="preflight-mode" name="preflightMode">
-            <option value="lineup">by the channel lineup in the MVPD's SAML assertion (no MVPD call)</option>
-            <option value="mvpd">by asking the MVPD</option></select>
-          <label for="preflight-attribute">Lineup attribute (with lineup)</label><input type="text" id="preflight-attribute" name="lineupAttribute" placeholder="authorized_resources" maxlength="256">
+            <option value="mvpd" selected>by asking the MVPD</option>
+            {{#offersLineup}}<option value="lineup">by the channel lineup in the MVPD's SAML assertion (no MVPD call)</option>{{/offersLineup}}</select>
+          {{#offersLineup}}<label for="preflight-attribute">Lineup attribute (with lineup)</label><input type="text" id="preflight-attribute" name="lineupAttribute" placeholder="authorized_resources" maxlength="256">{{/offersLineup}}
           {{#form.preflight-mvpd}}{{>description}}{{/form.preflight-mvpd}}<button type="submit">Save preflight</button></fieldset></form>
         <form method="post" action="/console/mvpds/{{mvpd.id}}/{{#disabled}}enable{{/disabled}}{{^disabled}}disable{{/disabled}}" id="toggle-mvpd">
           <fieldset><legend>{{#disabled}}Enable{{/disabled}}{{^disabled}}Disable{{/disabled}} this MVPD for every requestor</legend>

@@ -29,6 +29,24 @@ extension ConsoleTemplates {
         {{/body}}{{/layout}}
         """
 
+    package static let operators = """
+        {{% CONTENT_TYPE: EntitleHTML}}
+        {{<layout}}{{$body}}
+        <h1>Operators</h1>
+        <p class="muted">The accounts of this console and the admin API. Five failed sign-ins for an account from one address lock
+        it from that address for 15 minutes (other addresses are not affected); twenty from one address lock that address.
+        Unlock forgets an account's failed sign-ins from every address.</p>
+        <section class="card"><table id="operators">
+        <thead><tr><th scope="col">Name</th><th scope="col">Role</th><th scope="col">State</th><th scope="col">Failed sign-ins (15 min)</th><th scope="col"></th></tr></thead>
+        <tbody>
+        {{#operators}}<tr><td>{{username}}</td><td>{{role}}</td><td>{{state}}</td><td>{{failures}}</td>
+        <td>{{#mayChange}}{{#hasFailures}}<form method="post" action="/console/operators/{{username}}/unlock" class="inline">{{>why}}
+          <button type="submit">Unlock</button></form>{{/hasFailures}}{{/mayChange}}</td></tr>
+        {{/operators}}
+        </tbody></table></section>
+        {{/body}}{{/layout}}
+        """
+
     package static let changes = """
         {{% CONTENT_TYPE: EntitleHTML}}
         {{<layout}}{{$body}}

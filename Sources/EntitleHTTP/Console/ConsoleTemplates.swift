@@ -17,6 +17,7 @@ package enum ConsoleTemplates {
           <a href="/console/requestors"{{#navRequestors}} aria-current="page"{{/navRequestors}}>Requestors</a>
           <a href="/console/mvpds"{{#navMVPDs}} aria-current="page"{{/navMVPDs}}>MVPDs</a>
           <a href="/console/keys"{{#navKeys}} aria-current="page"{{/navKeys}}>Keys</a>
+          <a href="/console/operators"{{#navOperators}} aria-current="page"{{/navOperators}}>Operators</a>
           <a href="/console/changes"{{#navChanges}} aria-current="page"{{/navChanges}}>Changes log</a>
           <a href="/console/reports"{{#navReports}} aria-current="page"{{/navReports}}>Reports</a>
           <span class="who" id="who">{{username}} · {{role}}</span>
