@@ -2,7 +2,7 @@
 # TLS-terminating proxy check: nginx (packaging/nginx-entitle.conf, as docs/deployment.md shows it) on loopback with a
 # self-signed certificate, in front of `entitle serve --no-demo --trusted-proxy 127.0.0.1/32`. Over HTTPS, from the
 # client address 127.0.0.2: the activation page's cookie is Secure, the service's request log names 127.0.0.2 (not
-# nginx's 127.0.0.1), /readyz answers, /metrics is not public, and a client's own X-Forwarded-For is not believed.
+# nginx's 127.0.0.1), /readyz answers, /metrics, /console and /admin/ are not public, and a client's own X-Forwarded-For is not believed.
 # Skips (exit 0) when nginx is not installed (Debian: nginx-light). Needs curl and openssl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -80,5 +80,6 @@ check "a client's own X-Forwarded-For is not believed" \
   '! grep "route=/activate" "$work/serve.log" | grep -q "client=203.0.113.9"'
 check "/readyz answers 200 through the proxy" '[ "$(https -o /dev/null -w "%{http_code}" "https://localhost:$tls_port/readyz")" = 200 ]'
 check "/metrics is not public" '[ "$(https -o /dev/null -w "%{http_code}" "https://localhost:$tls_port/metrics")" = 404 ]'
+check "/console and /admin/api are not public" '[ "$(https -o /dev/null -w "%{http_code}" "https://localhost:$tls_port/console/sign-in")" = 404 ] && [ "$(https -o /dev/null -w "%{http_code}" "https://localhost:$tls_port/admin/api/session")" = 404 ]'
 echo "check-proxy: $passed passed, $failed failed"
 [ "$failed" = 0 ] || { echo "--- service log" >&2; tail -n 20 "$work/serve.log" >&2; exit 1; }
