@@ -16,7 +16,7 @@ phase() {
   [ -n "$phase_name" ] && echo "-- $phase_name: $((now - phase_started)) s"
   phase_name=$1
   phase_started=$now
-  [ -n "$1" ] && phase "$1"
+  [ -n "$1" ] && echo "== $1 =="
   return 0
 }
 driver_pid=""
