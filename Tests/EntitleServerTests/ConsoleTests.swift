@@ -237,6 +237,36 @@ import Testing
             #expect(!(entry.valueAfter ?? "").contains("s3cret-never-shown"), "the secret is never logged")
             let shown = try await Self.call(local, .GET, "/console/mvpds/Oauthy", cookie: cookie)
             #expect(shown.status == 200 && !shown.text.contains("s3cret-never-shown"))
+            // Preflight by lineup needs a SAML assertion: an OAuth 2.0 MVPD is not offered it, and its integration
+            // (which has no lineup) is not shown as preflighting by lineup.
+            #expect(!shown.text.contains("<option value=\"lineup\"") && !shown.text.contains("by channel lineup"), "\(shown.text)")
+        }
+    }
+
+    @Test func theAddFormsDefaultToTheCLIsAuthorizationProtocol() async throws {
+        try await LocalService.run { local in
+            let (cookie, csrf) = try await Self.signIn(local, "ops", role: .readWrite)
+            let page = try await Self.call(local, .GET, "/console/mvpds", cookie: cookie)
+            for form in ["mvpd-protocol", "oauth2-protocol"] {
+                let select = try #require(page.text.range(of: "id=\"\(form)\"").map { String(page.text[$0.lowerBound...].prefix(400)) })
+                #expect(select.contains("<option value=\"entitle-json\" selected>"), "\(select)")
+                #expect(!select.contains("<option value=\"none\" selected"), "\(select)")
+            }
+            // A form that omits the protocol gets the CLI's default, never "authorize every signed-in subscriber".
+            let added = try await Self.call(
+                local, .POST, "/console/oauth2-mvpds", cookie: cookie,
+                form: [
+                    "id": "Defaulted", "name": "Defaulted TV", "authorizeURL": "https://login.defaulted.example/authorize",
+                    "tokenURL": "https://login.defaulted.example/token", "userinfoURL": "https://login.defaulted.example/userinfo",
+                    "clientID": "entitle", "clientSecret": "secret", "authorizationURL": "https://login.defaulted.example/authz",
+                    "csrf": csrf, "description": "default protocol",
+                ])
+            #expect(added.status == 303 && !added.flash.hasPrefix("e"), "\(added.flash)")
+            #expect(try await local.service.mvpds.view(id: "Defaulted").authorizationProtocol == "entitle-json")
+            // The SAML MVPD's page offers lineup; its integrations without a lineup say they ask the MVPD.
+            let saml = try await Self.call(local, .GET, "/console/mvpds/DemoCable", cookie: cookie)
+            #expect(saml.text.contains("<option value=\"mvpd\" selected>") && saml.text.contains("<option value=\"lineup\">"))
+            #expect(saml.text.contains("REF: asks the MVPD"), "\(saml.text)")
         }
     }
 
