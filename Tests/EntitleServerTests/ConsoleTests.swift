@@ -254,13 +254,13 @@ import Testing
             }
             // A form that omits the protocol gets the CLI's default, never "authorize every signed-in subscriber".
             let added = try await Self.call(
-                local, .POST, "/console/oauth2-mvpds", cookie: cookie,
+                local, .POST, "/console/oauth2-mvpds",
                 form: [
                     "id": "Defaulted", "name": "Defaulted TV", "authorizeURL": "https://login.defaulted.example/authorize",
                     "tokenURL": "https://login.defaulted.example/token", "userinfoURL": "https://login.defaulted.example/userinfo",
                     "clientID": "entitle", "clientSecret": "secret", "authorizationURL": "https://login.defaulted.example/authz",
                     "csrf": csrf, "description": "default protocol",
-                ])
+                ], cookie: cookie)
             #expect(added.status == 303 && !added.flash.hasPrefix("e"), "\(added.flash)")
             #expect(try await local.service.mvpds.view(id: "Defaulted").authorizationProtocol == "entitle-json")
             // The SAML MVPD's page offers lineup; its integrations without a lineup say they ask the MVPD.
