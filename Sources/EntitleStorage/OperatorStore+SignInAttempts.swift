@@ -34,7 +34,7 @@ extension OperatorStore {
         let row = try await first(
             """
             SELECT COUNT(*) AS attempts FROM operator_sign_in_attempts
-            WHERE substr(scope, 1, \(bind: Int64(prefix.count))) = \(bind: prefix) AND attempted_at > \(bind: since)
+            WHERE substr(scope, 1, CAST(\(bind: Int64(prefix.count)) AS INTEGER)) = \(bind: prefix) AND attempted_at > \(bind: since)
             """, as: Row.self)
         return Int(row?.attempts ?? 0)
     }
@@ -48,7 +48,7 @@ extension OperatorStore {
     package func deleteSignInAttempts(scopePrefix prefix: String) async throws -> Int {
         let rows = try await sql.raw(
             """
-            DELETE FROM operator_sign_in_attempts WHERE substr(scope, 1, \(bind: Int64(prefix.count))) = \(bind: prefix)
+            DELETE FROM operator_sign_in_attempts WHERE substr(scope, 1, CAST(\(bind: Int64(prefix.count)) AS INTEGER)) = \(bind: prefix)
             RETURNING attempt_id
             """
         ).all()
