@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a command with a throwaway PostgreSQL server on 127.0.0.1 and ENTITLE_TEST_DATABASE_URL pointing at it.
-# The server allows 500 connections (the suites run in parallel, each service with its own pool).
+# The server allows 1,000 connections (the suites run in parallel, each service with its own pool; 500 ran out).
 # The server lives in a temporary directory and is stopped (and deleted) when the command ends.
 set -euo pipefail
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
@@ -13,7 +13,7 @@ datadir=$(mktemp -d /tmp/entitle-pg.XXXXXX)
 [ "$(id -u)" = 0 ] && chown postgres "$datadir"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 as_pg "$bindir/initdb" -D "$datadir/data" -A trust -U postgres >/dev/null
-as_pg "$bindir/pg_ctl" -D "$datadir/data" -o "-h 127.0.0.1 -p $port -k $datadir -c max_connections=500" -l "$datadir/log" -w start >/dev/null
+as_pg "$bindir/pg_ctl" -D "$datadir/data" -o "-h 127.0.0.1 -p $port -k $datadir -c max_connections=1000" -l "$datadir/log" -w start >/dev/null
 cleanup() { as_pg "$bindir/pg_ctl" -D "$datadir/data" -m fast -w stop >/dev/null 2>&1 || true; rm -rf "$datadir"; }
 trap cleanup EXIT
 export ENTITLE_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
