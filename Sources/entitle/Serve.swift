@@ -223,10 +223,10 @@ struct Serve: AsyncParsableCommand {
         var lines = ["", "Next, in another terminal:"]
         var environment: [String] = []
         if base != EnvironmentDefaults.defaultServiceURL { environment.append("export ENTITLE_URL=\(base)") }
-        if let configFile {
-            environment.append("export ENTITLE_CONFIG=\(URL(fileURLWithPath: configFile).standardizedFileURL.path)")
-        } else if dataDirectory != EnvironmentDefaults.defaultDataDirectory && !postgreSQL {
-            environment.append("export ENTITLE_DATA_DIR=\(dataDirectory)")
+        if let configFile { environment.append("export ENTITLE_CONFIG=\(URL(fileURLWithPath: configFile).standardizedFileURL.path)") }
+        // The environment beats the file for `entitle admin` too, so this names the directory in use whatever the file says.
+        if dataDirectory != EnvironmentDefaults.defaultDataDirectory && !postgreSQL {
+            environment.append("export ENTITLE_DATA_DIR=\(URL(fileURLWithPath: dataDirectory).standardizedFileURL.path)")
         }
         if let databaseURLFile {
             environment.append("export ENTITLE_DATABASE_URL_FILE=\(URL(fileURLWithPath: databaseURLFile).standardizedFileURL.path)")
