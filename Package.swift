@@ -161,7 +161,7 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console")],
+            ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console"), .copy("Resources/templates")],
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("MemberImportVisibility")],
             plugins: ["LayerCheck"]),
         .target(

@@ -8,7 +8,7 @@ import Logging
 /// The composition of one service instance: its infrastructure (settings, storage, keys, tokens, clock, HTTP client,
 /// metrics, caches), the domain services built on it and the operations types of the administration API (used by
 /// `entitle admin`, the admin API, the console and the demo seeding: ``requestors``, ``mvpds``, …), each given exactly
-/// what it uses. The controllers that ``buildRouter(extraRoutes:)`` mounts receive these parts, never the whole service.
+/// what it uses. The controllers that ``buildRouter(templates:extraRoutes:)`` mounts receive these parts, never the whole service.
 package struct EntitleService: Sendable {
     /// Settings.
     package let configuration: ServiceConfiguration

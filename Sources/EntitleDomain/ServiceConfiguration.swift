@@ -7,7 +7,7 @@ package struct ServiceConfiguration: Sendable {
     /// The externally visible base URL, such as `http://127.0.0.1:8080` (no trailing slash).
     package var publicBaseURL: String
     /// Whether the console, the admin API and `/metrics` are served on the service's own port: only when there is no
-    /// operations address (``EntitleService/buildOperationsRouter()``) and the service is local or told to.
+    /// operations address (``EntitleService/buildOperationsRouter(templates:)``) and the service is local or told to.
     package var operatorRoutesOnServicePort = true
     /// log2 of scrypt's N for new operator password hashes; lowered only by test harnesses (64 MiB per hash at 16).
     package var operatorPasswordLogRounds = OperatorPassword.logRounds

@@ -7,8 +7,9 @@ extension EntitleService {
     /// Route groups: `/api/v2/{sp}` (throttled, the caller authenticated once by ``CallerMiddleware``), `/o/client`,
     /// `/api/v1`, `/reggie/v1` and the adobe-services config documents (throttled); pages, SAML legs and operations
     /// (neither). Each controller receives only the parts it uses. `extraRoutes` lets the host mount more routes (for
-    /// example the DemoMVPD) on the same server.
-    package func buildRouter(extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> EntitleRouter<AppContext> {
+    /// example the DemoMVPD) on the same server. `templates` are the pages' templates, loaded when the service starts.
+    package func buildRouter(templates: PageTemplates, extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> EntitleRouter<AppContext> {
+        let pages = Pages(templates)
         let router = Router(context: AppContext.self)
         let hot = HotRouteRecorder(router: router)
         router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
@@ -16,13 +17,13 @@ extension EntitleService {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
-        router.add(middleware: UnstorableTextMiddleware())
+        router.add(middleware: UnstorableTextMiddleware(pages: pages))
         let throttle = ThrottleMiddleware(
             limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
             burst: configuration.rateLimitBurst, clock: clock)
 
         OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
-        if configuration.operatorRoutesOnServicePort { addOperatorRoutes(to: router) }
+        if configuration.operatorRoutesOnServicePort { addOperatorRoutes(to: router, templates: templates) }
         let readiness = ReadinessCheck(databaseAnswers: stores.databaseAnswers, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
         DCRController(clients: stores.clients, tokens: tokens, clock: clock)
@@ -43,7 +44,6 @@ extension EntitleService {
         LogoutController(catalog: stores.catalog, logout: logout, sessions: sessions, configuration: configuration).addRoutes(to: api)
         PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
 
-        let pages = Pages()
         let signedIn = SignedInResponder(sessions: stores.sessions, catalog: stores.catalog, configuration: configuration, pages: pages)
         AuthenticateController(
             sessionStore: stores.sessions, catalog: stores.catalog, configuration: configuration, sessions: sessions, signedIn: signedIn,
@@ -80,7 +80,7 @@ extension EntitleService {
         LegacyV1Controller(
             logout: logout, sessionStore: stores.sessions, catalog: stores.catalog, clients: stores.clients, legacy: stores.legacy,
             profileStore: stores.profiles, configuration: configuration, sessions: sessions, tempPass: tempPass,
-            decisions: decisions, mediaTokens: mediaTokens, partnerSSO: partnerSSO, shared: legacyShared, clock: clock
+            decisions: decisions, mediaTokens: mediaTokens, partnerSSO: partnerSSO, shared: legacyShared, clock: clock, pages: pages
         ).addRoutes(
             api: .init(
                 device: legacyGroup("/api/v1", format: nil, throttled: true, needsDevice: true),
@@ -112,7 +112,7 @@ extension EntitleService {
     }
 
     /// The router of the operations address (`serve --admin-port`): `/metrics`, the admin API, `/healthz` and `/readyz`.
-    package func buildOperationsRouter() -> Router<AppContext> {
+    package func buildOperationsRouter(templates: PageTemplates) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
         router.add(middleware: RequestLogMiddleware(logger: logger))
@@ -121,14 +121,14 @@ extension EntitleService {
         router.get("/healthz") { _, _ in ["status": "ok"] as [String: String] }
         let readiness = ReadinessCheck(databaseAnswers: stores.databaseAnswers, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }
-        addOperatorRoutes(to: router)
+        addOperatorRoutes(to: router, templates: templates)
         routeTable.load(router.routes.map { (path: $0.path.description, method: $0.method.rawValue) })
         return router
     }
 
     /// What only operators use: `/metrics`, the admin API (`/admin/api`) and the console (`/console`), on the
     /// service's address or on the operations address when one is given.
-    package func addOperatorRoutes(to router: Router<AppContext>) {
+    package func addOperatorRoutes(to router: Router<AppContext>, templates: PageTemplates) {
         router.get("/metrics") { _, _ in
             Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
@@ -139,7 +139,7 @@ extension EntitleService {
             open: router.group("/admin/api").add(middleware: errors),
             authenticated: router.group("/admin/api").add(middleware: errors).add(middleware: AdminAuthMiddleware(accounts: operators))
                 .group(context: AdminContext.self))
-        let consolePages = ConsolePages()
+        let consolePages = ConsolePages(templates)
         let console = router.group("/console")
         let signedIn = router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators)).group(context: AdminContext.self)
         ConsoleSignInController(accounts: operators, pages: consolePages, publicBaseURL: configuration.publicBaseURL)

@@ -28,12 +28,16 @@ package struct EntitleHost: Sendable {
     package let demoInfo: DemoWorldInfo?
     /// The PostgreSQL `LISTEN` connection feeding the in-memory profiles, when there is one.
     package var profileListener: ProfileChangeListener?
+    /// The pages' and the console's templates, read from the resources once, before storage is opened.
+    package let templates: PageTemplates
 
-    /// Opens storage, migrates, ensures keys and (when enabled) seeds the demo world.
+    /// Reads the pages' templates (a missing or broken one fails the start with a ``TemplateLoadingError`` that names
+    /// it), opens storage, migrates, ensures keys and (when enabled) seeds the demo world.
     package static func prepare(
         configuration: HostConfiguration, logger: Logger,
         clock: any ServiceClock = SystemClock()
     ) async throws -> EntitleHost {
+        let templates = try PageTemplates.bundled()
         let databaseURL = try configuration.databaseURL ?? configuration.databaseURLSource?.resolve()
         if configuration.databaseURL == nil, let source = configuration.databaseURLSource, let mode = source.fileReadableByOthers() {
             logger.warning(
@@ -63,7 +67,8 @@ package struct EntitleHost: Sendable {
             }
             guard configuration.demo else {
                 return EntitleHost(
-                    configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil, profileListener: listener)
+                    configuration: configuration, service: service, engine: engine, demo: nil, demoInfo: nil, profileListener: listener,
+                    templates: templates)
             }
             let demoBaseURL = serviceConfiguration.publicBaseURL + "/demo-mvpd"
             let secrets = try await DemoWorld.demoMVPDSecrets(service: service, dataDirectory: configuration.dataDirectory, now: clock.now())
@@ -86,7 +91,8 @@ package struct EntitleHost: Sendable {
             let demo = DemoMVPD(configuration: demoConfiguration, logger: logger)
             let info = try await DemoWorld.seed(service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory)
             return EntitleHost(
-                configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info, profileListener: listener)
+                configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info, profileListener: listener,
+                templates: templates)
         } catch {
             await listener?.stop()
             try? await engine.close()
@@ -96,7 +102,7 @@ package struct EntitleHost: Sendable {
 
     /// The router: the service's routes plus the DemoMVPD under `/demo-mvpd`.
     package func buildRouter() -> EntitleRouter<AppContext> {
-        service.buildRouter { router in
+        service.buildRouter(templates: templates) { router in
             if let demo {
                 demo.addRoutes(to: router.group("demo-mvpd"))
             }
@@ -131,7 +137,7 @@ package struct EntitleHost: Sendable {
         if let adminPort = configuration.adminPort {
             services.append(
                 Application(
-                    router: service.buildOperationsRouter(),
+                    router: service.buildOperationsRouter(templates: templates),
                     configuration: .init(address: .hostname(configuration.adminHost ?? "127.0.0.1", port: adminPort), serverName: "Entitle"),
                     onServerRunning: { channel in await onOperationsRunning(channel.localAddress?.port) },
                     logger: service.logger))

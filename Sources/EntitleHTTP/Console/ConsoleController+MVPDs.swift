@@ -50,11 +50,12 @@ extension ConsoleController {
     }
 
     package func mvpdsPage(_ request: Request, context: AdminContext) async throws -> Response {
-        let rows: [[String: Any]] = try await service.mvpds.views().map {
-            ["id": $0.id, "name": $0.name, "kind": $0.kind, "authorizationProtocol": $0.authorizationProtocol, "disabled": $0.disabled]
+        let rows = try await service.mvpds.views().map {
+            ConsoleMVPDsPage.Row(id: $0.id, name: $0.name, kind: $0.kind, authorizationProtocol: $0.authorizationProtocol, disabled: $0.disabled)
         }
-        let values: [String: Any] = ["mvpds": rows, "oauth2RedirectURI": service.oauth2MVPDs.redirectURI]
-        return pages.page("mvpds", title: "MVPDs", nav: "MVPDs", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+        return pages.page(
+            ConsoleMVPDsPage(mvpds: rows, oauth2RedirectURI: service.oauth2MVPDs.redirectURI), title: "MVPDs", nav: .mvpds,
+            identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     package func mvpdPage(_ request: Request, context: AdminContext) async throws -> Response {
@@ -63,30 +64,26 @@ extension ConsoleController {
         do { mvpd = try await service.mvpds.view(id: id) } catch let error as AdminError {
             return pages.problem(ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/mvpds")
         }
-        let values: [String: Any] = [
-            "mvpd": [
-                "id": mvpd.id, "name": mvpd.name, "kind": mvpd.kind, "entityID": mvpd.entityID ?? "", "singleSignOnURL": mvpd.singleSignOnURL ?? "",
-                "signingCertificates": mvpd.signingCertificates, "authorizationProtocol": mvpd.authorizationProtocol,
-                "authorizationURL": mvpd.authorizationURL ?? "", "logoURL": mvpd.logoURL,
-            ],
-            "disabled": mvpd.disabled, "profileTTLSeconds": mvpd.profileTTLSeconds, "offersLineup": mvpd.kind == "saml",
-            "preflight": mvpd.integrations.map { integration -> [String: Any] in
-                var row: [String: Any] = ["requestor": integration.requestor]
-                // Only present values: an empty string would open the template's section.
-                if let lineup = mvpd.preflightLineup[integration.requestor] { row["lineup"] = lineup }
-                if let maximum = mvpd.preflightMaxResources[integration.requestor] { row["maxResources"] = "\(maximum)" }
-                return row
+        let content = ConsoleMVPDPage(
+            mvpd: .init(
+                id: mvpd.id, name: mvpd.name, kind: mvpd.kind, entityID: mvpd.entityID ?? "", singleSignOnURL: mvpd.singleSignOnURL ?? "",
+                signingCertificates: mvpd.signingCertificates, authorizationProtocol: mvpd.authorizationProtocol,
+                authorizationURL: mvpd.authorizationURL ?? "", logoURL: mvpd.logoURL),
+            disabled: mvpd.disabled, profileTTLSeconds: mvpd.profileTTLSeconds, offersLineup: mvpd.kind == "saml",
+            // Only present values: an empty string would open the template's section.
+            preflight: mvpd.integrations.map { integration in
+                ConsoleMVPDPage.Preflight(
+                    requestor: integration.requestor, lineup: mvpd.preflightLineup[integration.requestor],
+                    maxResources: mvpd.preflightMaxResources[integration.requestor].map { "\($0)" })
             },
-            "flags": [
-                "requiresSafariViewController": mvpd.requiresSafariViewController, "enablePlatformServices": mvpd.enablePlatformServices,
-                "displayInPlatformPicker": mvpd.displayInPlatformPicker, "supported": mvpd.boardingStatus == "SUPPORTED",
-                "picker": mvpd.boardingStatus == "PICKER", "notSupported": mvpd.boardingStatus == "NOT_SUPPORTED",
-                "protocolNone": mvpd.authorizationProtocol == "none", "protocolXACML": mvpd.authorizationProtocol == "xacml",
-                "protocolREST": mvpd.authorizationProtocol == "rest", "protocolJSON": mvpd.authorizationProtocol == "entitle-json",
-            ],
-        ]
+            flags: .init(
+                requiresSafariViewController: mvpd.requiresSafariViewController, enablePlatformServices: mvpd.enablePlatformServices,
+                displayInPlatformPicker: mvpd.displayInPlatformPicker, supported: mvpd.boardingStatus == "SUPPORTED",
+                picker: mvpd.boardingStatus == "PICKER", notSupported: mvpd.boardingStatus == "NOT_SUPPORTED",
+                protocolNone: mvpd.authorizationProtocol == "none", protocolXACML: mvpd.authorizationProtocol == "xacml",
+                protocolREST: mvpd.authorizationProtocol == "rest", protocolJSON: mvpd.authorizationProtocol == "entitle-json"))
         return pages.page(
-            "mvpd", title: "MVPD \(id)", nav: "MVPDs", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+            content, title: "MVPD \(id)", nav: .mvpds, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     /// Adds a SAML MVPD from the add form: metadata uploaded or fetched from its URL (remembered for `mvpd refresh`).

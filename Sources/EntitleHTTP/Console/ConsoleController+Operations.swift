@@ -41,31 +41,32 @@ extension ConsoleController {
 
     package func keysPage(_ request: Request, context: AdminContext) async throws -> Response {
         let keys = try await service.keyOperations.views()
-        var purposes: [[String: Any]] = []
+        var purposes: [ConsoleKeysPage.Purpose] = []
         for purpose in KeyPurpose.known {
-            purposes.append([
-                "purpose": purpose.rawValue, "impact": try await service.keyOperations.rotationImpact(purpose: purpose),
-                "defaultDelay": ServiceKeys.promotionDelay(purpose: purpose) / 1000,
-                "keys": keys.filter { $0.purpose == purpose.rawValue }.map {
-                    ["kid": $0.kid, "state": $0.state, "createdAt": $0.createdAt, "signsFrom": $0.signsFrom, "retiredAt": $0.retiredAt ?? ""]
-                },
-            ])
+            purposes.append(
+                .init(
+                    purpose: purpose.rawValue, impact: try await service.keyOperations.rotationImpact(purpose: purpose),
+                    defaultDelay: ServiceKeys.promotionDelay(purpose: purpose) / 1000,
+                    keys: keys.filter { $0.purpose == purpose.rawValue }.map {
+                        .init(kid: $0.kid, state: $0.state, createdAt: $0.createdAt, signsFrom: $0.signsFrom, retiredAt: $0.retiredAt ?? "")
+                    }))
         }
         return pages.page(
-            "keys", title: "Keys", nav: "Keys", ["purposes": purposes], identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+            ConsoleKeysPage(purposes: purposes), title: "Keys", nav: .keys, identity: context.operatorIdentity,
+            flash: ConsoleFlash(request: request))
     }
 
     package func operatorsPage(_ request: Request, context: AdminContext) async throws -> Response {
-        var operators: [[String: Any]] = []
+        var operators: [ConsoleOperatorsPage.Operator] = []
         for account in try await service.operatorChanges.allOperators() {
             let failures = try await service.operatorChanges.recentFailures(username: account.username)
-            operators.append([
-                "username": account.username, "role": account.role, "state": account.disabled == 0 ? "active" : "disabled",
-                "failures": failures, "hasFailures": failures > 0,
-            ])
+            operators.append(
+                .init(
+                    username: account.username, role: account.role, state: account.disabled == 0 ? "active" : "disabled",
+                    failures: failures, hasFailures: failures > 0))
         }
         return pages.page(
-            "operators", title: "Operators", nav: "Operators", ["operators": operators], identity: context.operatorIdentity,
+            ConsoleOperatorsPage(operators: operators), title: "Operators", nav: .operators, identity: context.operatorIdentity,
             flash: ConsoleFlash(request: request))
     }
 
@@ -80,16 +81,15 @@ extension ConsoleController {
             }
             since = Int64(date.timeIntervalSince1970 * 1000)
         }
-        let changes: [[String: Any]] = try await service.changes.recorded(since: since).reversed().prefix(1000).map {
+        let changes = try await service.changes.recorded(since: since).reversed().prefix(1000).map {
             let (before, after) = Self.differences($0.valueBefore, $0.valueAfter)
-            return [
-                "at": Self.time($0.at), "actor": $0.actor, "action": $0.action, "target": $0.target, "description": $0.description ?? "",
-                "before": before, "after": after,
-            ]
+            return ConsoleChangesPage.Change(
+                at: Self.time($0.at), actor: $0.actor, action: $0.action, target: $0.target, description: $0.description ?? "",
+                before: before, after: after)
         }
         let sinceValue = String(Self.time(since).replacingOccurrences(of: " ", with: "T").prefix(16))
         return pages.page(
-            "changes", title: "Changes log", nav: "Changes", ["changes": changes, "since": sinceValue], identity: context.operatorIdentity,
+            ConsoleChangesPage(changes: changes, since: sinceValue), title: "Changes log", nav: .changes, identity: context.operatorIdentity,
             flash: ConsoleFlash(request: request))
     }
 
@@ -110,19 +110,18 @@ extension ConsoleController {
             "start=" + Self.iso(start), "end=" + Self.iso(end), "granularity=" + period.granularity,
         ]
         if let chosen { parameters.append("requestor=" + chosen) }
-        let charts: [[String: String]] = [
-            ["id": "chart-signins", "title": "Sign-ins"], ["id": "chart-authorizations", "title": "Authorizations"],
-            ["id": "chart-tokens", "title": "Media tokens and preauthorizations"], ["id": "chart-mvpd", "title": "By MVPD"],
-            ["id": "chart-latency", "title": "MVPD latency (ms)"], ["id": "chart-platform", "title": "By platform"],
+        let charts: [ConsoleReportsPage.Chart] = [
+            .init(id: "chart-signins", title: "Sign-ins"), .init(id: "chart-authorizations", title: "Authorizations"),
+            .init(id: "chart-tokens", title: "Media tokens and preauthorizations"), .init(id: "chart-mvpd", title: "By MVPD"),
+            .init(id: "chart-latency", title: "MVPD latency (ms)"), .init(id: "chart-platform", title: "By platform"),
         ]
-        let values: [String: Any] = [
-            "requestors": requestors.map { ["id": $0, "selected": $0 == chosen] },
-            "periods": Self.periods.map { ["value": $0.value, "label": $0.label, "selected": $0.value == period.value] },
-            "query": parameters.joined(separator: "&"), "start": Self.time(start), "end": Self.time(end), "granularity": period.granularity,
-            "charts": charts,
-        ]
+        let content = ConsoleReportsPage(
+            requestors: requestors.map { .init(id: $0, selected: $0 == chosen) },
+            periods: Self.periods.map { .init(value: $0.value, label: $0.label, selected: $0.value == period.value) },
+            query: parameters.joined(separator: "&"), start: Self.time(start), end: Self.time(end), granularity: period.granularity,
+            charts: charts)
         return pages.page(
-            "reports", title: "Reports", nav: "Reports", values, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+            content, title: "Reports", nav: .reports, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     /// A time in milliseconds as ISO 8601 (UTC, seconds).

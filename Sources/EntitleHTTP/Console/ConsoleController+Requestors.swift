@@ -144,14 +144,13 @@ extension ConsoleController {
     }
 
     package func requestorsPage(_ request: Request, context: AdminContext) async throws -> Response {
-        let rows: [[String: Any]] = try await service.requestors.views().map { r in
-            [
-                "id": r.id, "name": r.name, "domains": r.domains.joined(separator: ", "), "disabled": r.disabled,
-                "integrationCount": r.integrations.count, "enabledIntegrations": r.integrations.filter(\.enabled).count,
-            ]
+        let rows = try await service.requestors.views().map { r in
+            ConsoleRequestorsPage.Row(
+                id: r.id, name: r.name, domains: r.domains.joined(separator: ", "), disabled: r.disabled,
+                integrationCount: r.integrations.count, enabledIntegrations: r.integrations.filter(\.enabled).count)
         }
         return pages.page(
-            "requestors", title: "Requestors", nav: "Requestors", ["requestors": rows], identity: context.operatorIdentity,
+            ConsoleRequestorsPage(requestors: rows), title: "Requestors", nav: .requestors, identity: context.operatorIdentity,
             flash: ConsoleFlash(request: request))
     }
 
@@ -162,46 +161,39 @@ extension ConsoleController {
             return pages.problem(
                 ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/requestors")
         }
-        let statements: [[String: Any]] = try await service.applications.softwareStatements(requestor: id).map(
-            SoftwareStatementView.init
-        ).map {
-            ["softwareID": $0.softwareID, "name": $0.name, "issuedAt": $0.issuedAt, "revoked": $0.revoked, "requestorID": id]
+        let statements = try await service.applications.softwareStatements(requestor: id).map(SoftwareStatementView.init).map {
+            ConsoleRequestorPage.Statement(softwareID: $0.softwareID, name: $0.name, issuedAt: $0.issuedAt, revoked: $0.revoked, requestorID: id)
         }
-        let clients: [[String: Any]] = try await service.applications.registeredClients(softwareID: nil, limit: 1000).map(ClientView.init)
+        let clients = try await service.applications.registeredClients(softwareID: nil, limit: 1000).map(ClientView.init)
             .filter { $0.requestor == id }.map {
-                ["clientID": $0.clientID, "softwareID": $0.softwareID, "issuedAt": $0.issuedAt, "revoked": $0.revoked, "requestor": id]
+                ConsoleRequestorPage.Client(
+                    clientID: $0.clientID, softwareID: $0.softwareID, issuedAt: $0.issuedAt, revoked: $0.revoked, requestor: id)
             }
-        let rules: [[String: Any]] = try await service.support.degradationRules(requestor: id).map {
-            [
-                "mvpd": $0.mvpdId, "rule": $0.rule.rawValue, "start": Self.time($0.startsAt), "end": Self.time($0.endsAt),
-            ]
+        let rules = try await service.support.degradationRules(requestor: id).map {
+            ConsoleRequestorPage.Rule(mvpd: $0.mvpdId, rule: $0.rule.rawValue, start: Self.time($0.startsAt), end: Self.time($0.endsAt))
         }
-        let ttls: [[String: Any]] = try await service.integrations.authorizationTTLs().filter {
+        let ttls = try await service.integrations.authorizationTTLs().filter {
             $0.requestorId == id || $0.requestorId == AuthorizationTTLRecord.anyRequestor
-        }.map { ["mvpd": $0.mvpdId, "scope": $0.requestorId == id ? id : "every requestor", "seconds": $0.ttlSeconds] }
+        }.map { ConsoleRequestorPage.AuthorizationTTL(mvpd: $0.mvpdId, scope: $0.requestorId == id ? id : "every requestor", seconds: $0.ttlSeconds) }
         let algorithm =
             try await service.keyOperations.mediaTokenAlgorithms().first { $0.requestorId == id }?.algorithm ?? .rsaSHA256
-        let legacyKeys: [[String: Any]] = try await service.keyOperations.legacyAppKeys(requestor: id).map {
-            ["publicKey": $0.publicKey, "createdAt": Self.time($0.createdAt), "revoked": $0.revoked]
+        let legacyKeys = try await service.keyOperations.legacyAppKeys(requestor: id).map {
+            ConsoleRequestorPage.LegacyKey(publicKey: $0.publicKey, createdAt: Self.time($0.createdAt), revoked: $0.revoked)
         }
-        let algorithms: [[String: Any]] = MediaTokenAlgorithm.all.map { ["name": $0.rawValue, "selected": $0 == algorithm] }
-        let integrations: [[String: Any]] = requestor.integrations.map {
-            ["mvpd": $0.mvpd, "enabled": $0.enabled, "displayName": $0.displayName ?? "(the MVPD's own)"]
-        }
-        let values: [String: Any] = [
-            "requestor": [
-                "id": requestor.id, "name": requestor.name, "domains": requestor.domains.joined(separator: ", "),
-                "maxResources": requestor.maxResources, "disabled": requestor.disabled,
-                "profileLifetime": requestor.defaultProfileTTLSeconds.map { "\($0) s" } ?? "as each MVPD sets",
-                "authorizationTTL": requestor.defaultAuthorizationTTLSeconds.map { "\($0) s" } ?? "as each MVPD sets",
-                "preflight": requestor.defaultPreflightMaxResources.map { "in calls of up to \($0) resources" } ?? "per resource",
-            ],
-            "integrations": integrations, "statements": statements, "clients": clients, "rules": rules,
-            "authorizationTTLs": ttls, "mediaTokenAlgorithm": algorithm.rawValue, "algorithms": algorithms, "legacyKeys": legacyKeys,
-        ]
+        let content = ConsoleRequestorPage(
+            requestor: .init(
+                id: requestor.id, name: requestor.name, domains: requestor.domains.joined(separator: ", "),
+                maxResources: requestor.maxResources, disabled: requestor.disabled,
+                profileLifetime: requestor.defaultProfileTTLSeconds.map { "\($0) s" } ?? "as each MVPD sets",
+                authorizationTTL: requestor.defaultAuthorizationTTLSeconds.map { "\($0) s" } ?? "as each MVPD sets",
+                preflight: requestor.defaultPreflightMaxResources.map { "in calls of up to \($0) resources" } ?? "per resource"),
+            integrations: requestor.integrations.map {
+                .init(mvpd: $0.mvpd, enabled: $0.enabled, displayName: $0.displayName ?? "(the MVPD's own)")
+            },
+            statements: statements, clients: clients, rules: rules, authorizationTTLs: ttls, mediaTokenAlgorithm: algorithm.rawValue,
+            algorithms: MediaTokenAlgorithm.all.map { .init(name: $0.rawValue, selected: $0 == algorithm) }, legacyKeys: legacyKeys)
         return pages.page(
-            "requestor", title: "Requestor \(id)", nav: "Requestors", values, identity: context.operatorIdentity,
-            flash: ConsoleFlash(request: request))
+            content, title: "Requestor \(id)", nav: .requestors, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     /// The page of a requestor (the requestors list when none is known).

@@ -5,12 +5,13 @@ import Foundation
 import Hummingbird
 import Mustache
 
-/// Renders the console's pages (``ConsoleTemplates``) with the frame every page shares — the signed-in operator, the
-/// CSRF token, what the role may do, the message of the last change — and the console's strict security headers.
+/// Renders the console's pages (the templates under `templates/console/`, ``PageTemplates``) with the frame every page
+/// shares (``ConsoleFrame``: the signed-in operator, the CSRF token, what the role may do, the message of the last
+/// change) and the console's strict security headers.
 package struct ConsolePages: Sendable {
     package let library: MustacheLibrary
 
-    /// The forms whose "why" field carries an id of its own (see ``ConsoleTemplates/description``).
+    /// The forms whose "why" field carries an id of its own (see `templates/console/description.mustache`).
     package static let formIDs = [
         "issue-statement", "set-degradation", "reset-temppass", "set-authorization-ttl", "set-media-token-algorithm", "add-mvpd", "add-oauth2-mvpd",
         "edit-mvpd", "toggle-mvpd", "remove-mvpd",
@@ -23,34 +24,15 @@ package struct ConsolePages: Sendable {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
         + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    package init() {
-        // The templates are constants of this module: failing to parse them is a programming error caught by the tests.
-        PageEscaping.registered
-        let templates: [String: String] = [
-            "layout": ConsoleTemplates.layout, "why": ConsoleTemplates.why, "description": ConsoleTemplates.description,
-            "signIn": ConsoleTemplates.signIn, "message": ConsoleTemplates.message, "requestors": ConsoleTemplates.requestors,
-            "requestor": ConsoleTemplates.requestor, "mvpds": ConsoleTemplates.mvpds, "mvpd": ConsoleTemplates.mvpd,
-            "keys": ConsoleTemplates.keys, "operators": ConsoleTemplates.operators, "changes": ConsoleTemplates.changes,
-            "reports": ConsoleTemplates.reports,
-        ]
-        library = MustacheLibrary(templates: templates.mapValues { try! MustacheTemplate(string: $0) })
-    }
+    package init(_ templates: PageTemplates) { library = templates.console }
 
-    /// A page of the signed-in console: `values` plus the frame's values; `nav` names the menu entry it belongs to.
-    package func page(
-        _ name: String, title: String, nav: String, _ values: [String: Any], identity: OperatorIdentity, flash: ConsoleFlash?,
+    /// A page of the signed-in console: `content` inside the frame; `nav` names the menu entry it belongs to.
+    package func page<Content: ConsolePageContent>(
+        _ content: Content, title: String, nav: ConsoleNav?, identity: OperatorIdentity, flash: ConsoleFlash?,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        var all = values
-        all["title"] = title
-        all["username"] = identity.username
-        all["role"] = identity.role.rawValue
-        all["csrf"] = identity.csrfToken
-        all["mayChange"] = identity.role.mayChange
-        all["nav" + nav] = true
-        all["form"] = Dictionary(uniqueKeysWithValues: Self.formIDs.map { ($0, ["formID": $0]) })
-        if let flash { all["flash"] = ["kind": flash.isError ? "error" : "ok", "text": flash.text, "error": flash.isError] }
-        var response = html(library.render(all, withTemplate: name) ?? "", status: status)
+        let frame = ConsoleFrame(title: title, nav: nav, identity: identity, flash: flash)
+        var response = html(library.render(ConsoleRendering(frame: frame, content: content), withTemplate: Content.template) ?? "", status: status)
         if flash != nil { response.setCookie(ConsoleFlash.clearing) }
         return response
     }
@@ -58,15 +40,13 @@ package struct ConsolePages: Sendable {
     /// A page that says why a request was refused.
     package func problem(_ failure: ConsoleFailure, identity: OperatorIdentity, back: String) -> Response {
         page(
-            "message", title: failure.status == .forbidden ? "Not allowed" : "Cannot do that", nav: "",
-            ["message": failure.message, "back": back], identity: identity, flash: nil, status: failure.status)
+            ConsoleMessagePage(message: failure.message, back: back), title: failure.status == .forbidden ? "Not allowed" : "Cannot do that",
+            nav: nil, identity: identity, flash: nil, status: failure.status)
     }
 
     /// The sign-in page; `login` is the value of the sign-in form's anti-forgery field.
     package func signIn(login: String, username: String = "", error: String? = nil, status: HTTPResponse.Status = .ok) -> Response {
-        var values: [String: Any] = ["login": login, "username": username]
-        if let error { values["error"] = error }
-        return html(library.render(values, withTemplate: "signIn") ?? "", status: status)
+        html(library.render(ConsoleSignInPage(login: login, username: username, error: error), withTemplate: "signIn") ?? "", status: status)
     }
 
     /// An HTML answer with the console's headers.

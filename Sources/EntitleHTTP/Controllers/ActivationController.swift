@@ -24,7 +24,7 @@ package struct ActivationController: ClockReading {
         router.get("/activate") { request, context in
             let (csrf, cookies) = csrfToken(request, https: context.forwardedHTTPS)
             let code = FormBody.query(of: request)["code"] ?? ""
-            return pages.render("activate", ["title": "Activate your device", "csrf": csrf, "code": code], cookies: cookies)
+            return pages.render(ActivatePage(title: "Activate your device", csrf: csrf, code: code), cookies: cookies)
         }
         router.post("/activate") { request, context in
             let form = try await FormBody.fields(of: request, context: context)
@@ -95,11 +95,9 @@ package struct ActivationController: ClockReading {
             if let csrf {
                 return .page(
                     pages.render(
-                        "activate",
-                        [
-                            "title": "That code is not valid", "csrf": csrf, "code": String(raw.prefix(32)),
-                            "error": "That code is not valid. Check the code on your TV and enter it again.",
-                        ],
+                        ActivatePage(
+                            title: "That code is not valid", csrf: csrf, code: String(raw.prefix(32)),
+                            error: "That code is not valid. Check the code on your TV and enter it again."),
                         status: .badRequest))
             }
             return .page(
@@ -134,17 +132,14 @@ package struct ActivationController: ClockReading {
         let mvpds = try await catalog.mvpds(requestor: session.requestorId)
             .filter { needle.isEmpty || $0.displayName.lowercased().contains(needle) || $0.id.lowercased().contains(needle) }
             .map {
-                [
-                    "id": $0.id, "displayName": $0.displayName, "logoUrl": $0.logoUrl, "hasLogo": !$0.logoUrl.isEmpty,
-                    "initials": Self.initials($0.displayName),
-                ] as [String: Any]
+                PickerPage.MVPD(
+                    id: $0.id, displayName: $0.displayName, logoUrl: $0.logoUrl, hasLogo: !$0.logoUrl.isEmpty, initials: Self.initials($0.displayName)
+                )
             }
         return pages.render(
-            "picker",
-            [
-                "title": "Choose your TV provider", "code": session.code, "csrf": csrf, "query": query, "mvpds": mvpds,
-                "requestorName": requestor?.name ?? session.requestorId,
-            ])
+            PickerPage(
+                title: "Choose your TV provider", code: session.code, csrf: csrf, query: query, mvpds: mvpds,
+                requestorName: requestor?.name ?? session.requestorId))
     }
 
     /// Up to two initials of a provider's name ("Demo Cable" → "DC"), shown when it has no logo or the logo does not load.

@@ -30,7 +30,7 @@ package struct AuthenticateController: ClockReading {
             let session = try await sessionStore.session(code: code), session.requestorId == sp, session.notAfter > now
         else {
             try await sessions.countFailedCodeLookup(bucket: bucket)
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "This sign-in link is not valid",
                 message: "The code is unknown or has expired. Start signing in again from your app or TV.", status: .badRequest)
         }
@@ -41,7 +41,7 @@ package struct AuthenticateController: ClockReading {
             mvpdID = chosen
         }
         guard session.status != .cancelled else {
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "This sign-in was cancelled",
                 message: "Signing in was cancelled on the TV or app. Start signing in again there.", status: .gone)
         }

@@ -29,8 +29,8 @@ package struct LandingController: Sendable {
                         "the demo identity provider's SAML metadata (also DemoFiber, DemoSSO), the kind of file entitle admin mvpd add --saml-metadata reads"
                     ))
             }
-            let links = items.map { path, title, what in ["path": path, "title": title, "what": what] }
-            return pages.render("landing", ["links": links, "demo": demo, "base": base])
+            let links = items.map { path, title, what in LandingPage.Link(path: path, title: title, what: what) }
+            return pages.render(LandingPage(links: links, demo: demo, base: base))
         }
     }
 

@@ -38,7 +38,7 @@ package struct OAuth2Controller: Sendable {
             context.logger.warning("OAuth 2.0 sign-in refused", metadata: ["code": "\(error.code.rawValue)"])
             let status: HTTPResponse.Status =
                 error.code == .networkConnectionTimeout ? .gatewayTimeout : (error.code == .networkReceivedError ? .badGateway : .badRequest)
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "Sign-in failed",
                 message: "\(error.details ?? error.message) Start signing in again from your app or TV. (\(error.code.rawValue))",
                 status: status)
@@ -48,7 +48,7 @@ package struct OAuth2Controller: Sendable {
     package func loggedOut(_ request: Request) async throws -> Response {
         let query = FormBody.query(of: request)
         guard let state = query["state"], let pending = try await sessions.takeLogoutRequest(id: state) else {
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "Sign-out not recognised",
                 message: "This page does not answer a sign-out started here, or the answer was already used. "
                     + "A sign-out from an app takes effect in the app before your TV provider is asked.",
@@ -56,7 +56,7 @@ package struct OAuth2Controller: Sendable {
         }
         if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
         let name = try await catalog.mvpd(id: pending.mvpdId)?.displayName ?? "your TV provider"
-        return HTMLPage.message(title: "Signed out", message: "You are signed out of \(name) in this app.")
+        return signedIn.pages.plainMessage(title: "Signed out", message: "You are signed out of \(name) in this app.")
     }
 
     /// Creates the value from each of its stored properties.

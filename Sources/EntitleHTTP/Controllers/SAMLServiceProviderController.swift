@@ -54,7 +54,7 @@ package struct SAMLServiceProviderController: ClockReading {
         // Adobe answers 451 when the registration code is missing (clients of the pre-DCR cookie flow, protocol notes
         // §4.3): every sign-in here belongs to a registration code, made by reggie, REST v1 or REST v2.
         guard let rawCode = query["reg_code"], !rawCode.isEmpty else {
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "A registration code is required",
                 message: "Start signing in from your app or TV: it creates the registration code this page needs.",
                 status: .unavailableForLegalReasons)
@@ -65,7 +65,7 @@ package struct SAMLServiceProviderController: ClockReading {
             session.requestorId == query["requestor_id"], let mvpdID = session.mvpdId, mvpdID == query["mso_id"],
             let mvpd = try await catalog.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID)
         else {
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "This sign-in link is not valid",
                 message: "The sign-in request is unknown or has expired. Start again from your app or TV.", status: .badRequest)
         }
@@ -74,7 +74,7 @@ package struct SAMLServiceProviderController: ClockReading {
                 try await tempPass.startTempPass(
                     requestor: session.requestorId, clientID: session.clientId, device: session.deviceId, mvpd: mvpd, sessionCode: code)
             } catch let error as EnhancedError {
-                return HTMLPage.message(title: "Free preview unavailable", message: error.details ?? error.message, status: .forbidden)
+                return signedIn.pages.plainMessage(title: "Free preview unavailable", message: error.details ?? error.message, status: .forbidden)
             }
             try await sessionStore.markAuthenticated(code: code)
             return try await signedIn.signedInResponse(redirect: session.redirectUrl ?? configuration.authenticatedPageURL, code: code)
@@ -88,7 +88,7 @@ package struct SAMLServiceProviderController: ClockReading {
         }
         if mvpd.kind == .oauth2 {
             guard let location = try await oauth2.authorizationURL(session: session, mvpd: mvpd) else {
-                return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
+                return signedIn.pages.plainMessage(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
             }
             return HTMLPage.redirect(to: location)
         }
@@ -99,7 +99,7 @@ package struct SAMLServiceProviderController: ClockReading {
             destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
             forceAuthn: false)
         guard try await sessionStore.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
-            return HTMLPage.message(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
+            return signedIn.pages.plainMessage(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
         assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
         let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: KeyPurpose.samlSP) : nil
@@ -110,7 +110,7 @@ package struct SAMLServiceProviderController: ClockReading {
     package func consumeAssertion(_ request: Request, context: AppContext) async throws -> Response {
         let form = try await FormBody.fields(of: request, context: context)
         guard let samlResponse = form["SAMLResponse"], !samlResponse.isEmpty else {
-            return HTMLPage.message(title: "Sign-in failed", message: "The TV provider's answer is missing.", status: .badRequest)
+            return signedIn.pages.plainMessage(title: "Sign-in failed", message: "The TV provider's answer is missing.", status: .badRequest)
         }
         let outcome = await assertions.consume(samlResponse: samlResponse, relayState: form["RelayState"])
         switch outcome {
@@ -120,7 +120,7 @@ package struct SAMLServiceProviderController: ClockReading {
             return HTMLPage.redirect(to: redirect)
         case .rejected(let reason):
             context.logger.warning("SAML response rejected", metadata: ["reason": "\(reason.logEscaped)"])
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "Sign-in failed",
                 message: "The answer from your TV provider could not be accepted. Start signing in again from your app or TV.",
                 status: .badRequest)
@@ -134,12 +134,12 @@ package struct SAMLServiceProviderController: ClockReading {
         else {
             if let answer = try await adobeServicesLogout(query: query) { return answer }
             if let redirect = try await requestorLogoutRedirect(query: query) { return HTMLPage.redirect(to: redirect) }
-            return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
+            return signedIn.pages.plainMessage(title: "Signed out", message: "You are signed out of this app.")
         }
         if mvpd.kind == .oauth2 {
             // RP-initiated logout at the MVPD's endpoint; it sends the browser back to /adobe-services/oauth2/logout.
             guard let location = try await oauth2.logoutURL(mvpd: mvpd, requestID: record.requestId) else {
-                return HTMLPage.message(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
+                return signedIn.pages.plainMessage(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
             }
             return HTMLPage.redirect(to: location)
         }
@@ -157,7 +157,7 @@ package struct SAMLServiceProviderController: ClockReading {
         else {
             // Not an answer to a sign-out started here (garbage, replayed or expired): nothing is confirmed. A sign-out
             // the user started took effect in the app before the browser left for the provider.
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "Sign-out not recognised",
                 message: "This page does not answer a sign-out started here, or the answer was already used or has expired. "
                     + "A sign-out from an app takes effect in the app before your TV provider is asked.",
@@ -170,7 +170,7 @@ package struct SAMLServiceProviderController: ClockReading {
             response.inResponseTo == pending.requestId,
             try await sessionStore.takeLogoutRequest(id: pending.requestId) != nil
         else {
-            return HTMLPage.message(
+            return signedIn.pages.plainMessage(
                 title: "Sign-out could not be confirmed",
                 message: "You are signed out of this app, but your TV provider did not confirm the sign-out.",
                 status: .badRequest)
@@ -179,7 +179,7 @@ package struct SAMLServiceProviderController: ClockReading {
             logger.warning("accepted a LogoutResponse signed with RSA-SHA1 (enabled for this MVPD)", metadata: ["mvpd": "\(mvpd.id.logEscaped)"])
         }
         if let redirect = pending.redirectUrl { return HTMLPage.redirect(to: redirect) }
-        return HTMLPage.message(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
+        return signedIn.pages.plainMessage(title: "Signed out", message: "You are signed out of \(mvpd.displayName) in this app.")
     }
 
     /// SDK logout (`GET /adobe-services/logout` with `authentication_token`): forgets the sign-in of the token's device.
@@ -202,7 +202,7 @@ package struct SAMLServiceProviderController: ClockReading {
                 to: configuration.publicBaseURL + "/adobe-services/logout?" + FormURLEncoding.encode([("request_id", requestID)]))
         }
         if let redirect { return HTMLPage.redirect(to: redirect) }
-        return HTMLPage.message(title: "Signed out", message: "You are signed out of this app.")
+        return signedIn.pages.plainMessage(title: "Signed out", message: "You are signed out of this app.")
     }
 
     /// The confirmation page of a logout the app already made through the API (an MVPD without Single Logout: the SDK

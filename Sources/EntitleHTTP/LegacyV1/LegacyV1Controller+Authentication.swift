@@ -143,7 +143,7 @@ extension LegacyV1Controller {
         guard let code = query["reg_code"].flatMap(RegistrationCode.normalize), let session = try await sessionStore.session(code: code),
             session.requestorId == query["requestor_id"], session.notAfter > now
         else {
-            return HTMLPage.message(
+            return pages.plainMessage(
                 title: "This sign-in link is not valid",
                 message: "The registration code is unknown or has expired. Start signing in again on your device.",
                 status: .badRequest)
@@ -151,13 +151,13 @@ extension LegacyV1Controller {
         guard let requestor = try await catalog.requestor(id: session.requestorId),
             let mvpdID = query["mso_id"], try await catalog.integratedMVPD(requestor: session.requestorId, mvpd: mvpdID) != nil
         else {
-            return HTMLPage.message(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
+            return pages.plainMessage(title: "Unknown TV provider", message: "This TV provider is not available here.", status: .badRequest)
         }
         let domains = requestor.domains
         // Adobe records `domain_name` without gating on it (clients in the field hard-code `adobe.com`); the
         // redirect URL below is the check that protects the user, so only a malformed domain is refused.
         guard let domain = query["domain_name"], Self.isWellFormedDomainName(domain) else {
-            return HTMLPage.message(
+            return pages.plainMessage(
                 title: "This sign-in link is not valid", message: "The domain name is missing or malformed.",
                 status: .badRequest)
         }
@@ -168,7 +168,7 @@ extension LegacyV1Controller {
             let redirect = requested == configuration.authenticatedPageURL
                 ? requested : RedirectURIPolicy.allowedTarget(requested, registered: registered, domains: domains)
         else {
-            return HTMLPage.message(
+            return pages.plainMessage(
                 title: "This sign-in link is not valid", message: "The redirect URL is not registered for this programmer.",
                 status: .badRequest)
         }

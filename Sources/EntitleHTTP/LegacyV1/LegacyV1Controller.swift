@@ -28,6 +28,8 @@ package struct LegacyV1Controller: ClockReading {
     package let partnerSSO: PartnerSingleSignOn
     package let shared: LegacyProtocolService
     package let clock: any ServiceClock
+    /// The browser pages of `GET /api/v1/authenticate`.
+    package let pages: Pages
 
     /// The route groups of one path prefix (`/api/v1` or `/reggie/v1`).
     package struct Groups {
@@ -62,7 +64,8 @@ package struct LegacyV1Controller: ClockReading {
         sessionStore: any SignInSessionStoring, catalog: any CatalogReading, clients: any ClientStoring, legacy: any LegacyStoring,
         profileStore: any ProfileStoring,
         configuration: ServiceConfiguration, sessions: AuthenticationSessions, tempPass: TempPassService, decisions: DecisionService,
-        mediaTokens: MediaTokenService, partnerSSO: PartnerSingleSignOn, shared: LegacyProtocolService, clock: any ServiceClock
+        mediaTokens: MediaTokenService, partnerSSO: PartnerSingleSignOn, shared: LegacyProtocolService, clock: any ServiceClock,
+        pages: Pages
     ) {
         self.logout = logout
         self.sessionStore = sessionStore
@@ -78,5 +81,6 @@ package struct LegacyV1Controller: ClockReading {
         self.partnerSSO = partnerSSO
         self.shared = shared
         self.clock = clock
+        self.pages = pages
     }
 }

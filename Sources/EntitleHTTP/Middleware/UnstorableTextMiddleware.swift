@@ -15,6 +15,11 @@ import NIOHTTP1
 package struct UnstorableTextMiddleware: RouterMiddleware {
     package typealias Context = AppContext
 
+    /// The plain page of a refused page request.
+    package let pages: Pages
+
+    package init(pages: Pages) { self.pages = pages }
+
     package func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws
         -> Response
     {
@@ -26,7 +31,7 @@ package struct UnstorableTextMiddleware: RouterMiddleware {
         if !unstorable, Self.mayHaveBody(request), !Self.isDecisions(request), !Self.declaredTooLarge(request, limit: context.maxUploadSize) {
             let body: ByteBuffer
             do { body = try await request.collectBody(upTo: context.maxUploadSize) } catch is HTTPParserError {
-                var answer = try Self.refusal(for: request, context: context, explaining: Self.malformedBody)
+                var answer = try refusal(for: request, context: context, explaining: Self.malformedBody)
                 answer.headers[.connection] = "close"  // the framing is broken: the next request cannot be found
                 return answer
             }
@@ -35,7 +40,7 @@ package struct UnstorableTextMiddleware: RouterMiddleware {
                 ?? Self.containsNUL(Array(body.readableBytesView))
         }
         guard unstorable else { return try await next(request, context) }
-        return try Self.refusal(for: request, context: context)
+        return try refusal(for: request, context: context)
     }
 
     /// Routes a browser opens: their errors are pages.
@@ -103,9 +108,9 @@ package struct UnstorableTextMiddleware: RouterMiddleware {
     package static let malformedBody = "The request body is not valid HTTP/1.1: its chunked encoding or length is malformed."
 
     /// The protocol's 400 for the route the request was meant for, giving `reason`.
-    package static func refusal(for request: Request, context: AppContext, explaining reason: String = explanation) throws -> Response {
+    package func refusal(for request: Request, context: AppContext, explaining reason: String = Self.explanation) throws -> Response {
         if Self.isPage(request.uri.path) {
-            return HTMLPage.message(title: "This link is not valid", message: reason, status: .badRequest)
+            return pages.plainMessage(title: "This link is not valid", message: reason, status: .badRequest)
         }
         let error = EnhancedError.invalidRequest.with(details: reason)
         if let format = V1Format.legacy(request) { return error.v1Document.response(format, status: .badRequest) }

@@ -4,24 +4,15 @@ import Foundation
 import Hummingbird
 import Mustache
 
-/// Renders the service's pages from ``PageTemplates``.
+/// Renders the service's pages from the templates under `templates/pages/` (``PageTemplates``).
 package struct Pages: Sendable {
     package let library: MustacheLibrary
 
-    package init() {
-        // The templates are constants of this module: failing to parse them is a programming error caught by the tests.
-        PageEscaping.registered
-        library = MustacheLibrary(templates: [
-            "layout": try! MustacheTemplate(string: PageTemplates.layout),
-            "activate": try! MustacheTemplate(string: PageTemplates.activate),
-            "picker": try! MustacheTemplate(string: PageTemplates.picker),
-            "message": try! MustacheTemplate(string: PageTemplates.message),
-            "landing": try! MustacheTemplate(string: PageTemplates.landing),
-        ])
-    }
+    package init(_ templates: PageTemplates) { library = templates.pages }
 
-    package func render(_ name: String, _ values: [String: Any], status: HTTPResponse.Status = .ok, cookies: [Cookie] = []) -> Response {
-        var response = HTMLPage.html(library.render(values, withTemplate: name) ?? "", status: status)
+    /// The page of `content`, rendered by its template.
+    package func render<Content: PageContent>(_ content: Content, status: HTTPResponse.Status = .ok, cookies: [Cookie] = []) -> Response {
+        var response = HTMLPage.html(library.render(content, withTemplate: Content.template) ?? "", status: status)
         for cookie in cookies { response.setCookie(cookie) }
         return response
     }
@@ -32,10 +23,15 @@ package struct Pages: Sendable {
         title: String, message: String, next: String? = nil, success: Bool = false, retry: Bool = false,
         appLink: String? = nil, refresh: String? = nil, status: HTTPResponse.Status = .ok
     ) -> Response {
-        var values: [String: Any] = ["title": title, "message": message, "kind": success ? "ok" : "error", "retry": retry]
-        if let next { values["next"] = next }
-        if let appLink { values["appLink"] = appLink }
-        if let refresh { values["refresh"] = refresh }
-        return render("message", values, status: status)
+        render(
+            MessagePage(
+                title: title, message: message, kind: success ? "ok" : "error", retry: retry, next: next, appLink: appLink, refresh: refresh),
+            status: status)
+    }
+
+    /// A plain page with a title and a message, no layout, for the dead ends of the browser leg (bad sign-in links,
+    /// signed out).
+    package func plainMessage(title: String, message: String, status: HTTPResponse.Status = .ok) -> Response {
+        render(PlainMessagePage(title: title, message: message), status: status)
     }
 }

@@ -2,21 +2,9 @@ import EntitleDomain
 import EntitleModel
 import Foundation
 import Hummingbird
-import Mustache
 
-/// Small self-contained HTML pages for the browser leg (no external assets).
+/// HTML answers of the browser leg: a page's headers and redirects (the pages themselves are ``Pages``).
 package enum HTMLPage {
-    /// A page with a title and a message (the Mustache template ``PageTemplates/plainMessage``).
-    package static func message(title: String, message: String, status: HTTPResponse.Status = .ok) -> Response {
-        html(plainMessage.render(["title": title, "message": message]), status: status)
-    }
-
-    /// The template is a constant of this module: failing to parse it is a programming error caught by the tests.
-    private static let plainMessage: MustacheTemplate = {
-        PageEscaping.registered
-        return try! MustacheTemplate(string: PageTemplates.plainMessage)
-    }()
-
     /// An HTML response.
     package static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
