@@ -240,6 +240,7 @@ import Testing
             // Preflight by lineup needs a SAML assertion: an OAuth 2.0 MVPD is not offered it, and its integration
             // (which has no lineup) is not shown as preflighting by lineup.
             #expect(!shown.text.contains("<option value=\"lineup\"") && !shown.text.contains("by channel lineup"), "\(shown.text)")
+            #expect(!shown.text.contains("entity id <code></code>"), "an OAuth 2.0 MVPD has no entity id to show")
         }
     }
 

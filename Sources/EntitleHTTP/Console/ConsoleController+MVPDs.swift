@@ -66,7 +66,7 @@ extension ConsoleController {
         }
         let content = ConsoleMVPDPage(
             mvpd: .init(
-                id: mvpd.id, name: mvpd.name, kind: mvpd.kind, entityID: mvpd.entityID ?? "", singleSignOnURL: mvpd.singleSignOnURL ?? "",
+                id: mvpd.id, name: mvpd.name, kind: mvpd.kind, entityID: mvpd.entityID, singleSignOnURL: mvpd.singleSignOnURL ?? "",
                 signingCertificates: mvpd.signingCertificates, authorizationProtocol: mvpd.authorizationProtocol,
                 authorizationURL: mvpd.authorizationURL ?? "", logoURL: mvpd.logoURL),
             disabled: mvpd.disabled, profileTTLSeconds: mvpd.profileTTLSeconds, offersLineup: mvpd.kind == "saml",

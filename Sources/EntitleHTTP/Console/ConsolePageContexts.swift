@@ -202,12 +202,12 @@ package struct ConsoleMVPDsPage: ConsolePageContent {
 package struct ConsoleMVPDPage: ConsolePageContent {
     package static let template = "mvpd"
 
-    /// Its settings; an absent URL or entity id is empty.
+    /// Its settings; an absent URL is empty, an absent entity id (an OAuth 2.0 MVPD) nil, so its line is left out.
     package struct Settings: Sendable {
         package var id: String
         package var name: String
         package var kind: String
-        package var entityID: String
+        package var entityID: String?
         package var singleSignOnURL: String
         package var signingCertificates: Int
         package var authorizationProtocol: String
