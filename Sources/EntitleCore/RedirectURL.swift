@@ -4,8 +4,8 @@
 /// Refused: more than ``maximumLength`` bytes; any control character (C0, DEL, C1), space, tab, CR or LF anywhere; `\`
 /// anywhere; a scheme other than `http`/`https`; anything but exactly `//` after the scheme; userinfo (`@` in the
 /// authority); any `%` in the authority (so `%5C`, `%2F`, `%00`, `%2E` in the host); a non-ASCII host (IDN: `。`,
-/// fullwidth letters and other text a browser would map are refused, not mapped; ASCII `xn--` labels are taken as
-/// written); IPv6 literals; an empty host or label; a label of characters other than `a-z 0-9 - _`; a host whose last
+/// fullwidth letters and other text a browser would map are refused, not mapped) and a Punycode `xn--` label (IDN in
+/// its ASCII form: this type does not decode it, and a browser refuses an invalid one); IPv6 literals; an empty host or label; a label of characters other than `a-z 0-9 - _`; a host whose last
 /// label is a number unless it is a canonical dotted-decimal IPv4 address; an empty, non-decimal, zero or too large port.
 ///
 /// Kept: the path, query and fragment as sent, with the characters the WHATWG percent-encode sets name (and every
@@ -112,7 +112,8 @@ package struct RedirectURL: Sendable, Hashable, CustomStringConvertible {
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         guard !name.isEmpty, name.utf8.count <= 253,
             labels.allSatisfy({
-                !$0.isEmpty && $0.count <= 63 && $0.allSatisfy { $0.isASCIIDigit || ("a"..."z").contains($0) || $0 == "-" || $0 == "_" }
+                !$0.isEmpty && $0.count <= 63 && !$0.hasPrefix("xn--")
+                    && $0.allSatisfy { $0.isASCIIDigit || ("a"..."z").contains($0) || $0 == "-" || $0 == "_" }
             })
         else { return nil }
         // WHATWG reads a host whose last label is a number (decimal or 0x…) as an IPv4 address in any of its forms.
