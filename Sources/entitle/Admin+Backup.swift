@@ -16,10 +16,13 @@ extension Admin {
         """
 
     /// Fails with the PostgreSQL advice when the options name a PostgreSQL database.
-    static func requireSQLite(_ storage: StorageOptions) throws {
-        let url: String?
-        do { url = try storage.hostConfiguration().databaseURLSource?.resolve() } catch { throw AdminFailure.exit("\(error)") }
-        if url != nil { throw AdminFailure.exit(postgresBackupAdvice) }
+    /// Returns the data directory in effect.
+    @discardableResult
+    static func requireSQLite(_ storage: StorageOptions) throws -> String {
+        let effective: StorageOptions.Effective
+        do { effective = try storage.effective() } catch { throw AdminFailure.exit("\(error)") }
+        if effective.usesPostgreSQL { throw AdminFailure.exit(postgresBackupAdvice) }
+        return effective.dataDir
     }
 
     /// A logger for the storage commands: warnings and worse.
@@ -39,10 +42,10 @@ extension Admin {
 
         func run() async throws {
             try Admin.requireSQLite(storage)
-            try AdminFailure.requireService(storage)
+            let dataDir = try AdminFailure.requireService(storage).dataDir
             do {
-                let summary = try await DatabaseMaintenance.backup(dataDirectory: storage.dataDir, to: to, logger: Admin.storageLogger)
-                print("backed up \(DatabaseMaintenance.databasePath(dataDirectory: storage.dataDir)) to \(to): \(summary)")
+                let summary = try await DatabaseMaintenance.backup(dataDirectory: dataDir, to: to, logger: Admin.storageLogger)
+                print("backed up \(DatabaseMaintenance.databasePath(dataDirectory: dataDir)) to \(to): \(summary)")
             } catch {
                 throw AdminFailure.exit("backup failed: \(error)")
             }
@@ -62,11 +65,11 @@ extension Admin {
         @Option(help: ArgumentHelp("The backup file made by `entitle admin backup`.", valueName: "file")) var from: String
 
         func run() async throws {
-            try Admin.requireSQLite(storage)
+            let dataDir = try Admin.requireSQLite(storage)
             do {
                 let restored = try await DatabaseMaintenance.restore(
-                    from: from, dataDirectory: storage.dataDir, now: Date(), logger: Admin.storageLogger)
-                print("restored \(from) into \(DatabaseMaintenance.databasePath(dataDirectory: storage.dataDir)): \(restored.summary)")
+                    from: from, dataDirectory: dataDir, now: Date(), logger: Admin.storageLogger)
+                print("restored \(from) into \(DatabaseMaintenance.databasePath(dataDirectory: dataDir)): \(restored.summary)")
                 if let previous = restored.previous { print("the database it replaced is kept as \(previous)") }
                 if restored.needsUpgrade {
                     print("the backup predates this binary's schema: the next `entitle serve` or `entitle admin` upgrades it")

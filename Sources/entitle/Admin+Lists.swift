@@ -69,14 +69,16 @@ enum AdminFailure {
     }
 
     /// Fails unless the options name a service's storage: a PostgreSQL URL, or a data directory with its database.
-    /// Admin never creates an empty data directory.
-    static func requireService(_ storage: StorageOptions) throws {
-        // PostgreSQL from the option, its file or the environment: there is no data directory to check.
-        do { _ = try storage.effective() } catch { throw exit("\(error)") }
-        guard !storage.usesPostgreSQL else { return }
-        let database = (storage.dataDir as NSString).appendingPathComponent("entitle.sqlite")
+    /// Admin never creates an empty data directory. Returns the settings in effect.
+    @discardableResult
+    static func requireService(_ storage: StorageOptions) throws -> StorageOptions.Effective {
+        let effective: StorageOptions.Effective
+        do { effective = try storage.effective() } catch { throw exit("\(error)") }
+        // PostgreSQL from the option, its file, the environment or the configuration file: no data directory to check.
+        guard !effective.usesPostgreSQL else { return effective }
+        let database = (effective.dataDir as NSString).appendingPathComponent("entitle.sqlite")
         guard FileManager.default.fileExists(atPath: database) else {
-            let path = URL(fileURLWithPath: storage.dataDir).standardizedFileURL.path
+            let path = URL(fileURLWithPath: effective.dataDir).standardizedFileURL.path
             throw exit(
                 """
                 no Entitle service data in \(path) (no entitle.sqlite there).
@@ -84,5 +86,6 @@ enum AdminFailure {
                 at its configuration with --config FILE or ENTITLE_CONFIG=FILE, or at its database with --database-url; or start one with `entitle serve --data-dir DIR`.
                 """)
         }
+        return effective
     }
 }

@@ -165,7 +165,7 @@ struct Serve: AsyncParsableCommand {
         let sources = Self.settingSources()
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
         let dataDirectory = configuration.dataDirectory
-        let storageSettings = try storage.effective()
+        let databaseURLFile = configuration.databaseURLSource?.file
         let configFile = storage.config ?? ServeConfiguration.nonEmpty(ProcessInfo.processInfo.environment["ENTITLE_CONFIG"])
         let base = configuration.baseURL
         let info = entitleHost.demoInfo
@@ -196,7 +196,7 @@ struct Serve: AsyncParsableCommand {
                 if !sources.isEmpty { lines.append("  Settings from:       " + sources.joined(separator: "\n                       ")) }
                 lines += Serve.nextSteps(
                     base: base, dataDirectory: dataDirectory, demo: info != nil, configFile: configFile,
-                    databaseURLFile: storageSettings.databaseURLFile, postgreSQL: entitleHost.usesPostgreSQL)
+                    databaseURLFile: databaseURLFile, postgreSQL: entitleHost.usesPostgreSQL)
                 lines.append("Press Ctrl-C to stop.")
                 FileHandle.standardOutput.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             },

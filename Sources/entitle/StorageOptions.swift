@@ -31,6 +31,8 @@ struct StorageOptions: ParsableArguments {
         var databaseURL: String?
         /// `--database-url-file` or its equivalent.
         var databaseURLFile: String?
+        /// Whether the storage is PostgreSQL rather than the data directory's SQLite.
+        var usesPostgreSQL: Bool { databaseURL != nil || databaseURLFile != nil }
     }
 
     /// The settings in effect: flag > environment > configuration file > default; the database URL and its file are one
@@ -47,22 +49,12 @@ struct StorageOptions: ParsableArguments {
             return Effective(dataDir: dataDir, databaseURL: databaseURL, databaseURLFile: databaseURLFile)
         }
         if nonEmpty("ENTITLE_DATABASE_URL") != nil || nonEmpty("ENTITLE_DATABASE_URL_FILE") != nil {
-            return Effective(dataDir: dataDir, databaseURL: nil, databaseURLFile: nonEmpty("ENTITLE_DATABASE_URL_FILE"))
+            return Effective(dataDir: dataDir, databaseURL: nonEmpty("ENTITLE_DATABASE_URL"), databaseURLFile: nonEmpty("ENTITLE_DATABASE_URL_FILE"))
         }
         return Effective(dataDir: dataDir, databaseURL: file["database-url"]?.last, databaseURLFile: file["database-url-file"]?.last)
     }
 
-    /// The data directory in effect (the default when the configuration file cannot be read: ``effective(environment:)``
-    /// reports that).
-    var dataDir: String { (try? effective().dataDir) ?? dataDirOption ?? EnvironmentDefaults.dataDirectory }
-
-    /// Whether the storage in effect is PostgreSQL (a URL from the option, a file, the environment or the file).
-    var usesPostgreSQL: Bool {
-        guard let effective = try? effective() else { return false }
-        return effective.databaseURL != nil || effective.databaseURLFile != nil
-            || ServeConfiguration.nonEmpty(ProcessInfo.processInfo.environment["ENTITLE_DATABASE_URL"]) != nil
-    }
-
+    /// The host's configuration for the settings in effect (the configuration file is read once, here).
     func hostConfiguration(host: String = "127.0.0.1", port: Int = 8080, publicURL: String? = nil) throws -> HostConfiguration {
         let effective = try effective()
         var configuration = HostConfiguration()
