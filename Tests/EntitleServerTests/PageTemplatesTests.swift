@@ -21,6 +21,15 @@ import Testing
         for name in PageTemplates.consoleNames { #expect(templates.console.getTemplate(named: name) != nil, "\(name)") }
     }
 
+    @Test func everyConsolePageNamesALoadedTemplate() {
+        // A page whose template name is not loaded would render an empty body.
+        let pages: [any ConsolePageContent.Type] = [
+            ConsoleMessagePage.self, ConsoleRequestorsPage.self, ConsoleRequestorPage.self, ConsoleMVPDsPage.self, ConsoleMVPDPage.self,
+            ConsoleKeysPage.self, ConsoleOperatorsPage.self, ConsoleChangesPage.self, ConsoleReportsPage.self,
+        ]
+        for page in pages { #expect(PageTemplates.consoleNames.contains(page.template), "\(page)") }
+    }
+
     @Test func aBrokenTemplateNamesItsFileAndTheParseError() throws {
         let error = #expect(throws: TemplateLoadingError.self) {
             try Self.loadChanged { folder in
