@@ -79,6 +79,9 @@ final class WebDriver: Sendable {
     static func call(_ http: HTTPClient, _ method: NIOHTTP1.HTTPMethod, _ url: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
         var request = HTTPClientRequest(url: url)
         request.method = method
+        // A fresh connection for every command: chromedriver closes idle keep-alive connections, and a command sent on
+        // one it has just closed failed with "I/O on closed channel" (a console test in CI).
+        request.headers.add(name: "Connection", value: "close")
         if let body {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
