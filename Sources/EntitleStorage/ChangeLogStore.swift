@@ -28,4 +28,10 @@ extension ChangeLogStore {
     package func changes(since: Int64) async throws -> [ChangeRecord] {
         try await all("SELECT * FROM admin_changes WHERE at >= \(bind: since) ORDER BY at, id", as: ChangeRecord.self)
     }
+
+    /// The `limit` most recent changes from `since` (Unix milliseconds), newest first.
+    package func latestChanges(since: Int64, limit: Int) async throws -> [ChangeRecord] {
+        try await all(
+            "SELECT * FROM admin_changes WHERE at >= \(bind: since) ORDER BY at DESC, id DESC LIMIT \(bind: limit)", as: ChangeRecord.self)
+    }
 }

@@ -12,34 +12,37 @@ extension Admin {
         return "cli:" + (user.isEmpty ? "unknown" : user)
     }
 
-    /// Records a change made by this CLI process in the changes log.
-    static func record(
-        _ service: EntitleService, _ action: String, _ target: String, before: (any Encodable & Sendable)? = nil,
-        after: (any Encodable & Sendable)? = nil
-    ) async throws {
-        try await service.changes.record(actor: cliActor, action: action, target: target, before: before, after: after)
-    }
-
     /// `entitle admin changes list`: who changed what, when, and the values before and after.
     struct Changes: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Read the changes log.", subcommands: [List.self])
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Print the changes log, oldest first.")
+            static let configuration = CommandConfiguration(
+                abstract: "Print the changes log: time, who, action, target, before, after, and why (the description given with the change).",
+                discussion: "Oldest first unless --newest-first; --limit N keeps the N most recent changes.")
             @OptionGroup var storage: StorageOptions
             @Option(help: "Only changes from this time on, ISO 8601.") var since: String?
+            @Option(help: "Only the N most recent changes.") var limit: Int?
+            @Flag(help: "Newest first.") var newestFirst = false
             @Flag(help: "Print JSON.") var json = false
+
+            func validate() throws {
+                if let limit, !(1...100_000).contains(limit) { throw ValidationError("--limit must be 1…100000.") }
+            }
 
             func run() async throws {
                 let from = try since.map(Admin.parseDate).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? 0
-                let changes = try await Admin.withService(storage) { try await $0.changes.recorded(since: from) }
-                if json {
-                    print(try Admin.Requestor.json(changes))
-                    return
+                let changes = try await Admin.withService(storage) {
+                    try await $0.changes.recorded(since: from, limit: limit, newestFirst: newestFirst)
                 }
+                if json { return print(try Admin.Requestor.json(changes)) }
                 for change in changes {
                     let at = Date(timeIntervalSince1970: Double(change.at) / 1000).ISO8601Format()
-                    print("\(at)\t\(change.actor)\t\(change.action)\t\(change.target)\t\(change.valueBefore ?? "-")\t\(change.valueAfter ?? "-")")
+                    // The why is free text: tabs and line breaks would break the columns.
+                    let why = change.description.map { $0.split(whereSeparator: { $0.isNewline || $0 == "\t" }).joined(separator: " ") } ?? "-"
+                    print(
+                        [at, change.actor, change.action, change.target, change.valueBefore ?? "-", change.valueAfter ?? "-", why]
+                            .joined(separator: "\t"))
                 }
             }
         }

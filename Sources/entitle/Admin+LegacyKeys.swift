@@ -19,11 +19,7 @@ extension Admin {
             @Option(help: "Requestor id, such as REF.") var requestor: String
 
             func run() async throws {
-                let pair = try await Admin.withService(storage) { service in
-                    let pair = try await service.keyOperations.issueLegacyKeyPair(requestor: requestor)
-                    try await Admin.record(service, "legacy-key.create", pair.publicKey, after: ["requestor": requestor])
-                    return pair
-                }
+                let pair = try await Admin.withService(storage) { try await $0.keyOperations.issueLegacyKeyPair(requestor: requestor, actor: Admin.cliActor) }
                 print("public_key: \(pair.publicKey)")
                 print("private_key: \(pair.privateKey)")
             }

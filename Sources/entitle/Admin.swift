@@ -22,11 +22,13 @@ struct Admin: AsyncParsableCommand {
     /// Opens the service's storage without seeding anything. A data directory that holds no service, and any failure
     /// (an unknown id, a refused value), end the command with a plain message on standard error and exit status 1.
     static func withService<T>(_ storage: StorageOptions, _ body: (EntitleService) async throws -> T) async throws -> T {
-        try AdminFailure.requireService(storage)
+        let effective = try AdminFailure.requireService(storage)
         var logger = Logger(label: "entitle.admin")
         logger.logLevel = .warning
         var configuration: HostConfiguration
         do { configuration = try storage.hostConfiguration() } catch { throw AdminFailure.exit("\(error)") }
+        // The service's public URL (what it tells MVPDs and apps), not this process's defaults.
+        configuration.publicBaseURL = effective.publicURL
         configuration.demo = false
         configuration.profileCacheBound = .zero
         let host: EntitleHost
@@ -225,7 +227,7 @@ struct Admin: AsyncParsableCommand {
     }
 
     struct Keys: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Rotate signing keys.", subcommands: [Rotate.self])
+        static let configuration = CommandConfiguration(abstract: "List and rotate the service's keys.", subcommands: [List.self, Rotate.self])
 
         /// What `/keys/media-token` publishes, for the operator after a rotation.
         static func publication(_ service: EntitleService) async throws -> String {
@@ -235,13 +237,12 @@ struct Admin: AsyncParsableCommand {
                 + "(Cache-Control: max-age=300) see this set within 5 minutes."
         }
 
-        /// Refuses a media-token key that would sign before every verifier can have fetched it, unless forced.
+        /// Refuses a media-token key that would sign before every verifier can have fetched it, unless forced
+        /// (``KeyOperations/checkPromotion(purpose:promoteAfterSeconds:force:)``, as the admin API checks it).
         static func checkPromotion(_ promoteAfter: Int64?, force: Bool) throws {
-            guard let promoteAfter, promoteAfter < ServiceKeys.verifierCacheSeconds, !force else { return }
-            throw ValidationError(
-                "--promote-after \(promoteAfter) is shorter than the \(ServiceKeys.verifierCacheSeconds) s video servers cache /keys/media-token: "
-                    + "media tokens signed with the new key would be refused until they fetch it again. Use at least "
-                    + "\(ServiceKeys.verifierCacheSeconds), or add --force for an emergency rotation.")
+            do { try KeyOperations.checkPromotion(purpose: .mediaToken, promoteAfterSeconds: promoteAfter, force: force) } catch let error as AdminError {
+                throw ValidationError("--promote-after: \(error.description) (--force).")
+            }
         }
 
         struct Rotate: AsyncParsableCommand {
@@ -309,11 +310,8 @@ struct Admin: AsyncParsableCommand {
                 let from = try start.map(Admin.parseDate) ?? Date()
                 let to = try end.map(Admin.parseDate) ?? from.addingTimeInterval(Double(minutes) * 60)
                 try await Admin.withService(storage) { service in
-                    try await service.support.setDegradation(
-                        requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to)
-                    try await Admin.record(
-                        service, "degradation.set", "\(requestor)/\(mvpd)",
-                        after: ["rule": rule, "start": from.ISO8601Format(), "end": to.ISO8601Format()])
+                    try await service.support.setDegradationRule(
+                        requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to, actor: Admin.cliActor)
                 }
                 print("\(rule) for \(requestor)/\(mvpd) from \(from.ISO8601Format()) to \(to.ISO8601Format())")
             }
@@ -379,15 +377,9 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 try await Admin.withService(storage) { service in
-                    try await service.mvpds.saveTempPass(
-                        id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources,
-                        requestors: requestor)
-                    try await Admin.record(
-                        service, "temppass.add", id,
-                        after: [
-                            "name": name, "minutes": "\(minutes)", "resources": resources.map(String.init) ?? "-",
-                            "requestors": requestor.joined(separator: " "),
-                        ])
+                    try await service.mvpds.addTempPass(
+                        id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources, requestors: requestor,
+                        actor: Admin.cliActor)
                 }
                 let limit = resources.map { ", \($0) resources per identity" } ?? ""
                 print("TempPass \(id): \(minutes) min\(limit), for \(requestor.joined(separator: ", "))")
@@ -413,10 +405,7 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 let count = try await Admin.withService(storage) { service in
-                    let count = try await service.support.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
-                    let scope = device != nil ? "device" : identity != nil ? "identity" : "all"
-                    try await Admin.record(service, "temppass.reset", "\(requestor)/\(mvpd)", after: ["scope": scope, "passes": "\(count)"])
-                    return count
+                    try await service.support.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity, actor: Admin.cliActor)
                 }
                 print("reset \(count) pass(es)")
             }

@@ -26,7 +26,10 @@ struct OAuth2MVPDOptions: ParsableArguments {
     var clientSecretFile: String?
     @Option(name: .customLong("scope"), help: "Scope to ask for (repeat for several).") var scopes: [String] = []
     @Option(help: "The userinfo claim that is the user id.") var userIDClaim = "sub"
-    @Option(help: "URL the service is reached at (for the redirect URI to register; env: ENTITLE_URL).")
+    @Option(
+        help:
+            "URL the service is reached at, for the redirect URI to register (default: the service's --public-url from ENTITLE_PUBLIC_URL or the configuration file, else ENTITLE_URL)."
+    )
     var publicURL: String?
 
     /// Whether an OAuth 2.0 MVPD is asked for.
@@ -82,9 +85,10 @@ struct OAuth2MVPDOptions: ParsableArguments {
         return settings
     }
 
-    /// The service's public URL, as the MVPD must see it.
-    var serviceURL: String {
-        var url = publicURL ?? EnvironmentDefaults.serviceURL
+    /// The service's public URL, as the MVPD must see it: `--public-url`, else the one the service is configured with
+    /// (`service`'s, read from `ENTITLE_PUBLIC_URL` or the configuration file by ``StorageOptions``).
+    func serviceURL(_ service: EntitleService) -> String {
+        var url = publicURL ?? service.configuration.publicBaseURL
         while url.hasSuffix("/") { url.removeLast() }
         return url
     }
@@ -94,16 +98,16 @@ extension Admin.MVPD.Add {
     /// `mvpd add` for an OAuth 2.0 MVPD; prints the redirect URI to register at the MVPD.
     func addOAuth2MVPD(options: MVPDOptions) async throws {
         let secret = try oauth2.clientSecret()
-        let settings = try await Admin.withService(storage) { service in
+        let (settings, serviceURL) = try await Admin.withService(storage) { service in
             let settings = try await oauth2.settings(service, clientSecret: secret)
             try await service.oauth2MVPDs.save(id: id, options: options, oauth2: settings, requestors: requestor, actor: Admin.cliActor)
             try await applyPreflight(service)
-            return settings
+            return (settings, oauth2.serviceURL(service))
         }
         print("MVPD \(id): OAuth 2.0, authorization \(settings.authorizeURL), token \(settings.tokenURL), userinfo \(settings.userinfoURL)")
-        print("Register this redirect URI at the MVPD: \(oauth2.serviceURL)/adobe-services/oauth2")
+        print("Register this redirect URI at the MVPD: \(serviceURL)/adobe-services/oauth2")
         if settings.logoutURL != nil {
-            print("Register this logout redirect URI at the MVPD: \(oauth2.serviceURL)/adobe-services/oauth2/logout")
+            print("Register this logout redirect URI at the MVPD: \(serviceURL)/adobe-services/oauth2/logout")
         }
     }
 }

@@ -31,6 +31,10 @@ struct StorageOptions: ParsableArguments {
         var databaseURL: String?
         /// `--database-url-file` or its equivalent.
         var databaseURLFile: String?
+        /// The service's public URL as `serve` reads it (`ENTITLE_PUBLIC_URL`, else `public-url` in the configuration
+        /// file), else `ENTITLE_URL`, else `http://HOST:PORT` from the file's `host` and `port` (serve's default);
+        /// nil when none of them is set (the built-in default applies).
+        var publicURL: String? = nil
         /// Whether the storage is PostgreSQL rather than the data directory's SQLite.
         var usesPostgreSQL: Bool { databaseURL != nil || databaseURLFile != nil }
     }
@@ -45,13 +49,30 @@ struct StorageOptions: ParsableArguments {
             file = try ConfigurationFile.load(path: path, settings: Dictionary(uniqueKeysWithValues: settings.map { ($0.name, $0) })).values
         }
         let dataDir = dataDirOption ?? nonEmpty("ENTITLE_DATA_DIR") ?? file["data-dir"]?.last ?? EnvironmentDefaults.defaultDataDirectory
+        let publicURL = Self.publicURL(environment: environment, file: file)
         if databaseURL != nil || databaseURLFile != nil {
-            return Effective(dataDir: dataDir, databaseURL: databaseURL, databaseURLFile: databaseURLFile)
+            return Effective(dataDir: dataDir, databaseURL: databaseURL, databaseURLFile: databaseURLFile, publicURL: publicURL)
         }
         if nonEmpty("ENTITLE_DATABASE_URL") != nil || nonEmpty("ENTITLE_DATABASE_URL_FILE") != nil {
-            return Effective(dataDir: dataDir, databaseURL: nonEmpty("ENTITLE_DATABASE_URL"), databaseURLFile: nonEmpty("ENTITLE_DATABASE_URL_FILE"))
+            return Effective(
+                dataDir: dataDir, databaseURL: nonEmpty("ENTITLE_DATABASE_URL"), databaseURLFile: nonEmpty("ENTITLE_DATABASE_URL_FILE"),
+                publicURL: publicURL)
         }
-        return Effective(dataDir: dataDir, databaseURL: file["database-url"]?.last, databaseURLFile: file["database-url-file"]?.last)
+        return Effective(
+            dataDir: dataDir, databaseURL: file["database-url"]?.last, databaseURLFile: file["database-url-file"]?.last, publicURL: publicURL)
+    }
+
+    /// The service's public URL (see ``Effective/publicURL``), without trailing slashes.
+    static func publicURL(environment: [String: String], file: [String: [String]]) -> String? {
+        func nonEmpty(_ name: String) -> String? { ServeConfiguration.nonEmpty(environment[name]) }
+        var url = nonEmpty("ENTITLE_PUBLIC_URL") ?? file["public-url"]?.last ?? nonEmpty("ENTITLE_URL")
+        if url == nil, file["host"] != nil || file["port"] != nil || nonEmpty("ENTITLE_HOST") != nil || nonEmpty("ENTITLE_PORT") != nil {
+            let host = nonEmpty("ENTITLE_HOST") ?? file["host"]?.last ?? "127.0.0.1"
+            let port = nonEmpty("ENTITLE_PORT") ?? file["port"]?.last ?? "8080"
+            url = "http://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+        }
+        while url?.hasSuffix("/") == true { url?.removeLast() }
+        return url
     }
 
     /// The host's configuration for the settings in effect (the configuration file is read once, here).

@@ -53,4 +53,15 @@ extension ChangeRecorder {
     package func recorded(since: Int64) async throws -> [ChangeRecord] {
         try await changeLog.changes(since: since)
     }
+
+    /// The recorded changes from `since` (Unix milliseconds): with a `limit`, only that many of the most recent; oldest
+    /// first unless `newestFirst`.
+    package func recorded(since: Int64, limit: Int?, newestFirst: Bool) async throws -> [ChangeRecord] {
+        guard let limit else {
+            let changes = try await changeLog.changes(since: since)
+            return newestFirst ? changes.reversed() : changes
+        }
+        let latest = try await changeLog.latestChanges(since: since, limit: max(0, limit))
+        return newestFirst ? latest : latest.reversed()
+    }
 }

@@ -44,14 +44,14 @@ package struct SupportOperations: Sendable {
         try await changes.record(actor: actor, action: "degradation.remove", target: "\(requestor)/\(mvpd)", before: ["rule": rule.rawValue])
     }
 
-    /// Resets the TempPass of one device (or of every device when `device` is nil) and records it; returns how many
-    /// passes were removed.
-    package func resetTempPass(requestor: String, mvpd: String, device: String?, actor: String) async throws -> Int {
+    /// Resets the TempPass of one device, of one Promotional TempPass identity (the JSON the app sends, plain or Base64),
+    /// or of everyone when both are nil, and records it (the identity itself is not recorded); returns how many passes
+    /// were removed.
+    package func resetTempPass(requestor: String, mvpd: String, device: String?, identity: String? = nil, actor: String) async throws -> Int {
         try await lookups.enabledRequestor(requestor)
-        let count = try await resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: nil)
-        try await changes.record(
-            actor: actor, action: "temppass.reset", target: "\(requestor)/\(mvpd)",
-            after: ["scope": device.map { "device \($0)" } ?? "all", "passes": "\(count)"])
+        let count = try await resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
+        let scope = device.map { "device \($0)" } ?? (identity != nil ? "identity" : "all")
+        try await changes.record(actor: actor, action: "temppass.reset", target: "\(requestor)/\(mvpd)", after: ["scope": scope, "passes": "\(count)"])
         return count
     }
 

@@ -36,7 +36,19 @@ extension AdminAPIController {
                 }
                 since = Int64((date.timeIntervalSince1970 * 1000).rounded())
             }
-            return ChangesDocument.response(try await service.changes.recorded(since: since))
+            var limit: Int?
+            if let text = request.uri.queryParameters["limit"] {
+                guard let value = Int(text), (1...100_000).contains(value) else {
+                    throw AdminAPIError.make(400, "invalid_value", "limit: a number of changes, 1 to 100000")
+                }
+                limit = value
+            }
+            let order = request.uri.queryParameters["order"].map(String.init) ?? "oldest-first"
+            guard order == "oldest-first" || order == "newest-first" else {
+                throw AdminAPIError.make(400, "invalid_value", "order: oldest-first or newest-first")
+            }
+            let newestFirst = order == "newest-first"
+            return ChangesDocument.response(try await service.changes.recorded(since: since, limit: limit, newestFirst: newestFirst))
         }
     }
 

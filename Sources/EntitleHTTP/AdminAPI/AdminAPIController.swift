@@ -6,8 +6,9 @@ import Hummingbird
 import NIOFoundationCompat
 
 /// The admin API (`/admin/api`, JSON): sign-in and sessions of operator accounts, then requestors, MVPDs,
-/// integrations, software statements, clients, operators and the changes log — the operations of `entitle admin`,
-/// each change recorded with the operator's name. Documented in the OpenAPI document under the `admin` tag.
+/// integrations, software statements, clients, keys, degradation rules, TempPass, operators and the changes log — every
+/// operation of `entitle admin` (``AdminCommandRoutes`` maps each command to its route), each change recorded with the
+/// operator's name. Documented in the OpenAPI document under the `admin` tag.
 package struct AdminAPIController {
     package let service: EntitleService
     package let accounts: OperatorAccounts
@@ -21,6 +22,9 @@ package struct AdminAPIController {
         addApplicationRoutes(to: authenticated)
         addReportRoutes(to: authenticated)
         addSettingsRoutes(to: authenticated)
+        addKeyRoutes(to: authenticated)
+        addSupportRoutes(to: authenticated)
+        addOperatorRoutes(to: authenticated)
     }
 
     package struct Credentials: Decodable {
