@@ -13,8 +13,11 @@ extension EntitleService {
         let router = Router(context: AppContext.self)
         let hot = HotRouteRecorder(router: router)
         router.add(middleware: ClientAddressMiddleware(trusted: configuration.trustedProxies))
+        router.add(middleware: ForwardedDeviceMiddleware())
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         router.add(middleware: RequestLogMiddleware(logger: logger))
+        // Browser apps: CORS on DCR and REST v2 for the requestors' registered origins (errors included).
+        router.add(middleware: CORSMiddleware(origins: makeWebOrigins()))
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
         router.add(middleware: UnstorableTextMiddleware(pages: pages))
@@ -33,6 +36,7 @@ extension EntitleService {
         let api = hot.group("/api/v2/:sp").addMiddleware {
             throttle
             CallerMiddleware(authenticator: callers)
+            ServerToServerMiddleware(authenticator: callers)
         }.group(context: CallerContext.self)
         ConfigurationController(configurations: configurations).addRoutes(to: api)
         SessionsController(sessions: sessions, sessionStore: stores.sessions).addRoutes(to: api)

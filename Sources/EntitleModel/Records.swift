@@ -123,15 +123,21 @@ package struct SoftwareStatementRecord: Sendable, Equatable {
     package var issuedAt: Int64
     /// Whether it was revoked.
     package var revoked: Bool
+    /// Whether its clients are a network's backend calling REST API v2 for its devices (Adobe's server-to-server
+    /// cookbook): the device's address is then taken from the first `X-Forwarded-For` address of their calls.
+    package var serverToServer: Bool
 
     /// Creates the value from each of its stored properties.
-    package init(softwareId: String, requestorId: String, name: String, redirectURIs: [String], issuedAt: Int64, revoked: Bool) {
+    package init(
+        softwareId: String, requestorId: String, name: String, redirectURIs: [String], issuedAt: Int64, revoked: Bool, serverToServer: Bool = false
+    ) {
         self.softwareId = softwareId
         self.requestorId = requestorId
         self.name = name
         self.redirectURIs = redirectURIs
         self.issuedAt = issuedAt
         self.revoked = revoked
+        self.serverToServer = serverToServer
     }
 }
 

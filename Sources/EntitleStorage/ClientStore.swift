@@ -24,9 +24,9 @@ extension ClientStore {
     package func insertSoftwareStatement(_ s: SoftwareStatementRecord) async throws {
         try await run(
             """
-            INSERT INTO software_statements (software_id, requestor_id, name, redirect_uris, issued_at, revoked)
+            INSERT INTO software_statements (software_id, requestor_id, name, redirect_uris, issued_at, revoked, server_to_server)
             VALUES (\(bind: s.softwareId), \(bind: s.requestorId), \(bind: s.name), \(bind: JSONText.encode(s.redirectURIs)),
-                    \(bind: s.issuedAt), \(bind: s.revoked.storedFlag)) ON CONFLICT (software_id) DO NOTHING
+                    \(bind: s.issuedAt), \(bind: s.revoked.storedFlag), \(bind: s.serverToServer.storedFlag)) ON CONFLICT (software_id) DO NOTHING
             """)
         try await catalogChanged()
     }

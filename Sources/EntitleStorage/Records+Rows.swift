@@ -113,22 +113,28 @@ extension SoftwareStatementRecord: StoredRecord {
         package var redirectUris: String
         package var issuedAt: Int64
         package var revoked: Int64
+        /// Migration 111.
+        package var serverToServer: Int64
 
         /// Creates the value from each of its stored properties.
-        package init(softwareId: String, requestorId: String, name: String, redirectUris: String, issuedAt: Int64, revoked: Int64) {
+        package init(
+            softwareId: String, requestorId: String, name: String, redirectUris: String, issuedAt: Int64, revoked: Int64, serverToServer: Int64 = 0
+        ) {
             self.softwareId = softwareId
             self.requestorId = requestorId
             self.name = name
             self.redirectUris = redirectUris
             self.issuedAt = issuedAt
             self.revoked = revoked
+            self.serverToServer = serverToServer
         }
     }
 
     package init(row: Row) {
         self.init(
             softwareId: row.softwareId, requestorId: row.requestorId, name: row.name,
-            redirectURIs: JSONText.decode(row.redirectUris), issuedAt: row.issuedAt, revoked: Bool(storedFlag: row.revoked))
+            redirectURIs: JSONText.decode(row.redirectUris), issuedAt: row.issuedAt, revoked: Bool(storedFlag: row.revoked),
+            serverToServer: Bool(storedFlag: row.serverToServer))
     }
 }
 

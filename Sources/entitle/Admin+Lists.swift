@@ -8,7 +8,7 @@ extension Admin.SoftwareStatement {
     /// `entitle admin software-statement list`: every software statement, one per line.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List software statements: software_id, requestor, status, issued, name, redirect URIs.")
+            abstract: "List software statements: software_id, requestor, status, issued, name, redirect URIs (and server-to-server).")
         @OptionGroup var storage: StorageOptions
         @Option(help: "Only this requestor's statements.") var requestor: String?
         @Flag(help: "Print JSON.") var json = false
@@ -21,7 +21,7 @@ extension Admin.SoftwareStatement {
                     [
                         s.softwareId, s.requestorId, s.revoked ? "revoked" : "active", Admin.date(seconds: s.issuedAt), s.name,
                         s.redirectURIs.joined(separator: ","),
-                    ].joined(separator: "\t"))
+                    ].joined(separator: "\t") + (s.serverToServer ? "\tserver-to-server" : ""))
             }
         }
     }

@@ -62,11 +62,17 @@ struct Admin: AsyncParsableCommand {
                 name: .customLong("redirect-uri"),
                 help: "Allowed redirect URI, at least one (repeat for several; the AccessEnabler SDK's default is adobepass://ios.app).")
             var redirectURIs: [String] = []
+            @Flag(
+                help: ArgumentHelp(
+                    "For the network's backend calling REST API v2 for its devices (Adobe's server-to-server cookbook).",
+                    discussion: "Its clients' calls name each device's address in X-Forwarded-For (the first address), which the service then uses as the device's (MVPD calls, the request log); other clients' X-Forwarded-For counts only from a --trusted-proxy."
+                ))
+            var serverToServer = false
 
             func run() async throws {
                 let (id, jwt) = try await Admin.withService(storage) {
                     try await $0.applications.issueSoftwareStatement(
-                        requestor: requestor, name: name, redirectURIs: redirectURIs, actor: Admin.cliActor)
+                        requestor: requestor, name: name, redirectURIs: redirectURIs, serverToServer: serverToServer, actor: Admin.cliActor)
                 }
                 FileHandle.standardError.write(Data("software_id: \(id)\n".utf8))
                 print(jwt)

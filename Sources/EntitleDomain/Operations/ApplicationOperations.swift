@@ -19,8 +19,11 @@ package struct ApplicationOperations: Sendable {
     /// Time.
     package let clock: any ServiceClock
 
-    /// Issues and records a signed software statement for a requestor's application.
-    package func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String]) async throws -> (id: String, jwt: String) {
+    /// Issues and records a signed software statement for a requestor's application (`serverToServer`: for a network's
+    /// backend calling REST API v2 for its devices, whose calls name each device's address in `X-Forwarded-For`).
+    package func issueSoftwareStatement(
+        requestor: String, name: String, redirectURIs: [String], serverToServer: Bool = false
+    ) async throws -> (id: String, jwt: String) {
         guard try await catalog.requestor(id: requestor) != nil else { throw ConfigurationError("Unknown requestor \(requestor).") }
         for uri in redirectURIs where !RedirectURIPolicy.isAcceptableRegistration(uri) {
             throw ConfigurationError("Redirect URI \(uri) is not an absolute http(s) URL or an app's custom-scheme URI.")
@@ -33,7 +36,8 @@ package struct ApplicationOperations: Sendable {
         let jwt = try await tokens.sign(statement: claims)
         try await clients.insertSoftwareStatement(
             SoftwareStatementRecord(
-                softwareId: id, requestorId: requestor, name: name, redirectURIs: redirectURIs, issuedAt: issuedAt, revoked: false))
+                softwareId: id, requestorId: requestor, name: name, redirectURIs: redirectURIs, issuedAt: issuedAt, revoked: false,
+                serverToServer: serverToServer))
         return (id, jwt)
     }
 
@@ -46,10 +50,10 @@ package struct ApplicationOperations: Sendable {
     }
 
     /// Issues a software statement (the requestor must exist and be enabled, at least one redirect URI given) and records
-    /// it; returns its id and JWT.
-    package func issueSoftwareStatement(requestor: String, name: String, redirectURIs: [String], actor: String) async throws -> (
-        id: String, jwt: String
-    ) {
+    /// it; returns its id and JWT. `serverToServer` marks a network backend's statement (docs/web-and-server-apps.md).
+    package func issueSoftwareStatement(
+        requestor: String, name: String, redirectURIs: [String], serverToServer: Bool = false, actor: String
+    ) async throws -> (id: String, jwt: String) {
         try await lookups.enabledRequestor(requestor, hint: "list them with `entitle admin requestor list`; a disabled one issues nothing")
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 200 else {
             throw AdminError("invalid_value", "the application name must be 1-200 characters")
@@ -61,10 +65,11 @@ package struct ApplicationOperations: Sendable {
                 "a software statement needs at least one redirect URI, the app's (--redirect-uri; the AccessEnabler SDK's default is adobepass://ios.app)"
             )
         }
-        let issued = try await issueSoftwareStatement(requestor: requestor, name: name, redirectURIs: redirectURIs)
-        try await changes.record(
-            actor: actor, action: "software-statement.create", target: issued.id,
-            after: ["requestor": requestor, "name": name, "redirectURIs": redirectURIs.joined(separator: " ")])
+        let issued = try await issueSoftwareStatement(
+            requestor: requestor, name: name, redirectURIs: redirectURIs, serverToServer: serverToServer)
+        var after = ["requestor": requestor, "name": name, "redirectURIs": redirectURIs.joined(separator: " ")]
+        if serverToServer { after["serverToServer"] = "true" }
+        try await changes.record(actor: actor, action: "software-statement.create", target: issued.id, after: after)
         return issued
     }
 

@@ -23,6 +23,9 @@ package struct AppContext: RequestContext {
     package var legacyRequest: V1Request?
     /// The signed-in operator of the admin API, set by ``AdminAuthMiddleware``.
     package var adminOperator: OperatorIdentity?
+    /// The device address a REST API v2 call names in `X-Forwarded-For`, believed only for a server-to-server client
+    /// (``ForwardedDeviceMiddleware``, ``ServerToServerMiddleware``).
+    package var forwardedDevice: ForwardedDevice?
 
     /// Creates the context for a request on a channel.
     package init(source: ApplicationRequestContextSource) {

@@ -9,7 +9,8 @@ import Logging
 /// One structured log line per request, at `info`: `method`, `route` (the matched route template, so codes and ids in
 /// the path stay out of the log), `status`, `duration_ms`, `requestor`, `mvpd` and `trace` (the `trace` of the
 /// Enhanced Error body when the request failed, so an operator finds the line of an error a client reports; else
-/// the caller's `X-Request-Id`, else a fresh id) and `client` (the client address, through trusted proxies). Headers, query strings and bodies — tokens, secrets, codes,
+/// the caller's `X-Request-Id`, else a fresh id) and `client` (the client address, through trusted proxies; for a
+/// server-to-server client the device address its call names, with the backend's as `peer`). Headers, query strings and bodies — tokens, secrets, codes,
 /// passwords — are never logged.
 package struct RequestLogMiddleware: RouterMiddleware {
     package typealias Context = AppContext
@@ -57,7 +58,13 @@ package struct RequestLogMiddleware: RouterMiddleware {
         if let mvpd = context.parameters.get("mvpd") ?? query["mso_id"].map(String.init) ?? query["mvpd"].map(String.init) {
             metadata["mvpd"] = "\(Self.safe(mvpd))"
         }
-        if let client = context.remoteIP { metadata["client"] = "\(client)" }
+        if let device = context.forwardedDevice, device.isAccepted {
+            // A server-to-server client's call: the device it names, and the backend that made the call.
+            metadata["client"] = "\(device.address)"
+            if let peer = context.remoteIP { metadata["peer"] = "\(peer)" }
+        } else if let client = context.remoteIP {
+            metadata["client"] = "\(client)"
+        }
         logger.info("request", metadata: metadata)
     }
 
