@@ -38,6 +38,8 @@ package struct EntitleService: Sendable {
     package let callers: CallerAuthenticator
     package let assertions: AssertionConsumer
     package let partnerSSO: PartnerSingleSignOn
+    /// Single sign-on by platform identity (Fire TV, Roku) and service token.
+    package let singleSignOn: TokenSingleSignOn
     package let oauth2: OAuth2SignIn
     /// Signing a device out, for every protocol.
     package let logout: Logout
@@ -70,6 +72,8 @@ package struct EntitleService: Sendable {
     package let cacheFlush: CacheOperations
     /// Recorded changes to operator accounts.
     package let operatorChanges: OperatorOperations
+    /// SSO issuers (platform identity and service token).
+    package let ssoIssuers: SSOOperations
 
     /// Creates the service.
     package init(
@@ -130,6 +134,10 @@ package struct EntitleService: Sendable {
             catalog: repository.catalog, profileStore: repository.profiles, sessions: repository.sessions, configuration: configuration,
             assertions: assertions, profiles: profiles,
             clock: clock)
+        let jwks = JWKSKeyCache(httpClient: httpClient)
+        singleSignOn = TokenSingleSignOn(
+            store: repository.sso, catalog: repository.catalog, profiles: repository.profiles, jwks: jwks, clock: clock,
+            sessionLifetime: configuration.sessionLifetime)
 
         let changes = ChangeRecorder(changeLog: repository.changeLog, clock: clock, logger: logger)
         self.changes = changes
@@ -156,6 +164,7 @@ package struct EntitleService: Sendable {
         reports = ReportOperations(metrics: metrics, reports: repository.reports)
         operatorChanges = OperatorOperations(accounts: operators, changes: changes)
         cacheFlush = CacheOperations(repository: repository, changes: changes)
+        ssoIssuers = SSOOperations(store: repository.sso, lookups: lookups, changes: changes, jwks: jwks, clock: clock)
     }
 
     /// The current time in ms.

@@ -39,13 +39,16 @@ extension EntitleService {
             ServerToServerMiddleware(authenticator: callers)
         }.group(context: CallerContext.self)
         ConfigurationController(configurations: configurations).addRoutes(to: api)
-        SessionsController(sessions: sessions, sessionStore: stores.sessions).addRoutes(to: api)
+        SessionsController(sessions: sessions, sessionStore: stores.sessions, singleSignOn: singleSignOn, catalog: stores.catalog).addRoutes(to: api)
         let profileChecks = ProfileChecks(profiles: stores.profiles, clock: clock)
         ProfilesController(
-            profileStore: stores.profiles, catalog: stores.catalog, sessions: sessions, profiles: profiles, profileChecks: profileChecks
+            profileStore: stores.profiles, catalog: stores.catalog, sessions: sessions, profiles: profiles, profileChecks: profileChecks,
+            singleSignOn: singleSignOn
         ).addRoutes(to: api)
-        DecisionsController(catalog: stores.catalog, decisions: decisions, profileChecks: profileChecks).addRoutes(to: api)
-        LogoutController(catalog: stores.catalog, logout: logout, sessions: sessions, configuration: configuration).addRoutes(to: api)
+        DecisionsController(catalog: stores.catalog, decisions: decisions, profileChecks: profileChecks, singleSignOn: singleSignOn)
+            .addRoutes(to: api)
+        LogoutController(catalog: stores.catalog, logout: logout, sessions: sessions, configuration: configuration, singleSignOn: singleSignOn)
+            .addRoutes(to: api)
         PartnerSSOController(partnerSSO: partnerSSO, sessions: sessions).addRoutes(to: api)
 
         let signedIn = SignedInResponder(sessions: stores.sessions, catalog: stores.catalog, configuration: configuration, pages: pages)

@@ -308,6 +308,8 @@ package enum Migrations {
                 "CREATE INDEX IF NOT EXISTS operator_sign_in_attempts_scope ON operator_sign_in_attempts (scope, attempted_at)",
             ]
         ),
+        // Issue 39: SSO issuers and the sign-ins shared under an SSO identity (Migrations+SingleSignOn.swift).
+        (110, singleSignOn),
         // Issue 39: a software statement whose clients are a network's backend calling REST API v2 for its devices
         // (Adobe's server-to-server cookbook): their calls name the device's address in X-Forwarded-For.
         (111, ["ALTER TABLE software_statements ADD COLUMN server_to_server BIGINT NOT NULL DEFAULT 0"]),

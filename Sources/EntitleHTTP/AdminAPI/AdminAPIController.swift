@@ -22,6 +22,7 @@ package struct AdminAPIController {
         addApplicationRoutes(to: authenticated)
         addReportRoutes(to: authenticated)
         addSettingsRoutes(to: authenticated)
+        addSingleSignOnRoutes(to: authenticated)
         addKeyRoutes(to: authenticated)
         addSupportRoutes(to: authenticated)
         addOperatorRoutes(to: authenticated)

@@ -11,6 +11,8 @@ package struct DecisionsController {
     package let decisions: DecisionService
     /// The profile lookup, expiry and resource limit shared with REST v1 and adobe-services.
     package let profileChecks: ProfileChecks
+    /// Single sign-on by platform identity and service token.
+    package let singleSignOn: TokenSingleSignOn
 
     /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     package func addRoutes(to group: RouterGroup<CallerContext>) {
@@ -29,11 +31,21 @@ package struct DecisionsController {
         let text = try await FormBody.text(of: request, context: context, limit: 256 * 1024)
         let resources = try Self.parseResources(text: text, contentType: request.headers.combinedValue(.contentType))
         try profileChecks.checkResourceCount(resources.count, requestor: caller.requestor)
-        let profile = try await profileChecks.profile(
-            requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id,
-            failures: .init(
-                missing: .authenticatedProfileMissing,
-                expired: mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired))
+        let profile: ProfileRecord
+        do {
+            profile = try await profileChecks.profile(
+                requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id,
+                failures: .init(
+                    missing: .authenticatedProfileMissing,
+                    expired: mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired))
+        } catch let failure as APIError {
+            // No sign-in of the device's own: one shared under the request's SSO identity, if any.
+            let tokens = SingleSignOnTokens(request.headers)
+            guard !tokens.isEmpty, !mvpd.isTempPass else { throw failure }
+            let identities = await singleSignOn.identities(tokens, requestor: caller.requestor.id, logger: context.logger)
+            guard let shared = try await singleSignOn.sharedProfiles(identities, caller: caller, mvpd: mvpd.id)[mvpd.id] else { throw failure }
+            profile = shared.origin
+        }
         // `Cache-Control: no-cache` (the SDK's REMOTE_CACHE feature disabled) asks the MVPD again instead of its kept answers.
         let fresh = request.headers.combinedValue(.cacheControl)?.lowercased().contains("no-cache") == true
         let answers = try await decisions.decide(
@@ -64,7 +76,8 @@ package struct DecisionsController {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(catalog: any CatalogReading, decisions: DecisionService, profileChecks: ProfileChecks) {
+    package init(catalog: any CatalogReading, decisions: DecisionService, profileChecks: ProfileChecks, singleSignOn: TokenSingleSignOn) {
+        self.singleSignOn = singleSignOn
         self.catalog = catalog
         self.decisions = decisions
         self.profileChecks = profileChecks

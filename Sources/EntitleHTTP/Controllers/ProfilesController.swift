@@ -14,12 +14,23 @@ package struct ProfilesController {
     package let profiles: ProfileAnswers
     /// The profile expiry check shared with decisions, REST v1 and adobe-services.
     package let profileChecks: ProfileChecks
+    /// Single sign-on by platform identity and service token.
+    package let singleSignOn: TokenSingleSignOn
 
     /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     package func addRoutes(to group: RouterGroup<CallerContext>) {
-        group.get("profiles") { _, context in
+        group.get("profiles") { request, context in
             let caller = context.caller
-            let records = try await profileStore.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            var records = try await profileStore.profiles(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value)
+            let tokens = SingleSignOnTokens(request.headers)
+            if !tokens.isEmpty {
+                // The device's own sign-ins first; a sign-in shared under the request's SSO identity for the other MVPDs.
+                let identities = await singleSignOn.identities(tokens, requestor: caller.requestor.id, logger: context.logger)
+                let own = Set(records.filter(profileChecks.isLive).map(\.mvpdId))
+                let shared = try await singleSignOn.sharedProfiles(identities, caller: caller)
+                records = records.filter { !shared.keys.contains($0.mvpdId) || own.contains($0.mvpdId) }
+                records += shared.values.filter { !own.contains($0.shared.mvpdId) }.map(\.shared)
+            }
             return JSONCoding.response(json: try await profiles.profilesJSON(records, requestor: caller.requestor))
         }
         group.get("profiles/code/:code") { _, context in
@@ -50,12 +61,17 @@ package struct ProfilesController {
             }
             return JSONCoding.response(json: try await profiles.profilesJSON([record], requestor: caller.requestor))
         }
-        group.get("profiles/:mvpd") { _, context in
+        group.get("profiles/:mvpd") { request, context in
             let caller = context.caller
             let mvpd = try await catalog.requireIntegratedMVPD(try context.parameters.require("mvpd"), requestor: caller.requestor.id)
-            let record = try await profileStore.profile(
+            var record = try await profileStore.profile(
                 requestor: caller.requestor.id, client: caller.clientID,
                 device: caller.device.value, mvpd: mvpd.id)
+            let tokens = SingleSignOnTokens(request.headers)
+            if !tokens.isEmpty, !(record.map(profileChecks.isLive) ?? false) {
+                let identities = await singleSignOn.identities(tokens, requestor: caller.requestor.id, logger: context.logger)
+                record = try await singleSignOn.sharedProfiles(identities, caller: caller, mvpd: mvpd.id)[mvpd.id]?.shared ?? record
+            }
             return JSONCoding.response(json: try await profiles.profilesJSON(record.map { [$0] } ?? [], requestor: caller.requestor))
         }
     }
@@ -63,8 +79,9 @@ package struct ProfilesController {
     /// Creates the value from each of its stored properties.
     package init(
         profileStore: any ProfileStoring, catalog: any CatalogReading, sessions: AuthenticationSessions, profiles: ProfileAnswers,
-        profileChecks: ProfileChecks
+        profileChecks: ProfileChecks, singleSignOn: TokenSingleSignOn
     ) {
+        self.singleSignOn = singleSignOn
         self.profileStore = profileStore
         self.catalog = catalog
         self.sessions = sessions

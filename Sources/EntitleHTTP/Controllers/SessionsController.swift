@@ -10,21 +10,41 @@ package struct SessionsController {
     package let sessions: AuthenticationSessions
     /// Authentication sessions.
     package let sessionStore: any SignInSessionStoring
+    /// Single sign-on by platform identity and service token.
+    package let singleSignOn: TokenSingleSignOn
+    /// The integration of the MVPD picked.
+    package let catalog: any CatalogReading
 
     /// Adds the routes to the authenticated `/api/v2/{sp}` group (the caller is in the context).
     package func addRoutes(to group: RouterGroup<CallerContext>) {
         group.post("sessions") { request, context in
             let caller = context.caller
             let form = try await FormBody.fields(of: request, context: context)
-            return try await sessions.createSession(caller: caller, form: form, tempPassIdentity: request.headers[.tempPassIdentity])
+            let identities = await singleSignOn.identities(SingleSignOnTokens(request.headers), requestor: caller.requestor.id, logger: context.logger)
+            if !identities.isEmpty, let mvpdID = form["mvpd"].nonEmpty {
+                // Single sign-on: the values are checked as for any session, then a shared sign-in skips the login.
+                let mvpd = try await catalog.requireIntegratedMVPD(mvpdID, requestor: caller.requestor.id)
+                _ = try sessions.validatedRedirectURL(form["redirectUrl"].nonEmpty, caller: caller)
+                _ = try sessions.validatedDomain(form["domainName"].nonEmpty)
+                if let shortcut = try await singleSignOn.sessionShortcut(caller: caller, mvpd: mvpd, identities: identities) { return shortcut }
+            }
+            let answer = try await sessions.createSession(caller: caller, form: form, tempPassIdentity: request.headers[.tempPassIdentity])
+            try await singleSignOn.share(answer, caller: caller, identities: identities)
+            return answer
         }
         group.post("sessions/:code") { request, context in
             let caller = context.caller
             let form = try await FormBody.fields(of: request, context: context)
             let session = try await sessions.liveSession(
                 code: try context.parameters.require("code"), requestor: caller.requestor.id, bucket: caller.device.value)
-            return try await sessions.resumeSession(
+            let answer = try await sessions.resumeSession(
                 session, caller: caller, form: form, tempPassIdentity: request.headers[.tempPassIdentity])
+            if session.clientId == caller.clientID, session.deviceId == caller.device.value {
+                let identities = await singleSignOn.identities(
+                    SingleSignOnTokens(request.headers), requestor: caller.requestor.id, logger: context.logger)
+                try await singleSignOn.share(answer, caller: caller, identities: identities)
+            }
+            return answer
         }
         group.get("sessions/:code") { _, context in
             let caller = context.caller
@@ -64,8 +84,10 @@ package struct SessionsController {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(sessions: AuthenticationSessions, sessionStore: any SignInSessionStoring) {
+    package init(sessions: AuthenticationSessions, sessionStore: any SignInSessionStoring, singleSignOn: TokenSingleSignOn, catalog: any CatalogReading) {
         self.sessions = sessions
         self.sessionStore = sessionStore
+        self.singleSignOn = singleSignOn
+        self.catalog = catalog
     }
 }
