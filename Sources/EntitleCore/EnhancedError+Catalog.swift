@@ -63,6 +63,14 @@ extension EnhancedError {
             action: .none, status: 403, code: .authorizationDeniedByParentalControls,
             message: "The MVPD has returned a deny decision due to parental control settings for the specified resource.")
     }
+    /// The resource is not for home-based (HBA) sign-ins in this integration, and the profile's sign-in was home-based.
+    public static var authorizationDeniedByHBAPolicies: EnhancedError {
+        EnhancedError(
+            action: .authentication, status: 403, code: .authorizationDeniedByHBAPolicies,
+            message:
+                "The authentication obtained through home-based authentication (HBA) is not allowed for the specified resource: sign in with the TV provider's credentials."
+        )
+    }
     /// A degradation rule denies authorization.
     public static var authorizationDeniedByDegradationRule: EnhancedError {
         EnhancedError(

@@ -41,6 +41,8 @@ extension EnhancedError {
         public static let authorizationDeniedByMVPD = Code("authorization_denied_by_mvpd")
         /// `authorization_denied_by_parental_controls`.
         public static let authorizationDeniedByParentalControls = Code("authorization_denied_by_parental_controls")
+        /// `authorization_denied_by_hba_policies`.
+        public static let authorizationDeniedByHBAPolicies = Code("authorization_denied_by_hba_policies")
         /// `authorization_denied_by_degradation_rule`.
         public static let authorizationDeniedByDegradationRule = Code("authorization_denied_by_degradation_rule")
         /// `internal_server_error`.

@@ -60,8 +60,14 @@ package struct IntegrationView: Codable, Sendable, Equatable {
     package var preflightMode: String
     /// With `lineup`: the SAML attribute whose values are the lineup.
     package var lineupAttribute: String?
+    /// How long home-based (HBA) sign-ins last instead, seconds.
+    package var hbaProfileTTLSeconds: Int64?
+    /// Resources home-based sign-ins are denied (absent: none).
+    package var hbaDeniedResources: [String]?
 
-    package init(_ record: IntegrationRecord, preflightMaxResources: Int64? = nil, lineupAttribute: String? = nil) {
+    package init(_ record: IntegrationRecord, preflightMaxResources: Int64? = nil, lineupAttribute: String? = nil, hba: HBAPolicy? = nil) {
+        hbaProfileTTLSeconds = hba?.profileTTLSeconds
+        hbaDeniedResources = hba.flatMap { $0.deniedResources.isEmpty ? nil : $0.deniedResources }
         (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0)
         (displayName, logoURL, profileTTLSeconds) = (record.displayName, record.logoUrl, record.profileTtlSeconds)
         self.preflightMaxResources = preflightMaxResources

@@ -9,6 +9,8 @@ package protocol MVPDOptionsReading: Sendable {
     func preflightMaxResources(requestor: String, mvpd: String) async throws -> Int64?
     /// The SAML attribute carrying the channel lineup for (requestor, MVPD), or nil: no preflight by lineup.
     func preflightLineupAttribute(requestor: String, mvpd: String) async throws -> String?
+    /// What (requestor, MVPD) does with home-based sign-ins, or nil: they are treated as any other.
+    func hbaPolicy(requestor: String, mvpd: String) async throws -> HBAPolicy?
     /// The HTTP-POST SingleSignOnService location of a SAML MVPD that has one (the AuthnRequest is then posted).
     func ssoPostLocation(mvpd: String) async throws -> String?
 }

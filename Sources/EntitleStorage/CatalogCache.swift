@@ -72,6 +72,8 @@ package final class CatalogCache: Sendable {
     package let preflightLimits: CatalogSlot<Whole, [MVPDOptionsStore.PreflightRow]>
     /// Preflight-by-lineup attributes of every integration that sets one.
     package let preflightLineups: CatalogSlot<Whole, [MVPDOptionsStore.LineupRow]>
+    /// HBA policies of every integration that sets one.
+    package let hbaPolicies: CatalogSlot<Whole, [MVPDOptionsStore.HBAPolicyRow]>
     /// OAuth 2.0 settings by MVPD.
     package let oauth2Settings: CatalogSlot<String, MVPDOAuth2Record?>
     /// Software statements by id.
@@ -113,6 +115,7 @@ package final class CatalogCache: Sendable {
         xacmlOptions = .init(g, capacity)
         preflightLimits = .init(g, capacity)
         preflightLineups = .init(g, capacity)
+        hbaPolicies = .init(g, capacity)
         oauth2Settings = .init(g, capacity)
         softwareStatements = .init(g, capacity)
         clients = .init(g, capacity)

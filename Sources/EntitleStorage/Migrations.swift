@@ -313,6 +313,18 @@ package enum Migrations {
         // Issue 39: a software statement whose clients are a network's backend calling REST API v2 for its devices
         // (Adobe's server-to-server cookbook): their calls name the device's address in X-Forwarded-For.
         (111, ["ALTER TABLE software_statements ADD COLUMN server_to_server BIGINT NOT NULL DEFAULT 0"]),
+        // Issue 40: what an integration does with home-based (HBA) sign-ins — their own profile lifetime (NULL: the
+        // integration's) and the resources they are never authorized for (JSON array of resource ids).
+        (
+            115,
+            [
+                """
+                CREATE TABLE IF NOT EXISTS integration_hba_policies (
+                    requestor_id TEXT NOT NULL, mvpd_id TEXT NOT NULL, profile_ttl_seconds BIGINT, denied_resources TEXT NOT NULL,
+                    PRIMARY KEY (requestor_id, mvpd_id))
+                """
+            ]
+        ),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

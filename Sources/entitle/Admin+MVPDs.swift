@@ -161,10 +161,13 @@ extension Admin {
             @Option(help: "Preflight in one call (xacml or rest MVPD): at most N resources per MVPD call; 0 turns it off.")
             var preflightMaxResources: Int64?
             @OptionGroup var lineup: PreflightLineupOptions
+            @OptionGroup var hba: HBAOptions
 
             func validate() throws {
-                guard displayName != nil || logoURL != nil || profileTTL != nil || preflightMaxResources != nil || lineup.preflight != nil else {
-                    throw ValidationError("Give --display-name, --logo-url, --profile-ttl, --preflight-max-resources or --preflight.")
+                guard displayName != nil || logoURL != nil || profileTTL != nil || preflightMaxResources != nil || lineup.preflight != nil || hba.isGiven
+                else {
+                    throw ValidationError(
+                        "Give --display-name, --logo-url, --profile-ttl, --preflight-max-resources, --preflight or an --hba- option.")
                 }
             }
 
@@ -180,6 +183,7 @@ extension Admin {
                             requestor: requestor, mvpd: mvpd, maxResources: preflightMaxResources, actor: Admin.cliActor)
                     }
                     try await lineup.apply($0, requestor: requestor, mvpd: mvpd)
+                    try await hba.apply($0, requestor: requestor, mvpd: mvpd)
                 }
                 print("\(requestor)/\(mvpd) updated")
             }
@@ -227,6 +231,8 @@ extension Admin {
                 for view in views {
                     let settings = [
                         view.displayName.map { "name=\($0)" }, view.logoURL.map { "logo=\($0)" }, view.profileTTLSeconds.map { "profile-ttl=\($0)" },
+                        view.hbaProfileTTLSeconds.map { "hba-profile-ttl=\($0)" },
+                        view.hbaDeniedResources.map { "hba-denied=\($0.joined(separator: ","))" },
                     ]
                     .compactMap { $0 }
                     print(([view.requestor, view.mvpd, view.enabled ? "enabled" : "disabled"] + settings).joined(separator: "\t"))

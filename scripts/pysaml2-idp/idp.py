@@ -32,6 +32,9 @@ USERS = {
     "frank": ("frank-pass", {"uid": ["F-100"], "zip": ["30301"]}),
     # A subscriber whose assertion carries a channel lineup (preflight by lineup: one AttributeValue per resource).
     "grace": ("grace-pass", {"uid": ["G-200"], "authorized_resources": ["news", "sports"]}),
+    # A subscriber signed in at home (HBA): the MVPD says so in an attribute of its own naming, which the service maps
+    # to hba_status.
+    "henry": ("henry-pass", {"uid": ["H-300"], "homeBased": ["true"]}),
 }
 
 

@@ -138,11 +138,6 @@ package struct AssertionConsumer: Sendable, ClockReading {
         -> ProfileRecord
     {
         let now = self.now
-        let lifetime = try await catalog.profileLifetimeSeconds(requestor: verified.session.requestorId, mvpd: verified.mvpd)
-        var notAfter = now + lifetime * 1000
-        if let sessionEnd = verified.assertion.sessionNotOnOrAfter {
-            notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
-        }
         let assertion = verified.assertion, session = verified.session
         let mapping = SAMLAttributeMapping(verified.options?.attributeMapping ?? [:])
         // Preflight by lineup: the lineup attribute is kept with the profile (replacing the previous sign-in's; absent:
@@ -153,6 +148,13 @@ package struct AssertionConsumer: Sendable, ClockReading {
             mapping.map(
                 assertion.attributes.filter { !$0.value.isEmpty && $0.key != lineupAttribute }, nameID: [assertion.nameID]
             ).mapValues { $0.count == 1 ? JSONValue.string($0[0]) : .array($0.map(JSONValue.string)) })
+        let lifetime = try await HomeBasedSignIns.lifetimeSeconds(
+            requestor: session.requestorId, mvpd: verified.mvpd, homeBased: HomeBasedSignIns.isHomeBased(metadata), catalog: catalog,
+            options: mvpdOptions)
+        var notAfter = now + lifetime * 1000
+        if let sessionEnd = assertion.sessionNotOnOrAfter {
+            notAfter = min(notAfter, Int64(sessionEnd.timeIntervalSince1970 * 1000))
+        }
         let userID: String
         switch metadata["userID"] {
         case .string(let text)?: userID = text

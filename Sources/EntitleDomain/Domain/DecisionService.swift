@@ -94,7 +94,7 @@ package final class DecisionService: Sendable, ClockReading {
             service: self, requestor: requestor, mvpd: mvpd, profile: profile, issueTokens: issueTokens, rules: rules,
             authorizeAll: authorizeAll, authorizationProtocol: authorizationProtocol, xacml: xacml, catalogGeneration: catalogGeneration,
             ttl: ttl, fresh: fresh, clientIP: clientIP, reportKey: reportKey, now: now)
-        let verdicts: [Verdict]
+        var verdicts: [Verdict]
         if !issueTokens, round.answersFromMVPD, let lineup = try await lineup(requestor: requestor, mvpd: mvpd, profile: profile) {
             // Preflight by lineup: answered from the lineup of the sign-in, no MVPD call.
             verdicts = Self.lineupVerdicts(resources, lineup: lineup, mvpd: mvpd)
@@ -118,6 +118,7 @@ package final class DecisionService: Sendable, ClockReading {
                 return result
             }
         }
+        verdicts = try await applyingHBAPolicy(verdicts, resources: resources, requestor: requestor, mvpd: mvpd, profile: profile)
         let signer = issueTokens ? try? await mediaTokens.mediaTokenSigner(requestor: requestor) : nil
         let notAfter = min(profile.notAfter, now + decisionLifetime)
         let decisions = zip(resources, verdicts).map { resource, verdict in

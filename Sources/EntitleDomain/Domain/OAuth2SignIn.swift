@@ -141,7 +141,9 @@ package struct OAuth2SignIn: Sendable, ClockReading {
             var metadata = mapping.grouped(mapping.map(claims, nameID: .string(userID)))
             metadata["userID"] = .string(userID)
             let now = self.now
-            let lifetime = try await catalog.profileLifetimeSeconds(requestor: session.requestorId, mvpd: mvpd)
+            let lifetime = try await HomeBasedSignIns.lifetimeSeconds(
+                requestor: session.requestorId, mvpd: mvpd, homeBased: HomeBasedSignIns.isHomeBased(metadata), catalog: catalog,
+                options: mvpdOptions)
             let profile = ProfileRecord(
                 requestorId: session.requestorId, clientId: session.clientId, deviceId: session.deviceId, mvpdId: mvpd.id,
                 type: .regular, issuer: mvpd.id, notBefore: now, notAfter: now + lifetime * 1000,

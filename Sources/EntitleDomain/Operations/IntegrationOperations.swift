@@ -61,7 +61,8 @@ package struct IntegrationOperations: Sendable {
         for record in try await onboarding.integrations(requestor: requestor, mvpd: mvpd) {
             let preflight = try await mvpdOptions.integrationPreflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
             let lineup = try await mvpdOptions.preflightLineupAttribute(requestor: record.requestorId, mvpd: record.mvpdId)
-            views.append(IntegrationView(record, preflightMaxResources: preflight, lineupAttribute: lineup))
+            let hba = try await mvpdOptions.hbaPolicy(requestor: record.requestorId, mvpd: record.mvpdId)
+            views.append(IntegrationView(record, preflightMaxResources: preflight, lineupAttribute: lineup, hba: hba))
         }
         return views
     }

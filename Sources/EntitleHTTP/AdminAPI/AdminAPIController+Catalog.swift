@@ -227,12 +227,19 @@ extension AdminAPIController {
         package var preflightMaxResources: Int64?
         package var preflightMode: String?
         package var lineupAttribute: String?
+        /// The lifetime of home-based sign-ins, seconds (0 removes it).
+        package var hbaProfileTTLSeconds: Int64?
+        /// The resources home-based sign-ins are denied, replacing the list.
+        package var hbaDeniedResources: [String]?
 
         /// Creates the value from each of its stored properties.
         package init(
             enabled: Bool? = nil, displayName: String? = nil, logoURL: String? = nil, profileTTLSeconds: Int64? = nil,
-            preflightMaxResources: Int64? = nil, preflightMode: String? = nil, lineupAttribute: String? = nil
+            preflightMaxResources: Int64? = nil, preflightMode: String? = nil, lineupAttribute: String? = nil,
+            hbaProfileTTLSeconds: Int64? = nil, hbaDeniedResources: [String]? = nil
         ) {
+            self.hbaProfileTTLSeconds = hbaProfileTTLSeconds
+            self.hbaDeniedResources = hbaDeniedResources
             self.enabled = enabled
             self.displayName = displayName
             self.logoURL = logoURL
@@ -264,10 +271,11 @@ extension AdminAPIController {
         let state = try await Self.decode(IntegrationState.self, request, context: context)
         let preflightMode = try Self.preflightMode(state.preflightMode, lineupAttribute: state.lineupAttribute)
         if state.enabled == nil && state.displayName == nil && state.logoURL == nil && state.profileTTLSeconds == nil
-            && state.preflightMaxResources == nil && preflightMode == nil
+            && state.preflightMaxResources == nil && preflightMode == nil && state.hbaProfileTTLSeconds == nil && state.hbaDeniedResources == nil
         {
             throw AdminAPIError.make(
-                400, "invalid_request", "Give enabled, displayName, logoURL, profileTTLSeconds, preflightMaxResources or preflightMode.")
+                400, "invalid_request",
+                "Give enabled, displayName, logoURL, profileTTLSeconds, preflightMaxResources, preflightMode, hbaProfileTTLSeconds or hbaDeniedResources.")
         }
         let actor = context.operatorIdentity.actor
         if let enabled = state.enabled { try await service.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
@@ -282,6 +290,11 @@ extension AdminAPIController {
         if let preflightMode {
             try await service.integrations.setPreflightMode(
                 requestor: requestor, mvpd: mvpd, preflightMode, attribute: state.lineupAttribute, actor: actor)
+        }
+        if state.hbaProfileTTLSeconds != nil || state.hbaDeniedResources != nil {
+            try await service.integrations.setHBAPolicy(
+                requestor: requestor, mvpd: mvpd,
+                .init(profileTTLSeconds: state.hbaProfileTTLSeconds, deniedResources: state.hbaDeniedResources), actor: actor)
         }
         return Self.json(try await service.integrations.views(requestor: requestor, mvpd: mvpd).first)
     }

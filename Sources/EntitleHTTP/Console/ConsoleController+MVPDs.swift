@@ -40,6 +40,12 @@ extension ConsoleController {
                 try await setPreflight(form, mvpd: id, actor: context.operatorIdentity.actor)
             }
         }
+        group.post("mvpds/:id/hba") { request, context in
+            let id = try context.parameters.require("id")
+            return try await change(request, context, back: Self.mvpdPath(id)) { form in
+                try await setHomeBased(form, mvpd: id, actor: context.operatorIdentity.actor)
+            }
+        }
         group.post("mvpds/:id/remove") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: "/console/mvpds") { _ in
@@ -76,6 +82,7 @@ extension ConsoleController {
                     requestor: integration.requestor, lineup: mvpd.preflightLineup[integration.requestor],
                     maxResources: mvpd.preflightMaxResources[integration.requestor].map { "\($0)" })
             },
+            homeBased: try await homeBasedPolicies(mvpd: mvpd),
             flags: .init(
                 requiresSafariViewController: mvpd.requiresSafariViewController, enablePlatformServices: mvpd.enablePlatformServices,
                 displayInPlatformPicker: mvpd.displayInPlatformPicker, supported: mvpd.boardingStatus == "SUPPORTED",
@@ -159,6 +166,38 @@ extension ConsoleController {
         return mode == .lineup
             ? "\(requestor)/\(mvpd) preauthorizes by channel lineup (\(attribute ?? IntegrationOperations.defaultLineupAttribute))."
             : "\(requestor)/\(mvpd) preauthorizes by asking the MVPD."
+    }
+
+    /// The HBA policy of each integration of the MVPD that has one.
+    private func homeBasedPolicies(mvpd: MVPDView) async throws -> [ConsoleMVPDPage.HomeBased] {
+        var rows: [ConsoleMVPDPage.HomeBased] = []
+        for integration in mvpd.integrations {
+            let policy = try await service.integrations.hbaPolicy(requestor: integration.requestor, mvpd: mvpd.id)
+            guard !policy.isEmpty else { continue }
+            rows.append(
+                .init(
+                    requestor: integration.requestor, profileTTLSeconds: policy.profileTTLSeconds.map { "\($0)" },
+                    deniedResources: policy.deniedResources.isEmpty ? nil : policy.deniedResources.joined(separator: ", ")))
+        }
+        return rows
+    }
+
+    /// Sets what one integration of the MVPD does with home-based sign-ins, from the HBA form: an empty lifetime leaves
+    /// it as it is (0 removes it); the resources, comma-separated, replace the list (with "none" it is emptied).
+    private func setHomeBased(_ form: ConsoleForm, mvpd: String, actor: String) async throws -> String {
+        guard let requestor = form["requestor"] else { throw ConsoleFailure(status: .badRequest, "Give the requestor of the integration.") }
+        var change = IntegrationOperations.HBAChange()
+        if let ttl = form["hbaProfileTTLSeconds"] {
+            guard let seconds = Int64(ttl) else { throw ConsoleFailure(status: .badRequest, "The HBA lifetime is a number of seconds.") }
+            change.profileTTLSeconds = seconds
+        }
+        if let resources = form["hbaDeniedResources"] {
+            change.deniedResources = resources == "none" ? [] : resources.split(separator: ",").map(String.init)
+        }
+        let policy = try await service.integrations.setHBAPolicy(requestor: requestor, mvpd: mvpd, change, actor: actor)
+        let lifetime = policy.profileTTLSeconds.map { "last \($0) s" } ?? "last as long as other sign-ins"
+        let denied = policy.deniedResources.isEmpty ? "may play everything" : "are denied \(policy.deniedResources.joined(separator: ", "))"
+        return "Home-based sign-ins to \(mvpd) for \(requestor) \(lifetime) and \(denied)."
     }
 
     /// The settings the edit form changes (a flag not checked is off; an empty metadata field leaves it unchanged).

@@ -223,6 +223,15 @@ package struct ConsoleMVPDPage: ConsolePageContent {
         package var maxResources: String?
     }
 
+    /// What one integration does with home-based (HBA) sign-ins; only integrations with a policy are listed.
+    package struct HomeBased: Sendable {
+        package var requestor: String
+        /// The lifetime of home-based sign-ins, seconds (nil: as any other sign-in).
+        package var profileTTLSeconds: String?
+        /// The resources denied to them, comma-separated (nil: none).
+        package var deniedResources: String?
+    }
+
     /// The checkboxes and selected options of the edit form.
     package struct Flags: Sendable {
         package var requiresSafariViewController: Bool
@@ -243,6 +252,7 @@ package struct ConsoleMVPDPage: ConsolePageContent {
     /// Whether the preflight form offers the channel lineup (SAML MVPDs only).
     package var offersLineup: Bool
     package var preflight: [Preflight]
+    package var homeBased: [HomeBased]
     package var flags: Flags
 }
 

@@ -14,6 +14,7 @@ package final class InMemoryMVPDOptionsStore: MVPDOptionsReading {
         var xacml: [String: MVPDXACMLOptions] = [:]
         var preflightLimits: [Integration: Int64] = [:]
         var lineupAttributes: [Integration: String] = [:]
+        var hbaPolicies: [Integration: HBAPolicy] = [:]
     }
 
     private let state = Mutex(State())
@@ -49,6 +50,16 @@ package final class InMemoryMVPDOptionsStore: MVPDOptionsReading {
     /// The preflight limit of an integration; nil when none is set or it is 0 or less.
     package func preflightMaxResources(requestor: String, mvpd: String) async throws -> Int64? {
         state.withLock { $0.preflightLimits[Integration(requestor: requestor, mvpd: mvpd)] }.flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// Sets (or with nil, removes) the HBA policy of an integration.
+    package func setHBAPolicy(requestor: String, mvpd: String, policy: HBAPolicy?) {
+        state.withLock { $0.hbaPolicies[Integration(requestor: requestor, mvpd: mvpd)] = policy }
+    }
+
+    /// The HBA policy of an integration, or nil.
+    package func hbaPolicy(requestor: String, mvpd: String) async throws -> HBAPolicy? {
+        state.withLock { $0.hbaPolicies[Integration(requestor: requestor, mvpd: mvpd)] }
     }
 
     /// The lineup attribute of an integration, or nil.
