@@ -77,11 +77,19 @@ extension EntitleService {
             catalog: stores.catalog, clients: stores.clients, legacy: stores.legacy, tokens: tokens, clock: clock)
         let legacyShared = LegacyProtocolService(
             catalog: stores.catalog, legacy: stores.legacy, decisions: decisions, profiles: profiles, checks: profileChecks, clock: clock)
-        func legacyGroup(_ path: RouterPath, format: V1Format?, throttled: Bool, needsDevice: Bool) -> RouterGroup<LegacyContext> {
+        // adobe-services calls that carry a token may prove their caller with it when they send no app credential.
+        let tokenCredentials = AdobeTokenCredentials(
+            catalog: stores.catalog, clients: stores.clients, legacy: stores.legacy, profileStore: stores.profiles, keys: keys, clock: clock)
+        func legacyGroup(
+            _ path: RouterPath, format: V1Format?, throttled: Bool, needsDevice: Bool, byToken: Bool = false
+        ) -> RouterGroup<LegacyContext> {
             let group = router.group(path)
             if throttled { group.add(middleware: throttle) }
             return group.add(middleware: LegacyEnvelopeMiddleware(format: format))
-                .add(middleware: LegacyCallerMiddleware(authenticator: legacyCallers, needsDevice: needsDevice))
+                .add(
+                    middleware: LegacyCallerMiddleware(
+                        authenticator: legacyCallers, needsDevice: needsDevice, tokenCredentials: byToken ? tokenCredentials : nil)
+                )
                 .group(context: LegacyContext.self)
         }
         LegacyV1Controller(
@@ -105,8 +113,8 @@ extension EntitleService {
             groups: .init(
                 config: router.group().add(middleware: throttle).add(middleware: LegacyEnvelopeMiddleware(format: .xml))
                     .group(context: V1Context.self),
-                app: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: false),
-                appJSON: legacyGroup("/adobe-services", format: .json, throttled: false, needsDevice: false),
+                app: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: false, byToken: true),
+                appJSON: legacyGroup("/adobe-services", format: .json, throttled: false, needsDevice: false, byToken: true),
                 device: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: true)))
 
         extraRoutes(router)

@@ -190,10 +190,10 @@ import Testing
                 ], bearer: rest)
             #expect(otherDevice.text == "<pendingLogout reason=\"34764\">true</pendingLogout>")
 
-            // Failures: no app identity, a token not issued here, no resource, an unknown requestor.
+            // Failures: no app identity (and no token to stand for it: AdobeServicesResumedRunTests), a token not issued
+            // here, no resource, an unknown requestor.
             let anonymous = try await Self.post(
-                host, "authorizeDevice", [("resource_id", "sports"), ("requestor_id", "REF"), ("authentication_token", authn)],
-                bearer: nil)
+                host, "sessionDevice", [("requestor_id", "REF"), ("device_id", "apple-tv")], bearer: nil)
             #expect(anonymous.status == 401)
             #expect(anonymous.xml("code") == "missing_authentication_header")
             let forged = authn.replacingOccurrences(of: "<simpleTokenAuthenticationGuid>", with: "<simpleTokenAuthenticationGuid>0")

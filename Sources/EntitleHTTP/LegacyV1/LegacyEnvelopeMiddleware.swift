@@ -51,6 +51,9 @@ package struct LegacyCallerMiddleware: RouterMiddleware {
     package let authenticator: LegacyCallerAuthenticator
     /// Whether the call must name its device (`deviceId`).
     package let needsDevice: Bool
+    /// adobe-services: a call without an app credential may prove its caller with the token it carries (yt-dlp's
+    /// resumed run); nil where only app credentials count (REST v1).
+    package let tokenCredentials: AdobeTokenCredentials?
 
     package func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws
         -> Response
@@ -58,13 +61,20 @@ package struct LegacyCallerMiddleware: RouterMiddleware {
         guard let v1 = context.legacyRequest else { throw APIError(.internalServerError) }
         let requestorID = try context.parameters.get("requestor") ?? v1.requestorID()
         var context = context
+        if let tokenCredentials, !AdobeTokenCredentials.sendsAppCredential(v1),
+            let caller = try await tokenCredentials.caller(v1, requestorID: requestorID)
+        {
+            context.caller = caller
+            return try await next(request, context)
+        }
         context.caller = try await authenticator.caller(v1, requestorID: requestorID, needsDevice: needsDevice)
         return try await next(request, context)
     }
 
     /// Creates the value from each of its stored properties.
-    package init(authenticator: LegacyCallerAuthenticator, needsDevice: Bool) {
+    package init(authenticator: LegacyCallerAuthenticator, needsDevice: Bool, tokenCredentials: AdobeTokenCredentials? = nil) {
         self.authenticator = authenticator
         self.needsDevice = needsDevice
+        self.tokenCredentials = tokenCredentials
     }
 }
