@@ -10,7 +10,8 @@ import Logging
 /// the path stay out of the log), `status`, `duration_ms`, `requestor`, `mvpd` and `trace` (the `trace` of the
 /// Enhanced Error body when the request failed, so an operator finds the line of an error a client reports; else
 /// the caller's `X-Request-Id`, else a fresh id) and `client` (the client address, through trusted proxies; for a
-/// server-to-server client the device address its call names, with the backend's as `peer`). Headers, query strings and bodies — tokens, secrets, codes,
+/// server-to-server client the device address its call names, with the backend's as `peer`), and `visitor` /
+/// `app_profile` (the SDK's `AP-Visitor-Identifier` / `AP-Application-Profile`, as ``safe(_:)`` identifiers). Headers, query strings and bodies — tokens, secrets, codes,
 /// passwords — are never logged.
 package struct RequestLogMiddleware: RouterMiddleware {
     package typealias Context = AppContext
@@ -58,6 +59,9 @@ package struct RequestLogMiddleware: RouterMiddleware {
         if let mvpd = context.parameters.get("mvpd") ?? query["mso_id"].map(String.init) ?? query["mvpd"].map(String.init) {
             metadata["mvpd"] = "\(Self.safe(mvpd))"
         }
+        // The SDK's visitor and application-profile headers (Adobe's analytics dimensions), bounded and sanitized.
+        if let visitor = request.headers[Self.visitorIdentifier] { metadata["visitor"] = "\(Self.safe(visitor))" }
+        if let profile = request.headers[Self.applicationProfile] { metadata["app_profile"] = "\(Self.safe(profile))" }
         if let device = context.forwardedDevice, device.isAccepted {
             // A server-to-server client's call: the device it names, and the backend that made the call.
             metadata["client"] = "\(device.address)"
@@ -67,6 +71,11 @@ package struct RequestLogMiddleware: RouterMiddleware {
         }
         logger.info("request", metadata: metadata)
     }
+
+    /// `AP-Visitor-Identifier`: the visitor id the SDK sends with its calls.
+    package static let visitorIdentifier = HTTPField.Name("AP-Visitor-Identifier")!
+    /// `AP-Application-Profile`: the application profile the SDK sends with its calls.
+    package static let applicationProfile = HTTPField.Name("AP-Application-Profile")!
 
     /// The caller's request id, when it is a short plain token.
     package static func requestID(_ request: Request) -> String? {
