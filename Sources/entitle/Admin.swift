@@ -246,8 +246,11 @@ struct Admin: AsyncParsableCommand {
         /// Refuses a media-token key that would sign before every verifier can have fetched it, unless forced
         /// (``KeyOperations/checkPromotion(purpose:promoteAfterSeconds:force:)``, as the admin API checks it).
         static func checkPromotion(_ promoteAfter: Int64?, force: Bool) throws {
-            do { try KeyOperations.checkPromotion(purpose: .mediaToken, promoteAfterSeconds: promoteAfter, force: force) } catch let error as AdminError {
-                throw ValidationError("--promote-after: \(error.description) (--force).")
+            do { try KeyOperations.checkPromotion(purpose: .mediaToken, promoteAfterSeconds: promoteAfter, force: force) } catch is AdminError {
+                throw ValidationError(
+                    "--promote-after \(promoteAfter ?? 0) is shorter than the \(ServiceKeys.verifierCacheSeconds) s video servers cache /keys/media-token: "
+                        + "media tokens signed with the new key would be refused until they fetch it again. Use at least "
+                        + "\(ServiceKeys.verifierCacheSeconds), or add --force for an emergency rotation.")
             }
         }
 
