@@ -64,6 +64,26 @@ import Testing
         }
     }
 
+    @Test func theAdminAPIMarksAndShowsAServerToServerStatement() async throws {
+        try await LocalService.run { local in
+            let session = try await AdminAPITests.operatorSession(local, "ops", role: .readWrite)
+            let token = try #require(session.object["token"] as? String)
+            let issued = try await AdminAPITests.call(
+                local, .POST, "/admin/api/software-statements",
+                json: ["requestor": "REF", "name": "Backend", "redirectURIs": ["adobepass://ios.app"], "serverToServer": true], token: token)
+            #expect(issued.status == 201, "\(issued.text)")
+            let id = try #require(issued.object["softwareID"] as? String)
+            let plain = try await AdminAPITests.call(
+                local, .POST, "/admin/api/software-statements", json: ["requestor": "REF", "name": "App", "redirectURIs": ["adobepass://ios.app"]],
+                token: token)
+            #expect(plain.status == 201, "\(plain.text)")
+            let list = try await AdminAPITests.call(local, .GET, "/admin/api/software-statements?requestor=REF", token: token)
+            let statements = try #require(list.json as? [[String: Any]])
+            #expect(statements.first { $0["softwareID"] as? String == id }?["serverToServer"] as? Bool == true, "\(list.text)")
+            #expect(statements.filter { $0["serverToServer"] as? Bool == false }.count == statements.count - 1, "\(list.text)")
+        }
+    }
+
     @Test func theRequestLogNamesTheDeviceAndTheBackendAsPeer() async throws {
         let capture = LogCapture()
         var configuration = HostConfiguration()

@@ -16,12 +16,15 @@ package struct SoftwareStatementView: Codable, Sendable, Equatable {
     package var issuedAt: String
     /// Whether revoked.
     package var revoked: Bool
+    /// Whether its clients are a network's backend whose calls name each device's address in `X-Forwarded-For`.
+    package var serverToServer: Bool
 
     /// The view of a stored statement.
     package init(_ r: SoftwareStatementRecord) {
         (softwareID, requestor, name, redirectURIs) = (r.softwareId, r.requestorId, r.name, r.redirectURIs)
         issuedAt = Date(timeIntervalSince1970: Double(r.issuedAt)).ISO8601Format()
         revoked = r.revoked
+        serverToServer = r.serverToServer
     }
 }
 

@@ -56,12 +56,15 @@ extension AdminAPIController {
         package var requestor: String
         package var name: String
         package var redirectURIs: [String]?
+        /// For a network's backend calling REST API v2 for its devices (docs/web-and-server-apps.md); default false.
+        package var serverToServer: Bool?
 
         /// Creates the value from each of its stored properties.
-        package init(requestor: String, name: String, redirectURIs: [String]? = nil) {
+        package init(requestor: String, name: String, redirectURIs: [String]? = nil, serverToServer: Bool? = nil) {
             self.requestor = requestor
             self.name = name
             self.redirectURIs = redirectURIs
+            self.serverToServer = serverToServer
         }
     }
 
@@ -79,7 +82,8 @@ extension AdminAPIController {
     package func issueSoftwareStatement(_ request: Request, context: AdminContext) async throws -> Response {
         let body = try await Self.decode(NewSoftwareStatement.self, request, context: context)
         let issued = try await service.applications.issueSoftwareStatement(
-            requestor: body.requestor, name: body.name, redirectURIs: body.redirectURIs ?? [], actor: context.operatorIdentity.actor)
+            requestor: body.requestor, name: body.name, redirectURIs: body.redirectURIs ?? [], serverToServer: body.serverToServer ?? false,
+            actor: context.operatorIdentity.actor)
         return Self.json(IssuedSoftwareStatement(softwareID: issued.id, softwareStatement: issued.jwt), status: .created)
     }
 }
