@@ -24,27 +24,31 @@ import Testing
     }
 
     /// Creates a session for DemoCable with `headers` and signs `user` in through the browser leg.
-    static func signIn(_ host: LocalService, _ client: RESTClient, headers: [(String, String)], user: String = "alice") async throws {
+    static func signIn(
+        _ host: LocalService, _ client: RESTClient, headers: [(String, String)], user: String = "alice", mvpd: String = "DemoCable"
+    ) async throws {
         let start = try await client.send(
-            .POST, "/api/v2/REF/sessions", form: [("mvpd", "DemoCable"), ("redirectUrl", "adobepass://ios.app")], headers: headers)
+            .POST, "/api/v2/\(client.serviceProvider)/sessions", form: [("mvpd", mvpd), ("redirectUrl", "adobepass://ios.app")], headers: headers)
         #expect(start.status == 200, "\(start.text)")
         let session = try start.decode(SessionResponse.self)
         let url = try #require(session.url)
         _ = try await DemoSignIn.signIn(browser: host.browser(), authenticationURL: host.baseURL + url, username: user, password: user + "-pass")
-        let done = try await client.send(.GET, "/api/v2/REF/profiles/code/\(try #require(session.code))", headers: headers)
+        let done = try await client.send(.GET, "/api/v2/\(client.serviceProvider)/profiles/code/\(try #require(session.code))", headers: headers)
         #expect(done.status == 200, "\(done.text)")
-        #expect(try done.decode(ProfilesResponse.self).profiles["DemoCable"]?.type == .regular)
+        #expect(try done.decode(ProfilesResponse.self).profiles[mvpd]?.type == .regular)
     }
 
     static func profiles(_ client: RESTClient, headers: [(String, String)] = []) async throws -> [String: Profile] {
-        let answer = try await client.send(.GET, "/api/v2/REF/profiles", headers: headers)
+        let answer = try await client.send(.GET, "/api/v2/\(client.serviceProvider)/profiles", headers: headers)
         #expect(answer.status == 200, "\(answer.text)")
         return try answer.decode(ProfilesResponse.self).profiles
     }
 
-    static func authorize(_ client: RESTClient, _ resource: String, headers: [(String, String)] = []) async throws -> RESTClient.Answer {
+    static func authorize(
+        _ client: RESTClient, _ resource: String, headers: [(String, String)] = [], mvpd: String = "DemoCable"
+    ) async throws -> RESTClient.Answer {
         try await client.send(
-            .POST, "/api/v2/REF/decisions/authorize/DemoCable", json: JSONEncoder().encode(DecisionsRequest(resources: [resource])),
+            .POST, "/api/v2/\(client.serviceProvider)/decisions/authorize/\(mvpd)", json: JSONEncoder().encode(DecisionsRequest(resources: [resource])),
             headers: headers)
     }
 
@@ -202,6 +206,30 @@ import Testing
                     id: "mynet", type: .serviceToken, issuer: Self.serviceIssuer, audience: nil, publicKeys: [issuer.publicKeyPEM], jwksURL: nil,
                     requestors: ["OTHER"], createdAt: 0, updatedAt: 0))
             #expect(try await Self.profiles(tv, headers: [("AD-Service-Token", good)]).isEmpty)
+        }
+    }
+
+    /// Another requestor listed for the issuer, whose integration with the MVPD is enabled, shares the sign-in; for an
+    /// OAuth 2.0 MVPD (DemoStream) its decisions use the first device's grant. Disabling the integration ends it.
+    @Test(arguments: [("DemoCable", "alice", "news"), ("DemoStream", "erin", "news")])
+    func anotherRequestorListedForTheIssuerSharesTheSignIn(mvpd: String, user: String, resource: String) async throws {
+        try await LocalService.run { host in
+            let other = try await IntegrationProfileTTLTests.otherRequestor(host, mvpd: mvpd)
+            let issuer = try SSOTestIssuer.rsa()
+            try await host.service.ssoIssuers.add(
+                .init(id: "mynet", type: "service-token", issuer: Self.serviceIssuer, publicKeys: [issuer.publicKeyPEM], requestors: ["REF", "OTHER"]),
+                actor: "test")
+            let header = [("AD-Service-Token", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "household-9", now: host.clock.nowMilliseconds())))]
+            try await Self.signIn(host, try await host.client(device: "ref-" + UUID().uuidString), headers: header, user: user, mvpd: mvpd)
+
+            let profile = try #require(try await Self.profiles(other, headers: header)[mvpd])
+            #expect(profile.type == .serviceTokenSSO)
+            let decision = try await Self.authorize(other, resource, headers: header, mvpd: mvpd)
+            #expect(decision.status == 200, "\(decision.text)")
+            #expect(try decision.decode(DecisionsResponse.self).decisions.first?.authorized == true, "\(decision.text)")
+
+            try await host.service.integrations.setEnabled(requestor: "OTHER", mvpd: mvpd, enabled: false, actor: "test")
+            #expect(try await Self.profiles(other, headers: header)[mvpd] == nil)
         }
     }
 
