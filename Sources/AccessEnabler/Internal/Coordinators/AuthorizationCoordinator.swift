@@ -92,10 +92,30 @@ final class AuthorizationCoordinator {
                 let response = try await client.send(call, headers: headers, as: DecisionsResponse.self)
                 let decision = response.decisions.first { $0.resource == request.resource } ?? response.decisions.first
                 outcome = AuthorizationStateMachine.outcome(of: decision)
+                if decision?.authorized == true, decision?.source == .mvpd {
+                    await Self.refreshMetadata(mvpd: mvpd, client: client, headers: headers, in: engine)
+                }
             } catch {
                 outcome = AuthorizationStateMachine.outcome(of: error)
             }
             engine.authorization.finish(request, outcome: outcome, mvpd: mvpd, in: engine)
+        }
+    }
+
+    /// The user metadata an MVPD adds when it authorizes (its permit's `maxRating`, for example) is saved in the
+    /// service's profile: after an MVPD's permit the SDK reads the profile again (`GET profiles/{mvpd}`) and keeps its
+    /// attributes, so `getMetadata` sees them before the token is delivered, without a new `setRequestor`. Only the
+    /// same sign-in is updated (same `notBefore`); a failure keeps the copy it had.
+    private static func refreshMetadata(mvpd: String, client: APIClient, headers: [String: String], in engine: isolated EntitlementEngine) async {
+        let call = APICall(method: "GET", path: ["api", "v2", engine.requestorID, "profiles", mvpd])
+        guard let response = try? await client.send(call, headers: headers, as: ProfilesResponse.self),
+            let fresh = response.profiles[mvpd]
+        else { return }
+        engine.update { state in
+            guard var entry = state.profiles[mvpd], entry.profile.notBefore == fresh.notBefore, entry.profile.attributes != fresh.attributes
+            else { return }
+            entry.profile.attributes = fresh.attributes
+            state.profiles[mvpd] = entry
         }
     }
 
