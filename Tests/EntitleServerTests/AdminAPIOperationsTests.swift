@@ -165,6 +165,10 @@ import Testing
             let unlock = try await API.call(local, .POST, "/admin/api/operators/night/unlock", token: token)
             #expect(unlock.status == 200 && (unlock.object["forgottenAttempts"] as? Int ?? 0) >= 1, "\(unlock.text)")
             #expect(try await signIn(newPassword) == 201)
+            for (method, path) in [(HTTPMethod.POST, "/admin/api/operators/lead/disable"), (.DELETE, "/admin/api/operators/lead")] {
+                let own = try await API.call(local, method, path, token: token)
+                #expect(own.status == 409 && own.code == "own_account", "\(path): \(own.text)")
+            }
             #expect(try await API.call(local, .DELETE, "/admin/api/operators/night", token: token).status == 204)
             #expect(try await API.call(local, .DELETE, "/admin/api/operators/night", token: token).code == "unknown_operator")
             #expect(try await API.call(local, .POST, "/admin/api/operators/night/unlock", token: token).status == 404)

@@ -15,8 +15,10 @@ package struct OperatorOperations: Sendable {
         return record
     }
 
-    /// Disables or enables an operator account (a disabled one's sessions end) and records it.
+    /// Disables or enables an operator account (a disabled one's sessions end) and records it. An operator cannot disable
+    /// its own account (409 `own_account`): another operator, or the CLI, does it.
     package func setDisabled(username: String, _ disabled: Bool, actor: String) async throws {
+        if disabled { try Self.refuseOwnAccount(username, actor: actor, "disable") }
         let before = try await accounts.setDisabled(username: username, disabled)
         var after = before
         after.disabled = disabled ? 1 : 0
@@ -39,10 +41,17 @@ package struct OperatorOperations: Sendable {
         return forgotten
     }
 
-    /// Removes an operator account and records it.
+    /// Removes an operator account and records it; an operator cannot remove its own account (409 `own_account`).
     package func remove(username: String, actor: String) async throws {
+        try Self.refuseOwnAccount(username, actor: actor, "remove")
         let before = try await accounts.remove(username: username)
         try await changes.record(actor: actor, action: "operator.remove", target: username, before: OperatorView(before))
+    }
+
+    /// Refuses a change an operator makes to its own account that would lock it out.
+    static func refuseOwnAccount(_ username: String, actor: String, _ verb: String) throws {
+        guard actor == "operator:" + username else { return }
+        throw AdminError("own_account", "an operator cannot \(verb) its own account; another operator (or entitle admin) can", status: 409)
     }
 
     /// Creates the value from each of its stored properties.
