@@ -25,7 +25,7 @@ import Testing
         // A page whose template name is not loaded would render an empty body.
         let pages: [any ConsolePageContent.Type] = [
             ConsoleMessagePage.self, ConsoleRequestorsPage.self, ConsoleRequestorPage.self, ConsoleMVPDsPage.self, ConsoleMVPDPage.self,
-            ConsoleKeysPage.self, ConsoleOperatorsPage.self, ConsoleChangesPage.self, ConsoleReportsPage.self,
+            ConsoleKeysPage.self, ConsoleOperatorsPage.self, ConsoleChangesPage.self, ConsoleReportsPage.self, ConsoleSingleSignOnPage.self,
         ]
         for page in pages { #expect(PageTemplates.consoleNames.contains(page.template), "\(page)") }
     }

@@ -21,6 +21,7 @@ package struct ConsoleController {
         open.get("") { _, _ in ConsolePages.redirect(to: "/console/requestors") }
         addCatalogRoutes(to: authenticated)
         addOperationsRoutes(to: authenticated)
+        addSingleSignOnRoutes(to: authenticated)
     }
 
     /// Performs a change posted from a form: checks the CSRF token and the role (a refusal page), requires a

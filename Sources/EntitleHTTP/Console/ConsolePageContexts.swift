@@ -12,7 +12,7 @@ package protocol ConsolePageContent: Sendable {
 
 /// The menu entry a console page belongs to (`aria-current` in the frame's menu).
 package enum ConsoleNav: Sendable {
-    case requestors, mvpds, keys, operators, changes, reports
+    case requestors, mvpds, keys, operators, changes, reports, sso
 }
 
 /// The frame every console page shares (`templates/console/layout.mustache`): the signed-in operator, the CSRF token,
@@ -41,6 +41,7 @@ package struct ConsoleFrame: Sendable {
     package var navOperators = false
     package var navChanges = false
     package var navReports = false
+    package var navSSO = false
     /// By form id (``ConsolePages/formIDs``): `{{#form.add-mvpd}}{{>description}}{{/form.add-mvpd}}`.
     package var form: [String: Form]
     package var flash: Flash?
@@ -55,6 +56,7 @@ package struct ConsoleFrame: Sendable {
         case .operators: navOperators = true
         case .changes: navChanges = true
         case .reports: navReports = true
+        case .sso: navSSO = true
         case nil: break
         }
         form = Dictionary(uniqueKeysWithValues: ConsolePages.formIDs.map { ($0, Form(formID: $0)) })

@@ -15,7 +15,7 @@ package struct ConsolePages: Sendable {
     package static let formIDs = [
         "issue-statement", "set-degradation", "reset-temppass", "set-authorization-ttl", "set-media-token-algorithm", "add-mvpd", "add-oauth2-mvpd",
         "edit-mvpd", "toggle-mvpd", "remove-mvpd",
-        "preflight-mvpd", "hba-mvpd",
+        "preflight-mvpd", "hba-mvpd", "add-sso",
     ]
 
     /// The console's Content-Security-Policy: scripts, styles and fetches from the service only, nothing inline, forms

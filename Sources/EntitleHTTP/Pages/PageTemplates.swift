@@ -25,7 +25,7 @@ package struct PageTemplates: Sendable {
     /// The console's frame, its change-form fragments, sign-in and pages.
     package static let consoleNames = [
         "layout", "why", "description", "signIn", "message", "requestors", "requestor", "mvpds", "mvpd", "keys", "operators", "changes",
-        "reports",
+        "reports", "sso",
     ]
 
     /// The service's pages (``Pages``).
