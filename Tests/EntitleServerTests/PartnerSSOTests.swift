@@ -75,7 +75,9 @@ import Testing
                 (frameworkStatus("denied"), "invalid_header_pfs_permission_access_not_granted"),
                 (frameworkStatus("restricted"), "invalid_header_pfs_permission_access_not_granted"),
                 (frameworkStatus(provider: nil), "invalid_header_pfs_provider_id_not_determined"),
-                (frameworkStatus(provider: "DemoCable"), "invalid_header_pfs_provider_id_mismatch"),
+                (frameworkStatus(provider: "NotAnMVPD"), "invalid_header_pfs_provider_id_mismatch"),
+                // Integrated with REF, not configured for platform SSO.
+                (frameworkStatus(provider: "DemoCable"), "invalid_configuration_mvpd_platform"),
                 (frameworkStatus(expires: host.clock.nowMilliseconds() - 1), "invalid_header_pfs_provider_info_expired"),
             ]
             for (header, code) in cases {

@@ -31,8 +31,16 @@ package struct PartnerSingleSignOn: Sendable, ClockReading {
         let now = self.now
         let (_, providerID) = try PartnerFrameworkStatus.validate(header: header, now: now)
         let candidates = try await catalog.mvpds(requestor: requestor)
-        guard let mvpd = candidates.first(where: { $0.enablePlatformServices && ($0.platformMappingId ?? $0.id) == providerID }) else {
+        guard let mvpd = candidates.first(where: { ($0.platformMappingId ?? $0.id) == providerID }) else {
             throw EnhancedError.pfsProviderIDMismatch
+        }
+        // Integrated with the requestor but not set up for the platform: the operator's configuration, said as such.
+        guard mvpd.enablePlatformServices else {
+            throw EnhancedError.invalidConfigurationMVPDPlatform.with(details: "\(mvpd.id) has platform services disabled.")
+        }
+        guard mvpd.boardingStatus.map(BoardingStatus.init(rawValue:)) == .supported else {
+            throw EnhancedError.invalidConfigurationMVPDPlatformBoardingStatus.with(
+                details: "\(mvpd.id) is boarded as \(mvpd.boardingStatus ?? "none"); single sign-on through the platform needs SUPPORTED.")
         }
         return mvpd
     }

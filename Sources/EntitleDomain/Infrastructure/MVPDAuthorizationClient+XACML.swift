@@ -74,8 +74,10 @@ extension MVPDAuthorizationClient {
             } catch {
                 return .failure(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) answered malformed XACML: \(error.reason)"))
             }
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
-            return .failure(EnhancedError.networkConnectionTimeout.with(details: "The TV provider \(name) did not answer in time."))
+        } catch let error as HTTPClientError where error == .connectTimeout {
+            return .failure(EnhancedError.networkConnectionTimeout.with(details: "The TV provider \(name) could not be connected to in time."))
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            return .failure(EnhancedError.maximumExecutionTimeExceeded.with(details: "The TV provider \(name) did not answer in time."))
         } catch {
             return .failure(EnhancedError.networkReceivedError.with(details: "The TV provider \(name) could not be reached."))
         }

@@ -77,9 +77,14 @@ package struct MVPDAuthorizationClient: Sendable {
                 return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider answered with HTTP \(response.status.code)."))
             }
             if answer.authorized { return .authorized }
+            // The MVPD does not know the user: not a denial of the resource, the sign-in is no good.
+            if answer.reason == "unknown_user" { return .failed(EnhancedError.identityNotRecognizedByMVPD.with(details: answer.message)) }
             return .denied(parentalControls: answer.reason == "parental_controls", message: answer.message)
-        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .connectTimeout || error == .readTimeout {
+        } catch let error as HTTPClientError where error == .connectTimeout {
             return .failed(.networkConnectionTimeout)
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout {
+            // Connected (or still connecting) when the time allowed for the whole call ran out.
+            return .failed(.maximumExecutionTimeExceeded)
         } catch {
             return .failed(EnhancedError.networkReceivedError.with(details: "The TV provider could not be reached."))
         }
