@@ -163,6 +163,12 @@ package struct MVPDView: Codable, Sendable, Equatable {
     package var disabled: Bool
     /// Its integrations.
     package var integrations: [IntegrationView]
+    /// The proxy MVPD a proxied MVPD signs in through (absent for other MVPDs).
+    package var proxyMVPD: String? = nil
+    /// A proxy's settings (absent unless the MVPD is a proxy).
+    package var proxy: ProxyMVPDRecord? = nil
+    /// What the proxy pushed for a proxied MVPD (absent for other MVPDs).
+    package var proxied: ProxiedMVPDRecord? = nil
 
     package init(
         _ m: MVPDRecord, protocol kind: MVPDAuthorizationProtocol, xacml: MVPDXACMLOptions, preflight: [String: Int64],

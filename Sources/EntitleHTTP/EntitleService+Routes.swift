@@ -117,6 +117,9 @@ extension EntitleService {
                 appJSON: legacyGroup("/adobe-services", format: .json, throttled: false, needsDevice: false, byToken: true),
                 device: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: true)))
 
+        // Adobe's Proxy MVPD Web Service (issue 40): proxies push their proxied MVPDs.
+        ProxyMVPDController(proxies: proxyMVPDs).addRoutes(to: router.group().add(middleware: throttle))
+
         extraRoutes(router)
         LandingController(
             publicBaseURL: configuration.publicBaseURL,

@@ -76,6 +76,12 @@ package struct MVPDRecord: Sendable, Equatable {
     package var encryptedAttributes: [String]
     /// Promotional TempPass: how many distinct resources one pass may play (nil for a plain TempPass).
     package var temppassResourceLimit: Int64?
+    /// The proxy MVPD this proxied MVPD signs in and authorizes through (nil: not a proxied MVPD). Its SAML settings are
+    /// the proxy's; its entity id is the SAML Issuer the proxy answers with for it.
+    package var proxyMvpdId: String? = nil
+
+    /// The MVPD whose SAML options, SSO binding and authorization protocol apply: the proxy of a proxied MVPD, else itself.
+    package var settingsMVPDId: String { proxyMvpdId ?? id }
 
     /// Whether this is a TempPass pseudo-MVPD.
     package var isTempPass: Bool { kind == .tempPass }

@@ -82,10 +82,12 @@ extension CatalogStore {
             """
             SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
               COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds
-            FROM mvpds m JOIN integrations i ON i.mvpd_id = m.id
+            FROM mvpds m JOIN (\(unsafeRaw: Self.integrationsWithProxied)) i ON i.mvpd_id = m.id
             LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
             LEFT JOIN requestors r ON r.id = i.requestor_id
-            WHERE i.enabled = 1 AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id) AND
+            WHERE i.enabled = 1 AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
+            AND NOT EXISTS (SELECT 1 FROM mvpd_proxies p WHERE p.mvpd_id = m.id AND p.listed = 0)
+            AND NOT EXISTS (SELECT 1 FROM disabled_mvpds dp WHERE dp.mvpd_id = m.proxy_mvpd_id) AND
             """ + " " + condition
         return try await sql.raw(query).all().map { row in
             var record = MVPDRecord(row: try decoder.decode(MVPDRecord.Row.self, from: row))
@@ -121,6 +123,7 @@ extension CatalogStore {
               temppass_minutes = excluded.temppass_minutes, profile_ttl_seconds = excluded.profile_ttl_seconds,
               encrypted_attributes = excluded.encrypted_attributes, temppass_resource_limit = excluded.temppass_resource_limit
             """)
+        try await copyProxySettings(from: m)
         try await catalogChanged()
     }
 

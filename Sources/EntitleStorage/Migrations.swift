@@ -325,6 +325,8 @@ package enum Migrations {
                 """
             ]
         ),
+        // Issue 40: proxy MVPDs and their proxied MVPDs (Migrations+ProxyMVPDs.swift).
+        (116, proxyMVPDs),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

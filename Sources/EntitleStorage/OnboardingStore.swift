@@ -106,10 +106,11 @@ extension OnboardingStore {
         for table in [
             "integrations", "integration_overrides", "mvpd_saml_options", "mvpd_sso_post", "mvpd_authorization_protocols", "disabled_mvpds",
             "mvpd_oauth2", "mvpd_metadata_sources", "integration_preflight", "oauth2_grants", "oauth2_pending", "mvpd_xacml_options",
-            "integration_lineup", "integration_hba_policies",
+            "integration_lineup", "integration_hba_policies", "mvpd_proxies", "proxied_mvpd_requestors",
         ] {
             try await run("DELETE FROM \(unsafeRaw: table) WHERE mvpd_id = \(bind: id)")
         }
+        try await run("DELETE FROM proxied_mvpds WHERE id = \(bind: id)")
         try await run("DELETE FROM mvpds WHERE id = \(bind: id)")
         try await catalogChanged()
     }

@@ -61,6 +61,8 @@ extension MVPDRecord: StoredRecord {
         package var profileTtlSeconds: Int64
         package var encryptedAttributes: String
         package var temppassResourceLimit: Int64?
+        /// The proxy of a proxied MVPD (migration 116).
+        package var proxyMvpdId: String? = nil
 
         /// Creates the value from each of its stored properties.
         package init(
@@ -101,6 +103,7 @@ extension MVPDRecord: StoredRecord {
             platformMappingId: row.platformMappingId, displayInPlatformPicker: Bool(storedFlag: row.displayInPlatformPicker),
             temppassMinutes: row.temppassMinutes, profileTtlSeconds: row.profileTtlSeconds,
             encryptedAttributes: JSONText.decode(row.encryptedAttributes), temppassResourceLimit: row.temppassResourceLimit)
+        proxyMvpdId = row.proxyMvpdId
     }
 }
 

@@ -16,6 +16,34 @@ package struct AuthnRequest: Sendable, Equatable {
     package var assertionConsumerServiceURL: String
     /// Whether the IdP must re-authenticate the user.
     package var forceAuthn: Bool
+    /// The proxied MVPD a proxy MVPD must sign the user in with (`<samlp:Scoping>`), nil for any other MVPD.
+    package var scoping: Scoping? = nil
+
+    /// `<samlp:Scoping>` of a request to a proxy MVPD (Adobe's proxy SAML integration): the proxied MVPD's
+    /// `IDPEntry` (its ProviderID, else its id, and its display name) and the requestor as `RequesterID`.
+    package struct Scoping: Sendable, Equatable {
+        /// The proxied MVPD's ProviderID (else its id): the Issuer the proxy answers with.
+        package var providerID: String
+        /// The proxied MVPD's display name.
+        package var name: String
+        /// The requestor the user signs in for.
+        package var requesterID: String
+
+        /// Creates the value from each of its stored properties.
+        package init(providerID: String, name: String, requesterID: String) {
+            self.providerID = providerID
+            self.name = name
+            self.requesterID = requesterID
+        }
+
+        /// The element, last child of the AuthnRequest (SAML 2.0 core: after Subject, NameIDPolicy, Conditions,
+        /// RequestedAuthnContext).
+        var xml: String {
+            "<samlp:Scoping><samlp:IDPList><samlp:IDPEntry ProviderID=\"\(XMLEscape.attribute(providerID))\""
+                + " Name=\"\(XMLEscape.attribute(name))\"/></samlp:IDPList>"
+                + "<samlp:RequesterID>\(XMLEscape.text(requesterID))</samlp:RequesterID></samlp:Scoping>"
+        }
+    }
 
     /// Creates a request.
     package init(
@@ -43,6 +71,7 @@ package struct AuthnRequest: Sendable, Equatable {
             + (forceAuthn ? " ForceAuthn=\"true\"" : "") + ">"
             + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
             + "<samlp:NameIDPolicy Format=\"urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified\" AllowCreate=\"true\"/>"
+            + (scoping?.xml ?? "")
             + "</samlp:AuthnRequest>"
     }
 
@@ -81,11 +110,19 @@ package struct AuthnRequest: Sendable, Equatable {
             throw SAMLError.missing("AuthnRequest has no Issuer")
         }
         let force = root.attribute("ForceAuthn")
-        return AuthnRequest(
+        var request = AuthnRequest(
             id: id, issueInstant: instant, issuer: issuer,
             destination: root.attribute("Destination") ?? "",
             assertionConsumerServiceURL: root.attribute("AssertionConsumerServiceURL") ?? "",
             forceAuthn: force == "true" || force == "1")
+        if let scoping = root.child(NS.protocol_, "Scoping"),
+            let entry = scoping.child(NS.protocol_, "IDPList")?.child(NS.protocol_, "IDPEntry"), let provider = entry.attribute("ProviderID")
+        {
+            request.scoping = Scoping(
+                providerID: provider, name: entry.attribute("Name") ?? "",
+                requesterID: scoping.child(NS.protocol_, "RequesterID")?.trimmedText ?? "")
+        }
+        return request
     }
 }
 

@@ -68,11 +68,20 @@ struct Admin: AsyncParsableCommand {
                     discussion: "Its clients' calls name each device's address in X-Forwarded-For (the first address), which the service then uses as the device's (MVPD calls, the request log); other clients' X-Forwarded-For counts only from a --trusted-proxy."
                 ))
             var serverToServer = false
+            @Option(
+                help: ArgumentHelp(
+                    "For a proxy MVPD's web-service client: its clients may read and push the proxied MVPDs of this proxy (Proxy MVPD Web Service).",
+                    discussion: "The proxy must have been marked with `mvpd add … --proxy`; --requestor is the requestor the statement's clients register under."
+                ))
+            var proxyMvpd: String?
 
             func run() async throws {
-                let (id, jwt) = try await Admin.withService(storage) {
-                    try await $0.applications.issueSoftwareStatement(
+                let (id, jwt) = try await Admin.withService(storage) { service in
+                    if let proxyMvpd { try await service.proxyMVPDs.requireProxy(proxyMvpd) }
+                    let issued = try await service.applications.issueSoftwareStatement(
                         requestor: requestor, name: name, redirectURIs: redirectURIs, serverToServer: serverToServer, actor: Admin.cliActor)
+                    if let proxyMvpd { try await service.proxyMVPDs.allowSoftwareStatement(issued.id, proxy: proxyMvpd, actor: Admin.cliActor) }
+                    return issued
                 }
                 FileHandle.standardError.write(Data("software_id: \(id)\n".utf8))
                 print(jwt)
@@ -144,8 +153,10 @@ struct Admin: AsyncParsableCommand {
             )
             var preflightMaxResources: Int?
             @OptionGroup var lineup: PreflightLineupOptions
+            @OptionGroup var proxy: ProxyMVPDOptions
 
             func validate() throws {
+                try proxy.validate(saml: samlMetadata != nil)
                 if lineup.preflight != nil && requestor.isEmpty { throw ValidationError("--preflight is set per integration: give --requestor.") }
                 if let limit = preflightMaxResources {
                     guard (0...1000).contains(limit) else { throw ValidationError("--preflight-max-resources is 0 to 1000.") }
@@ -208,6 +219,7 @@ struct Admin: AsyncParsableCommand {
                 let metadata = try await Admin.withService(storage) { service in
                     let metadata = try await service.mvpds.importSAML(
                         id: id, metadataXML: xml, options: options, requestors: requestor, actor: Admin.cliActor)
+                    try await proxy.apply(mvpd: id, service)
                     try await applyPreflight(service)
                     return metadata
                 }
@@ -226,7 +238,8 @@ struct Admin: AsyncParsableCommand {
                 let mvpds = try await Admin.withService(storage) { try await $0.mvpds.views() }
                 if json { return print(try Admin.Requestor.json(mvpds)) }
                 for mvpd in mvpds {
-                    print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.name)\t\(mvpd.entityID ?? "-")\(mvpd.disabled ? "\tdisabled" : "")")
+                    let proxy = mvpd.proxyMVPD.map { "\tproxied by \($0)" } ?? (mvpd.proxy.map { $0.listed ? "\tproxy (listed)" : "\tproxy" } ?? "")
+                    print("\(mvpd.id)\t\(mvpd.kind)\t\(mvpd.name)\t\(mvpd.entityID ?? "-")\(mvpd.disabled ? "\tdisabled" : "")\(proxy)")
                 }
             }
         }

@@ -19,10 +19,13 @@ struct Pysaml2IdP {
     let process: DeviceProcess
     /// The IdP's SAML metadata.
     let metadata: String
+    /// Where it listens (`http://127.0.0.1:PORT`).
+    var baseURL = ""
 
     /// Starts the IdP for `local`'s SP and moves the service's test clock to the real time (pysaml2 stamps its
     /// assertions with it; the clock stood still while the IdP started).
-    static func start(for local: LocalService) async throws -> Pysaml2IdP {
+    /// With `proxy` it plays a proxy MVPD: it answers in the name of the proxied MVPD the AuthnRequest's Scoping names.
+    static func start(for local: LocalService, proxy: Bool = false) async throws -> Pysaml2IdP {
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("entitle-pysaml2-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let spMetadata = folder.appendingPathComponent("sp-metadata.xml")
@@ -33,12 +36,12 @@ struct Pysaml2IdP {
             arguments: [
                 DeviceCommandTests.packageRoot.appendingPathComponent("scripts/pysaml2-idp/run.sh").path, "--port", "\(port)",
                 "--sp-metadata", spMetadata.path, "--workdir", folder.path,
-            ], directory: folder)
+            ] + (proxy ? ["--proxy"] : []), directory: folder)
         do {
             _ = try await process.waitForOutput(containing: "ready", timeout: 300)
             local.clock.advance(by: max(0, Date().timeIntervalSince(local.clock.now())))
             let metadata = try await ProductionOnboardingTests.fetch(local.httpClient, "http://127.0.0.1:\(port)/idp/metadata").text
-            return Pysaml2IdP(folder: folder, process: process, metadata: metadata)
+            return Pysaml2IdP(folder: folder, process: process, metadata: metadata, baseURL: "http://127.0.0.1:\(port)")
         } catch {
             process.stop()
             try? FileManager.default.removeItem(at: folder)
@@ -54,7 +57,18 @@ struct Pysaml2IdP {
 
     /// Signs `username` in at the IdP for the session `created` (REST v2), through the login form and the auto-post
     /// form back to the service, which sends the browser on to the app.
-    static func signIn(_ local: LocalService, session created: SessionResponse, username: String, password: String) async throws {
+    /// `extra` fields go with the login form (such as a proxy's `as_provider`).
+    static func signIn(
+        _ local: LocalService, session created: SessionResponse, username: String, password: String, extra: [(String, String)] = []
+    ) async throws {
+        let consumed = try await answer(local, session: created, username: username, password: password, extra: extra)
+        guard case .external = consumed else { throw BrowserError("not redirected to the app: \(consumed)") }
+    }
+
+    /// Signs `username` in at the IdP and posts its SAML answer to the service: what the service answered.
+    static func answer(
+        _ local: LocalService, session created: SessionResponse, username: String, password: String, extra: [(String, String)] = []
+    ) async throws -> BrowserClient.Outcome {
         let browser = local.browser()
         guard case .page(var page) = try await browser.get(local.baseURL + (try #require(created.url))) else {
             throw BrowserError("no page at the authentication URL")
@@ -66,10 +80,10 @@ struct Pysaml2IdP {
         var login = try #require(page.forms.first { $0.fields.contains { $0.0 == "password" } }, "\(page.body)")
         login.set("username", username)
         login.set("password", password)
+        for (name, value) in extra { login.set(name, value) }
         guard case .page(let answer) = try await browser.submit(login, from: page),
             let samlForm = answer.forms.first(where: { $0["SAMLResponse"] != nil })
         else { throw BrowserError("no SAML answer from the IdP") }
-        let consumed = try await browser.submit(samlForm, from: answer)
-        guard case .external = consumed else { throw BrowserError("not redirected to the app: \(consumed)") }
+        return try await browser.submit(samlForm, from: answer)
     }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A standard SAML 2.0 identity provider built on pysaml2 (not on Entitle's code), for the onboarding test.
 
-Usage: idp.py --port PORT --sp-metadata FILE --workdir DIR [--post-only]
+Usage: idp.py --port PORT --sp-metadata FILE --workdir DIR [--post-only] [--proxy]
 
 Serves, on 127.0.0.1:PORT:
   GET  /idp/metadata          the IdP's metadata (HTTP-Redirect and HTTP-POST SingleSignOnService, or POST only)
@@ -10,6 +10,10 @@ Serves, on 127.0.0.1:PORT:
   POST /login                 username/password -> a signed Response posted to the SP's ACS (auto-post form)
 Subscribers: frank / frank-pass (user id F-100, zip 30301); grace / grace-pass (user id G-200, channel lineup
 news and sports in `authorized_resources`).
+With --proxy it plays a proxy MVPD (Adobe's proxy SAML integration): an AuthnRequest must name the proxied MVPD in
+<samlp:Scoping> (IDPList/IDPEntry ProviderID and a RequesterID), and the Response and Assertion are issued in the
+proxied MVPD's name (Issuer and NameQualifier = the IDPEntry's ProviderID), signed with this IdP's key. A test may post
+`as_provider` with the login form to answer in another proxied MVPD's name instead.
 Prints "ready" on standard output once it listens.
 """
 import argparse
@@ -44,6 +48,7 @@ def main():
     parser.add_argument("--sp-metadata", required=True)
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--post-only", action="store_true")
+    parser.add_argument("--proxy", action="store_true")
     args = parser.parse_args()
     base = "http://127.0.0.1:%d" % args.port
     key, cert = os.path.join(args.workdir, "idp-key.pem"), os.path.join(args.workdir, "idp-cert.pem")
@@ -110,11 +115,25 @@ def main():
                     return login_form(start, field("SAMLRequest"), field("RelayState"), binding, "Wrong user name or password.")
                 identity = user[1]
                 destination = request.assertion_consumer_service_url
-                response = idp.create_authn_response(
-                    identity, in_response_to=request.id, destination=destination, sp_entity_id=request.issuer.text,
-                    name_id=NameID(format=NAMEID_FORMAT_PERSISTENT, text=identity["uid"][0]),
-                    authn={"class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"},
-                    sign_response=True, sign_assertion=True)
+                issuer = config.entityid
+                if args.proxy:
+                    scoping = request.scoping
+                    entries = scoping.idp_list.idp_entry if scoping is not None and scoping.idp_list is not None else []
+                    requesters = [r.text for r in (scoping.requester_id if scoping is not None else []) if r.text]
+                    if not entries or not entries[0].provider_id or not requesters:
+                        return page(start, "400 Bad Request", "proxy: the AuthnRequest names no proxied MVPD in its Scoping",
+                                    "text/plain")
+                    issuer = field("as_provider") or entries[0].provider_id
+                saved, config.entityid = config.entityid, issuer
+                try:
+                    response = idp.create_authn_response(
+                        identity, in_response_to=request.id, destination=destination, sp_entity_id=request.issuer.text,
+                        name_id=NameID(format=NAMEID_FORMAT_PERSISTENT, text=identity["uid"][0],
+                                       name_qualifier=issuer if args.proxy else None),
+                        authn={"class_ref": "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"},
+                        sign_response=True, sign_assertion=True)
+                finally:
+                    config.entityid = saved
                 form = idp.apply_binding(BINDING_HTTP_POST, str(response), destination, field("RelayState"), response=True)
                 return page(start, "200 OK", form["data"])
             return page(start, "404 Not Found", "not found", "text/plain")

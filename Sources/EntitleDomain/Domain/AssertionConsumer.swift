@@ -106,7 +106,8 @@ package struct AssertionConsumer: Sendable, ClockReading {
             throw Refusal(reason: "unknown_mvpd")
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
-        let options = try await mvpdOptions.samlOptions(mvpd: mvpd.id)
+        // A proxied MVPD's answer comes from its proxy: the proxy's options, the proxied MVPD's entity id as Issuer.
+        let options = try await mvpdOptions.samlOptions(mvpd: mvpd.settingsMVPDId)
         var validator = SAMLResponseValidator(
             idpEntityID: entityID, idpCertificates: certificates,
             spEntityID: configuration.spEntityID,

@@ -74,8 +74,9 @@ package final class DecisionService: Sendable, ClockReading {
     ) async throws -> [Decision] {
         let now = self.now
         let reportKey = ReportKey(requestor: requestor, mvpd: mvpd.id, origin: origin)
-        let authorizationProtocol = try await catalog.authorizationProtocol(mvpd: mvpd.id)
-        let xacml = authorizationProtocol == .xacml ? try await xacmlCall(mvpd: mvpd.id) : XACMLCall()
+        // A proxied MVPD is authorized through its proxy: the proxy's protocol and options.
+        let authorizationProtocol = try await catalog.authorizationProtocol(mvpd: mvpd.settingsMVPDId)
+        let xacml = authorizationProtocol == .xacml ? try await xacmlCall(mvpd: mvpd.settingsMVPDId) : XACMLCall()
         let rules = try await degradation.activeDegradation(requestor: requestor, mvpd: mvpd.id)
         // Read after the rules (which refresh the catalog): answers kept under an older catalog are not served.
         let catalogGeneration = catalog.catalogGeneration
@@ -86,7 +87,7 @@ package final class DecisionService: Sendable, ClockReading {
         if authorizationProtocol == .noCall {
             authorizeAll = true
         } else if mvpd.authorizationUrl == nil && !mvpd.isTempPass {
-            authorizeAll = try await mvpdOptions.samlOptions(mvpd: mvpd.id)?.authorizeAll == true
+            authorizeAll = try await mvpdOptions.samlOptions(mvpd: mvpd.settingsMVPDId)?.authorizeAll == true
         } else {
             authorizeAll = false
         }
@@ -130,7 +131,10 @@ package final class DecisionService: Sendable, ClockReading {
                 decision.notBefore = now
                 decision.notAfter = notAfter
                 if issueTokens {
-                    if let signer, let token = try? signer.token(resource: resource, profile: profile, requestor: requestor, now: now) {
+                    if let signer,
+                        let token = try? signer.token(
+                            resource: resource, profile: profile, requestor: requestor, proxyMVPD: mvpd.proxyMvpdId, now: now)
+                    {
                         decision.token = token
                     } else {
                         decision.authorized = false

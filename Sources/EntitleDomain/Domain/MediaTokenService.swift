@@ -10,11 +10,12 @@ package struct MediaTokenIssuer: Sendable {
     package let ttl: Int64
     package let sessionGUIDs: SessionGUIDCache
 
-    /// A media token for a resource authorized for a profile.
-    package func token(resource: String, profile: ProfileRecord, requestor: String, now: Int64) throws -> MediaTokenInfo {
+    /// A media token for a resource authorized for a profile (`proxyMVPD`: the proxy of a proxied MVPD, Adobe's
+    /// `proxyMvpdId`).
+    package func token(resource: String, profile: ProfileRecord, requestor: String, proxyMVPD: String? = nil, now: Int64) throws -> MediaTokenInfo {
         let token = ShortMediaToken(
             sessionGUID: sessionGUIDs.guid(for: profile), requestorID: requestor, resourceID: resource, ttl: ttl,
-            issueTime: now, mvpdID: profile.mvpdId, proxyMvpdID: "")
+            issueTime: now, mvpdID: profile.mvpdId, proxyMvpdID: proxyMVPD ?? "")
         return MediaTokenInfo(notBefore: now, notAfter: now + ttl, issuedAt: now, serializedToken: try signer.serialize(token))
     }
 

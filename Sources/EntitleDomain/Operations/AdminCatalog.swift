@@ -59,7 +59,7 @@ package struct AdminCatalog: Sendable {
 
     /// An MVPD as the admin API shows it (no secrets).
     package func mvpdView(_ record: MVPDRecord) async throws -> MVPDView {
-        MVPDView(
+        var view = MVPDView(
             record, protocol: try await catalog.authorizationProtocol(mvpd: record.id),
             xacml: try await mvpdOptions.xacmlOptions(mvpd: record.id),
             preflight: try await mvpdOptions.preflightSettings(mvpd: record.id),
@@ -68,5 +68,10 @@ package struct AdminCatalog: Sendable {
             saml: try await mvpdOptions.samlOptions(mvpd: record.id),
             disabled: try await onboarding.disabledMVPDIDs().contains(record.id),
             integrations: try await onboarding.integrations(requestor: nil, mvpd: record.id))
+        // Proxy MVPDs (issue 40): the proxy of a proxied MVPD and what it pushed, or a proxy's settings.
+        view.proxyMVPD = record.proxyMvpdId
+        view.proxy = try await catalog.proxy(id: record.id)
+        if let proxy = record.proxyMvpdId { view.proxied = try await catalog.proxiedMVPDs(proxy: proxy).first { $0.id == record.id } }
+        return view
     }
 }

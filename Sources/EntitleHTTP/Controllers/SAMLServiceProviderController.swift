@@ -93,11 +93,15 @@ package struct SAMLServiceProviderController: ClockReading {
             return HTMLPage.redirect(to: location)
         }
         guard let ssoURL = mvpd.ssoUrl else { throw APIError(.invalidIntegration) }
-        let postURL = try await mvpdOptions.ssoPostLocation(mvpd: mvpd.id)
-        let authnRequest = AuthnRequest(
+        let postURL = try await mvpdOptions.ssoPostLocation(mvpd: mvpd.settingsMVPDId)
+        var authnRequest = AuthnRequest(
             id: AuthnRequest.newID(), issueInstant: clock.now(), issuer: configuration.spEntityID,
             destination: postURL ?? ssoURL, assertionConsumerServiceURL: configuration.assertionConsumerServiceURL,
             forceAuthn: false)
+        // A proxied MVPD signs in through its proxy, which is told which one (Adobe's proxy SAML integration).
+        if mvpd.proxyMvpdId != nil {
+            authnRequest.scoping = .init(providerID: mvpd.entityId ?? mvpd.id, name: mvpd.displayName, requesterID: session.requestorId)
+        }
         guard try await sessionStore.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return signedIn.pages.plainMessage(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
