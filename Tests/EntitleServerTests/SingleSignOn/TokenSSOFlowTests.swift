@@ -8,6 +8,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import Testing
+import TestLogCapture
 
 /// Single sign-on by service token and by platform identity over REST API v2, as Adobe documents the flows: a sign-in
 /// made with a valid token is found by another app on another device presenting a token of the same identity, which gets
@@ -230,6 +231,36 @@ import Testing
 
             try await host.service.integrations.setEnabled(requestor: "OTHER", mvpd: mvpd, enabled: false, actor: "test")
             #expect(try await Self.profiles(other, headers: header)[mvpd] == nil)
+        }
+    }
+
+    /// A refused token is logged with the header and the reason, never the token; a valid one proves its identity.
+    @Test func aRefusedTokenIsLoggedWithItsReasonAndNeverTheToken() async throws {
+        try await LocalService.run { host in
+            let issuer = try SSOTestIssuer.rsa()
+            try await Self.registerServiceToken(host, issuer)
+            let now = host.clock.nowMilliseconds()
+            let capture = LogCapture()
+            let expired = try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: now - 7_200_000))
+            let wrongAudience = try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", aud: "x", now: now))
+            let sso = host.service.singleSignOn
+            #expect(await sso.identities(.init(serviceToken: expired), requestor: "REF", logger: capture.logger()).isEmpty)
+            #expect(await sso.identities(.init(subjectToken: wrongAudience), requestor: "REF", logger: capture.logger()).isEmpty)
+            #expect(await sso.identities(.init(serviceToken: wrongAudience), requestor: "REF", logger: capture.logger()).isEmpty)
+            #expect(await sso.identities(.init(rokuToken: "a.b.c.d.e"), requestor: "REF", logger: capture.logger()).isEmpty)
+            let lines = capture.all
+            #expect(lines.count == 4, "\(lines)")
+            #expect(lines[0].contains("header=AD-Service-Token") && lines[0].contains("reason=the token expired"), "\(lines[0])")
+            #expect(lines[1].contains("header=Adobe-Subject-Token") && lines[1].contains("no amazon issuer is registered"), "\(lines[1])")
+            #expect(lines[2].contains("reason=the token's audience is not adobe"), "\(lines[2])")
+            #expect(lines[3].contains("encrypted (JWE)"), "\(lines[3])")
+            for (line, token) in zip(lines, [expired, wrongAudience, wrongAudience]) {
+                #expect(!line.contains(token) && !line.contains(String(token.split(separator: ".")[1])))
+            }
+            let valid = try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: now))
+            let identity = try #require(await sso.identities(.init(serviceToken: valid), requestor: "REF", logger: capture.logger()).first)
+            #expect(identity.issuerID == "mynet" && identity.profileType == .serviceTokenSSO && identity.subjectHash != "viewer-42")
+            #expect(capture.all.count == 4)
         }
     }
 
