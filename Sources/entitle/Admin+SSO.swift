@@ -14,7 +14,9 @@ extension Admin {
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Register an issuer (or replace the one with this id): its tokens' iss, the keys that verify them, the requestors that share its identities.")
+                abstract:
+                    "Register an issuer (or replace the one with this id): its tokens' iss, the keys that verify them, the requestors that share its identities."
+            )
             @OptionGroup var storage: StorageOptions
             @Option(help: "The issuer's id, such as roku or mynet-accounts.") var id: String
             @Option(help: "amazon (Adobe-Subject-Token), roku (X-Roku-Reserved-Roku-Connect-Token) or service-token (AD-Service-Token).")
@@ -41,7 +43,9 @@ extension Admin {
                             id: id, type: type, issuer: issuer, publicKeys: keys, jwksURL: jwksURL, audience: audience, requestors: requestors),
                         actor: Admin.cliActor)
                 }
-                print("registered \(view.id): \(view.type) tokens from \(view.issuer) in \(view.header), for \(view.requestors.joined(separator: ", "))")
+                print(
+                    "registered \(view.id): \(view.type) tokens from \(view.issuer) in \(view.header), for \(view.requestors.joined(separator: ", "))"
+                )
             }
         }
 
@@ -71,7 +75,8 @@ extension Admin {
 
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Remove an issuer: its tokens stop finding shared sign-ins at once, and the sign-ins shared under its identities are forgotten.")
+                abstract:
+                    "Remove an issuer: its tokens stop finding shared sign-ins at once, and the sign-ins shared under its identities are forgotten.")
             @OptionGroup var storage: StorageOptions
             @Argument(help: "The issuer's id.") var id: String
 

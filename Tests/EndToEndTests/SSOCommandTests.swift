@@ -25,7 +25,8 @@ import Testing
             let added = try await AdminCommandTests.admin(
                 service, ["sso", "add", "--id", "roku", "--type", "roku", "--issuer", "roku.com", "--public-key", file.path, "--requestor", "REF"])
             #expect(added.status == 0, "\(added.stderr)")
-            #expect(added.stdout.contains("registered roku: roku tokens from roku.com in X-Roku-Reserved-Roku-Connect-Token, for REF"), "\(added.stdout)")
+            #expect(
+                added.stdout.contains("registered roku: roku tokens from roku.com in X-Roku-Reserved-Roku-Connect-Token, for REF"), "\(added.stdout)")
             let stored = try #require(try await service.service.repository.sso.issuer(id: "roku"))
             #expect(stored.type == .roku && stored.requestors == ["REF"] && stored.publicKeys == [Self.publicKey])
 
@@ -43,7 +44,9 @@ import Testing
                     "https://id.mynet.example/.well-known/jwks.json", "--requestor", "REF",
                 ])
             #expect(service2.status == 0, "\(service2.stderr)")
-            #expect(try await AdminCommandTests.admin(service, ["sso", "list"]).stdout.contains("mynet\tservice-token\thttps://id.mynet.example\taud=adobe"))
+            #expect(
+                try await AdminCommandTests.admin(service, ["sso", "list"]).stdout.contains(
+                    "mynet\tservice-token\thttps://id.mynet.example\taud=adobe"))
 
             #expect(try await AdminCommandTests.admin(service, ["sso", "remove", "roku"]).status == 0)
             #expect(try await service.service.repository.sso.issuer(id: "roku") == nil)

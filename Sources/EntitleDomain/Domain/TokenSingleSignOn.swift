@@ -177,7 +177,8 @@ package struct TokenSingleSignOn: Sendable, ClockReading {
     /// Shares the device's own sign-in with `mvpd`, when it is an MVPD login in force made through a session.
     package func shareExisting(caller: CallerIdentity, mvpd: String, identities: [SSOIdentity]) async throws {
         guard !identities.isEmpty,
-            let profile = try await profiles.profile(requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, mvpd: mvpd),
+            let profile = try await profiles.profile(
+                requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, mvpd: mvpd),
             profile.type == .regular, profile.notAfter > now, let code = profile.sessionCode
         else { return }
         try await share(sessionCode: code, requestor: caller.requestor.id, identities: identities)

@@ -103,7 +103,9 @@ package struct SSOVerificationKey: Sendable {
             var y: String?
         }
         struct JWKS: Decodable { var keys: [JWK] }
-        guard let document = try? JSONDecoder().decode(JWKS.self, from: data) else { throw Invalid("the JWKS is not a JSON {\"keys\": [...]} document") }
+        guard let document = try? JSONDecoder().decode(JWKS.self, from: data) else {
+            throw Invalid("the JWKS is not a JSON {\"keys\": [...]} document")
+        }
         var keys: [SSOVerificationKey] = []
         for jwk in document.keys.prefix(100) where jwk.use == nil || jwk.use == "sig" {
             switch jwk.kty {

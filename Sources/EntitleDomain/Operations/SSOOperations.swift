@@ -122,7 +122,9 @@ package struct SSOOperations: Sendable {
         }
         let type = SSOIssuerType(rawValue: r.type)
         guard SSOIssuerType.known.contains(type) else { throw AdminError("invalid_value", "type: use amazon, roku or service-token") }
-        guard !r.issuer.isEmpty, r.issuer.utf8.count <= 512 else { throw AdminError("invalid_value", "issuer: the iss claim of the tokens (1 to 512 bytes)") }
+        guard !r.issuer.isEmpty, r.issuer.utf8.count <= 512 else {
+            throw AdminError("invalid_value", "issuer: the iss claim of the tokens (1 to 512 bytes)")
+        }
         if let audience = r.audience, audience.isEmpty || audience.utf8.count > 512 {
             throw AdminError("invalid_value", "audience: 1 to 512 bytes, or leave it out")
         }

@@ -17,7 +17,8 @@ extension ConsoleController {
                         publicKeys: form["publicKey"].map { [$0] } ?? [], jwksURL: form["jwksURL"], audience: form["audience"],
                         requestors: (form["requestors"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)),
                     actor: context.operatorIdentity.actor)
-                return "SSO issuer \(view.id) is registered: \(view.header) tokens from \(view.issuer), for \(view.requestors.joined(separator: ", "))."
+                return
+                    "SSO issuer \(view.id) is registered: \(view.header) tokens from \(view.issuer), for \(view.requestors.joined(separator: ", "))."
             }
         }
         group.post("sso/:id/remove") { request, context in

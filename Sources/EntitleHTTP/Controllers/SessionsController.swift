@@ -20,7 +20,8 @@ package struct SessionsController {
         group.post("sessions") { request, context in
             let caller = context.caller
             let form = try await FormBody.fields(of: request, context: context)
-            let identities = await singleSignOn.identities(SingleSignOnTokens(request.headers), requestor: caller.requestor.id, logger: context.logger)
+            let identities = await singleSignOn.identities(
+                SingleSignOnTokens(request.headers), requestor: caller.requestor.id, logger: context.logger)
             if !identities.isEmpty, let mvpdID = form["mvpd"].nonEmpty {
                 // Single sign-on: the values are checked as for any session, then a shared sign-in skips the login.
                 let mvpd = try await catalog.requireIntegratedMVPD(mvpdID, requestor: caller.requestor.id)
@@ -84,7 +85,9 @@ package struct SessionsController {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(sessions: AuthenticationSessions, sessionStore: any SignInSessionStoring, singleSignOn: TokenSingleSignOn, catalog: any CatalogReading) {
+    package init(
+        sessions: AuthenticationSessions, sessionStore: any SignInSessionStoring, singleSignOn: TokenSingleSignOn, catalog: any CatalogReading
+    ) {
         self.sessions = sessions
         self.sessionStore = sessionStore
         self.singleSignOn = singleSignOn

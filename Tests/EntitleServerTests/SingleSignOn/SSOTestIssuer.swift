@@ -14,7 +14,9 @@ struct SSOTestIssuer: Sendable {
     let key: Key
     let kid: String?
 
-    static func rsa(kid: String? = nil) throws -> SSOTestIssuer { SSOTestIssuer(key: .rsa(try _RSA.Signing.PrivateKey(keySize: .bits2048)), kid: kid) }
+    static func rsa(kid: String? = nil) throws -> SSOTestIssuer {
+        SSOTestIssuer(key: .rsa(try _RSA.Signing.PrivateKey(keySize: .bits2048)), kid: kid)
+    }
     static func p256(kid: String? = nil) -> SSOTestIssuer { SSOTestIssuer(key: .p256(P256.Signing.PrivateKey()), kid: kid) }
 
     /// The public key as PEM (what the operator registers).
@@ -31,7 +33,10 @@ struct SSOTestIssuer: Sendable {
         switch key {
         case .rsa(let key):
             let numbers = try! key.publicKey.getKeyPrimitives()
-            jwk = ["kty": "RSA", "alg": "RS256", "use": "sig", "n": numbers.modulus.base64URLEncodedString(), "e": numbers.publicExponent.base64URLEncodedString()]
+            jwk = [
+                "kty": "RSA", "alg": "RS256", "use": "sig", "n": numbers.modulus.base64URLEncodedString(),
+                "e": numbers.publicExponent.base64URLEncodedString(),
+            ]
         case .p256(let key):
             let raw = key.publicKey.x963Representation
             jwk = [

@@ -20,7 +20,8 @@ import TestLogCapture
     /// Registers a service-token issuer for REF with `issuer`'s key.
     static func registerServiceToken(_ host: LocalService, _ issuer: SSOTestIssuer, audience: String? = nil) async throws {
         try await host.service.ssoIssuers.add(
-            .init(id: "mynet", type: "service-token", issuer: serviceIssuer, publicKeys: [issuer.publicKeyPEM], audience: audience, requestors: ["REF"]),
+            .init(
+                id: "mynet", type: "service-token", issuer: serviceIssuer, publicKeys: [issuer.publicKeyPEM], audience: audience, requestors: ["REF"]),
             actor: "test")
     }
 
@@ -49,7 +50,8 @@ import TestLogCapture
         _ client: RESTClient, _ resource: String, headers: [(String, String)] = [], mvpd: String = "DemoCable"
     ) async throws -> RESTClient.Answer {
         try await client.send(
-            .POST, "/api/v2/\(client.serviceProvider)/decisions/authorize/\(mvpd)", json: JSONEncoder().encode(DecisionsRequest(resources: [resource])),
+            .POST, "/api/v2/\(client.serviceProvider)/decisions/authorize/\(mvpd)",
+            json: JSONEncoder().encode(DecisionsRequest(resources: [resource])),
             headers: headers)
     }
 
@@ -64,7 +66,12 @@ import TestLogCapture
         try await LocalService.run { host in
             let issuer = try SSOTestIssuer.rsa()
             try await Self.registerServiceToken(host, issuer)
-            let header = [("AD-Service-Token", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: host.clock.nowMilliseconds())))]
+            let header = [
+                (
+                    "AD-Service-Token",
+                    try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: host.clock.nowMilliseconds()))
+                )
+            ]
 
             // The first app signs in at the MVPD while its session request carries the service token.
             let phone = try await host.client(device: "phone-" + UUID().uuidString)
@@ -79,7 +86,12 @@ import TestLogCapture
             // With a token of the same identity (made later, another jti): the profile, a session that skips the login,
             // decisions and a media token.
             host.clock.advance(by: 5)
-            let tvHeader = [("AD-Service-Token", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: host.clock.nowMilliseconds())))]
+            let tvHeader = [
+                (
+                    "AD-Service-Token",
+                    try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: host.clock.nowMilliseconds()))
+                )
+            ]
             let found = try await Self.profiles(tv, headers: tvHeader)
             let profile = try #require(found["DemoCable"])
             #expect(profile.type == .serviceTokenSSO)
@@ -112,19 +124,27 @@ import TestLogCapture
     @Test func rokuAndFireTVPlatformTokensShareASignInAsPlatformSSO() async throws {
         let amazon = try SSOTestIssuer.rsa(kid: "fire-key-1")
         let router = Router()
-        router.get("jwks.json") { _, _ in Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: amazon.jwks))) }
+        router.get("jwks.json") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: amazon.jwks)))
+        }
         try await withLoopbackServer(router) { jwksBase in
             try await LocalService.run { host in
                 let roku = SSOTestIssuer.p256()
                 try await host.service.ssoIssuers.add(
                     .init(id: "roku", type: "roku", issuer: "roku.com", publicKeys: [roku.publicKeyPEM], requestors: ["REF"]), actor: "test")
                 try await host.service.ssoIssuers.add(
-                    .init(id: "fire", type: "amazon", issuer: "amazon.com", jwksURL: jwksBase + "/jwks.json", audience: "entitle", requestors: ["REF"]),
+                    .init(
+                        id: "fire", type: "amazon", issuer: "amazon.com", jwksURL: jwksBase + "/jwks.json", audience: "entitle", requestors: ["REF"]),
                     actor: "test")
                 let now = host.clock.nowMilliseconds()
 
                 // Roku (ES256, no audience check): the device's platform identity.
-                let rokuHeader = [("X-Roku-Reserved-Roku-Connect-Token", try roku.token(SSOTestIssuer.claims(iss: "roku.com", sub: "roku-device-7", aud: nil, now: now)))]
+                let rokuHeader = [
+                    (
+                        "X-Roku-Reserved-Roku-Connect-Token",
+                        try roku.token(SSOTestIssuer.claims(iss: "roku.com", sub: "roku-device-7", aud: nil, now: now))
+                    )
+                ]
                 let first = try await host.client(device: "roku-app-a-" + UUID().uuidString)
                 try await Self.signIn(host, first, headers: rokuHeader)
                 let second = try await host.client(device: "roku-app-b-" + UUID().uuidString)
@@ -132,14 +152,24 @@ import TestLogCapture
                 #expect(try await Self.authorize(second, "sports", headers: rokuHeader).decode(DecisionsResponse.self).decisions[0].authorized)
 
                 // Fire TV (RS256, key from the issuer's JWKS by kid, audience "entitle").
-                let fireHeader = [("Adobe-Subject-Token", try amazon.token(SSOTestIssuer.claims(iss: "amazon.com", sub: "amzn1.account.X", aud: "entitle", now: now)))]
+                let fireHeader = [
+                    (
+                        "Adobe-Subject-Token",
+                        try amazon.token(SSOTestIssuer.claims(iss: "amazon.com", sub: "amzn1.account.X", aud: "entitle", now: now))
+                    )
+                ]
                 let fireA = try await host.client(device: "fire-a-" + UUID().uuidString)
                 try await Self.signIn(host, fireA, headers: fireHeader, user: "bob")
                 let fireB = try await host.client(device: "fire-b-" + UUID().uuidString)
                 #expect(try await Self.profiles(fireB, headers: fireHeader)["DemoCable"]?.type == .platformSSO)
                 #expect(try await Self.authorize(fireB, "news", headers: fireHeader).decode(DecisionsResponse.self).decisions[0].authorized)
                 let other = try await host.client(device: "fire-c-" + UUID().uuidString)
-                let fireOther = [("Adobe-Subject-Token", try amazon.token(SSOTestIssuer.claims(iss: "amazon.com", sub: "amzn1.account.Y", aud: "entitle", now: now)))]
+                let fireOther = [
+                    (
+                        "Adobe-Subject-Token",
+                        try amazon.token(SSOTestIssuer.claims(iss: "amazon.com", sub: "amzn1.account.Y", aud: "entitle", now: now))
+                    )
+                ]
                 #expect(try await Self.profiles(other, headers: fireOther).isEmpty)
                 // A Roku token in Fire TV's header is not a Fire TV token.
                 #expect(try await Self.profiles(other, headers: [("Adobe-Subject-Token", rokuHeader[0].1)]).isEmpty)
@@ -165,7 +195,11 @@ import TestLogCapture
                 ("foreign key", try stranger.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: now))),
                 ("unknown issuer", try issuer.token(SSOTestIssuer.claims(iss: "https://other.example", sub: "viewer-42", now: now))),
                 ("expired", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: now - 7_200_000))),
-                ("not yet valid", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: now).merging(["nbf": now / 1000 + 600]) { $1 })),
+                (
+                    "not yet valid",
+                    try issuer.token(
+                        SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: now).merging(["nbf": now / 1000 + 600]) { $1 })
+                ),
                 ("no exp", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", now: now).filter { $0.key != "exp" })),
                 ("wrong audience", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", aud: "someone-else", now: now))),
                 ("no audience", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "viewer-42", aud: nil, now: now))),
@@ -218,9 +252,15 @@ import TestLogCapture
             let other = try await IntegrationProfileTTLTests.otherRequestor(host, mvpd: mvpd)
             let issuer = try SSOTestIssuer.rsa()
             try await host.service.ssoIssuers.add(
-                .init(id: "mynet", type: "service-token", issuer: Self.serviceIssuer, publicKeys: [issuer.publicKeyPEM], requestors: ["REF", "OTHER"]),
+                .init(
+                    id: "mynet", type: "service-token", issuer: Self.serviceIssuer, publicKeys: [issuer.publicKeyPEM], requestors: ["REF", "OTHER"]),
                 actor: "test")
-            let header = [("AD-Service-Token", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "household-9", now: host.clock.nowMilliseconds())))]
+            let header = [
+                (
+                    "AD-Service-Token",
+                    try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "household-9", now: host.clock.nowMilliseconds()))
+                )
+            ]
             try await Self.signIn(host, try await host.client(device: "ref-" + UUID().uuidString), headers: header, user: user, mvpd: mvpd)
 
             let profile = try #require(try await Self.profiles(other, headers: header)[mvpd])
@@ -270,7 +310,9 @@ import TestLogCapture
             try await host.service.ssoIssuers.add(
                 .init(id: "mynet", type: "service-token", issuer: Self.serviceIssuer, publicKeys: [issuer.publicKeyPEM], requestors: ["REF"]),
                 actor: "test")
-            let header = [("AD-Service-Token", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "v", now: host.clock.nowMilliseconds())))]
+            let header = [
+                ("AD-Service-Token", try issuer.token(SSOTestIssuer.claims(iss: Self.serviceIssuer, sub: "v", now: host.clock.nowMilliseconds())))
+            ]
             try await Self.signIn(host, try await host.client(device: "a-" + UUID().uuidString), headers: header)
             let tv = try await host.client(device: "b-" + UUID().uuidString)
             #expect(try await Self.profiles(tv, headers: header)["DemoCable"]?.type == .serviceTokenSSO)
