@@ -194,6 +194,51 @@ import Testing
         }
     }
 
+    /// `entitle admin mvpd add … --proxy` and `software-statement create --proxy-mvpd` as processes on the service's
+    /// storage; the statement's client may then push; bad combinations are refused and change nothing.
+    @Test func aProxyAndItsWebServiceClientAreSetUpFromTheCommandLine() async throws {
+        try await LocalService.run { local in
+            let metadata = try await ProductionOnboardingTests.fetch(local.httpClient, local.baseURL + "/demo-mvpd/DemoFiber/saml/metadata").text
+            let file = NSTemporaryDirectory() + "entitle-proxy-metadata-" + UUID().uuidString + ".xml"
+            try Data(metadata.utf8).write(to: URL(fileURLWithPath: file))
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let refused = try await PreflightLineupCommandTests.admin(
+                local, ["mvpd", "add", "--id", "CliProxy", "--name", "Cli Proxy", "--saml-metadata", file, "--proxy-listed"])
+            #expect(refused.status != 0 && refused.stderr.contains("need --proxy"), "\(refused.stderr)")
+            #expect(try await local.service.repository.catalog.mvpd(id: "CliProxy") == nil)
+            let added = try await PreflightLineupCommandTests.admin(
+                local,
+                [
+                    "mvpd", "add", "--id", "CliProxy", "--name", "Cli Proxy", "--saml-metadata", file, "--requestor", "REF", "--proxy",
+                    "--proxy-allowed-address", "127.0.0.1", "--proxy-allowed-address", "192.0.2.0/24",
+                ])
+            #expect(added.status == 0, "\(added.stderr)")
+            let proxy = try await local.service.mvpds.view(id: "CliProxy").proxy
+            #expect(proxy == ProxyMVPDRecord(mvpdId: "CliProxy", listed: false, allowedAddresses: ["127.0.0.1/32", "192.0.2.0/24"]), "\(String(describing: proxy))")
+            #expect(!(try await Self.configurationIDs(local, requestor: "REF").contains("CliProxy")), "an unlisted proxy is in no picker")
+            let list = try await PreflightLineupCommandTests.admin(local, ["mvpd", "list"])
+            #expect(list.stdout.contains("CliProxy\tsaml\tCli Proxy") && list.stdout.contains("\tproxy\n"), "\(list.stdout)")
+
+            let notProxy = try await PreflightLineupCommandTests.admin(
+                local,
+                ["software-statement", "create", "--requestor", "REF", "--name", "Push", "--redirect-uri", "https://p.example/cb", "--proxy-mvpd", "DemoCable"])
+            #expect(notProxy.status != 0 && notProxy.stderr.contains("not a proxy"), "\(notProxy.stderr)")
+            let created = try await PreflightLineupCommandTests.admin(
+                local,
+                ["software-statement", "create", "--requestor", "REF", "--name", "Push", "--redirect-uri", "https://p.example/cb", "--proxy-mvpd", "CliProxy"])
+            #expect(created.status == 0, "\(created.stderr)")
+            var pusher = RESTClient(transport: local.transport, baseURL: local.baseURL, serviceProvider: "REF", deviceID: "cli-proxy")
+            _ = try await pusher.registerAndAuthorize(softwareStatement: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let pushed = try await pusher.send(
+                .POST, "/control/v3/mvpd-proxies/CliProxy/mvpds",
+                form: [("proxied-mvpds", "<proxiedMvpds><proxiedMvpd><id>Tiny</id><displayName>Tiny TV</displayName><logoURL/></proxiedMvpd></proxiedMvpds>")])
+            #expect(pushed.status == 201, "\(pushed.text)")
+            #expect(try await Self.configurationIDs(local, requestor: "REF").contains("Tiny"))
+            let shown = try await PreflightLineupCommandTests.admin(local, ["mvpd", "list"])
+            #expect(shown.stdout.contains("Tiny\tsaml\tTiny TV\tTiny\tproxied by CliProxy"), "\(shown.stdout)")
+        }
+    }
+
     @Test(.enabled(if: Pysaml2IdP.available))
     func aViewerSignsInWithAProxiedMVPDThroughTheProxyAndOnlyItsAnswerCounts() async throws {
         try await LocalService.run { local in

@@ -58,6 +58,8 @@ extension AdminAPIController {
         package var redirectURIs: [String]?
         /// For a network's backend calling REST API v2 for its devices (docs/web-and-server-apps.md); default false.
         package var serverToServer: Bool?
+        /// For a proxy MVPD's web-service client: the proxy whose proxied MVPDs its clients may read and push.
+        package var proxyMVPD: String? = nil
 
         /// Creates the value from each of its stored properties.
         package init(requestor: String, name: String, redirectURIs: [String]? = nil, serverToServer: Bool? = nil) {
@@ -81,9 +83,13 @@ extension AdminAPIController {
 
     package func issueSoftwareStatement(_ request: Request, context: AdminContext) async throws -> Response {
         let body = try await Self.decode(NewSoftwareStatement.self, request, context: context)
+        if let proxy = body.proxyMVPD { try await service.proxyMVPDs.requireProxy(proxy) }
         let issued = try await service.applications.issueSoftwareStatement(
             requestor: body.requestor, name: body.name, redirectURIs: body.redirectURIs ?? [], serverToServer: body.serverToServer ?? false,
             actor: context.operatorIdentity.actor)
+        if let proxy = body.proxyMVPD {
+            try await service.proxyMVPDs.allowSoftwareStatement(issued.id, proxy: proxy, actor: context.operatorIdentity.actor)
+        }
         return Self.json(IssuedSoftwareStatement(softwareID: issued.id, softwareStatement: issued.jwt), status: .created)
     }
 }

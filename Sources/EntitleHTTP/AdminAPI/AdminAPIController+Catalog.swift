@@ -111,6 +111,10 @@ extension AdminAPIController {
         package var encryptedAttributes: [String]?
         package var attributeMapping: [String: [String]]?
         package var settings: MVPDUpdate?
+        /// A proxy MVPD (SAML only), also listed in its own right, and the addresses its pushes may come from.
+        package var proxy: Bool? = nil
+        package var proxyListed: Bool? = nil
+        package var proxyAllowedAddresses: [String]? = nil
 
         /// Creates the value from each of its stored properties.
         package init(
@@ -179,9 +183,17 @@ extension AdminAPIController {
             throw AdminAPIError.make(400, "invalid_value", "preflightMode is set per integration: give requestors")
         }
         let actor = context.operatorIdentity.actor
+        if body.proxy != true && (body.proxyListed != nil || body.proxyAllowedAddresses != nil) {
+            throw AdminAPIError.make(400, "invalid_value", "proxyListed and proxyAllowedAddresses need proxy: true")
+        }
+        if body.proxy == true && body.samlMetadata == nil { throw AdminAPIError.make(400, "invalid_value", "a proxy MVPD is a SAML MVPD") }
         switch (body.samlMetadata, body.oauth2) {
         case (let xml?, nil):
             try await service.mvpds.importSAML(id: body.id, metadataXML: xml, options: options, requestors: body.requestors ?? [], actor: actor)
+            if body.proxy == true {
+                try await service.proxyMVPDs.markProxy(
+                    id: body.id, listed: body.proxyListed ?? false, allowedAddresses: body.proxyAllowedAddresses ?? [], actor: actor)
+            }
         case (nil, let fields?):
             guard body.allowRSASHA1 != true else { throw AdminAPIError.make(400, "invalid_value", "allowRSASHA1 is for SAML MVPDs") }
             let settings = try await service.oauth2MVPDs.settings(from: fields)

@@ -18,13 +18,11 @@ package struct ProxyMVPDController: Sendable {
     /// Creates the value from each of its stored properties.
     package init(proxies: ProxyMVPDOperations) { self.proxies = proxies }
 
-    /// Adds the routes (and the 405 of the other methods).
+    /// Adds the routes.
     package func addRoutes(to router: some RouterMethods<AppContext>) {
         router.get(Self.path) { request, context in try await list(request, context: context) }
         router.post(Self.path) { request, context in try await push(request, context: context) }
-        for method in [HTTPRequest.Method.put, .delete, .patch] {
-            router.on(Self.path, method: method) { _, _ in Self.text(405, "Only GET and POST are supported.", allow: true) }
-        }
+        // Any other method: the router's 405 with `Allow: GET, POST`.
     }
 
     func list(_ request: Request, context: AppContext) async throws -> Response {
@@ -56,10 +54,9 @@ package struct ProxyMVPDController: Sendable {
         }
     }
 
-    static func text(_ status: Int, _ message: String, allow: Bool = false) -> Response {
+    static func text(_ status: Int, _ message: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/plain; charset=utf-8"
-        if allow { headers[.allow] = "GET, POST" }
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(string: message + "\n")))
     }
 }
