@@ -57,7 +57,10 @@ extension ConsoleController {
 
     package func mvpdsPage(_ request: Request, context: AdminContext) async throws -> Response {
         let rows = try await service.mvpds.views().map {
-            ConsoleMVPDsPage.Row(id: $0.id, name: $0.name, kind: $0.kind, authorizationProtocol: $0.authorizationProtocol, disabled: $0.disabled)
+            var row = ConsoleMVPDsPage.Row(
+                id: $0.id, name: $0.name, kind: $0.kind, authorizationProtocol: $0.authorizationProtocol, disabled: $0.disabled)
+            row.proxy = $0.proxyMVPD.map { "via " + $0 } ?? ($0.proxy == nil ? nil : "proxy")
+            return row
         }
         return pages.page(
             ConsoleMVPDsPage(mvpds: rows, oauth2RedirectURI: service.oauth2MVPDs.redirectURI), title: "MVPDs", nav: .mvpds,

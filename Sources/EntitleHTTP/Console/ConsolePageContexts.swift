@@ -194,6 +194,8 @@ package struct ConsoleMVPDsPage: ConsolePageContent {
         package var kind: String
         package var authorizationProtocol: String
         package var disabled: Bool
+        /// "proxy" for a proxy MVPD, "via {proxy}" for a proxied MVPD, nil for others.
+        package var proxy: String? = nil
     }
 
     package var mvpds: [Row]
