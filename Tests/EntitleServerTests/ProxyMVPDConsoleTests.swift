@@ -28,3 +28,38 @@ import Testing
         }
     }
 }
+
+/// `POST /admin/api/mvpds` with `proxy` and `POST /admin/api/software-statements` with `proxyMVPD`.
+@Suite struct ProxyMVPDAdminAPITests {
+    @Test func theAdminAPIMarksAProxyAndIssuesItsWebServiceStatement() async throws {
+        try await LocalService.run { local in
+            let session = try await AdminAPITests.operatorSession(local, "ops", role: .readWrite)
+            let token = try #require(session.object["token"] as? String)
+            let metadata = try await AdminAPITests.call(local, .GET, "/demo-mvpd/DemoFiber/saml/metadata")
+            let refused = try await AdminAPITests.call(
+                local, .POST, "/admin/api/mvpds", json: ["id": "ApiProxy", "name": "Api Proxy", "samlMetadata": metadata.text, "proxyListed": true],
+                token: token)
+            #expect(refused.status == 400 && refused.code == "invalid_value", "\(refused.text)")
+            let added = try await AdminAPITests.call(
+                local, .POST, "/admin/api/mvpds",
+                json: [
+                    "id": "ApiProxy", "name": "Api Proxy", "samlMetadata": metadata.text, "requestors": ["REF"], "proxy": true,
+                    "proxyListed": true, "proxyAllowedAddresses": ["198.51.100.0/24"],
+                ], token: token)
+            #expect(added.status == 201, "\(added.text)")
+            let proxy = try #require(added.object["proxy"] as? [String: Any], "\(added.text)")
+            #expect(proxy["listed"] as? Bool == true && proxy["allowedAddresses"] as? [String] == ["198.51.100.0/24"])
+            #expect(try await local.service.repository.catalog.mvpds(requestor: "REF").contains { $0.id == "ApiProxy" }, "listed in its own right")
+
+            let statement: [String: Any] = ["requestor": "REF", "name": "Push", "redirectURIs": ["https://p.example/cb"]]
+            let notProxy = try await AdminAPITests.call(
+                local, .POST, "/admin/api/software-statements", json: statement.merging(["proxyMVPD": "DemoCable"]) { $1 }, token: token)
+            #expect(notProxy.status == 400 && notProxy.code == "not_a_proxy", "\(notProxy.text)")
+            let issued = try await AdminAPITests.call(
+                local, .POST, "/admin/api/software-statements", json: statement.merging(["proxyMVPD": "ApiProxy"]) { $1 }, token: token)
+            #expect(issued.status == 201, "\(issued.text)")
+            let softwareID = try #require(issued.object["softwareID"] as? String, "\(issued.text)")
+            #expect(try await local.service.repository.catalog.proxyOfSoftwareStatement(softwareID) == "ApiProxy")
+        }
+    }
+}

@@ -169,7 +169,7 @@ package struct SAMLServiceProviderController: ClockReading {
         }
         let certificates = try mvpd.certificates.map { try parseCertificatePEMOrBase64DER($0) }
         // A legacy IdP the operator allowed RSA-SHA1 for (`mvpd add --allow-rsa-sha1`) may sign its answer that way too.
-        let allowSHA1 = try await mvpdOptions.samlOptions(mvpd: mvpd.id)?.allowRSASHA1 == true
+        let allowSHA1 = try await mvpdOptions.samlOptions(mvpd: mvpd.settingsMVPDId)?.allowRSASHA1 == true
         guard let response = try? SAML.LogoutResponse.fromRedirect(query: query, verifyWith: certificates, allowSHA1: allowSHA1),
             response.inResponseTo == pending.requestId,
             try await sessionStore.takeLogoutRequest(id: pending.requestId) != nil
