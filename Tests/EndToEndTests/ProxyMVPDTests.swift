@@ -154,6 +154,11 @@ import Testing
                         )
                     ], pusher, true, 400
                 ),
+                (
+                    "another MVPD's entity id",
+                    [("proxied-mvpds", "<proxiedMvpds><proxiedMvpd><id ProviderID=\"urn:test:small-proxy\">Sneaky</id><displayName>S</displayName><logoURL/></proxiedMvpd></proxiedMvpds>")],
+                    pusher, true, 400
+                ),
                 ("no field", [("other", "x")], pusher, true, 400),
                 ("no token", [("proxied-mvpds", "<proxiedMvpds/>")], pusher, false, 401),
                 ("an app's token", [("proxied-mvpds", "<proxiedMvpds/>")], ordinaryApp, true, 403),

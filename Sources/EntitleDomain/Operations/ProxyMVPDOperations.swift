@@ -141,6 +141,10 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
             if !currentIDs.contains(entry.id), try await catalog.mvpd(id: entry.id) != nil {
                 throw Refusal(400, "The id \(entry.id) is already another MVPD's.")
             }
+            // The entity id (Issuer) names one MVPD only: not the proxy's, nor another MVPD's.
+            if let holder = try await catalog.mvpd(entityID: entry.providerID ?? entry.id), holder.id != entry.id {
+                throw Refusal(400, "The ProviderID \(entry.providerID ?? entry.id) is already another MVPD's entity id.")
+            }
             for requestor in entry.requestorIDs ?? [] where try await onboarding.requestorForAdmin(id: requestor) == nil {
                 throw Refusal(400, "The requestor \(requestor) does not exist.")
             }
