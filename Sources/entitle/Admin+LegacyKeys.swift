@@ -19,7 +19,9 @@ extension Admin {
             @Option(help: "Requestor id, such as REF.") var requestor: String
 
             func run() async throws {
-                let pair = try await Admin.withService(storage) { try await $0.keyOperations.issueLegacyKeyPair(requestor: requestor, actor: Admin.cliActor) }
+                let pair = try await Admin.withService(storage) {
+                    try await $0.keyOperations.issueLegacyKeyPair(requestor: requestor, actor: Admin.cliActor)
+                }
                 print("public_key: \(pair.publicKey)")
                 print("private_key: \(pair.privateKey)")
             }

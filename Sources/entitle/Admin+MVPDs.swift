@@ -164,7 +164,9 @@ extension Admin {
             @OptionGroup var hba: HBAOptions
 
             func validate() throws {
-                guard displayName != nil || logoURL != nil || profileTTL != nil || preflightMaxResources != nil || lineup.preflight != nil || hba.isGiven
+                guard
+                    displayName != nil || logoURL != nil || profileTTL != nil || preflightMaxResources != nil || lineup.preflight != nil
+                        || hba.isGiven
                 else {
                     throw ValidationError(
                         "Give --display-name, --logo-url, --profile-ttl, --preflight-max-resources, --preflight or an --hba- option.")

@@ -65,13 +65,15 @@ struct Admin: AsyncParsableCommand {
             @Flag(
                 help: ArgumentHelp(
                     "For the network's backend calling REST API v2 for its devices (Adobe's server-to-server cookbook).",
-                    discussion: "Its clients' calls name each device's address in X-Forwarded-For (the first address), which the service then uses as the device's (MVPD calls, the request log); other clients' X-Forwarded-For counts only from a --trusted-proxy."
+                    discussion:
+                        "Its clients' calls name each device's address in X-Forwarded-For (the first address), which the service then uses as the device's (MVPD calls, the request log); other clients' X-Forwarded-For counts only from a --trusted-proxy."
                 ))
             var serverToServer = false
             @Option(
                 help: ArgumentHelp(
                     "For a proxy MVPD's web-service client: its clients may read and push the proxied MVPDs of this proxy (Proxy MVPD Web Service).",
-                    discussion: "The proxy must have been marked with `mvpd add … --proxy`; --requestor is the requestor the statement's clients register under."
+                    discussion:
+                        "The proxy must have been marked with `mvpd add … --proxy`; --requestor is the requestor the statement's clients register under."
                 ))
             var proxyMvpd: String?
 
@@ -427,7 +429,8 @@ struct Admin: AsyncParsableCommand {
 
             func run() async throws {
                 let count = try await Admin.withService(storage) { service in
-                    try await service.support.resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity, actor: Admin.cliActor)
+                    try await service.support.resetTempPass(
+                        requestor: requestor, mvpd: mvpd, device: device, identity: identity, actor: Admin.cliActor)
                 }
                 print("reset \(count) pass(es)")
             }

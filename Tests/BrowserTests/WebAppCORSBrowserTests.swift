@@ -82,7 +82,8 @@ struct WebAppCORSBrowserTests {
         try await driver.waitForText("web app ready")
         let text =
             try await driver.asyncScript(
-                "var done = arguments[arguments.length - 1]; run(arguments[0], arguments[1]).then(done);", [service.baseURL, service.softwareStatement])
+                "var done = arguments[arguments.length - 1]; run(arguments[0], arguments[1]).then(done);",
+                [service.baseURL, service.softwareStatement])
             as? String ?? ""
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
     }

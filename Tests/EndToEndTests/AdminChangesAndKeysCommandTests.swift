@@ -74,7 +74,9 @@ import Testing
             let portOnly = service.dataDirectory + "/port.yaml"
             try "port: 9443\n".write(toFile: portOnly, atomically: true, encoding: .utf8)
             let fromPort = try await add("FromPort", environment: [:], extra: ["--config", portOnly])
-            #expect(fromPort.stdout.contains("Register this redirect URI at the MVPD: http://127.0.0.1:9443/adobe-services/oauth2\n"), "\(fromPort.stdout)")
+            #expect(
+                fromPort.stdout.contains("Register this redirect URI at the MVPD: http://127.0.0.1:9443/adobe-services/oauth2\n"),
+                "\(fromPort.stdout)")
         }
     }
 }

@@ -31,13 +31,17 @@ import Testing
         let commands = try await Self.adminCommands()
         #expect(commands.count >= 50, "\(commands.sorted())")
         let mapped = Set(AdminCommandRoutes.all.keys)
-        #expect(commands.subtracting(mapped).isEmpty, "entitle admin commands without an admin API route in AdminCommandRoutes: \(commands.subtracting(mapped).sorted())")
-        #expect(mapped.subtracting(commands).isEmpty, "AdminCommandRoutes names commands the CLI does not have: \(mapped.subtracting(commands).sorted())")
+        #expect(
+            commands.subtracting(mapped).isEmpty,
+            "entitle admin commands without an admin API route in AdminCommandRoutes: \(commands.subtracting(mapped).sorted())")
+        #expect(
+            mapped.subtracting(commands).isEmpty, "AdminCommandRoutes names commands the CLI does not have: \(mapped.subtracting(commands).sorted())")
 
-        let routes = AdminCommandRoutes.all.values.compactMap { route -> String? in
-            if case .api(let route) = route { return route }
-            return nil
-        } + AdminCommandRoutes.apiOnly.keys
+        let routes =
+            AdminCommandRoutes.all.values.compactMap { route -> String? in
+                if case .api(let route) = route { return route }
+                return nil
+            } + AdminCommandRoutes.apiOnly.keys
         let guide = try String(contentsOf: DeviceCommandTests.packageRoot.appendingPathComponent("docs/operator-guide.md"), encoding: .utf8)
         try await RouterService.run { host in
             let served = Set(host.host.buildRouter().routes.map { "\($0.method.rawValue) \(Self.openAPIPath($0.path.description))" })
@@ -53,7 +57,8 @@ import Testing
         // Each command that writes has a route that writes (a GET would not do what it does).
         for (command, route) in AdminCommandRoutes.all {
             guard case .api(let route) = route else { continue }
-            let reads = ["list", "show", "media-token-algorithms"].contains(command.split(separator: " ").last.map(String.init) ?? "")
+            let reads =
+                ["list", "show", "media-token-algorithms"].contains(command.split(separator: " ").last.map(String.init) ?? "")
                 || command == "report"
             #expect(route.hasPrefix("GET ") == reads, "\(command) → \(route)")
         }

@@ -156,7 +156,12 @@ import Testing
                 ),
                 (
                     "another MVPD's entity id",
-                    [("proxied-mvpds", "<proxiedMvpds><proxiedMvpd><id ProviderID=\"urn:test:small-proxy\">Sneaky</id><displayName>S</displayName><logoURL/></proxiedMvpd></proxiedMvpds>")],
+                    [
+                        (
+                            "proxied-mvpds",
+                            "<proxiedMvpds><proxiedMvpd><id ProviderID=\"urn:test:small-proxy\">Sneaky</id><displayName>S</displayName><logoURL/></proxiedMvpd></proxiedMvpds>"
+                        )
+                    ],
                     pusher, true, 400
                 ),
                 ("no field", [("other", "x")], pusher, true, 400),
@@ -219,24 +224,37 @@ import Testing
                 ])
             #expect(added.status == 0, "\(added.stderr)")
             let proxy = try await local.service.mvpds.view(id: "CliProxy").proxy
-            #expect(proxy == ProxyMVPDRecord(mvpdId: "CliProxy", listed: false, allowedAddresses: ["127.0.0.1/32", "192.0.2.0/24"]), "\(String(describing: proxy))")
+            #expect(
+                proxy == ProxyMVPDRecord(mvpdId: "CliProxy", listed: false, allowedAddresses: ["127.0.0.1/32", "192.0.2.0/24"]),
+                "\(String(describing: proxy))")
             #expect(!(try await Self.configurationIDs(local, requestor: "REF").contains("CliProxy")), "an unlisted proxy is in no picker")
             let list = try await PreflightLineupCommandTests.admin(local, ["mvpd", "list"])
             #expect(list.stdout.contains("CliProxy\tsaml\tCli Proxy") && list.stdout.contains("\tproxy\n"), "\(list.stdout)")
 
             let notProxy = try await PreflightLineupCommandTests.admin(
                 local,
-                ["software-statement", "create", "--requestor", "REF", "--name", "Push", "--redirect-uri", "https://p.example/cb", "--proxy-mvpd", "DemoCable"])
+                [
+                    "software-statement", "create", "--requestor", "REF", "--name", "Push", "--redirect-uri", "https://p.example/cb", "--proxy-mvpd",
+                    "DemoCable",
+                ])
             #expect(notProxy.status != 0 && notProxy.stderr.contains("not a proxy"), "\(notProxy.stderr)")
             let created = try await PreflightLineupCommandTests.admin(
                 local,
-                ["software-statement", "create", "--requestor", "REF", "--name", "Push", "--redirect-uri", "https://p.example/cb", "--proxy-mvpd", "CliProxy"])
+                [
+                    "software-statement", "create", "--requestor", "REF", "--name", "Push", "--redirect-uri", "https://p.example/cb", "--proxy-mvpd",
+                    "CliProxy",
+                ])
             #expect(created.status == 0, "\(created.stderr)")
             var pusher = RESTClient(transport: local.transport, baseURL: local.baseURL, serviceProvider: "REF", deviceID: "cli-proxy")
             _ = try await pusher.registerAndAuthorize(softwareStatement: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
             let pushed = try await pusher.send(
                 .POST, "/control/v3/mvpd-proxies/CliProxy/mvpds",
-                form: [("proxied-mvpds", "<proxiedMvpds><proxiedMvpd><id>Tiny</id><displayName>Tiny TV</displayName><logoURL/></proxiedMvpd></proxiedMvpds>")])
+                form: [
+                    (
+                        "proxied-mvpds",
+                        "<proxiedMvpds><proxiedMvpd><id>Tiny</id><displayName>Tiny TV</displayName><logoURL/></proxiedMvpd></proxiedMvpds>"
+                    )
+                ])
             #expect(pushed.status == 201, "\(pushed.text)")
             #expect(try await Self.configurationIDs(local, requestor: "REF").contains("Tiny"))
             let shown = try await PreflightLineupCommandTests.admin(local, ["mvpd", "list"])

@@ -10,9 +10,13 @@ import Testing
         try await LocalService.run { service in
             let marked = try await AdminCommandTests.admin(
                 service,
-                ["software-statement", "create", "--requestor", "REF", "--name", "Backend", "--redirect-uri", "adobepass://ios.app", "--server-to-server"])
+                [
+                    "software-statement", "create", "--requestor", "REF", "--name", "Backend", "--redirect-uri", "adobepass://ios.app",
+                    "--server-to-server",
+                ])
             #expect(marked.status == 0, "\(marked.stderr)")
-            let markedID = try #require(marked.stderr.split(separator: "\n").first { $0.hasPrefix("software_id: ") }?.dropFirst("software_id: ".count))
+            let markedID = try #require(
+                marked.stderr.split(separator: "\n").first { $0.hasPrefix("software_id: ") }?.dropFirst("software_id: ".count))
             let plain = try await AdminCommandTests.admin(
                 service, ["software-statement", "create", "--requestor", "REF", "--name", "App", "--redirect-uri", "adobepass://ios.app"])
             #expect(plain.status == 0, "\(plain.stderr)")

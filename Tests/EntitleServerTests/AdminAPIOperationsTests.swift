@@ -67,7 +67,8 @@ import Testing
                 token: token)
             #expect(add.status == 201 && add.object["rule"] as? String == "authz-all", "\(add.text)")
             let list = try await API.call(local, .GET, "/admin/api/degradation-rules?requestor=REF", token: token)
-            #expect((list.json as? [[String: Any]])?.contains { $0["mvpd"] as? String == "DemoCable" && $0["rule"] as? String == "authz-all" } == true)
+            #expect(
+                (list.json as? [[String: Any]])?.contains { $0["mvpd"] as? String == "DemoCable" && $0["rule"] as? String == "authz-all" } == true)
             #expect(try await local.service.support.degradationRules(requestor: "REF").map(\.rule) == [.authzAll])
 
             let badRule = try await API.call(
@@ -259,7 +260,8 @@ import Testing
                 #expect(refused.status == 403 && refused.code == "csrf_token_invalid", "\(method) \(path): \(refused.text)")
             }
             let csrf = try #require(writer.object["csrfToken"] as? String)
-            let accepted = try await API.call(local, .POST, "/admin/api/temppass/reset", json: ["requestor": "REF", "all": true], cookie: cookie, csrf: csrf)
+            let accepted = try await API.call(
+                local, .POST, "/admin/api/temppass/reset", json: ["requestor": "REF", "all": true], cookie: cookie, csrf: csrf)
             #expect(accepted.status == 200, "\(accepted.text)")
             #expect(try await Self.actions(local, by: "ops") == ["temppass.reset"])
         }

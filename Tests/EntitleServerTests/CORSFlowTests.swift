@@ -137,7 +137,9 @@ import Testing
             let tv = try await host.client()
             // The demo world also registers localhost and 127.0.0.1: an origin allowed on v2 gets nothing here.
             for origin in ["https://mynet.example"] {
-                for path in ["/console/sign-in", "/admin/api/requestors", "/api/v1/config/REF", "/adobe-services/config/REF", "/activate", "/metrics"] {
+                for path in [
+                    "/console/sign-in", "/admin/api/requestors", "/api/v1/config/REF", "/adobe-services/config/REF", "/activate", "/metrics",
+                ] {
                     let preflight = try await Self.preflight(tv, path, origin: origin)
                     #expect(Self.corsHeaders(preflight).isEmpty, "\(path): \(Self.corsHeaders(preflight))")
                     #expect(preflight.status != 204, "\(path)")

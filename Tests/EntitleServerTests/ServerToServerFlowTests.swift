@@ -100,7 +100,8 @@ import Testing
                 _ = try await backend.registerAndAuthorize(softwareStatement: statement)
                 var app = RESTClient(httpClient: httpClient, baseURL: base, serviceProvider: "REF", deviceID: "phone-1")
                 _ = try await app.registerAndAuthorize(softwareStatement: try #require(host.demoInfo).softwareStatement)
-                #expect(try await backend.send(.GET, "/api/v2/REF/configuration", headers: [Self.device, ("X-Request-Id", "s2s-call")]).status == 200)
+                #expect(
+                    try await backend.send(.GET, "/api/v2/REF/configuration", headers: [Self.device, ("X-Request-Id", "s2s-call")]).status == 200)
                 #expect(try await app.send(.GET, "/api/v2/REF/configuration", headers: [Self.device, ("X-Request-Id", "app-call")]).status == 200)
             }
         } catch {

@@ -51,7 +51,8 @@ package struct SupportOperations: Sendable {
         try await lookups.enabledRequestor(requestor)
         let count = try await resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
         let scope = device.map { "device \($0)" } ?? (identity != nil ? "identity" : "all")
-        try await changes.record(actor: actor, action: "temppass.reset", target: "\(requestor)/\(mvpd)", after: ["scope": scope, "passes": "\(count)"])
+        try await changes.record(
+            actor: actor, action: "temppass.reset", target: "\(requestor)/\(mvpd)", after: ["scope": scope, "passes": "\(count)"])
         return count
     }
 

@@ -287,7 +287,8 @@ extension AdminAPIController {
         {
             throw AdminAPIError.make(
                 400, "invalid_request",
-                "Give enabled, displayName, logoURL, profileTTLSeconds, preflightMaxResources, preflightMode, hbaProfileTTLSeconds or hbaDeniedResources.")
+                "Give enabled, displayName, logoURL, profileTTLSeconds, preflightMaxResources, preflightMode, hbaProfileTTLSeconds or hbaDeniedResources."
+            )
         }
         let actor = context.operatorIdentity.actor
         if let enabled = state.enabled { try await service.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }

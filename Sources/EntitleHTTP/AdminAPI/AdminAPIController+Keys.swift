@@ -26,7 +26,8 @@ extension AdminAPIController {
         let purpose = KeyPurpose(rawValue: try context.parameters.require("purpose"))
         guard KeyPurpose.known.contains(purpose) else {
             throw AdminAPIError.make(
-                404, "unknown_key_purpose", "no key purpose \(purpose.rawValue): use one of \(KeyPurpose.known.map(\.rawValue).joined(separator: ", "))")
+                404, "unknown_key_purpose",
+                "no key purpose \(purpose.rawValue): use one of \(KeyPurpose.known.map(\.rawValue).joined(separator: ", "))")
         }
         return purpose
     }

@@ -66,7 +66,8 @@ extension AdminAPIController {
         try await service.support.setDegradationRule(
             requestor: body.requestor, mvpd: body.mvpd, rule: rule, start: start, end: end, actor: context.operatorIdentity.actor)
         return Self.json(
-            DegradationRuleView(requestor: body.requestor, mvpd: body.mvpd, rule: rule.rawValue, start: start.ISO8601Format(), end: end.ISO8601Format()),
+            DegradationRuleView(
+                requestor: body.requestor, mvpd: body.mvpd, rule: rule.rawValue, start: start.ISO8601Format(), end: end.ISO8601Format()),
             status: .created)
     }
 
