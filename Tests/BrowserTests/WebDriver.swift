@@ -86,7 +86,9 @@ final class WebDriver: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
         }
-        let response = try await http.execute(request, timeout: .seconds(15))
+        // Longer than chromedriver's own script timeout (30 s): an asynchronous script of many fetches, with the whole suite
+        // on two cores, took more than 15 s, and the HTTP deadline must not end a command chromedriver would finish.
+        let response = try await http.execute(request, timeout: .seconds(90))
         let data = Data(buffer: try await response.body.collect(upTo: 64 * 1024 * 1024))
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
