@@ -49,6 +49,9 @@ final class WebDriver: Sendable {
                 "capabilities": [
                     "alwaysMatch": [
                         "browserName": "chrome",
+                        // An asynchronous script may make many calls to the service; with the whole suite on two cores
+                        // they took more than chromedriver's default 30 s.
+                        "timeouts": ["script": 180_000],
                         // Navigations to custom schemes never finish in Chromium: never wait for page loads, poll instead.
                         "pageLoadStrategy": "none",
                         "goog:chromeOptions": [
@@ -86,9 +89,9 @@ final class WebDriver: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
         }
-        // Longer than chromedriver's own script timeout (30 s): an asynchronous script of many fetches, with the whole suite
+        // Longer than the session's script timeout (180 s): an asynchronous script of many fetches, with the whole suite
         // on two cores, took more than 15 s, and the HTTP deadline must not end a command chromedriver would finish.
-        let response = try await http.execute(request, timeout: .seconds(90))
+        let response = try await http.execute(request, timeout: .seconds(200))
         let data = Data(buffer: try await response.body.collect(upTo: 64 * 1024 * 1024))
         return (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
     }
