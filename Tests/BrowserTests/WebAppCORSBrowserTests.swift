@@ -62,18 +62,9 @@ struct WebAppCORSBrowserTests {
         router.get("/app.html") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
         }
-        let port = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in port.continuation.yield(channel.localAddress?.port ?? 0) })
-        let server = Task { try await app.runService() }
-        var iterator = port.stream.makeAsyncIterator()
-        let bound = await iterator.next() ?? 0
-        var failure: (any Error)?
-        do { try await body(bound) } catch { failure = error }
-        server.cancel()
-        _ = await server.result
-        if let failure { throw failure }
+        try await withLoopbackServer(router) { base in
+            try await body(Int(base.split(separator: ":").last ?? "") ?? 0)
+        }
     }
 
     /// Opens the page at `origin` and runs the app against the service; returns what the page saw.

@@ -4,6 +4,7 @@ import EntitleCore
 import EntitleHTTP
 import EntitleModel
 @testable import EntitleStorage
+import EntitleTesting
 import Foundation
 import Hummingbird
 import NIOCore

@@ -3,7 +3,7 @@ import NIOCore
 
 /// Runs `router` on an ephemeral 127.0.0.1 port while `body` runs (given the server's base URL, no trailing slash),
 /// then stops the server whatever `body` did; `beforeStopping` runs first (to release requests a stand-in holds).
-func withLoopbackServer(
+package func withLoopbackServer(
     _ router: Router<BasicRequestContext>, beforeStopping: () -> Void = {}, _ body: (String) async throws -> Void
 ) async throws {
     let port = AsyncStream.makeStream(of: Int.self)
