@@ -40,8 +40,8 @@ package struct OperatorAccounts: Sendable {
 
     /// log2 of scrypt's N for new password hashes (stored in each hash, so existing ones keep theirs).
     package let passwordLogRounds: Int
-    /// What an unknown name is checked against.
-    package let decoy: String
+    /// What an unknown name is checked against: made on first use (see `prepareDecoy`).
+    package var decoy: String { OperatorPassword.decoy(logRounds: passwordLogRounds) }
 
     /// Creates the accounts service; `passwordLogRounds` below the default is for test harnesses only.
     package init(
@@ -51,7 +51,11 @@ package struct OperatorAccounts: Sendable {
         self.clock = clock
         self.limits = SignInLimits(store: store)
         self.passwordLogRounds = passwordLogRounds
-        decoy = OperatorPassword.decoy(logRounds: passwordLogRounds)
+    }
+
+    /// Makes the decoy hash off the event loops, so the first sign-in with an unknown name costs what any other does.
+    package func prepareDecoy() async {
+        _ = try? await Self.passwordPool.runIfActive { [passwordLogRounds] in OperatorPassword.decoy(logRounds: passwordLogRounds) }
     }
 
     /// Creates an account; refuses a malformed or taken name, an unknown role and a short password.
@@ -114,8 +118,10 @@ package struct OperatorAccounts: Sendable {
             attemptID = id
         }
         let account = try await store.operatorAccount(username: username)
-        let hash = account?.passwordHash ?? decoy
-        let matches = try await Self.passwordPool.runIfActive { OperatorPassword.verify(password, hash: hash) }
+        let stored = account?.passwordHash
+        let matches = try await Self.passwordPool.runIfActive { [passwordLogRounds] in
+            OperatorPassword.verify(password, hash: stored ?? OperatorPassword.decoy(logRounds: passwordLogRounds))
+        }
         guard let account, matches, account.disabled == 0 else {
             throw AdminError("invalid_credentials", "unknown operator or wrong password", status: 401)
         }

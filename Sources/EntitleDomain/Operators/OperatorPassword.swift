@@ -3,6 +3,7 @@ import _CryptoExtras
 import EntitleModel
 import EntitleStorage
 import Foundation
+import Synchronization
 
 /// Operator passwords, stored as scrypt hashes (memory-hard, swift-crypto's BoringSSL implementation):
 /// `scrypt$<log2 N>$<r>$<p>$<salt, Base64URL>$<key, Base64URL>`, so the cost can be raised later without breaking
@@ -53,12 +54,19 @@ package enum OperatorPassword {
         return difference == 0
     }
 
-    /// A hash of a random password, checked against when the username is unknown so that the answer takes as long.
-    package static let decoy: String = (try? hash(Secrets.randomToken(bytes: 24))) ?? ""
+    /// Decoy hashes made so far, by log2 N: each is made on first use, never at start (one scrypt at 2^16 costs more
+    /// than a second in a debug build, and a command line run never checks a password).
+    private static let decoys = Mutex<[Int: String]>([:])
 
     /// A hash of a random password at `logRounds`, checked for unknown names so they cost what a known one does.
-    package static func decoy(logRounds: Int) -> String {
-        logRounds == OperatorPassword.logRounds ? decoy : (try? hash(Secrets.randomToken(bytes: 24), logRounds: logRounds)) ?? ""
+    /// Made once per cost and kept; `entitle serve` makes it at start (`OperatorAccounts.prepareDecoy`).
+    package static func decoy(logRounds: Int = OperatorPassword.logRounds) -> String {
+        decoys.withLock { made in
+            if let decoy = made[logRounds] { return decoy }
+            let decoy = (try? hash(Secrets.randomToken(bytes: 24), logRounds: logRounds)) ?? ""
+            made[logRounds] = decoy
+            return decoy
+        }
     }
 
     private static func derive(_ password: String, salt: Data, logRounds: Int, blockSize: Int, parallelism: Int) throws -> Data {
