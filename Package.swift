@@ -161,6 +161,8 @@ let package = Package(
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                // The catalog as YAML (`GET /admin/api/catalog`, `entitle admin catalog`).
+                .product(name: "Yams", package: "Yams"),
             ], resources: [.copy("Resources/openapi.json"), .copy("Resources/console"), .copy("Resources/templates")],
             swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault"), .enableUpcomingFeature("MemberImportVisibility")],
             plugins: ["LayerCheck"]),

@@ -59,7 +59,7 @@ import Testing
             guard case .api(let route) = route else { continue }
             let reads =
                 ["list", "show", "media-token-algorithms"].contains(command.split(separator: " ").last.map(String.init) ?? "")
-                || command == "report"
+                || command == "report" || command == "catalog export"
             #expect(route.hasPrefix("GET ") == reads, "\(command) → \(route)")
         }
     }

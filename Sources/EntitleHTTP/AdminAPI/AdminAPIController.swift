@@ -19,6 +19,7 @@ package struct AdminAPIController {
         authenticated.get("session") { _, context in Self.json(SessionView(context.operatorIdentity)) }
         authenticated.delete("session", use: signOut)
         addCatalogRoutes(to: authenticated)
+        addCatalogAsCodeRoutes(to: authenticated)
         addApplicationRoutes(to: authenticated)
         addReportRoutes(to: authenticated)
         addSettingsRoutes(to: authenticated)

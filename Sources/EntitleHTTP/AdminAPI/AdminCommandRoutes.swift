@@ -63,6 +63,8 @@ package enum AdminCommandRoutes {
         "sso add": .api("POST /admin/api/sso-issuers"),
         "sso list": .api("GET /admin/api/sso-issuers"),
         "sso remove": .api("DELETE /admin/api/sso-issuers/{id}"),
+        "catalog export": .api("GET /admin/api/catalog"),
+        "catalog apply": .api("POST /admin/api/catalog/apply"),
         "backup": .hostOnly("copies the SQLite database file on the service's host (PostgreSQL: pg_dump)"),
         "restore": .hostOnly("replaces the SQLite database file while the service is stopped (PostgreSQL: pg_restore)"),
         "schema": .hostOnly("reads the database's migrations before any service opens it"),
