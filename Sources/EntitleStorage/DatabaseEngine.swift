@@ -30,7 +30,7 @@ package final class DatabaseEngine: Sendable {
         closeAction = close
     }
 
-    /// Opens (creating when needed) an SQLite database file, in WAL mode with a busy timeout.
+    /// Opens (creating when needed) an SQLite database file, in WAL mode with a busy timeout and `secure_delete` on.
     package static func sqlite(path: String, logger: Logger) async throws -> DatabaseEngine {
         let connection = try await SQLiteConnection.open(
             storage: .file(path: path), threadPool: .singleton, logger: logger,
@@ -40,6 +40,9 @@ package final class DatabaseEngine: Sendable {
         try await sql.raw("PRAGMA journal_mode=WAL").run()
         try await sql.raw("PRAGMA busy_timeout=5000").run()
         try await sql.raw("PRAGMA synchronous=NORMAL").run()
+        // Removed rows are overwritten with zeros in their pages, so the file keeps no copy of what a privacy erase (or
+        // any deletion) removed; the write-ahead log's old page images go at the erase's checkpoint (PrivacyStore).
+        try await sql.raw("PRAGMA secure_delete=ON").run()
         return DatabaseEngine(kind: .sqlite, sql: sql) { try await connection.close().get() }
     }
 

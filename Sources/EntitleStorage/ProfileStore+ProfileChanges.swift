@@ -22,6 +22,8 @@ extension ProfileStore {
             var last = after
             for row in rows {
                 last = max(last, try row.decode(column: "seq", as: Int64.self))
+                // A row naming no device was rewritten by a privacy erase (PrivacyStore): drop every cached profile.
+                if try row.decode(column: "requestor_id", as: String.self).isEmpty { profileCache.evictAll() }
                 changed.append(
                     ProfileCache.DeviceKey(
                         requestor: try row.decode(column: "requestor_id", as: String.self),

@@ -15,7 +15,7 @@ struct Admin: AsyncParsableCommand {
         subcommands: [
             SoftwareStatement.self, Client.self, MVPD.self, Keys.self, Degradation.self, TempPass.self,
             Cache.self, AuthorizationTTL.self, LegacyKey.self, Requestor.self, Changes.self, Integration.self, Operator.self, Backup.self,
-            Restore.self, Schema.self, Report.self, SSO.self, Catalog.self,
+            Restore.self, Schema.self, Report.self, SSO.self, Privacy.self, Catalog.self,
         ]
     )
 

@@ -27,6 +27,7 @@ package struct AdminAPIController {
         addKeyRoutes(to: authenticated)
         addSupportRoutes(to: authenticated)
         addOperatorRoutes(to: authenticated)
+        addPrivacyRoutes(to: authenticated)
     }
 
     package struct Credentials: Decodable {

@@ -65,6 +65,8 @@ package enum AdminCommandRoutes {
         "sso remove": .api("DELETE /admin/api/sso-issuers/{id}"),
         "catalog export": .api("GET /admin/api/catalog"),
         "catalog apply": .api("POST /admin/api/catalog/apply"),
+        "privacy export": .api("POST /admin/api/privacy/export"),
+        "privacy erase": .api("POST /admin/api/privacy/erase"),
         "backup": .hostOnly("copies the SQLite database file on the service's host (PostgreSQL: pg_dump)"),
         "restore": .hostOnly("replaces the SQLite database file while the service is stopped (PostgreSQL: pg_restore)"),
         "schema": .hostOnly("reads the database's migrations before any service opens it"),

@@ -1,0 +1,161 @@
+import Crypto
+import EntitleModel
+import EntitleStorage
+import Foundation
+
+/// Privacy requests (issue 41), for every front end (`entitle admin privacy export|erase`, `POST /admin/api/privacy/…`):
+/// everything the service holds about one device or one MVPD user, exported as JSON or erased from every store. Each
+/// request is recorded in the changes log with its reason and a keyed hash of the identifier, never the identifier.
+package struct PrivacyOperations: Sendable {
+    private let repository: Repository
+    private let changes: ChangeRecorder
+    private let authorizations: AuthorizationCache
+    private let clock: any ServiceClock
+
+    /// The name of the shared secret that keys the identifiers' hashes in the changes log.
+    package static let hashKeyName = "privacy-request-hash-key"
+    /// The longest identifier accepted (a device id is at most 512 bytes, ``DeviceIdentifier``).
+    package static let maximumIdentifierLength = 1024
+
+    /// Creates the operations over the repository, the changes log and this instance's MVPD answers.
+    package init(repository: Repository, changes: ChangeRecorder, authorizations: AuthorizationCache, clock: any ServiceClock) {
+        self.repository = repository
+        self.changes = changes
+        self.authorizations = authorizations
+        self.clock = clock
+    }
+
+    /// Everything held about the subject, as a privacy export; recorded as `privacy.export`.
+    package func export(_ subject: PrivacySubject, reason: String, actor: String) async throws -> PrivacyExport {
+        let reason = try await check(subject, reason: reason)
+        let stores = try await repository.privacy.holdings(subject)
+        let hash = try await keyedHash(subject)
+        let rows = Dictionary(stores.map { ($0.table, $0.rows.count) }, uniquingKeysWith: +)
+        try await record(
+            "privacy.export", subject: subject, hash: hash, reason: reason, actor: actor, after: PrivacyLogEntry(subject, hash, reason, rows: rows))
+        return PrivacyExport(
+            subject: .init(kind: subject.kind, identifier: subject.identifier, requestor: subject.requestor),
+            generatedAt: Date(timeIntervalSince1970: Double(clock.nowMilliseconds()) / 1000).ISO8601Format(), reason: reason, stores: stores,
+            memory: PrivacyExport.memoryNote, reports: PrivacyExport.reportsNote)
+    }
+
+    /// Removes everything held about the subject from every store, drops it from this instance's caches (the other
+    /// instances within the profile feed's bound), leaves no copy in the database file (`vacuum`: rebuild it, see
+    /// ``PrivacyStore/scrubFile(tables:vacuum:)``), and records `privacy.erase`.
+    package func erase(_ subject: PrivacySubject, reason: String, vacuum: Bool = false, actor: String) async throws -> PrivacyEraseResult {
+        let reason = try await check(subject, reason: reason)
+        let hash = try await keyedHash(subject)
+        let erasure = try await repository.privacy.erase(subject, vacuum: vacuum)
+        for signIn in erasure.signIns {
+            authorizations.drop(requestor: signIn.requestorId, mvpd: signIn.mvpdId, userID: signIn.userId)
+        }
+        try await record(
+            "privacy.erase", subject: subject, hash: hash, reason: reason, actor: actor,
+            after: PrivacyLogEntry(subject, hash, reason, rows: erasure.removed, changesScrubbed: erasure.changesScrubbed))
+        return PrivacyEraseResult(
+            subjectHash: hash, removed: erasure.removed, signIns: erasure.signIns.count, changesScrubbed: erasure.changesScrubbed,
+            storage: erasure.storage, bounds: PrivacyEraseResult.boundsNote)
+    }
+
+    /// The keyed hash (HMAC-SHA256 with a secret every instance shares) of the subject's kind and identifier: the
+    /// changes log can tell two requests about the same subject apart from others without naming it.
+    package func keyedHash(_ subject: PrivacySubject) async throws -> String {
+        let secret = try await repository.keys.sharedSecret(name: Self.hashKeyName, now: clock.nowMilliseconds()) { Secrets.randomToken() }
+        let mac = HMAC<SHA256>.authenticationCode(
+            for: Data((subject.kind.rawValue + ":" + subject.identifier).utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Checks the request; returns the reason without the identifier in it (it is recorded).
+    private func check(_ subject: PrivacySubject, reason: String) async throws -> String {
+        guard !subject.identifier.isEmpty, subject.identifier.utf8.count <= Self.maximumIdentifierLength,
+            subject.identifier.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+        else {
+            throw AdminError("invalid_value", "the \(subject.kind == .device ? "device id" : "user id") must be 1 to 1024 printable characters")
+        }
+        guard let trimmed = try ChangeDescription.normalized(reason) else {
+            throw AdminError("invalid_value", "a privacy request needs its reason (--reason, or \"reason\" in the API)")
+        }
+        if let requestor = subject.requestor, try await repository.catalog.requestor(id: requestor) == nil {
+            throw AdminError.unknown("requestor", requestor, hint: "`entitle admin requestor list` lists them")
+        }
+        return trimmed.replacingOccurrences(of: subject.identifier, with: "[erased]")
+    }
+
+    private func record(
+        _ action: String, subject: PrivacySubject, hash: String, reason: String, actor: String, after: PrivacyLogEntry
+    ) async throws {
+        try await ChangeDescription.$current.withValue(reason) {
+            try await changes.record(actor: actor, action: action, target: "\(subject.kind.rawValue):\(hash)", after: after)
+        }
+    }
+}
+
+/// What the changes log keeps of a privacy request: the kind of subject, the keyed hash, the requestor limit, the reason
+/// and the rows found or removed per table.
+struct PrivacyLogEntry: Encodable, Sendable {
+    var subject: String
+    var subjectHash: String
+    var requestor: String?
+    var reason: String
+    var rows: [String: Int]
+    var changesScrubbed: Int?
+
+    init(_ subject: PrivacySubject, _ hash: String, _ reason: String, rows: [String: Int], changesScrubbed: Int? = nil) {
+        self.subject = subject.kind.rawValue
+        subjectHash = hash
+        requestor = subject.requestor
+        self.reason = reason
+        self.rows = rows
+        self.changesScrubbed = changesScrubbed
+    }
+}
+
+/// A privacy export: the subject, and the rows of every store that concern it (secrets withheld).
+package struct PrivacyExport: Encodable, Sendable {
+    /// Whom the export is about.
+    package struct Subject: Encodable, Sendable {
+        package var kind: PrivacySubject.Kind
+        package var identifier: String
+        package var requestor: String?
+    }
+
+    package var subject: Subject
+    package var generatedAt: String
+    package var reason: String
+    /// The rows, table by table (every table that may hold the subject is listed, with no rows when it holds none).
+    package var stores: [PrivacyTableRows]
+    /// What instances keep in memory about the subject.
+    package var memory: String
+    /// What the reports keep.
+    package var reports: String
+
+    static let memoryNote =
+        "Each instance keeps in memory copies of the profiles above (the profile cache), the MVPD's authorization answers for "
+        + "these sign-ins (for the integration's authorization TTL) and per-device request-rate buckets; nothing else. "
+        + "They are never written to disk and are listed here through the stores they copy."
+    static let reportsNote =
+        "Report rows (report_minutes) hold counts per minute by requestor, MVPD, platform and application: no device id, user id "
+        + "or other identifier of a person."
+}
+
+/// What a privacy erase did.
+package struct PrivacyEraseResult: Encodable, Sendable {
+    /// The keyed hash of the subject, as the changes log records it.
+    package var subjectHash: String
+    /// Rows removed per table.
+    package var removed: [String: Int]
+    /// Profiles (sign-ins) removed.
+    package var signIns: Int
+    /// Changes-log entries rewritten without the identifier.
+    package var changesScrubbed: Int
+    /// What was done so that the database file keeps no copy.
+    package var storage: String
+    /// When every instance has forgotten the subject.
+    package var bounds: String
+
+    static let boundsNote =
+        "This instance: at once. Other instances: their cached profiles within the profile feed's bound (PostgreSQL: the NOTIFY, "
+        + "milliseconds; SQLite: serve --profile-cache-ms, 250 ms by default); an MVPD answer they keep for an erased sign-in "
+        + "can no longer be reached (its key is the removed sign-in) and goes at its TTL or restart."
+}
