@@ -159,7 +159,8 @@ extension EntitleService {
                 .group(context: AdminContext.self))
         let consolePages = ConsolePages(templates)
         let console = router.group("/console")
-        let signedIn = router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators)).group(context: AdminContext.self)
+        let signedIn = router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators, pages: consolePages)).group(
+            context: AdminContext.self)
         ConsoleSignInController(accounts: operators, pages: consolePages, publicBaseURL: configuration.publicBaseURL)
             .addRoutes(open: console, authenticated: signedIn)
         ConsoleController(service: self, accounts: operators, pages: consolePages).addRoutes(open: console, authenticated: signedIn)

@@ -327,6 +327,8 @@ package enum Migrations {
         ),
         // Issue 40: proxy MVPDs and their proxied MVPDs (Migrations+ProxyMVPDs.swift).
         (116, proxyMVPDs),
+        // Issue 41: the requestors and MVPDs an operator account is limited to (Migrations+OperatorScopes.swift).
+        (117, operatorScopes),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

@@ -7,6 +7,7 @@ import Foundation
 extension Admin {
     /// Who the CLI records in the changes log: `cli:<user>` (the login name of the process).
     static var cliActor: String {
+        if let reach = OperatorReach.current { return "operator:" + reach.username }
         let environment = ProcessInfo.processInfo.environment
         let user = environment["USER"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["LOGNAME"] ?? NSUserName()
         return "cli:" + (user.isEmpty ? "unknown" : user)

@@ -15,7 +15,7 @@ extension Admin {
     struct Operator: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Operator accounts of the admin API and console (read-only or read-write).",
-            subcommands: [Add.self, List.self, Disable.self, Enable.self, Password.self, Unlock.self, Remove.self])
+            subcommands: [Add.self, List.self, Scope.self, Disable.self, Enable.self, Password.self, Unlock.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
@@ -24,6 +24,7 @@ extension Admin {
             @OptionGroup var storage: StorageOptions
             @Option(help: "Login name.") var username: String
             @Option(help: "read-only or read-write.") var role: String
+            @OptionGroup var scope: ScopeOptions
 
             func validate() throws {
                 guard OperatorRole(rawValue: role).isKnown else { throw ValidationError("--role must be read-only or read-write.") }
@@ -31,11 +32,12 @@ extension Admin {
 
             func run() async throws {
                 let password = try Operator.readPassword()
+                let scope = self.scope.scope
                 let record = try await Admin.withService(storage) { service in
                     try await service.operatorChanges.add(
-                        username: username, role: OperatorRole(rawValue: role), password: password, actor: Admin.cliActor)
+                        username: username, role: OperatorRole(rawValue: role), password: password, scope: scope, actor: Admin.cliActor)
                 }
-                print("operator \(record.username) added (\(record.role))")
+                print("operator \(record.username) added (\(record.role), scope \(scope.summary))")
             }
         }
 
@@ -45,9 +47,50 @@ extension Admin {
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let views = try await Admin.withService(storage) { try await $0.operatorChanges.allOperators().map(OperatorView.init) }
+                let views = try await Admin.withService(storage) { try await $0.operatorChanges.views() }
                 if json { return print(try Admin.Requestor.json(views)) }
-                for view in views { print("\(view.username)\t\(view.role)\t\(view.disabled ? "disabled" : "active")\t\(view.createdAt)") }
+                for view in views {
+                    print(
+                        "\(view.username)\t\(view.role)\t\(view.disabled ? "disabled" : "active")\t\(view.createdAt)\t\((view.scope ?? OperatorScope()).summary)"
+                    )
+                }
+            }
+        }
+
+        /// The scope options of `operator add` and `operator scope`.
+        struct ScopeOptions: ParsableArguments {
+            @Option(
+                name: .customLong("requestor"),
+                help: "Limit the operator to this requestor: its integrations, apps, clients, degradation rules and reports (repeat for several).")
+            var requestors: [String] = []
+            @Option(
+                name: .customLong("mvpd"),
+                help: "Limit the operator to this MVPD (a partner): its settings, integrations and reports (repeat for several).")
+            var mvpds: [String] = []
+
+            /// The scope given; unscoped without either option.
+            var scope: OperatorScope { OperatorScope(requestors: requestors, mvpds: mvpds) }
+        }
+
+        struct Scope: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Limit an operator to some requestors and/or MVPDs, or lift every limit (--unscoped).",
+                discussion: "The new scope replaces the old one; the account's sessions see it on their next request. Recorded as operator.scope.")
+            @OptionGroup var storage: StorageOptions
+            @Option(help: "Login name.") var username: String
+            @OptionGroup var scope: ScopeOptions
+            @Flag(help: "Lift every limit: the operator reaches every requestor and MVPD.") var unscoped = false
+
+            func validate() throws {
+                guard unscoped != !scope.scope.isUnscoped else {
+                    throw ValidationError("Give --requestor and/or --mvpd, or --unscoped.")
+                }
+            }
+
+            func run() async throws {
+                let scope = self.scope.scope
+                try await Admin.withService(storage) { try await $0.operatorChanges.setScope(username: username, scope, actor: Admin.cliActor) }
+                print("operator \(username) scope: \(scope.summary)")
             }
         }
 

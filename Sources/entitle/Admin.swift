@@ -36,7 +36,13 @@ struct Admin: AsyncParsableCommand {
             throw AdminFailure.exit("cannot open the service's storage: \(error)")
         }
         do {
-            let result = try await body(host.service)
+            let result: T
+            if let username = storage.actingOperator {
+                let reach = try await host.service.operatorChanges.reach(username: username)
+                result = try await OperatorReach.$current.withValue(reach) { try await body(host.service) }
+            } else {
+                result = try await body(host.service)
+            }
             await host.shutdown()
             return result
         } catch let exit as ExitCode {

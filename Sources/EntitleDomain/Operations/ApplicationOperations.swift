@@ -54,6 +54,7 @@ package struct ApplicationOperations: Sendable {
     package func issueSoftwareStatement(
         requestor: String, name: String, redirectURIs: [String], serverToServer: Bool = false, actor: String
     ) async throws -> (id: String, jwt: String) {
+        try OperatorReach.requireRequestor(requestor)
         try await lookups.enabledRequestor(requestor, hint: "list them with `entitle admin requestor list`; a disabled one issues nothing")
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 200 else {
             throw AdminError("invalid_value", "the application name must be 1-200 characters")
@@ -75,6 +76,9 @@ package struct ApplicationOperations: Sendable {
 
     /// Revokes a software statement (its clients stop working) and records it.
     package func revokeSoftwareStatement(id: String, actor: String) async throws {
+        if OperatorReach.current != nil, let record = try await clients.softwareStatement(id: id) {
+            try OperatorReach.requireRequestor(record.requestorId)
+        }
         guard try await clients.revokeSoftwareStatement(id: id) else {
             throw AdminError.unknown("software statement", id, hint: "list them with `entitle admin software-statement list`")
         }
@@ -84,6 +88,7 @@ package struct ApplicationOperations: Sendable {
 
     /// Revokes a registered client (its access tokens stop working) and records it.
     package func revokeClient(id: String, actor: String) async throws {
+        if OperatorReach.current != nil, let record = try await clients.client(id: id) { try OperatorReach.requireRequestor(record.requestorId) }
         guard try await clients.revokeClient(id: id) else {
             throw AdminError.unknown("client", id, hint: "list them with `entitle admin client list`")
         }
@@ -96,6 +101,7 @@ package struct ApplicationOperations: Sendable {
         guard let record = try await clients.softwareStatement(id: id) else {
             throw AdminError.unknown("software statement", id, hint: "list them with `entitle admin software-statement list`")
         }
+        try OperatorReach.requireVisibleRequestor(record.requestorId)
         guard !record.revoked else { throw AdminError("revoked", "software statement \(id) is revoked; issue a new one", status: 409) }
         let claims = SoftwareStatementClaims(
             iss: TokenIssuer.issuer, softwareID: record.softwareId, requestorID: record.requestorId, clientName: record.name,
@@ -119,11 +125,15 @@ package struct ApplicationOperations: Sendable {
 extension ApplicationOperations {
     /// The software statements of a requestor (every requestor's when nil), revoked ones included.
     package func softwareStatements(requestor: String?) async throws -> [SoftwareStatementRecord] {
-        try await clients.softwareStatementsForAdmin(requestor: requestor)
+        try await clients.softwareStatementsForAdmin(requestor: requestor).filter { OperatorReach.maySee(requestor: $0.requestorId) }
     }
 
     /// Registered clients, of one software statement or all, newest first, at most `limit`.
     package func registeredClients(softwareID: String?, limit: Int) async throws -> [ClientRecord] {
-        try await clients.clientsForAdmin(softwareID: softwareID, limit: limit)
+        guard OperatorReach.scoped != nil else { return try await clients.clientsForAdmin(softwareID: softwareID, limit: limit) }
+        // A scoped operator's clients: read past the others' (newest first), up to `limit` of its own.
+        return Array(
+            try await clients.clientsForAdmin(softwareID: softwareID, limit: 10_000).filter { OperatorReach.maySee(requestor: $0.requestorId) }
+                .prefix(limit))
     }
 }

@@ -15,6 +15,7 @@ package struct CacheOperations: Sendable {
 
     /// Flushes every instance's caches; returns the new catalog version.
     package func flush(actor: String) async throws -> Int64 {
+        try OperatorReach.requireServiceWide("flushing every instance's caches")
         try await repository.catalogChanged()
         try await changes.record(actor: actor, action: "cache.flush", target: "all")
         return try await repository.catalogVersion()

@@ -51,14 +51,15 @@ package struct ChangeRecorder: Sendable {
 extension ChangeRecorder {
     /// The recorded changes after `since` (a change id), oldest first.
     package func recorded(since: Int64) async throws -> [ChangeRecord] {
-        try await changeLog.changes(since: since)
+        try await changeLog.changes(since: since).filter(OperatorReach.maySee(change:))
     }
 
     /// The recorded changes from `since` (Unix milliseconds): with a `limit`, only that many of the most recent; oldest
     /// first unless `newestFirst`.
     package func recorded(since: Int64, limit: Int?, newestFirst: Bool) async throws -> [ChangeRecord] {
-        guard let limit else {
-            let changes = try await changeLog.changes(since: since)
+        guard let limit, OperatorReach.scoped == nil else {
+            // A scoped operator's entries are filtered first, then limited to the most recent.
+            let changes = Array(try await changeLog.changes(since: since).filter(OperatorReach.maySee(change:)).suffix(max(0, limit ?? .max)))
             return newestFirst ? changes.reversed() : changes
         }
         let latest = try await changeLog.latestChanges(since: since, limit: max(0, limit))

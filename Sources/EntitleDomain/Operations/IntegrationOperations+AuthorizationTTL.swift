@@ -8,6 +8,7 @@ extension IntegrationOperations {
 
     /// Keeps `mvpd`'s authorization answers for `seconds` (0: never), for one requestor or, when nil, every requestor.
     package func setAuthorizationTTL(mvpd: String, requestor: String?, seconds: Int64, actor: String) async throws {
+        if let requestor { try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd) } else { try OperatorReach.requireMVPD(mvpd) }
         guard (0...Self.maxAuthorizationTTLSeconds).contains(seconds) else {
             throw AdminError("invalid_seconds", "seconds must be between 0 and \(Self.maxAuthorizationTTLSeconds)")
         }
@@ -24,6 +25,9 @@ extension IntegrationOperations {
 
     /// The configured authorization TTLs.
     package func authorizationTTLs() async throws -> [AuthorizationTTLRecord] {
-        try await catalog.authorizationTTLs()
+        try await catalog.authorizationTTLs().filter {
+            $0.requestorId == AuthorizationTTLRecord.anyRequestor
+                ? OperatorReach.maySee(mvpd: $0.mvpdId, integratedRequestors: []) : OperatorReach.maySee(requestor: $0.requestorId, mvpd: $0.mvpdId)
+        }
     }
 }

@@ -30,6 +30,7 @@ extension IntegrationOperations {
     /// 1–1024 printable characters each, at most 1000.
     @discardableResult
     package func setHBAPolicy(requestor: String, mvpd: String, _ change: HBAChange, actor: String) async throws -> HBAPolicy {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         guard change.profileTTLSeconds != nil || change.deniedResources != nil else {
             throw AdminError("invalid_value", "give an HBA profile lifetime or the resources HBA sign-ins are denied")
         }

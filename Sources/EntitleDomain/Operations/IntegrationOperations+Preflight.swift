@@ -23,6 +23,7 @@ extension IntegrationOperations {
     /// send assertions, so an OAuth 2.0 or TempPass MVPD is refused. Sign-ins made before the change carry no lineup:
     /// they are answered by the MVPD until the user signs in again.
     package func setPreflightMode(requestor: String, mvpd: String, _ mode: PreflightMode, attribute: String? = nil, actor: String) async throws {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         try await lookups.existingIntegration(requestor: requestor, mvpd: mvpd)
         var chosen: String?
         switch mode {
@@ -47,6 +48,7 @@ extension IntegrationOperations {
     /// Turns preflight in one call on (at most `maxResources` resources per MVPD call) or off (0) for one integration,
     /// and records it. The MVPD must answer xacml or rest.
     package func setPreflight(requestor: String, mvpd: String, maxResources: Int64, actor: String) async throws {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         guard (0...1000).contains(maxResources) else { throw AdminError("invalid_value", "the preflight maximum is 0 to 1000 resources") }
         try await lookups.existingIntegration(requestor: requestor, mvpd: mvpd)
         let kind = try await catalog.authorizationProtocol(mvpd: mvpd)

@@ -19,6 +19,7 @@ package struct IntegrationOperations: Sendable {
 
     /// Enables or disables one requestor × MVPD integration (both must exist) and records it.
     package func setEnabled(requestor: String, mvpd: String, enabled: Bool, actor: String) async throws {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         try await lookups.existingRequestor(requestor)
         _ = try await lookups.existingMVPD(mvpd)
         let before = try await onboarding.integrations(requestor: requestor, mvpd: mvpd).first.map { $0.enabled != 0 }
@@ -33,6 +34,7 @@ package struct IntegrationOperations: Sendable {
     package func setSettings(
         requestor: String, mvpd: String, displayName: String?, logoURL: String?, profileTTLSeconds: Int64?, actor: String
     ) async throws {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         let before = try await lookups.existingIntegration(requestor: requestor, mvpd: mvpd)
         var after = before
         if let displayName { after.displayName = displayName.trimmingCharacters(in: .whitespaces).isEmpty ? nil : displayName }
@@ -58,7 +60,8 @@ package struct IntegrationOperations: Sendable {
     /// Integrations, optionally of one requestor and/or MVPD.
     package func views(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
         var views: [IntegrationView] = []
-        for record in try await onboarding.integrations(requestor: requestor, mvpd: mvpd) {
+        for record in try await onboarding.integrations(requestor: requestor, mvpd: mvpd)
+        where OperatorReach.maySee(requestor: record.requestorId, mvpd: record.mvpdId) {
             let preflight = try await mvpdOptions.integrationPreflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
             let lineup = try await mvpdOptions.preflightLineupAttribute(requestor: record.requestorId, mvpd: record.mvpdId)
             let hba = try await mvpdOptions.hbaPolicy(requestor: record.requestorId, mvpd: record.mvpdId)

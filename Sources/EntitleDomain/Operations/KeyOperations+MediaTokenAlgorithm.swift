@@ -9,6 +9,7 @@ extension KeyOperations {
     package func setMediaTokenAlgorithm(
         requestor: String, _ algorithm: MediaTokenAlgorithm, promoteAfter: Int64? = nil, actor: String
     ) async throws -> ServiceKeyRecord? {
+        try OperatorReach.requireRequestor(requestor)
         guard try await catalog.requestor(id: requestor) != nil else {
             throw AdminError.unknown("requestor", requestor, hint: "the requestors are listed by `entitle admin requestor list`")
         }
@@ -20,16 +21,25 @@ extension KeyOperations {
 
     /// The requestors with a media-token algorithm other than RSA.
     package func mediaTokenAlgorithms() async throws -> [MediaTokenAlgorithmRecord] {
-        try await catalog.mediaTokenAlgorithms()
+        try await catalog.mediaTokenAlgorithms().filter { OperatorReach.maySee(requestor: $0.requestorId) }
     }
 
     /// The legacy application key pairs of a requestor.
     package func legacyAppKeys(requestor: String) async throws -> [LegacyAppKeyRecord] {
-        try await legacy.legacyAppKeys(requestor: requestor)
+        try OperatorReach.requireVisibleRequestor(requestor)
+        return try await legacy.legacyAppKeys(requestor: requestor)
     }
 
     /// Revokes a legacy application key pair: requests signed with it are refused at once.
     package func revokeLegacyAppKey(publicKey: String, actor: String) async throws {
+        try OperatorReach.requireChange()
+        if OperatorReach.scoped != nil {
+            // Only a key pair of one of its requestors (an active one: a revoked key needs no revoking).
+            guard let key = try await legacy.activeLegacyAppKey(publicKey: publicKey) else {
+                throw AdminError.unknown("key pair", publicKey, hint: "list them with `entitle admin legacy-key list --requestor ID`")
+            }
+            try OperatorReach.requireRequestor(key.requestorId)
+        }
         guard try await legacy.revokeLegacyAppKey(publicKey: publicKey) else {
             throw AdminError.unknown("key pair", publicKey, hint: "list them with `entitle admin legacy-key list --requestor ID`")
         }

@@ -31,6 +31,7 @@ package struct KeyOperations: Sendable {
 
     /// Rotates a key (see ``ServiceKeys/rotate(purpose:promoteAfter:)``) and records it.
     package func rotate(purpose: KeyPurpose, promoteAfterSeconds: Int64?, actor: String) async throws -> ServiceKeyRecord {
+        try OperatorReach.requireServiceWide("the service's keys")
         guard KeyPurpose.known.contains(purpose) else {
             throw AdminError(
                 "invalid_value", "unknown key purpose \(purpose.rawValue): use one of \(KeyPurpose.known.map(\.rawValue).joined(separator: ", "))")
@@ -47,6 +48,7 @@ package struct KeyOperations: Sendable {
 
     /// Rotates the token-encryption key, re-encrypts the stored refresh tokens and client secrets with it, and records it.
     package func rotateTokenEncryption(actor: String) async throws -> TokenEncryptionRotation {
+        try OperatorReach.requireServiceWide("the service's keys")
         let rotation = try await rotateTokenEncryptionKey()
         try await changes.record(
             actor: actor, action: "keys.rotate", target: KeyPurpose.tokenEncryption.rawValue,
@@ -59,6 +61,7 @@ package struct KeyOperations: Sendable {
 
     /// The keys of every purpose as an operator reads them: which signs, which are published, which were retired.
     package func views() async throws -> [KeyView] {
+        try OperatorReach.requireVisibleServiceWide("the service's keys")
         let now = clock.nowMilliseconds()
         var views: [KeyView] = []
         for purpose in KeyPurpose.known {
@@ -71,6 +74,7 @@ package struct KeyOperations: Sendable {
     /// What rotating a key of `purpose` affects, said before the rotation: shipped software statements for `jwt`,
     /// the MVPDs holding our SP certificate for `saml-sp`, the video servers' verifiers for media-token keys.
     package func rotationImpact(purpose: KeyPurpose) async throws -> String {
+        try OperatorReach.requireVisibleServiceWide("the service's keys")
         switch purpose {
         case .jwt:
             let active = try await clients.softwareStatementsForAdmin(requestor: nil).filter { !$0.revoked }

@@ -36,6 +36,7 @@ extension MVPDOperations {
     /// as `mvpd.update` by `actor`. Returns the MVPDs whose metadata changed; a failed fetch leaves that MVPD as it was
     /// and is reported in `failures`.
     package func refreshMetadata(only: String? = nil, actor: String) async throws -> (changed: [String], failures: [String: String]) {
+        if let only { try OperatorReach.requireMVPD(only) } else { try OperatorReach.requireServiceWide("refreshing every MVPD's metadata") }
         let sources = try await onboarding.metadataSources().filter { only == nil || $0.mvpd == only }
         if let only, sources.isEmpty {
             throw AdminError(

@@ -49,6 +49,7 @@ extension MVPDOperations {
         id: String, metadataXML: String, options: MVPDOptions, requestors: [String], actor: String
     ) async throws -> IdentityProviderMetadata {
         try AdminCatalog.checkMVPDID(id)
+        try OperatorReach.requireMVPDSave(id, exists: try await catalog.mvpd(id: id) != nil)
         for requestor in requestors {
             try await lookups.existingRequestor(requestor, hint: "create it with `entitle admin requestor add`")
         }

@@ -20,6 +20,7 @@ extension MVPDOperations {
         }
         if let resourceLimit, resourceLimit <= 0 { throw AdminError("invalid_value", "the resources per identity must be positive") }
         for requestor in requestors { try await lookups.enabledRequestor(requestor) }
+        try OperatorReach.requireMVPDSave(id, exists: try await catalog.mvpd(id: id) != nil)
         if let existing = try await catalog.mvpd(id: id), !existing.isTempPass {
             throw AdminError("mvpd_exists", "\(id) is an MVPD that is not a TempPass", status: 409)
         }

@@ -9,6 +9,7 @@ import SAML
 extension MVPDOperations {
     /// Changes some settings of an MVPD (nil: unchanged) and records the change.
     package func update(id: String, _ update: MVPDUpdate, actor: String) async throws {
+        try OperatorReach.requireMVPD(id)
         var metadataXML = update.samlMetadataXML
         if let url = update.samlMetadataURL {
             guard metadataXML == nil else { throw AdminError("invalid_value", "give the SAML metadata or its URL, not both") }
@@ -19,6 +20,7 @@ extension MVPDOperations {
 
     /// Applies an update whose metadata (if any) is already at hand, and remembers or forgets its URL.
     package func applyUpdate(id: String, _ update: MVPDUpdate, metadataXML: String?, actor: String) async throws {
+        try OperatorReach.requireMVPD(id)
         var record = try await lookups.existingMVPD(id)
         let before = try await lookups.mvpdView(record)
         if let name = update.displayName {

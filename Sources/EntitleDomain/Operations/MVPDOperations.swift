@@ -33,13 +33,15 @@ package struct MVPDOperations: Sendable {
     /// Every MVPD as the admin API shows it (no secrets).
     package func views() async throws -> [MVPDView] {
         var views: [MVPDView] = []
-        for mvpd in try await catalog.allMVPDs() { views.append(try await lookups.mvpdView(mvpd)) }
+        for mvpd in try await catalog.allMVPDs() {
+            if let view = OperatorReach.visible(try await lookups.mvpdView(mvpd)) { views.append(view) }
+        }
         return views
     }
 
     /// One MVPD as the admin API shows it (no secrets).
     package func view(id: String) async throws -> MVPDView {
-        try await lookups.mvpdView(id: id)
+        try OperatorReach.requireVisible(try await lookups.mvpdView(id: id))
     }
 
     /// Adds or updates a TempPass pseudo-MVPD and integrates it with `requestors`.
@@ -59,6 +61,7 @@ package struct MVPDOperations: Sendable {
 
     /// Disables or enables an MVPD for every requestor (its integrations keep their own state) and records it.
     package func setDisabled(id: String, _ disabled: Bool, actor: String) async throws {
+        try OperatorReach.requireMVPD(id)
         let before = try await lookups.mvpdView(id: id)
         try await onboarding.setMVPDDisabled(id: id, disabled, at: clock.nowMilliseconds())
         try await changes.record(
@@ -68,6 +71,7 @@ package struct MVPDOperations: Sendable {
 
     /// Removes a disabled MVPD with its integrations and settings (refused while it is enabled), and records it.
     package func remove(id: String, actor: String) async throws {
+        try OperatorReach.requireServiceWide("removing an MVPD")
         let before = try await lookups.mvpdView(id: id)
         guard before.disabled else {
             throw AdminError("mvpd_enabled", "disable \(id) first (`entitle admin mvpd disable --id \(id)`), then remove it", status: 409)

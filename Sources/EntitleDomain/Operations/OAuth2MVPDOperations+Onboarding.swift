@@ -11,6 +11,7 @@ extension OAuth2MVPDOperations {
         id: String, options: MVPDOptions, oauth2: OAuth2MVPDSettings, requestors: [String], actor: String
     ) async throws {
         try AdminCatalog.checkMVPDID(id)
+        try OperatorReach.requireMVPDSave(id, exists: try await catalog.mvpd(id: id) != nil)
         for requestor in requestors {
             try await lookups.existingRequestor(requestor, hint: "create it with `entitle admin requestor add`")
         }

@@ -39,6 +39,7 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
     /// its requestors' pickers; `allowedAddresses`, the CIDR ranges (or single addresses) pushes may come from (empty:
     /// any address).
     package func markProxy(id: String, listed: Bool, allowedAddresses: [String], actor: String) async throws {
+        try OperatorReach.requireServiceWide("proxy MVPDs")
         guard let mvpd = try await catalog.mvpd(id: id) else {
             throw AdminError.unknown("MVPD", id, hint: "list them with `entitle admin mvpd list`")
         }
@@ -67,6 +68,7 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
 
     /// Lets the clients of a software statement push for a proxy, and records it.
     package func allowSoftwareStatement(_ softwareID: String, proxy: String, actor: String) async throws {
+        try OperatorReach.requireServiceWide("proxy MVPDs")
         guard try await catalog.proxy(id: proxy) != nil else {
             throw AdminError("not_a_proxy", "MVPD \(proxy) is not a proxy; mark it with `entitle admin mvpd add … --proxy`")
         }

@@ -31,6 +31,7 @@ package struct RequestorOperations: Sendable {
     /// Creates a requestor and records it; refuses an id that exists, a malformed id or domain, and a certificate that
     /// holds no RSA key.
     package func add(_ record: RequestorRecord, actor: String) async throws {
+        try OperatorReach.requireServiceWide("adding a requestor")
         try Self.check(record)
         guard try await onboarding.requestorForAdmin(id: record.id) == nil else {
             throw AdminError("requestor_exists", "requestor \(record.id) exists (change it with `entitle admin requestor update`)", status: 409)
@@ -41,6 +42,7 @@ package struct RequestorOperations: Sendable {
 
     /// Replaces an existing requestor's settings (refuses an unknown id) and records the change.
     package func update(_ record: RequestorRecord, actor: String) async throws {
+        try OperatorReach.requireRequestor(record.id)
         try Self.check(record)
         guard let before = try await onboarding.requestorForAdmin(id: record.id) else {
             throw AdminError("unknown_requestor", "no requestor \(record.id) (list them with `entitle admin requestor list`)", status: 404)
@@ -52,6 +54,7 @@ package struct RequestorOperations: Sendable {
 
     /// Disables or enables a requestor: a disabled one is unknown to every protocol within the catalog bound.
     package func setDisabled(id: String, _ disabled: Bool, actor: String) async throws {
+        try OperatorReach.requireRequestor(id)
         try await lookups.existingRequestor(id)
         let wasDisabled = try await onboarding.disabledRequestorIDs().contains(id)
         try await onboarding.setRequestorDisabled(id: id, disabled, at: clock.nowMilliseconds())
@@ -64,11 +67,14 @@ package struct RequestorOperations: Sendable {
     package func views() async throws -> [RequestorView] {
         let disabled = try await onboarding.disabledRequestorIDs()
         let integrations = try await onboarding.integrations(requestor: nil, mvpd: nil)
-        return try await catalog.allRequestors().map { RequestorView($0, disabled: disabled.contains($0.id), integrations: integrations) }
+        return try await catalog.allRequestors().filter { OperatorReach.maySee(requestor: $0.id) }.map {
+            RequestorView($0, disabled: disabled.contains($0.id), integrations: integrations)
+        }
     }
 
     /// One requestor as the admin API shows it.
     package func view(id: String) async throws -> RequestorView {
+        try OperatorReach.requireVisibleRequestor(id)
         let record = try await lookups.existingRequestor(id)
         return RequestorView(
             record, disabled: try await onboarding.disabledRequestorIDs().contains(id),

@@ -81,13 +81,16 @@ package struct SSOOperations: Sendable {
     }
 
     /// Every issuer.
-    package func issuers() async throws -> [IssuerView] { try await store.issuers().map(IssuerView.init) }
+    package func issuers() async throws -> [IssuerView] {
+        try await store.issuers().filter { OperatorReach.maySee(requestors: $0.requestors) }.map(IssuerView.init)
+    }
 
     /// One issuer, or `unknown_sso_issuer`.
     package func issuer(id: String) async throws -> IssuerView {
         guard let record = try await store.issuer(id: id) else {
             throw AdminError.unknown("sso issuer", id, hint: "list them with `entitle admin sso list`")
         }
+        if let reach = OperatorReach.scoped, !OperatorReach.maySee(requestors: record.requestors) { throw reach.outOfScope("SSO issuer \(id)") }
         return IssuerView(record)
     }
 
@@ -96,6 +99,7 @@ package struct SSOOperations: Sendable {
     package func add(_ registration: Registration, actor: String) async throws -> IssuerView {
         let record = try await validated(registration)
         let before = try await store.issuer(id: record.id)
+        try OperatorReach.requireRequestors(record.requestors + (before?.requestors ?? []), "SSO issuer \(record.id)")
         var stored = record
         if let before { stored.createdAt = before.createdAt }
         try await store.saveIssuer(stored)
@@ -108,6 +112,9 @@ package struct SSOOperations: Sendable {
 
     /// Removes an issuer (and every sign-in shared under its identities); records the change.
     package func remove(id: String, actor: String) async throws {
+        if OperatorReach.current != nil, let record = try await store.issuer(id: id) {
+            try OperatorReach.requireRequestors(record.requestors, "SSO issuer \(id)")
+        }
         guard let before = try await store.issuer(id: id), try await store.deleteIssuer(id: id) else {
             throw AdminError.unknown("sso issuer", id, hint: "list them with `entitle admin sso list`")
         }

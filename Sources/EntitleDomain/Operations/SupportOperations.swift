@@ -30,6 +30,7 @@ package struct SupportOperations: Sendable {
 
     /// Sets a degradation rule for a time window and records it.
     package func setDegradationRule(requestor: String, mvpd: String, rule: DegradationRule, start: Date, end: Date, actor: String) async throws {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         try await setDegradation(requestor: requestor, mvpd: mvpd, rule: rule, start: start, end: end)
         try await changes.record(
             actor: actor, action: "degradation.set", target: "\(requestor)/\(mvpd)",
@@ -38,6 +39,7 @@ package struct SupportOperations: Sendable {
 
     /// Removes a degradation rule and records it; an absent rule is an `unknown_degradation_rule` error.
     package func removeDegradationRule(requestor: String, mvpd: String, rule: DegradationRule, actor: String) async throws {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         guard try await ruleStore.deleteDegradationRule(requestor: requestor, mvpd: mvpd, rule: rule) else {
             throw AdminError.unknown("degradation rule", "\(rule.rawValue) for \(requestor)/\(mvpd)", hint: "the rules in force are listed")
         }
@@ -48,6 +50,7 @@ package struct SupportOperations: Sendable {
     /// or of everyone when both are nil, and records it (the identity itself is not recorded); returns how many passes
     /// were removed.
     package func resetTempPass(requestor: String, mvpd: String, device: String?, identity: String? = nil, actor: String) async throws -> Int {
+        try OperatorReach.requireIntegration(requestor: requestor, mvpd: mvpd)
         try await lookups.enabledRequestor(requestor)
         let count = try await resetTempPass(requestor: requestor, mvpd: mvpd, device: device, identity: identity)
         let scope = device.map { "device \($0)" } ?? (identity != nil ? "identity" : "all")
@@ -71,6 +74,6 @@ package struct SupportOperations: Sendable {
 extension SupportOperations {
     /// The degradation rules of a requestor.
     package func degradationRules(requestor: String?) async throws -> [DegradationRuleRecord] {
-        try await ruleStore.degradationRules(requestor: requestor)
+        try await ruleStore.degradationRules(requestor: requestor).filter { OperatorReach.maySee(requestor: $0.requestorId, mvpd: $0.mvpdId) }
     }
 }

@@ -13,8 +13,12 @@ package struct OperatorIdentity: Sendable, Equatable {
     package var csrfToken: String
     /// SHA-256 of the session token (to end the session).
     package var tokenHash: String
+    /// What the operator is limited to (issue 41; unscoped by default).
+    package var scope = OperatorScope()
     /// How the changes log names this operator.
     package var actor: String { "operator:" + username }
+    /// What the operations let this operator reach (``OperatorReach/current`` while it acts).
+    package var reach: OperatorReach { OperatorReach(username: username, role: role, scope: scope) }
 
     /// Creates the value from each of its stored properties.
     package init(username: String, role: OperatorRole, csrfToken: String, tokenHash: String) {
@@ -131,11 +135,10 @@ package struct OperatorAccounts: Sendable {
             tokenHash: Secrets.sha256Hex(token), username: account.username, csrfToken: Secrets.randomToken(bytes: 24), createdAt: now,
             lastSeenAt: now)
         try await store.insertOperatorSession(session)
-        return (
-            token,
-            OperatorIdentity(
-                username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: session.tokenHash)
-        )
+        var identity = OperatorIdentity(
+            username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: session.tokenHash)
+        identity.scope = try await store.operatorScope(username: account.username)
+        return (token, identity)
     }
 
     /// The operator of a session token, or nil when the token is unknown, expired (idle or absolute), or its account is
@@ -151,8 +154,10 @@ package struct OperatorAccounts: Sendable {
             return nil
         }
         if now - session.lastSeenAt > 10_000 { try await store.touchOperatorSession(tokenHash: tokenHash, at: now) }
-        return OperatorIdentity(
+        var identity = OperatorIdentity(
             username: account.username, role: OperatorRole(rawValue: account.role), csrfToken: session.csrfToken, tokenHash: tokenHash)
+        identity.scope = try await store.operatorScope(username: account.username)
+        return identity
     }
 
     /// Ends a session.

@@ -27,7 +27,7 @@ extension AdminAPIController {
             try await service.applications.revokeClient(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
             return Response(status: .noContent)
         }
-        group.get("operators") { _, _ in Self.json(try await service.operatorChanges.allOperators().map(OperatorView.init)) }
+        group.get("operators") { _, _ in Self.json(try await service.operatorChanges.views()) }
         group.get("changes") { request, _ in
             var since: Int64 = 0
             if let text = request.uri.queryParameters["since"] {

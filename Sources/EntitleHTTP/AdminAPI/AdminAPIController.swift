@@ -47,9 +47,12 @@ package struct AdminAPIController {
         package var role: String
         package var csrfToken: String
         package var token: String?
+        /// What the operator is limited to (empty lists: unscoped).
+        package var scope: OperatorScope
 
         package init(_ identity: OperatorIdentity, token: String? = nil) {
             (username, role, csrfToken, self.token) = (identity.username, identity.role.rawValue, identity.csrfToken, token)
+            scope = identity.scope
         }
     }
 

@@ -31,7 +31,9 @@ package struct AdminAuthMiddleware: RouterMiddleware {
         var context = context
         context.adminOperator = identity
         let description = try ChangeDescription.normalized(request.headers[.changeDescription])
-        return try await ChangeDescription.$current.withValue(description) { try await next(request, context) }
+        return try await OperatorReach.$current.withValue(identity.reach) {
+            try await ChangeDescription.$current.withValue(description) { try await next(request, context) }
+        }
     }
 
     /// Creates the value from each of its stored properties.

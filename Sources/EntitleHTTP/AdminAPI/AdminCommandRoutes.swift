@@ -54,6 +54,7 @@ package enum AdminCommandRoutes {
         "changes list": .api("GET /admin/api/changes"),
         "operator add": .api("POST /admin/api/operators"),
         "operator list": .api("GET /admin/api/operators"),
+        "operator scope": .api("PUT /admin/api/operators/{username}/scope"),
         "operator disable": .api("POST /admin/api/operators/{username}/disable"),
         "operator enable": .api("POST /admin/api/operators/{username}/enable"),
         "operator password": .api("PUT /admin/api/operators/{username}/password"),

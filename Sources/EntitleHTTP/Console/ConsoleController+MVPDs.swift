@@ -70,7 +70,7 @@ extension ConsoleController {
     package func mvpdPage(_ request: Request, context: AdminContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let mvpd: MVPDView
-        do { mvpd = try await service.mvpds.view(id: id) } catch let error as AdminError {
+        do { mvpd = try await service.mvpds.view(id: id) } catch let error as AdminError where error.status != 403 {
             return pages.problem(ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/mvpds")
         }
         let content = ConsoleMVPDPage(
@@ -93,7 +93,8 @@ extension ConsoleController {
                 protocolNone: mvpd.authorizationProtocol == "none", protocolXACML: mvpd.authorizationProtocol == "xacml",
                 protocolREST: mvpd.authorizationProtocol == "rest", protocolJSON: mvpd.authorizationProtocol == "entitle-json"))
         return pages.page(
-            content, title: "MVPD \(id)", nav: .mvpds, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+            content, title: "MVPD \(id)", nav: .mvpds, identity: context.operatorIdentity, flash: ConsoleFlash(request: request),
+            withinScope: context.operatorIdentity.scope.mvpds.contains(id))
     }
 
     /// Adds a SAML MVPD from the add form: metadata uploaded or fetched from its URL (remembered for `mvpd refresh`).

@@ -157,7 +157,7 @@ extension ConsoleController {
     package func requestorPage(_ request: Request, context: AdminContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let requestor: RequestorView
-        do { requestor = try await service.requestors.view(id: id) } catch let error as AdminError {
+        do { requestor = try await service.requestors.view(id: id) } catch let error as AdminError where error.status != 403 {
             return pages.problem(
                 ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/requestors")
         }
@@ -193,7 +193,8 @@ extension ConsoleController {
             statements: statements, clients: clients, rules: rules, authorizationTTLs: ttls, mediaTokenAlgorithm: algorithm.rawValue,
             algorithms: MediaTokenAlgorithm.all.map { .init(name: $0.rawValue, selected: $0 == algorithm) }, legacyKeys: legacyKeys)
         return pages.page(
-            content, title: "Requestor \(id)", nav: .requestors, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+            content, title: "Requestor \(id)", nav: .requestors, identity: context.operatorIdentity, flash: ConsoleFlash(request: request),
+            withinScope: context.operatorIdentity.scope.requestors.contains(id))
     }
 
     /// The page of a requestor (the requestors list when none is known).

@@ -50,6 +50,8 @@ package struct ConsoleController {
             }
             let done = try await ChangeDescription.$current.withValue(description) { try await change(form) }
             return ConsolePages.redirect(to: back, flash: ConsoleFlash(done))
+        } catch let error as AdminError where error.status == 403 {
+            return pages.problem(ConsoleFailure(status: .forbidden, error.description), identity: identity, back: back)
         } catch let error as AdminError {
             return ConsolePages.redirect(to: back, flash: ConsoleFlash(error.description, isError: true))
         } catch let error as ConfigurationError {
@@ -71,10 +73,13 @@ package struct ConsoleController {
     }
 }
 
-/// Establishes the operator of every console page from the session cookie; without a valid session, the browser is
-/// sent to the sign-in page.
+/// Establishes the operator of every console page from the session cookie (and what it may reach, for the operations);
+/// without a valid session, the browser is sent to the sign-in page. A page outside a scoped operator's scope answers
+/// 403 with a page that says so.
 package struct ConsoleAuthMiddleware: RouterMiddleware {
     package let accounts: OperatorAccounts
+    /// Renders the refusal of a page outside the operator's scope.
+    package var pages: ConsolePages?
 
     package func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws
         -> Response
@@ -86,12 +91,18 @@ package struct ConsoleAuthMiddleware: RouterMiddleware {
         }
         var context = context
         context.adminOperator = identity
-        return try await next(request, context)
+        do {
+            return try await OperatorReach.$current.withValue(identity.reach) { try await next(request, context) }
+        } catch let error as AdminError where error.status == 403 {
+            guard let pages else { throw error }
+            return pages.problem(ConsoleFailure(status: .forbidden, error.description), identity: identity, back: "/console/requestors")
+        }
     }
 
     /// Creates the value from each of its stored properties.
-    package init(accounts: OperatorAccounts) {
+    package init(accounts: OperatorAccounts, pages: ConsolePages? = nil) {
         self.accounts = accounts
+        self.pages = pages
     }
 }
 

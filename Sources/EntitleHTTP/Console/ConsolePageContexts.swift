@@ -35,6 +35,14 @@ package struct ConsoleFrame: Sendable {
     package var role: String
     package var csrf: String
     package var mayChange: Bool
+    /// Whether the operator may add and remove MVPDs (read-write and unscoped).
+    package var mayChangeCatalog: Bool
+    /// Whether the service-wide pages (keys, operators) are the operator's: it is unscoped.
+    package var serviceWide: Bool
+    /// Whether the single sign-on page is the operator's: it is not an MVPD partner only.
+    package var showSSO: Bool
+    /// What a scoped operator is limited to (`requestor:A mvpd:B`); nil for an unscoped one.
+    package var scope: String?
     package var navRequestors = false
     package var navMVPDs = false
     package var navKeys = false
@@ -46,9 +54,16 @@ package struct ConsoleFrame: Sendable {
     package var form: [String: Form]
     package var flash: Flash?
 
-    package init(title: String, nav: ConsoleNav?, identity: OperatorIdentity, flash: ConsoleFlash?) {
+    /// The frame of a page. A read-write operator may change what a page shows when it is unscoped, or when the page
+    /// is about something within its scope (`withinScope`: its own requestor's or MVPD's page).
+    package init(title: String, nav: ConsoleNav?, identity: OperatorIdentity, flash: ConsoleFlash?, withinScope: Bool = false) {
         (self.title, username, role, csrf) = (title, identity.username, identity.role.rawValue, identity.csrfToken)
-        mayChange = identity.role.mayChange
+        let unscoped = identity.scope.isUnscoped
+        self.mayChange = identity.role.mayChange && (unscoped || withinScope)
+        mayChangeCatalog = identity.role.mayChange && unscoped
+        serviceWide = unscoped
+        showSSO = unscoped || !identity.scope.requestors.isEmpty
+        scope = unscoped ? nil : identity.scope.summary
         switch nav {
         case .requestors: navRequestors = true
         case .mvpds: navMVPDs = true

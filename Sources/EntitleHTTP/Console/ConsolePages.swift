@@ -29,9 +29,9 @@ package struct ConsolePages: Sendable {
     /// A page of the signed-in console: `content` inside the frame; `nav` names the menu entry it belongs to.
     package func page<Content: ConsolePageContent>(
         _ content: Content, title: String, nav: ConsoleNav?, identity: OperatorIdentity, flash: ConsoleFlash?,
-        status: HTTPResponse.Status = .ok
+        status: HTTPResponse.Status = .ok, withinScope: Bool = false
     ) -> Response {
-        let frame = ConsoleFrame(title: title, nav: nav, identity: identity, flash: flash)
+        let frame = ConsoleFrame(title: title, nav: nav, identity: identity, flash: flash, withinScope: withinScope)
         var response = html(library.render(ConsoleRendering(frame: frame, content: content), withTemplate: Content.template) ?? "", status: status)
         if flash != nil { response.setCookie(ConsoleFlash.clearing) }
         return response
