@@ -211,13 +211,17 @@ package struct AuthSessionRecord: Codable, Sendable, Equatable {
     package var platform: String? = nil
     /// The software statement id of the client that created it, for the reports.
     package var app: String? = nil
+    /// The client family that created it (`sdk`, `rest-v2`, `rest-v1`, `adobe-services`), for the reports; nil in
+    /// sessions made before migration 118.
+    package var reportClient: String? = nil
 
     /// Creates the value from each of its stored properties.
     package init(
         code: String, sessionId: String, requestorId: String, clientId: String, deviceId: String, mvpdId: String? = nil, domainName: String? = nil,
         redirectUrl: String? = nil, status: AuthenticationSessionStatus, authnRequestId: String? = nil, failure: String? = nil, createdAt: Int64,
-        notAfter: Int64, platform: String? = nil, app: String? = nil
+        notAfter: Int64, platform: String? = nil, app: String? = nil, reportClient: String? = nil
     ) {
+        self.reportClient = reportClient
         self.code = code
         self.sessionId = sessionId
         self.requestorId = requestorId

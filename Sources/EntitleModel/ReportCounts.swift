@@ -1,5 +1,7 @@
 /// Who an event of the reports is counted for: the requestor, the MVPD, the client's platform (``ReportPlatform``) and
-/// its application (the software statement's `software_id`, empty when unknown).
+/// its application (the software statement's `software_id`, empty when unknown), and (issue 41) the resource, the
+/// client family, the kind of single sign-on, whether the sign-in was home-based and the reason of a denial or
+/// failure. Empty text: not known or not applicable (a sign-in has no resource, a grant no reason).
 package struct ReportKey: Hashable, Sendable {
     /// Requestor id.
     package var requestor: String
@@ -9,10 +11,38 @@ package struct ReportKey: Hashable, Sendable {
     package var platform: String
     /// Application: the client's software statement id.
     package var app: String
+    /// The resource (channel id, or an MRSS resource's channel title), bounded per requestor (`other` past the bound).
+    package var resource: String
+    /// The client family: `sdk`, `rest-v2`, `rest-v1` or `adobe-services`.
+    package var client: String
+    /// How the profile came about: `none`, `apple`, `platform`, `service-token`, `temppass` or `degraded`.
+    package var sso: String
+    /// `true` for a home-based sign-in (the MVPD's `hba_status`), `false` otherwise.
+    package var hba: String
+    /// The Enhanced Error Code of a denial or failure (`authorization_denied_by_mvpd`…).
+    package var reason: String
 
     /// Creates a key.
-    package init(requestor: String, mvpd: String, platform: String, app: String) {
+    package init(
+        requestor: String, mvpd: String, platform: String, app: String, resource: String = "", client: String = "", sso: String = "",
+        hba: String = "", reason: String = ""
+    ) {
         (self.requestor, self.mvpd, self.platform, self.app) = (requestor, mvpd, platform, app)
+        (self.resource, self.client, self.sso, self.hba, self.reason) = (resource, client, sso, hba, reason)
+    }
+
+    /// A 64-bit id of the key (FNV-1a over its fields, each followed by a 0 byte), the same on every instance: it links
+    /// a row of `report_minutes` to its accounts in `report_accounts`.
+    package var rowKey: Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for field in [requestor, mvpd, platform, app, resource, client, sso, hba, reason] {
+            for byte in field.utf8 {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01b3
+            }
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return Int64(bitPattern: hash)
     }
 }
 
@@ -22,9 +52,11 @@ package struct ReportOrigin: Sendable, Equatable {
     package var platform: String
     /// Application: the client's software statement id.
     package var app: String
+    /// The client family (``ReportKey/client``).
+    package var client: String
 
     /// Creates an origin.
-    package init(platform: String, app: String) { (self.platform, self.app) = (platform, app) }
+    package init(platform: String, app: String, client: String = "") { (self.platform, self.app, self.client) = (platform, app, client) }
 
     /// A caller that sent no device information and whose application is not known.
     package static let unknown = ReportOrigin(platform: "unknown", app: "")
@@ -60,6 +92,10 @@ package struct ReportCounts: Sendable, Equatable {
     package var mvpdLatencySumMs: Int64 = 0
     /// The longest of them, ms.
     package var mvpdLatencyMaxMs: Int64 = 0
+    /// The accounts (``ReportAccount``) counted in this row, not yet written (the figures of this instance).
+    package var accounts: Set<Int64> = []
+    /// Distinct accounts of a report row (read back: distinct over every minute and key the row sums up).
+    package var uniqueAccounts: Int64 = 0
 
     /// No events.
     package init() {}
@@ -80,5 +116,6 @@ package struct ReportCounts: Sendable, Equatable {
         mvpdCalls += other.mvpdCalls
         mvpdLatencySumMs += other.mvpdLatencySumMs
         mvpdLatencyMaxMs = max(mvpdLatencyMaxMs, other.mvpdLatencyMaxMs)
+        accounts.formUnion(other.accounts)
     }
 }

@@ -1,6 +1,6 @@
 /// A dimension of the reports: a path segment of `/admin/api/v1/reports/...` and a filter parameter.
 package enum ReportDimension: String, CaseIterable, Sendable {
-    case requestor, mvpd, platform, app
+    case requestor, mvpd, platform, app, resource, client, sso, hba, reason
 
     /// The column of `report_minutes`.
     package var column: String {
@@ -9,6 +9,11 @@ package enum ReportDimension: String, CaseIterable, Sendable {
         case .mvpd: "mvpd_id"
         case .platform: "platform"
         case .app: "app"
+        case .resource: "resource"
+        case .client: "client"
+        case .sso: "sso"
+        case .hba: "hba"
+        case .reason: "reason"
         }
     }
 }
@@ -50,6 +55,9 @@ package struct ReportQuery: Sendable, Equatable {
     package var dimensions: [ReportDimension]
     /// Only figures whose dimension has this value.
     package var filters: [ReportDimension: String]
+    /// Only figures whose dimension has one of these values (an operator limited to some requestors or MVPDs: the
+    /// hook for scoped operators, applied by the store on top of ``filters``). An empty set matches nothing.
+    package var restrictions: [ReportDimension: Set<String>] = [:]
 
     /// Creates a query.
     package init(

@@ -21,7 +21,62 @@ extension Migrations {
                 "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS app TEXT",
             ]
         ),
+        // Issue 41: the dimensions resource, client, sso, hba and reason (in the key of a row), the row's key id linking it
+        // to its accounts, the accounts (distinct MVPD users) of each row, and the client family of a session.
+        (118, reportDimensionsSQLite, reportDimensionsPostgreSQL),
     ]
+
+    /// SQLite cannot change a primary key: the table is made again with the wider key and the rows copied (their new
+    /// dimensions empty: not recorded before this version).
+    private static let reportDimensionsSQLite = [
+        "DROP TABLE IF EXISTS report_minutes_118",
+        reportMinutesTable.replacingOccurrences(of: "IF NOT EXISTS report_minutes (", with: "report_minutes_118 (")
+            .replacingOccurrences(of: "mvpd_latency_max_ms BIGINT NOT NULL,", with: "mvpd_latency_max_ms BIGINT NOT NULL, \(newColumns),")
+            .replacingOccurrences(of: "PRIMARY KEY (minute, requestor_id, mvpd_id, platform, app)", with: widerKey),
+        """
+        INSERT INTO report_minutes_118 SELECT minute, requestor_id, mvpd_id, platform, app, authn_attempts, authn_successes,
+          authn_failures, authz_attempts, authz_grants, authz_denials, authz_failures, media_tokens, preauthorizations, preauth_grants,
+          preauth_denials, mvpd_calls, mvpd_latency_sum_ms, mvpd_latency_max_ms, '', '', '', '', '', 0 FROM report_minutes
+        """,
+        "DROP TABLE report_minutes",
+        "ALTER TABLE report_minutes_118 RENAME TO report_minutes",
+        reportMinutesIndex,
+        reportAccountsTable,
+        "ALTER TABLE auth_sessions ADD COLUMN report_client TEXT",
+    ]
+
+    /// PostgreSQL adds the columns and widens the key in place, under the table's lock (several instances may migrate
+    /// at once: the one that comes second finds the work done).
+    private static let reportDimensionsPostgreSQL = [
+        """
+        DO $$ BEGIN
+          LOCK TABLE report_minutes IN ACCESS EXCLUSIVE MODE;
+          IF NOT EXISTS (SELECT 1 FROM information_schema.columns WHERE table_name = 'report_minutes' AND column_name = 'row_key'
+            AND table_schema = current_schema()) THEN
+            ALTER TABLE report_minutes ADD COLUMN resource TEXT NOT NULL DEFAULT '', ADD COLUMN client TEXT NOT NULL DEFAULT '',
+              ADD COLUMN sso TEXT NOT NULL DEFAULT '', ADD COLUMN hba TEXT NOT NULL DEFAULT '', ADD COLUMN reason TEXT NOT NULL DEFAULT '',
+              ADD COLUMN row_key BIGINT NOT NULL DEFAULT 0;
+            ALTER TABLE report_minutes DROP CONSTRAINT report_minutes_pkey;
+            ALTER TABLE report_minutes ADD \(widerKey);
+          END IF;
+        END $$
+        """,
+        reportAccountsTable,
+        "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS report_client TEXT",
+    ]
+
+    /// The columns of the dimensions of issue 41 and the row's key id (``ReportKey/rowKey``).
+    private static let newColumns = """
+        resource TEXT NOT NULL, client TEXT NOT NULL, sso TEXT NOT NULL, hba TEXT NOT NULL, reason TEXT NOT NULL, row_key BIGINT NOT NULL
+        """
+    private static let widerKey = "PRIMARY KEY (minute, requestor_id, mvpd_id, platform, app, resource, client, sso, hba, reason)"
+
+    /// The accounts of each row: one row per minute, row key and account (``ReportAccount``); instances add theirs
+    /// (a set union: an account counted by two instances is one row).
+    private static let reportAccountsTable = """
+        CREATE TABLE IF NOT EXISTS report_accounts (minute BIGINT NOT NULL, row_key BIGINT NOT NULL, account BIGINT NOT NULL,
+          PRIMARY KEY (minute, row_key, account))
+        """
 
     /// One row per minute (ms since 1970) and requestor, MVPD, platform and app; instances add to the figures.
     private static let reportMinutesTable = """

@@ -21,31 +21,57 @@ extension ReportStore {
     ]
 
     /// Adds `counts` to the row of `minute` (created when absent): every figure is added, the maximum latency is the
-    /// larger one, so any number of instances can write the same row.
+    /// larger one, the accounts join the row's set, so any number of instances can write the same row.
     package func addReportCounts(_ minute: ReportMinute, _ counts: ReportCounts) async throws {
         try await addReportCounts([(minute, counts)])
     }
 
-    /// Rows written by one statement (19 values each: below SQLite's oldest limit of 999 bound values).
-    package static let reportRowsPerStatement = 50
+    /// Rows written by one statement (26 values each: below SQLite's oldest limit of 999 bound values).
+    package static let reportRowsPerStatement = 36
+    /// Accounts written by one statement (3 values each).
+    package static let accountsPerStatement = 300
+
+    /// The key columns of a row, in ``ReportKey`` order.
+    private static let keyColumns = "requestor_id, mvpd_id, platform, app, resource, client, sso, hba, reason"
 
     /// Adds the figures of several rows, ``reportRowsPerStatement`` rows per statement (each statement atomic; the
-    /// rows of one call are distinct, as one statement may not touch a row twice on PostgreSQL).
+    /// rows of one call are distinct, as one statement may not touch a row twice on PostgreSQL). Each row's accounts
+    /// are written first (a union: writing them again after a failure changes nothing), then its figures.
     package func addReportCounts(_ rows: [(ReportMinute, ReportCounts)]) async throws {
+        var accounts: [(Int64, Int64, Int64)] = []
+        for (minute, counts) in rows where !counts.accounts.isEmpty {
+            let rowKey = minute.key.rowKey
+            for account in counts.accounts { accounts.append((minute.start, rowKey, account)) }
+        }
+        for start in stride(from: 0, to: accounts.count, by: Self.accountsPerStatement) {
+            var text = SQLQueryString("INSERT INTO report_accounts (minute, row_key, account) VALUES ")
+            for (index, (minute, rowKey, account)) in accounts[start..<min(start + Self.accountsPerStatement, accounts.count)].enumerated() {
+                text.appendLiteral(index == 0 ? "(" : ", (")
+                text.appendInterpolation(bind: minute)
+                text.appendLiteral(", ")
+                text.appendInterpolation(bind: rowKey)
+                text.appendLiteral(", ")
+                text.appendInterpolation(bind: account)
+                text.appendLiteral(")")
+            }
+            text.appendLiteral(" ON CONFLICT (minute, row_key, account) DO NOTHING")
+            try await run(text)
+        }
         let sums = Self.reportColumns.map { "\($0) = report_minutes.\($0) + excluded.\($0)" }.joined(separator: ", ")
         for start in stride(from: 0, to: rows.count, by: Self.reportRowsPerStatement) {
             var text = SQLQueryString(
                 """
-                INSERT INTO report_minutes (minute, requestor_id, mvpd_id, platform, app, \(unsafeRaw: Self.reportColumns.joined(separator: ", ")),
+                INSERT INTO report_minutes (minute, \(unsafeRaw: Self.keyColumns), row_key, \(unsafeRaw: Self.reportColumns.joined(separator: ", ")),
                   mvpd_latency_max_ms) VALUES
                 """)
             for (index, (minute, c)) in rows[start..<min(start + Self.reportRowsPerStatement, rows.count)].enumerated() {
                 let k = minute.key
                 text.appendLiteral(index == 0 ? " (" : ", (")
-                let texts = [k.requestor, k.mvpd, k.platform, k.app]
+                let texts = [k.requestor, k.mvpd, k.platform, k.app, k.resource, k.client, k.sso, k.hba, k.reason]
                 let figures = [
-                    c.authnAttempts, c.authnSuccesses, c.authnFailures, c.authzAttempts, c.authzGrants, c.authzDenials, c.authzFailures,
-                    c.mediaTokens, c.preauthorizations, c.preauthGrants, c.preauthDenials, c.mvpdCalls, c.mvpdLatencySumMs, c.mvpdLatencyMaxMs,
+                    k.rowKey, c.authnAttempts, c.authnSuccesses, c.authnFailures, c.authzAttempts, c.authzGrants, c.authzDenials,
+                    c.authzFailures, c.mediaTokens, c.preauthorizations, c.preauthGrants, c.preauthDenials, c.mvpdCalls, c.mvpdLatencySumMs,
+                    c.mvpdLatencyMaxMs,
                 ]
                 text.appendInterpolation(bind: minute.start)
                 for value in texts {
@@ -60,12 +86,72 @@ extension ReportStore {
             }
             text.appendLiteral(
                 """
-                 ON CONFLICT (minute, requestor_id, mvpd_id, platform, app) DO UPDATE SET \(sums),
+                 ON CONFLICT (minute, \(Self.keyColumns)) DO UPDATE SET \(sums),
                   mvpd_latency_max_ms = CASE WHEN excluded.mvpd_latency_max_ms > report_minutes.mvpd_latency_max_ms
                     THEN excluded.mvpd_latency_max_ms ELSE report_minutes.mvpd_latency_max_ms END
                 """)
             try await run(text)
         }
+    }
+
+    /// The range, the filters and the restrictions of `query` as a `WHERE` clause on `report_minutes` named `table`.
+    private static func whereClause(_ query: ReportQuery, table: String) -> SQLQueryString {
+        var text = SQLQueryString(" WHERE \(unsafeRaw: table).minute >= ")
+        text.appendInterpolation(bind: query.start)
+        text.appendLiteral(" AND \(table).minute < ")
+        text.appendInterpolation(bind: query.end)
+        for dimension in ReportDimension.allCases {
+            if let value = query.filters[dimension] {
+                text.appendLiteral(" AND \(table).\(dimension.column) = ")
+                text.appendInterpolation(bind: value)
+            }
+            if let allowed = query.restrictions[dimension] {
+                guard !allowed.isEmpty else {
+                    text.appendLiteral(" AND 1 = 0")
+                    continue
+                }
+                text.appendLiteral(" AND \(table).\(dimension.column) IN (")
+                for (index, value) in allowed.sorted().enumerated() {
+                    if index > 0 { text.appendLiteral(", ") }
+                    text.appendInterpolation(bind: value)
+                }
+                text.appendLiteral(")")
+            }
+        }
+        return text
+    }
+
+    /// The distinct accounts of each period and breakdown of `query`, by the period's start (nil for `total`) and the
+    /// dimensions' values.
+    private func uniqueAccounts(_ query: ReportQuery) async throws -> [ReportRowID: Int64] {
+        var select = query.dimensions.map { "m." + $0.column }
+        var group = select
+        if let length = query.granularity.milliseconds {
+            select.insert("(m.minute / \(length)) * \(length) AS bucket", at: 0)
+            group.insert("bucket", at: 0)
+        }
+        select.append("COUNT(DISTINCT a.account) AS accounts")
+        var text = SQLQueryString(
+            """
+            SELECT \(unsafeRaw: select.joined(separator: ", ")) FROM report_minutes m
+              JOIN report_accounts a ON a.minute = m.minute AND a.row_key = m.row_key
+            """)
+        text.appendInterpolation(Self.whereClause(query, table: "m"))
+        if !group.isEmpty { text.appendLiteral(" GROUP BY \(group.joined(separator: ", "))") }
+        var result: [ReportRowID: Int64] = [:]
+        for row in try await sql.raw(text).all() {
+            var values: [String] = []
+            for dimension in query.dimensions { values.append(try row.decode(column: dimension.column, as: String.self)) }
+            let time = query.granularity.milliseconds == nil ? nil : try row.decode(column: "bucket", as: Int64.self)
+            result[ReportRowID(time: time, values: values)] = try row.decode(column: "accounts", as: Int64.self)
+        }
+        return result
+    }
+
+    /// A row of a report: its period and the values of its dimensions.
+    private struct ReportRowID: Hashable {
+        var time: Int64?
+        var values: [String]
     }
 
     /// The figures of `query`, summed per period and breakdown, sorted by period then by the dimensions' values.
@@ -79,18 +165,12 @@ extension ReportStore {
         }
         let sums = Self.reportColumns.map { "CAST(COALESCE(SUM(\($0)), 0) AS BIGINT) AS \($0)" }
         select += sums + ["CAST(COALESCE(MAX(mvpd_latency_max_ms), 0) AS BIGINT) AS mvpd_latency_max_ms", "COUNT(*) AS row_count"]
-        var text = SQLQueryString("SELECT \(unsafeRaw: select.joined(separator: ", ")) FROM report_minutes WHERE minute >= ")
-        text.appendInterpolation(bind: query.start)
-        text.appendLiteral(" AND minute < ")
-        text.appendInterpolation(bind: query.end)
-        for dimension in ReportDimension.allCases {
-            guard let value = query.filters[dimension] else { continue }
-            text.appendLiteral(" AND \(dimension.column) = ")
-            text.appendInterpolation(bind: value)
-        }
+        var text = SQLQueryString("SELECT \(unsafeRaw: select.joined(separator: ", ")) FROM report_minutes")
+        text.appendInterpolation(Self.whereClause(query, table: "report_minutes"))
         if !group.isEmpty {
             text.appendLiteral(" GROUP BY \(group.joined(separator: ", ")) ORDER BY \(group.joined(separator: ", "))")
         }
+        let accounts = try await uniqueAccounts(query)
         let rows = try await sql.raw(text).all().compactMap { row -> ReportRow? in
             guard try row.decode(column: "row_count", as: Int64.self) > 0 else { return nil }
             var counts = ReportCounts()
@@ -112,6 +192,7 @@ extension ReportStore {
             var dimensions: [ReportDimension: String] = [:]
             for dimension in query.dimensions { dimensions[dimension] = try row.decode(column: dimension.column, as: String.self) }
             let time = query.granularity.milliseconds == nil ? nil : try value("bucket")
+            counts.uniqueAccounts = accounts[ReportRowID(time: time, values: query.dimensions.map { dimensions[$0] ?? "" })] ?? 0
             return ReportRow(time: time, dimensions: dimensions, counts: counts)
         }
         // Sorted here, not by the database: the same bytewise order on both engines whatever their collation.
@@ -124,8 +205,20 @@ extension ReportStore {
         }
     }
 
+    /// Unlinks an account from the reports (a privacy erase): every `report_accounts` row of `account` (``ReportAccount``
+    /// of the user's MVPD and user id) takes `replacement` instead (a fresh random value), so each row keeps its count of
+    /// distinct accounts — the same stranger in every minute — while nothing in it can be traced back to the user.
+    /// Returns the rows changed. Flush the instance's pending figures first (they hold the account for up to 10 s).
+    package func unlinkReportAccount(_ account: Int64, replacement: Int64 = Int64.random(in: .min ... .max)) async throws -> Int {
+        let changed = try await sql.raw(
+            "UPDATE report_accounts SET account = \(bind: replacement) WHERE account = \(bind: account) RETURNING minute"
+        ).all()
+        return changed.count
+    }
+
     /// Deletes the figures of minutes before `cutoff` (ms since 1970).
     package func purgeReports(before cutoff: Int64) async throws {
         try await run("DELETE FROM report_minutes WHERE minute < \(bind: cutoff)")
+        try await run("DELETE FROM report_accounts WHERE minute < \(bind: cutoff)")
     }
 }

@@ -14,7 +14,10 @@ extension Admin {
                 Example: entitle admin report mvpd platform --start 2026-11-01T00:00:00Z --granularity day --format csv
                 """)
         @OptionGroup var storage: StorageOptions
-        @Argument(help: "Dimensions of the breakdown, in order: requestor, mvpd, platform, app (none: totals).")
+        @Argument(
+            help:
+                "Dimensions of the breakdown, in order (at most four): requestor, mvpd, platform, app, resource, client, sso, hba, reason (none: totals)."
+        )
         var dimensions: [String] = []
         @Option(help: "Range start, ISO 8601 (default: 24 hours before --end).") var start: String?
         @Option(help: "Range end, ISO 8601, exclusive (default: now).") var end: String?
@@ -23,11 +26,20 @@ extension Admin {
         @Option(help: "Only this MVPD.") var mvpd: String?
         @Option(help: "Only this platform (iOS, tvOS, Android, AndroidTV, FireTV, Roku, web, other, unknown).") var platform: String?
         @Option(help: "Only this application (software statement id).") var app: String?
+        @Option(help: "Only this resource (channel id).") var resource: String?
+        @Option(help: "Only this client family (sdk, rest-v2, rest-v1, adobe-services).") var client: String?
+        @Option(help: "Only this kind of sign-in (none, apple, platform, service-token, temppass, degraded).") var sso: String?
+        @Option(help: "Only home-based (true) or other (false) sign-ins.") var hba: String?
+        @Option(help: "Only this reason (the Enhanced Error Code of a denial or failure).") var reason: String?
         @Option(help: "csv or json.") var format = "csv"
 
         func run() async throws {
             var parameters = ["granularity": granularity, "format": format]
-            for (name, value) in [("start", start), ("end", end), ("requestor", requestor), ("mvpd", mvpd), ("platform", platform), ("app", app)] {
+            let given = [
+                ("start", start), ("end", end), ("requestor", requestor), ("mvpd", mvpd), ("platform", platform), ("app", app),
+                ("resource", resource), ("client", client), ("sso", sso), ("hba", hba), ("reason", reason),
+            ]
+            for (name, value) in given {
                 if let value { parameters[name] = value }
             }
             let asked: ReportRequest

@@ -251,8 +251,11 @@ extension ConsoleBrowserTests {
             #expect(sum("chart-tokens/Media tokens") == 3 && sum("chart-tokens/Preauthorizations") == 2, "\(sums)")
             #expect(sum("chart-mvpd/Sign-ins") == 2 && sum("chart-platform/Sign-ins") == 2, "\(sums)")
             #expect(sum("chart-latency/Average ms") >= 0, "\(sums)")
+            // The breakdown (by resource unless the form chose another) and its unique accounts.
+            #expect(sum("chart-breakdown/Authorizations granted") == 3 && sum("chart-breakdown/Authorizations denied") == 1, "\(sums)")
+            #expect(sum("chart-accounts/Unique accounts") >= 2, "\(sums)")
             let tables = try await driver.script("return document.querySelectorAll('#report details table').length") as? Int
-            #expect(tables == 6, "each chart has a table of its figures")
+            #expect(tables == 8, "each chart has a table of its figures")
             let csv =
                 try await driver.asyncScript(
                     "var done=arguments[arguments.length-1];fetch(document.getElementById('csv-mvpd').href).then(function(r){return r.text()}).then(done)"

@@ -85,7 +85,8 @@ package struct AssertionConsumer: Sendable, ClockReading {
     /// never was a sign-in here, is not counted).
     private func countFailure(_ samlResponse: String) async {
         guard let session = try? await sessionFor(samlResponse), let mvpd = session.mvpdId, session.status != .authenticated else { return }
-        metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd), at: now)
+        metrics.recordSignIn(
+            .failure, key: ReportKey(session: session, mvpd: mvpd), reason: EnhancedError.Code.invalidParameterSAMLResponse.rawValue, at: now)
     }
 
     private func sessionFor(_ samlResponse: String) async throws -> AuthSessionRecord? {
@@ -171,7 +172,7 @@ package struct AssertionConsumer: Sendable, ClockReading {
         try await profiles.upsertProfile(profile)
         authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)
         metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")
-        metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: verified.mvpd.id), at: now)
+        metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: verified.mvpd.id), profile: profile, at: now)
         return profile
     }
 }

@@ -38,7 +38,8 @@ package struct AuthenticationSessions: Sendable, ClockReading {
             code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
             deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
             status: .pending, authnRequestId: nil, failure: nil, createdAt: now,
-            notAfter: now + sessionLifetime, platform: caller.origin.platform, app: caller.app)
+            notAfter: now + sessionLifetime, platform: caller.origin.platform, app: caller.app,
+            reportClient: caller.client)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
             if try await sessionStore.insertSession(session) { return sessionAnswer(session) }

@@ -24,16 +24,19 @@ package final class CallerIdentity: Sendable {
     package var clientID: String { claims.sub }
     /// The platform of ``deviceInfo`` for the reports (``ReportPlatform/of(_:)``, worked out once per distinct header).
     package let platform: String
+    /// The client family of the call (``ReportClient``), for the reports.
+    package let client: String
     /// The client side of the events this caller causes, for the reports.
-    package var origin: ReportOrigin { ReportOrigin(platform: platform, app: app) }
+    package var origin: ReportOrigin { ReportOrigin(platform: platform, app: app, client: client) }
 
     package init(
         claims: AccessTokenClaims, requestor: RequestorRecord, device: DeviceIdentifier, deviceInfo: DeviceInfo?, redirectURIs: [String],
-        app: String = "", platform: String? = nil
+        app: String = "", platform: String? = nil, client: String = ReportClient.restV2
     ) {
         (self.claims, self.requestor, self.device, self.deviceInfo, self.redirectURIs, self.app) =
             (claims, requestor, device, deviceInfo, redirectURIs, app)
         self.platform = platform ?? ReportPlatform.of(deviceInfo)
+        self.client = client
     }
 }
 
@@ -66,6 +69,8 @@ package struct CallerAuthenticator: Sendable {
         package var deviceIdentifier: String?
         /// The `X-Device-Info` header, or the `device_info` query parameter.
         package var deviceInfo: String?
+        /// The `User-Agent` header (tells Entitle's SDK from other REST v2 callers, for the reports).
+        package var userAgent: String? = nil
 
         /// Creates the value from each of its stored properties.
         package init(authorization: String? = nil, accessTokenParameter: String? = nil, deviceIdentifier: String? = nil, deviceInfo: String? = nil) {
@@ -109,7 +114,7 @@ package struct CallerAuthenticator: Sendable {
         }
         return CallerIdentity(
             claims: claims, requestor: requestor, device: device, deviceInfo: info?.info, redirectURIs: client.redirectURIs, app: client.softwareId,
-            platform: info?.platform)
+            platform: info?.platform, client: ReportClient.ofRESTv2(userAgent: credentials.userAgent))
     }
 
     /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).

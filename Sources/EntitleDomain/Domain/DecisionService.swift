@@ -73,7 +73,7 @@ package final class DecisionService: Sendable, ClockReading {
         deliversTokens: Bool = true, clientIP: String? = nil, fresh: Bool = false
     ) async throws -> [Decision] {
         let now = self.now
-        let reportKey = ReportKey(requestor: requestor, mvpd: mvpd.id, origin: origin)
+        let reportKey = ReportKey(requestor: requestor, mvpd: mvpd.id, origin: origin, profile: profile)
         // A proxied MVPD is authorized through its proxy: the proxy's protocol and options.
         let authorizationProtocol = try await catalog.authorizationProtocol(mvpd: mvpd.settingsMVPDId)
         let xacml = authorizationProtocol == .xacml ? try await xacmlCall(mvpd: mvpd.settingsMVPDId) : XACMLCall()
@@ -147,7 +147,7 @@ package final class DecisionService: Sendable, ClockReading {
             }
             return decision
         }
-        metrics.recordDecisions(decisions, issueTokens: issueTokens, deliversTokens: deliversTokens, key: reportKey, at: now)
+        metrics.recordDecisions(decisions, issueTokens: issueTokens, deliversTokens: deliversTokens, key: reportKey, profile: profile, at: now)
         return decisions
     }
 

@@ -84,7 +84,7 @@ package struct OAuth2SignIn: Sendable, ClockReading {
         if let error = query["error"] {
             try await sessions.failAuthentication(code: session.code, reason: "mvpd_declined")
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
-            metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+            metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), reason: "authentication_denied_by_mvpd", at: now)
             if let redirect = session.redirectUrl {
                 return .declined(redirect: redirect + (redirect.contains("?") ? "&" : "?") + "error=authentication_failed")
             }
@@ -116,7 +116,7 @@ package struct OAuth2SignIn: Sendable, ClockReading {
     private func fail(_ session: AuthSessionRecord, _ mvpd: MVPDRecord, _ error: EnhancedError) async throws -> Outcome {
         try await sessions.failAuthentication(code: session.code, reason: "\(error.code.rawValue): \(error.details ?? error.message)")
         metrics.recordAuthentication(mvpd: mvpd.id, outcome: "failed")
-        metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+        metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), reason: error.code.rawValue, at: now)
         return .failed(error)
     }
 
@@ -162,7 +162,7 @@ package struct OAuth2SignIn: Sendable, ClockReading {
             try await profiles.upsertProfile(profile)
             authorizations.drop(requestor: profile.requestorId, mvpd: mvpd.id, userID: userID)
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "success")
-            metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+            metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: mvpd.id), profile: profile, at: now)
             return true
         } catch {
             throw OAuth2Client.Failure(error: .internalServerError)

@@ -65,14 +65,15 @@ package struct PartnerSingleSignOn: Sendable, ClockReading {
             code: "", sessionId: UUID().uuidString.lowercased(), requestorId: sp, clientId: caller.clientID,
             deviceId: caller.device.value, mvpdId: mvpd.id, domainName: domain, redirectUrl: redirectURL,
             status: .authenticating, authnRequestId: authnRequest.id, failure: nil, createdAt: now,
-            notAfter: now + configuration.sessionLifetime, platform: caller.origin.platform, app: caller.app)
+            notAfter: now + configuration.sessionLifetime, platform: caller.origin.platform, app: caller.app,
+            reportClient: caller.client)
         var stored = false
         for _ in 0..<5 where !stored {
             session.code = RegistrationCode.make()
             stored = try await sessions.insertSession(session)
         }
         guard stored else { throw EnhancedError.internalServerError }
-        assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+        assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id, sso: "apple"), at: now)
         return SessionResponse(
             actionName: .partnerProfile, actionType: .direct, reasonType: .none, url: "/api/v2/\(sp)/profiles/sso/Apple",
             code: session.code, sessionId: session.sessionId, mvpd: mvpd.id, serviceProvider: sp,
@@ -85,7 +86,9 @@ package struct PartnerSingleSignOn: Sendable, ClockReading {
     /// Counts a refused answer as a failed sign-in, unless it answers a sign-in already complete (a replay).
     private func countFailure(_ session: AuthSessionRecord) {
         guard session.status != .authenticated, let mvpd = session.mvpdId else { return }
-        assertions.metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd), at: now)
+        assertions.metrics.recordSignIn(
+            .failure, key: ReportKey(session: session, mvpd: mvpd, sso: "apple"), reason: EnhancedError.Code.invalidParameterSAMLResponse.rawValue,
+            at: now)
     }
 
     package func partnerProfile(caller: CallerIdentity, mvpd: MVPDRecord, samlResponse: String) async throws -> ProfilesResponse {

@@ -11,6 +11,8 @@ package struct ServiceMetrics: Sendable {
     package let reports = ReportAccumulator()
     /// The label values admitted to the ESM series (bounded cardinality).
     package let labels = BoundedLabels()
+    /// The resource names admitted to the reports' rows (bounded per requestor and hour).
+    package let resources = ResourceLabels()
 
     /// The metrics of the request path, made once.
     package let handles: MetricHandles

@@ -18,7 +18,7 @@ package struct ReportDocument: Sendable {
     /// The names of the figures, in the order of the CSV columns.
     package static let figureNames = [
         "authnAttempts", "authnSuccesses", "authnFailures", "authzAttempts", "authzGrants", "authzDenials", "authzFailures", "mediaTokens",
-        "preauthorizations", "preauthGrants", "preauthDenials", "mvpdCalls", "mvpdLatencyAvgMs", "mvpdLatencyMaxMs",
+        "preauthorizations", "preauthGrants", "preauthDenials", "mvpdCalls", "mvpdLatencyAvgMs", "mvpdLatencyMaxMs", "uniqueAccounts",
     ]
 
     /// The figures of a row, in ``figureNames`` order (the average latency rounded to 0.001 ms).
@@ -27,7 +27,7 @@ package struct ReportDocument: Sendable {
         return [
             c.authnAttempts, c.authnSuccesses, c.authnFailures, c.authzAttempts, c.authzGrants, c.authzDenials, c.authzFailures,
             c.mediaTokens, c.preauthorizations, c.preauthGrants, c.preauthDenials, c.mvpdCalls,
-        ].map(Double.init) + [average, Double(c.mvpdLatencyMaxMs)]
+        ].map(Double.init) + [average, Double(c.mvpdLatencyMaxMs), Double(c.uniqueAccounts)]
     }
 
     /// A time as the report shows it: `2026-11-26T08:00:00Z`.

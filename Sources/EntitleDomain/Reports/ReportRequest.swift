@@ -3,7 +3,8 @@ import EntitleStorage
 import Foundation
 
 /// A report request of the admin API read from its path segments and query parameters: the dimensions (path
-/// segments after `reports`), `start`, `end`, `granularity`, the filters `requestor`, `mvpd`, `platform`, `app`, and
+/// segments after `reports`), `start`, `end`, `granularity`, the filters `requestor`, `mvpd`, `platform`, `app`, `resource`,
+/// `client`, `sso`, `hba`, `reason`, and
 /// `format` (or `Accept: text/csv`). Every refusal is a ``ReportRequestError`` naming the parameter.
 package struct ReportRequest: Sendable, Equatable {
     /// What to read.
@@ -21,7 +22,9 @@ package struct ReportRequest: Sendable, Equatable {
             guard let dimension = ReportDimension(rawValue: segment) else {
                 throw ReportRequestError(
                     code: "invalid_dimension",
-                    message: "Unknown report dimension \"\(segment.prefix(64))\": use requestor, mvpd, platform or app as path segments.")
+                    message:
+                        "Unknown report dimension \"\(segment.prefix(64))\": use requestor, mvpd, platform, app, resource, client, sso, hba or reason as path segments."
+                )
             }
             guard !dimensions.contains(dimension) else {
                 throw ReportRequestError(code: "invalid_dimension", message: "The dimension \(segment) is given twice.")

@@ -57,24 +57,39 @@ extension ServiceMetrics {
             helpText: "Calls to MVPD authorization APIs and their latency, by requestor and MVPD.")
     }
 
-    /// Counts a sign-in event at `now` (ms).
-    package func recordSignIn(_ event: SignInEvent, key: ReportKey, at now: Int64) {
+    /// Counts a sign-in event at `now` (ms). A success names the profile it produced (its `sso`, `hba` and account); a
+    /// failure may name its `reason` (an Enhanced Error Code).
+    package func recordSignIn(_ event: SignInEvent, key: ReportKey, profile: ProfileRecord? = nil, reason: String? = nil, at now: Int64) {
+        var key = key
+        if let profile {
+            key.sso = profile.reportSSO
+            key.hba = profile.reportHBA
+        }
+        if let reason { key.reason = labels.value("reason", reason) }
+        let account = profile?.reportAccount
         reports.count(key, at: now) { counts in
             switch event {
             case .attempt: counts.authnAttempts += 1
             case .success: counts.authnSuccesses += 1
             case .failure: counts.authnFailures += 1
             }
+            if let account { counts.accounts.insert(account) }
         }
         esm.series(key).increment(.signIn(event))
     }
 
-    /// Counts the decisions of one request into its series and minute, looked up once: each decision in
+    /// Counts the decisions of one request into its series and minutes, the series looked up once: each decision in
     /// `entitle_decisions_total` (authorized, denied, error); for `authorize` (`issueTokens`) each resource as granted,
     /// denied (403) or failed and the media tokens delivered (`deliversTokens`: REST v1 `authorize` keeps only the
-    /// decision); for `preauthorize` the request and its resources as granted or denied.
-    package func recordDecisions(_ decisions: [Decision], issueTokens: Bool, deliversTokens: Bool, key: ReportKey, at now: Int64) {
+    /// decision); for `preauthorize` the request (in the row without a resource) and its resources as granted or
+    /// denied. Each resource is counted in the row of its resource and reason (the decision's Enhanced Error Code); the
+    /// account of `profile` joins each `authorize` row and, for `preauthorize`, only the request's row (a preflight of
+    /// 20 channels would otherwise add 20 account rows per request); `key` carries the request's other dimensions.
+    package func recordDecisions(
+        _ decisions: [Decision], issueTokens: Bool, deliversTokens: Bool, key: ReportKey, profile: ProfileRecord? = nil, at now: Int64
+    ) {
         let series = esm.series(key)
+        let account = profile?.reportAccount
         var granted: Int64 = 0
         var denied: Int64 = 0
         var failed: Int64 = 0
@@ -83,30 +98,42 @@ extension ServiceMetrics {
             let outcome: ESMSeries.DecisionOutcome =
                 decision.authorized ? .authorized : (decision.error?.status == 403 ? .denied : .error)
             series.increment(.decisions(issueTokens: issueTokens, outcome: outcome))
+            let token = deliversTokens && decision.token != nil
             switch outcome {
             case .authorized: granted += 1
             case .denied: denied += 1
             case .error: failed += 1
             }
-            if deliversTokens && decision.token != nil { mediaTokens += 1 }
+            if token { mediaTokens += 1 }
+            var row = key
+            row.resource = resources.value(requestor: key.requestor, decision.resource, at: now)
+            if outcome != .authorized { row.reason = labels.value("reason", (decision.error ?? .internalServerError).code.rawValue) }
+            reports.count(row, at: now) { counts in
+                if issueTokens {
+                    counts.authzAttempts += 1
+                    switch outcome {
+                    case .authorized: counts.authzGrants += 1
+                    case .denied: counts.authzDenials += 1
+                    case .error: counts.authzFailures += 1
+                    }
+                    if token { counts.mediaTokens += 1 }
+                    if let account { counts.accounts.insert(account) }
+                } else if outcome == .authorized {
+                    counts.preauthGrants += 1
+                } else {
+                    counts.preauthDenials += 1
+                }
+            }
         }
         guard issueTokens else {
             reports.count(key, at: now) { counts in
                 counts.preauthorizations += 1
-                counts.preauthGrants += granted
-                counts.preauthDenials += denied + failed
+                if let account { counts.accounts.insert(account) }
             }
             series.increment(.preauthorizations)
             if granted > 0 { series.increment(.preauthorizedResources(granted: true), by: granted) }
             if denied + failed > 0 { series.increment(.preauthorizedResources(granted: false), by: denied + failed) }
             return
-        }
-        reports.count(key, at: now) { counts in
-            counts.authzAttempts += granted + denied + failed
-            counts.authzGrants += granted
-            counts.authzDenials += denied
-            counts.authzFailures += failed
-            counts.mediaTokens += mediaTokens
         }
         if granted > 0 { series.increment(.authorizations(.granted), by: granted) }
         if denied > 0 { series.increment(.authorizations(.denied), by: denied) }
@@ -114,9 +141,20 @@ extension ServiceMetrics {
         if mediaTokens > 0 { series.increment(.mediaTokens, by: mediaTokens) }
     }
 
-    /// Counts a media token issued outside a decision (REST v1 `mediatoken`, adobe-services `tokens/media`).
-    package func recordMediaToken(key: ReportKey, at now: Int64) {
-        reports.count(key, at: now) { $0.mediaTokens += 1 }
+    /// Counts a media token issued outside a decision (REST v1 `mediatoken`, adobe-services `tokens/media`) for
+    /// `resource` and `profile`.
+    package func recordMediaToken(key: ReportKey, resource: String? = nil, profile: ProfileRecord? = nil, at now: Int64) {
+        var key = key
+        if let resource { key.resource = resources.value(requestor: key.requestor, resource, at: now) }
+        if let profile {
+            key.sso = profile.reportSSO
+            key.hba = profile.reportHBA
+        }
+        let account = profile?.reportAccount
+        reports.count(key, at: now) { counts in
+            counts.mediaTokens += 1
+            if let account { counts.accounts.insert(account) }
+        }
         esm.series(key).increment(.mediaTokens)
     }
 
@@ -141,13 +179,18 @@ extension ServiceMetrics {
 }
 
 extension ReportKey {
-    /// The key of a sign-in: the session's requestor, MVPD, platform and app.
-    package init(session: AuthSessionRecord, mvpd: String) {
-        self.init(requestor: session.requestorId, mvpd: mvpd, platform: session.platform ?? "unknown", app: session.app ?? "")
+    /// The key of a sign-in: the session's requestor, MVPD, platform, app and client family; `sso` the kind of the
+    /// sign-in (`none`: at the MVPD's page).
+    package init(session: AuthSessionRecord, mvpd: String, sso: String = "none") {
+        self.init(
+            requestor: session.requestorId, mvpd: mvpd, platform: session.platform ?? "unknown", app: session.app ?? "",
+            client: session.reportClient ?? "", sso: sso)
     }
 
-    /// The key of a decision for `origin`'s client.
-    package init(requestor: String, mvpd: String, origin: ReportOrigin) {
-        self.init(requestor: requestor, mvpd: mvpd, platform: origin.platform, app: origin.app)
+    /// The key of a decision for `origin`'s client and `profile` (its kind of sign-in and whether it was home-based).
+    package init(requestor: String, mvpd: String, origin: ReportOrigin, profile: ProfileRecord? = nil) {
+        self.init(
+            requestor: requestor, mvpd: mvpd, platform: origin.platform, app: origin.app, client: origin.client,
+            sso: profile?.reportSSO ?? "", hba: profile?.reportHBA ?? "")
     }
 }

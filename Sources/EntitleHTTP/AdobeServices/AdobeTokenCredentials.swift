@@ -97,7 +97,8 @@ package struct AdobeTokenCredentials: ClockReading {
             exp: seconds,
             jti: "")
         return CallerIdentity(
-            claims: claims, requestor: requestor, device: deviceIdentifier, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app)
+            claims: claims, requestor: requestor, device: deviceIdentifier, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app,
+            client: ReportClient.adobeServices)
     }
 
     /// The body of a token whose signature verifies with a published media-token key, of the kind its parameter holds.

@@ -110,18 +110,65 @@ extension ConsoleController {
             "start=" + Self.iso(start), "end=" + Self.iso(end), "granularity=" + period.granularity,
         ]
         if let chosen { parameters.append("requestor=" + chosen) }
+        let filters = Self.reportFilters { query[Substring($0)].map(String.init) }
+        parameters += filters.map { $0.name + "=" + Self.queryEncoded($0.value) }
+        let breakdown = Self.breakdowns.first { $0.value == query["by"].map(String.init) } ?? Self.breakdowns[0]
         let charts: [ConsoleReportsPage.Chart] = [
             .init(id: "chart-signins", title: "Sign-ins"), .init(id: "chart-authorizations", title: "Authorizations"),
             .init(id: "chart-tokens", title: "Media tokens and preauthorizations"), .init(id: "chart-mvpd", title: "By MVPD"),
             .init(id: "chart-latency", title: "MVPD latency (ms)"), .init(id: "chart-platform", title: "By platform"),
+            .init(id: "chart-breakdown", title: "By " + breakdown.label.lowercased()),
+            .init(id: "chart-accounts", title: "Unique accounts by " + breakdown.label.lowercased()),
         ]
+        let value = { (name: String) in filters.first { $0.name == name }?.value ?? "" }
         let content = ConsoleReportsPage(
             requestors: requestors.map { .init(id: $0, selected: $0 == chosen) },
             periods: Self.periods.map { .init(value: $0.value, label: $0.label, selected: $0.value == period.value) },
             query: parameters.joined(separator: "&"), start: Self.time(start), end: Self.time(end), granularity: period.granularity,
-            charts: charts)
+            charts: charts, breakdown: breakdown.value,
+            breakdowns: Self.breakdowns.map { .init(value: $0.value, label: $0.label, selected: $0.value == breakdown.value) },
+            clients: Self.choices(ReportClient.all, value("client")), ssos: Self.choices(Self.ssoKinds, value("sso")),
+            hbas: Self.choices(["true", "false"], value("hba")), resource: value("resource"), reason: value("reason"))
         return pages.page(
             content, title: "Reports", nav: .reports, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
+    }
+
+    /// The breakdowns the reports page offers (a report dimension each): (value, label).
+    package static let breakdowns: [(value: String, label: String)] = [
+        ("resource", "Resource"), ("reason", "Reason"), ("client", "Client family"), ("sso", "Single sign-on"), ("hba", "Home-based"),
+        ("app", "Application"),
+    ]
+
+    /// The kinds of single sign-on of the reports' `sso` dimension.
+    package static let ssoKinds = ["none", "apple", "platform", "service-token", "temppass", "degraded"]
+
+    /// The filters of the page's form the report API is asked with: `client`, `sso` and `hba` from their fixed values,
+    /// `resource` and `reason` as typed (1 to 256 characters; the API refuses anything else).
+    package static func reportFilters(_ parameter: (String) -> String?) -> [(name: String, value: String)] {
+        var filters: [(name: String, value: String)] = []
+        for (name, allowed) in [("client", ReportClient.all), ("sso", ssoKinds), ("hba", ["true", "false"])] {
+            if let value = parameter(name), allowed.contains(value) { filters.append((name, value)) }
+        }
+        for name in ["resource", "reason"] {
+            if let value = parameter(name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
+                value.count <= ReportRequest.maximumFilterLength
+            {
+                filters.append((name, value))
+            }
+        }
+        return filters
+    }
+
+    /// A value as a query parameter (RFC 3986 unreserved characters kept).
+    package static func queryEncoded(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// The options of a filter's list, `selected` the chosen one.
+    package static func choices(_ values: [String], _ selected: String) -> [ConsoleReportsPage.Choice] {
+        values.map { .init(id: $0, selected: $0 == selected) }
     }
 
     /// A time in milliseconds as ISO 8601 (UTC, seconds).

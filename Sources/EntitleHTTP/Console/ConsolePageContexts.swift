@@ -361,4 +361,13 @@ package struct ConsoleReportsPage: ConsolePageContent {
     package var end: String
     package var granularity: String
     package var charts: [Chart]
+    /// The dimension of the breakdown charts (`resource`, `reason`…), and the choices of the form.
+    package var breakdown: String
+    package var breakdowns: [Period]
+    /// The filters' choices (`client`, `sso`, `hba`) and typed values (`resource`, `reason`).
+    package var clients: [Choice]
+    package var ssos: [Choice]
+    package var hbas: [Choice]
+    package var resource: String
+    package var reason: String
 }

@@ -22,8 +22,11 @@ package struct LegacyCallerAuthenticator: ClockReading {
     /// How far `request_time` may be from the service's clock (either way), ms.
     package static let hmacTimeWindow: Int64 = 5 * 60_000
 
-    /// Checks the app identity of a v1 call for `requestorID` and binds it to the `deviceId` of the call.
-    package func caller(_ v1: V1Request, requestorID: String, needsDevice: Bool) async throws -> CallerIdentity {
+    /// Checks the app identity of a v1 call for `requestorID` and binds it to the `deviceId` of the call; `client` is
+    /// the client family the reports count its events for (REST v1 or adobe-services).
+    package func caller(_ v1: V1Request, requestorID: String, needsDevice: Bool, client: String = ReportClient.restV1) async throws
+        -> CallerIdentity
+    {
         let header = v1.request.headers[.authorization] ?? ""
         let (clientID, redirectURIs, claimsRequestor) = try await legacyApp(v1, header: header)
         guard claimsRequestor == requestorID else {
@@ -46,7 +49,8 @@ package struct LegacyCallerAuthenticator: ClockReading {
         // The application, for the reports: the DCR client's software statement (an HMAC key pair has none).
         let app = clientID.hasPrefix("hmac:") ? "" : (try await clients.activeClient(id: clientID)?.softwareId ?? "")
         return CallerIdentity(
-            claims: claims, requestor: requestor, device: device, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app)
+            claims: claims, requestor: requestor, device: device, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app,
+            client: client)
     }
 
     /// The client id, its redirect URIs and its requestor, from a bearer token or an HMAC header.

@@ -67,7 +67,9 @@ package struct LegacyCallerMiddleware: RouterMiddleware {
             context.caller = caller
             return try await next(request, context)
         }
-        context.caller = try await authenticator.caller(v1, requestorID: requestorID, needsDevice: needsDevice)
+        // The client family, for the reports: the protocol of the path.
+        let client = request.uri.path.hasPrefix("/adobe-services") ? ReportClient.adobeServices : ReportClient.restV1
+        context.caller = try await authenticator.caller(v1, requestorID: requestorID, needsDevice: needsDevice, client: client)
         return try await next(request, context)
     }
 

@@ -71,7 +71,8 @@ extension LegacyV1Controller {
             }
             return try await self.v1Preauthorize(
                 v1, requestor: requestor, profile: profile,
-                origin: ReportOrigin(platform: session.platform ?? "unknown", app: session.app ?? ""))
+                origin: ReportOrigin(
+                    platform: session.platform ?? "unknown", app: session.app ?? "", client: session.reportClient ?? ReportClient.restV1))
         }
         api.device.delete("logout") { request, context in
             let caller = context.caller
@@ -104,7 +105,9 @@ extension LegacyV1Controller {
         guard let authorization else { throw APIError(.internalServerError) }
         let token = try await mediaTokens.mediaTokenSigner(requestor: caller.requestor.id).token(
             resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
-        decisions.metrics.recordMediaToken(key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), at: now)
+        decisions.metrics.recordMediaToken(
+            key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), resource: resource, profile: profile,
+            at: now)
         return V1Document(
             xmlRoot: "play",
             value: .object([

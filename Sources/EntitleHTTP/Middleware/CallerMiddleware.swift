@@ -16,9 +16,10 @@ package struct CallerMiddleware: RouterMiddleware {
         let query = request.uri.queryParameters
         // The three headers in one pass over the fields.
         let (authorization, deviceIdentifier, deviceInfo) = request.headers.combinedValues(.authorization, .deviceIdentifier, .deviceInfo)
-        let credentials = CallerAuthenticator.Credentials(
+        var credentials = CallerAuthenticator.Credentials(
             authorization: authorization, accessTokenParameter: query["access_token"].map(String.init), deviceIdentifier: deviceIdentifier,
             deviceInfo: deviceInfo ?? query["device_info"].map(String.init))
+        credentials.userAgent = request.headers[.userAgent]
         var context = context
         context.caller = try await authenticator.caller(credentials, serviceProvider: try context.parameters.require("sp"))
         return try await next(request, context)

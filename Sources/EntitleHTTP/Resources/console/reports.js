@@ -6,6 +6,7 @@
   var root = document.getElementById('report');
   if (!root) { return; }
   var query = root.getAttribute('data-query') || '';
+  var breakdown = root.getAttribute('data-breakdown') || 'resource';
   var colors = ['#1d4ed8', '#059669', '#dc2626', '#d97706', '#7c3aed', '#0891b2', '#4b5563'];
 
   function load(dimensions, extra) {
@@ -78,20 +79,24 @@
   }
 
   function byDimension(rows, dimension, id, fields) {
-    draw(id, 'bar', rows.map(function (r) { return r[dimension] || 'unknown'; }), fields.map(function (f) {
+    draw(id, 'bar', rows.map(function (r) { return r[dimension] || '(none)'; }), fields.map(function (f) {
       return { label: f[1], data: rows.map(function (r) { return r[f[0]] || 0; }) };
     }));
   }
 
-  Promise.all([load('', ''), load('mvpd', '&granularity=total'), load('platform', '&granularity=total')])
+  Promise.all([load('', ''), load('mvpd', '&granularity=total'), load('platform', '&granularity=total'),
+    load(breakdown, '&granularity=total')])
     .then(function (answers) {
-      var totals = answers[0].rows, mvpds = answers[1].rows, platforms = answers[2].rows;
+      var totals = answers[0].rows, mvpds = answers[1].rows, platforms = answers[2].rows, parts = answers[3].rows;
       overTime(totals, 'chart-signins', [['authnAttempts', 'Attempts'], ['authnSuccesses', 'Successes'], ['authnFailures', 'Failures']]);
       overTime(totals, 'chart-authorizations', [['authzGrants', 'Granted'], ['authzDenials', 'Denied'], ['authzFailures', 'Failed']]);
       overTime(totals, 'chart-tokens', [['mediaTokens', 'Media tokens'], ['preauthorizations', 'Preauthorizations']]);
       byDimension(mvpds, 'mvpd', 'chart-mvpd', [['authnSuccesses', 'Sign-ins'], ['authzGrants', 'Authorizations granted'], ['mediaTokens', 'Media tokens']]);
       byDimension(mvpds, 'mvpd', 'chart-latency', [['mvpdLatencyAvgMs', 'Average ms'], ['mvpdLatencyMaxMs', 'Maximum ms']]);
       byDimension(platforms, 'platform', 'chart-platform', [['authnSuccesses', 'Sign-ins'], ['authzGrants', 'Authorizations granted'], ['mediaTokens', 'Media tokens']]);
+      byDimension(parts, breakdown, 'chart-breakdown', [['authzGrants', 'Authorizations granted'], ['authzDenials', 'Authorizations denied'],
+        ['authzFailures', 'Authorizations failed'], ['authnFailures', 'Sign-in failures'], ['mediaTokens', 'Media tokens']]);
+      byDimension(parts, breakdown, 'chart-accounts', [['uniqueAccounts', 'Unique accounts']]);
       root.setAttribute('data-state', 'ready');
     })
     .catch(function (error) {
