@@ -193,7 +193,7 @@ let package = Package(
         .target(
             name: "EntitleTesting",
             dependencies: [
-                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "ChildProcess",
+                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "ChildProcess", "SAML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),

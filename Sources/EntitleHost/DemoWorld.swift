@@ -39,7 +39,7 @@ enum DemoWorld {
             {
                 return encodeFields(["key": key, "cert": cert, "apiKey": apiKey.trimmingCharacters(in: .whitespacesAndNewlines)])
             }
-            let identity = try SigningIdentity.generate(commonName: "Entitle DemoMVPD", now: now)
+            let identity = try SigningIdentity.generate(commonName: "Entitle DemoMVPD", now: now, keys: .reusableInTests)
             return encodeFields(["key": identity.privateKeyPEM, "cert": identity.certificatePEM, "apiKey": UUID().uuidString + UUID().uuidString])
         }
         guard let fields = try? JSONDecoder().decode([String: String].self, from: Data(stored.utf8)),
@@ -69,7 +69,8 @@ enum DemoWorld {
             {
                 return encodeFields(["key": key, "cert": cert])
             }
-            let identity = try SigningIdentity.generate(commonName: "Reference Network user metadata", now: service.clock.now())
+            let identity = try SigningIdentity.generate(
+                commonName: "Reference Network user metadata", now: service.clock.now(), keys: .reusableInTests)
             return encodeFields(["key": identity.privateKeyPEM, "cert": identity.certificatePEM])
         }
         guard let fields = try? JSONDecoder().decode([String: String].self, from: Data(stored.utf8)),

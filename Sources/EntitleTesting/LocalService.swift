@@ -7,6 +7,7 @@ import EntitleHTTP
 import EntitleModel
 import EntitleStorage
 import Foundation
+import SAML
 import Logging
 
 /// A real Entitle service with the DemoMVPD on an ephemeral loopback port, on SQLite in a temporary directory or,
@@ -54,6 +55,8 @@ package struct LocalService: ServiceHarness {
         // Operator passwords hashed at scrypt N = 2^10 here: dozens of suites sign operators in at once, and at the
         // production 2^16 (64 MiB each) their queue outlasted the tests' timeouts. OperatorPasswordTests checks 2^16.
         configuration.operatorPasswordLogRounds = 10
+        // The services' and demo world's RSA keys come from a small pool made once per test process (`RSAKeySource`).
+        RSAKeySource.enableReuseInTests()
         if let dataDirectory { configuration.dataDirectory = dataDirectory }
         var logger = Logger(label: "entitle.test")
         logger.logLevel = .warning

@@ -6,6 +6,7 @@ import EntitleHTTP
 import EntitleModel
 import EntitleStorage
 import Foundation
+import SAML
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -37,6 +38,7 @@ package struct RouterService: ServiceHarness {
         var configuration = HostConfiguration()
         configuration.dataDirectory = NSTemporaryDirectory() + "entitle-router-" + UUID().uuidString
         configuration.rateLimitPerSecond = rateLimit
+        RSAKeySource.enableReuseInTests()
         configuration.rateLimitBurst = burst
         configuration.catalogRefresh = .zero
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }

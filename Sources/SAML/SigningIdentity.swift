@@ -34,13 +34,14 @@ package struct SigningIdentity: Sendable {
         self.certificate = certificate
     }
 
-    /// Generates a fresh RSA-2048 key and a self-signed SHA-256 certificate valid from `now - 5 min` for `validFor`.
+    /// Generates an RSA-2048 key (from `keys`: fresh unless a test harness allows reuse) and a self-signed SHA-256
+    /// certificate valid from `now - 5 min` for `validFor`.
     package static func generate(
         commonName: String, now: Date,
-        validFor: TimeInterval = 10 * 365 * 86400
+        validFor: TimeInterval = 10 * 365 * 86400, keys: RSAKeySource = .fresh
     ) throws -> SigningIdentity {
         do {
-            let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+            let key = try keys.privateKey()
             let name = try DistinguishedName { CommonName(commonName) }
             var serial = SystemRandomNumberGenerator()
             let certificate = try Certificate(

@@ -87,6 +87,9 @@ package final class ServiceKeys: Sendable {
     @discardableResult
     package func rotate(purpose: KeyPurpose, promoteAfter: Int64? = nil) async throws -> ServiceKeyRecord {
         var key = try makeKey(purpose: purpose)
+        // A new key, never one published now (only a test harness's reused keys could repeat: `RSAKeySource`).
+        let published = Set(try await store.publishedKeys(purpose: purpose, retiredAfter: 0).map(\.privatePem))
+        for _ in 0..<8 where published.contains(key.privatePem) { key = try makeKey(purpose: purpose) }
         let activation = key.createdAt + max(0, promoteAfter ?? Self.promotionDelay(purpose: purpose))
         key.activatesAt = activation
         try await store.insertKey(key)
@@ -113,7 +116,7 @@ package final class ServiceKeys: Sendable {
                 kid: kid, purpose: purpose, privatePem: pems.privatePem,
                 certificatePem: pems.certificatePem, createdAt: now, retiredAt: nil)
         default:
-            let identity = try SigningIdentity.generate(commonName: "Entitle \(purpose) \(kid)", now: clock.now())
+            let identity = try SigningIdentity.generate(commonName: "Entitle \(purpose) \(kid)", now: clock.now(), keys: .reusableInTests)
             return ServiceKeyRecord(
                 kid: kid, purpose: purpose, privatePem: identity.privateKeyPEM,
                 certificatePem: identity.certificatePEM, createdAt: now, retiredAt: nil)

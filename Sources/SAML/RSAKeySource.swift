@@ -1,0 +1,48 @@
+import Crypto
+import _CryptoExtras
+import Synchronization
+
+/// Where a new RSA-2048 key comes from.
+package enum RSAKeySource: Sendable {
+    /// A freshly generated key, always.
+    case fresh
+    /// A freshly generated key, unless this process is a test harness that called ``enableReuseInTests(poolSize:)``:
+    /// then one of a few keys made once in this process and handed out in turn. A debug build of BoringSSL spends about a
+    /// second on each RSA-2048 key; a test suite that starts hundreds of services spent most of its time there. The
+    /// service asks for these only where reusing a key across separate test services is harmless (its own keys, the
+    /// demo world's), and never reuses one within a service (``ServiceKeys`` makes another when a rotation draws the
+    /// key it replaces).
+    case reusableInTests
+
+    /// The pool, when enabled: the keys made so far, how many to make, and which to hand out next.
+    private static let pool = Mutex<(keys: [_RSA.Signing.PrivateKey], size: Int, next: Int)?>(nil)
+
+    /// Test harnesses only: from now on ``reusableInTests`` hands out `poolSize` keys in turn, made on first use.
+    package static func enableReuseInTests(poolSize: Int = 16) {
+        pool.withLock { state in
+            if state == nil { state = ([], max(1, poolSize), 0) }
+        }
+    }
+
+    /// A key from this source.
+    package func privateKey() throws -> _RSA.Signing.PrivateKey {
+        if case .reusableInTests = self {
+            let reused: _RSA.Signing.PrivateKey? = Self.pool.withLock { state in
+                guard var current = state, current.keys.count >= current.size else { return nil }
+                defer { current.next += 1; state = current }
+                return current.keys[current.next % current.size]
+            }
+            if let reused { return reused }
+        }
+        let key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        if case .reusableInTests = self {
+            Self.pool.withLock { state in
+                if var current = state, current.keys.count < current.size {
+                    current.keys.append(key)
+                    state = current
+                }
+            }
+        }
+        return key
+    }
+}
