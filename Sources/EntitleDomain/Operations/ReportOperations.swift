@@ -40,6 +40,7 @@ package struct ReportOperations: Sendable {
     /// The figures of `query`, this instance's pending ones written first (so a report includes every request this
     /// instance has answered; other instances' figures arrive within their flush interval).
     package func report(_ query: ReportQuery) async throws -> [ReportRow] {
+        let query = try OperatorReach.restricted(query)
         try await flush()
         return try await reports.report(query)
     }
