@@ -146,6 +146,8 @@ import Testing
             #expect(try await ProfileCacheTests.authorized(phone))
             #expect(try await ProfileCacheTests.profiles(phone)["DemoCable"] != nil)
             let userID = "dc-bob-2c9e"
+            // The reports count the user among their distinct accounts (written at the flush).
+            try await local.service.reports.flush()
 
             let export = try Self.privacyCommand(local, ["export", "--user-id", userID, "--reason", "Access request 7"])
             #expect(export.status == 0, "\(export.output)")
@@ -153,6 +155,7 @@ import Testing
             let profiles = Self.rows(exported, "profiles")
             #expect(profiles.count == 1 && profiles.first?["device_id"] as? String == phone.deviceID, "\(export.output)")
             #expect(profiles.first?["user_id"] as? String == userID)
+            #expect(!Self.rows(exported, "report_accounts").isEmpty, "\(export.output)")
 
             let missing = try Self.privacyCommand(local, ["erase", "--user-id", userID])
             #expect(missing.status != 0 && missing.output.contains("--reason"), "\(missing.output)")
@@ -161,6 +164,7 @@ import Testing
             let erased = try Self.printedObject(erase.output)
             #expect((erased["removed"] as? [String: Any])?["profiles"] as? Int == 1, "\(erase.output)")
             #expect(!erase.output.contains(userID))
+            #expect(((erased["removed"] as? [String: Any])?["report_accounts (unlinked)"] as? Int ?? 0) >= 1, "\(erase.output)")
 
             if local.host.engine.kind == .sqlite {
                 #expect(try !Self.databaseFiles(in: directory, contain: userID), "the MVPD user id is still in the database file")
@@ -177,6 +181,9 @@ import Testing
             #expect(recorded.last?.description == "Erasure request 7")
             let text = recorded.map { [$0.target, $0.valueAfter ?? "", $0.description ?? ""].joined(separator: " ") }.joined()
             #expect(!text.contains(userID) && !text.contains(phone.deviceID), "\(text)")
+            // Nothing is left, the reports' pseudonymous account included.
+            let left = try await local.service.privacy.export(PrivacySubject(kind: .user, identifier: userID), reason: "check", actor: "test")
+            #expect(left.stores.allSatisfy { $0.rows.isEmpty }, "\(left.stores.filter { !$0.rows.isEmpty }.map(\.table))")
         }
     }
 }

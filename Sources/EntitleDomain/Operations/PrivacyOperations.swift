@@ -10,6 +10,7 @@ package struct PrivacyOperations: Sendable {
     private let repository: Repository
     private let changes: ChangeRecorder
     private let authorizations: AuthorizationCache
+    private let reports: ReportOperations
     private let clock: any ServiceClock
 
     /// The name of the shared secret that keys the identifiers' hashes in the changes log.
@@ -17,18 +18,22 @@ package struct PrivacyOperations: Sendable {
     /// The longest identifier accepted (a device id is at most 512 bytes, ``DeviceIdentifier``).
     package static let maximumIdentifierLength = 1024
 
-    /// Creates the operations over the repository, the changes log and this instance's MVPD answers.
-    package init(repository: Repository, changes: ChangeRecorder, authorizations: AuthorizationCache, clock: any ServiceClock) {
+    /// Creates the operations over the repository, the changes log, this instance's MVPD answers and its reports.
+    package init(
+        repository: Repository, changes: ChangeRecorder, authorizations: AuthorizationCache, reports: ReportOperations, clock: any ServiceClock
+    ) {
         self.repository = repository
         self.changes = changes
         self.authorizations = authorizations
+        self.reports = reports
         self.clock = clock
     }
 
     /// Everything held about the subject, as a privacy export; recorded as `privacy.export`.
     package func export(_ subject: PrivacySubject, reason: String, actor: String) async throws -> PrivacyExport {
         let reason = try await check(subject, reason: reason)
-        let stores = try await repository.privacy.holdings(subject)
+        var stores = try await repository.privacy.holdings(subject)
+        if subject.kind == .user { stores.append(try await repository.privacy.reportAccountRows(try await reportAccounts(of: subject))) }
         let hash = try await keyedHash(subject)
         let rows = Dictionary(stores.map { ($0.table, $0.rows.count) }, uniquingKeysWith: +)
         try await record(
@@ -45,7 +50,15 @@ package struct PrivacyOperations: Sendable {
     package func erase(_ subject: PrivacySubject, reason: String, vacuum: Bool = false, actor: String) async throws -> PrivacyEraseResult {
         let reason = try await check(subject, reason: reason)
         let hash = try await keyedHash(subject)
-        let erasure = try await repository.privacy.erase(subject, vacuum: vacuum)
+        // The user's pseudonymous account in the reports is unlinked first (this instance's pending figures written, so
+        // that they are unlinked too); the rewrite's old values then go with the erase's scrub of the file.
+        var unlinked = 0
+        if subject.kind == .user {
+            try await reports.flush()
+            for account in try await reportAccounts(of: subject) { unlinked += try await repository.reports.unlinkReportAccount(account) }
+        }
+        var erasure = try await repository.privacy.erase(subject, vacuum: vacuum)
+        erasure.removed["report_accounts (unlinked)"] = unlinked
         for signIn in erasure.signIns {
             authorizations.drop(requestor: signIn.requestorId, mvpd: signIn.mvpdId, userID: signIn.userId)
         }
@@ -64,6 +77,11 @@ package struct PrivacyOperations: Sendable {
         let mac = HMAC<SHA256>.authenticationCode(
             for: Data((subject.kind.rawValue + ":" + subject.identifier).utf8), using: SymmetricKey(data: Data(secret.utf8)))
         return mac.map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The user's accounts as the reports count them, one per MVPD of the catalog.
+    private func reportAccounts(of subject: PrivacySubject) async throws -> [Int64] {
+        try await repository.privacy.mvpdIDs().map { ReportAccount.id(mvpd: $0, userID: subject.identifier) }
     }
 
     /// Checks the request; returns the reason without the identifier in it (it is recorded).
@@ -135,8 +153,9 @@ package struct PrivacyExport: Encodable, Sendable {
         + "these sign-ins (for the integration's authorization TTL) and per-device request-rate buckets; nothing else. "
         + "They are never written to disk and are listed here through the stores they copy."
     static let reportsNote =
-        "Report rows (report_minutes) hold counts per minute by requestor, MVPD, platform and application: no device id, user id "
-        + "or other identifier of a person."
+        "Report rows (report_minutes) hold counts per minute by requestor, MVPD, platform, application, resource, client, SSO, HBA "
+        + "and reason: no device id, user id or other identifier of a person. To count distinct users, report_accounts keeps per "
+        + "row and minute a SHA-256 of the MVPD and user id; an export by user id lists those rows, an erase unlinks them."
 }
 
 /// What a privacy erase did.
@@ -157,5 +176,7 @@ package struct PrivacyEraseResult: Encodable, Sendable {
     static let boundsNote =
         "This instance: at once. Other instances: their cached profiles within the profile feed's bound (PostgreSQL: the NOTIFY, "
         + "milliseconds; SQLite: serve --profile-cache-ms, 250 ms by default); an MVPD answer they keep for an erased sign-in "
-        + "can no longer be reached (its key is the removed sign-in) and goes at its TTL or restart."
+        + "can no longer be reached (its key is the removed sign-in) and goes at its TTL or restart. Report figures another "
+        + "instance had not yet written (at most its report flush interval, 10 s) may still carry the user's report account: an "
+        + "erase by user id repeated after that unlinks them too."
 }
