@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Crypto
 import EntitleCore
 import EntitleDomain
 import EntitleHTTP
@@ -249,6 +250,62 @@ import Testing
             let reader = try #require(try await AdminAPITests.operatorSession(local, "viewer", role: .readOnly).object["token"] as? String)
             #expect(try await AdminAPITests.call(local, .GET, "/admin/api/catalog", token: reader).status == 200)
             #expect(try await AdminAPITests.call(local, .POST, "/admin/api/catalog/apply?dryRun=true", raw: yaml, token: reader).status == 403)
+        }
+    }
+
+    @Test func everyKindOfSettingTravelsToAnEmptyService() async throws {
+        try await RouterService.run { demo in
+            let service = demo.service
+            let actor = "test"
+            let ssoKey = P256.Signing.PrivateKey().publicKey.pemRepresentation
+            try await service.ssoIssuers.add(
+                SSOOperations.Registration(
+                    id: "firetv", type: "amazon", issuer: "https://amazon.example", publicKeys: [ssoKey], audience: "entitle", requestors: ["REF"]),
+                actor: actor)
+            try await service.integrations.setHBAPolicy(
+                requestor: "REF", mvpd: "DemoCable", .init(profileTTLSeconds: 3600, deniedResources: ["sports"]), actor: actor)
+            try await service.integrations.setSettings(
+                requestor: "REF", mvpd: "DemoFiber", displayName: "Fiber for REF", logoURL: nil, profileTTLSeconds: 7200, actor: actor)
+            try await service.integrations.setAuthorizationTTL(mvpd: "DemoCable", requestor: nil, seconds: 300, actor: actor)
+            try await service.integrations.setAuthorizationTTL(mvpd: "DemoCable", requestor: "REF", seconds: 60, actor: actor)
+            try await service.integrations.setPreflight(requestor: "REF", mvpd: "DemoStream", maxResources: 5, actor: actor)
+            try await service.integrations.setEnabled(requestor: "REF", mvpd: "TempPassPromo", enabled: false, actor: actor)
+            try await service.mvpds.setDisabled(id: "TempPass", true, actor: actor)
+            _ = try await service.keyOperations.setMediaTokenAlgorithm(requestor: "REF", .ecdsaP256SHA256, actor: actor)
+            try await service.proxyMVPDs.markProxy(id: "DemoFiber", listed: true, allowedAddresses: ["10.0.0.0/8"], actor: actor)
+            let backend = try await service.applications.issueSoftwareStatement(
+                requestor: "REF", name: "Backend", redirectURIs: ["https://backend.example/cb"], serverToServer: true, actor: actor)
+            try await service.proxyMVPDs.allowSoftwareStatement(backend.id, proxy: "DemoFiber", actor: actor)
+            let old = try await service.applications.issueSoftwareStatement(
+                requestor: "REF", name: "Old app", redirectURIs: ["adobepass://ios.app"], actor: actor)
+            try await service.applications.revokeSoftwareStatement(id: old.id, actor: actor)
+
+            let exported = try await service.catalogAsCode.export()
+            #expect(exported.requestors.first?.mediaTokenAlgorithm == "ecdsa-p256-sha256")
+            #expect(exported.mvpds.first { $0.id == "DemoCable" }?.authorization?.ttlSeconds == 300)
+            #expect(exported.mvpds.first { $0.id == "DemoFiber" }?.proxy == CatalogDocument.Proxy(listed: true, allowedAddresses: ["10.0.0.0/8"]))
+            #expect(exported.mvpds.first { $0.id == "TempPass" }?.disabled == true)
+            let cable = try #require(exported.integrations.first { $0.id == "REF/DemoCable" })
+            #expect(cable.hba == CatalogDocument.HBA(profileTTLSeconds: 3600, deniedResources: ["sports"]) && cable.authorizationTTLSeconds == 60)
+            let fiber = try #require(exported.integrations.first { $0.id == "REF/DemoFiber" })
+            #expect(fiber.displayName == "Fiber for REF" && fiber.profileTTLSeconds == 7200)
+            #expect(exported.integrations.first { $0.id == "REF/DemoStream" }?.preflightMaxResources == 5)
+            #expect(exported.integrations.first { $0.id == "REF/TempPassPromo" }?.enabled == false)
+            #expect(exported.ssoIssuers.map(\.id) == ["firetv"])
+            let statements = Dictionary(exported.softwareStatements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            #expect(statements[backend.id]?.serverToServer == true && statements[backend.id]?.proxyMVPD == "DemoFiber")
+            #expect(statements[old.id]?.revoked == true)
+
+            let (text, document) = try Self.readBack(exported)
+            try await Self.withEmptyService { empty in
+                let first = try await Self.apply(empty, document)
+                #expect(first.items.allSatisfy { $0.action == .create } && first.changes == 17, "\(first.text)")
+                let again = try await empty.catalogAsCode.export()
+                #expect(again == exported)
+                #expect(try CatalogYAML.encode(again) == text)
+                let second = try await Self.apply(empty, document)
+                #expect(second.changes == 0, "\(second.text)")
+            }
         }
     }
 }
