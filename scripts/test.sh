@@ -26,6 +26,16 @@ cleanup() {
   [ $status -eq 0 ] && phase "" && echo "-- test suite: $(($(date +%s) - suite_started)) s"
 }
 trap cleanup EXIT
+# The services the tests start (in this process and as `entitle` processes) reuse a few RSA keys made here by OpenSSL,
+# rather than spend about a second of a debug build on each (RSAKeySource; debug builds only).
+export ENTITLE_TEST_RSA_KEY_POOL="$PWD/.build/test-rsa-keys"
+if [ ! -f "$ENTITLE_TEST_RSA_KEY_POOL/7.pem" ]; then
+  mkdir -p "$ENTITLE_TEST_RSA_KEY_POOL"
+  for i in 0 1 2 3 4 5 6 7; do
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$ENTITLE_TEST_RSA_KEY_POOL/$i.pem" 2>/dev/null
+  done
+  chmod 600 "$ENTITLE_TEST_RSA_KEY_POOL"/*.pem
+fi
 phase "build (debug, with tests)"
 swift build --build-tests
 phase "AccessEnabler's Apple-only code, type-checked against Apple stand-ins"

@@ -1,5 +1,6 @@
 import Crypto
 import _CryptoExtras
+import Foundation
 import Synchronization
 
 /// Where a new RSA-2048 key comes from.
@@ -24,8 +25,30 @@ package enum RSAKeySource: Sendable {
         }
     }
 
+    /// Debug builds only: the keys in the folder named by `ENTITLE_TEST_RSA_KEY_POOL` (PEM files, made by
+    /// `scripts/test.sh`), so that every process of a test run, the `entitle` processes the tests start too, reuses
+    /// them for ``reusableInTests``. A release build never reads it.
+    private static let keysFromTestFolder: [_RSA.Signing.PrivateKey] = {
+        #if DEBUG
+        guard let folder = ProcessInfo.processInfo.environment["ENTITLE_TEST_RSA_KEY_POOL"], !folder.isEmpty,
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder)
+        else { return [] }
+        return names.filter { $0.hasSuffix(".pem") }.sorted().compactMap { name in
+            (try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)).flatMap { try? _RSA.Signing.PrivateKey(pemRepresentation: $0) }
+        }
+        #else
+        return []
+        #endif
+    }()
+    /// Which key of ``keysFromTestFolder`` is handed out next.
+    private static let nextFromTestFolder = Atomic<Int>(0)
+
     /// A key from this source.
     package func privateKey() throws -> _RSA.Signing.PrivateKey {
+        if case .reusableInTests = self, !Self.keysFromTestFolder.isEmpty {
+            let index = Self.nextFromTestFolder.wrappingAdd(1, ordering: .relaxed).oldValue
+            return Self.keysFromTestFolder[index % Self.keysFromTestFolder.count]
+        }
         if case .reusableInTests = self {
             let reused: _RSA.Signing.PrivateKey? = Self.pool.withLock { state in
                 guard var current = state, current.keys.count >= current.size else { return nil }

@@ -164,7 +164,6 @@ struct Serve: AsyncParsableCommand {
         }
         let sources = Self.settingSources()
         let entitleHost = try await EntitleHost.prepare(configuration: configuration, logger: logger)
-        Task { await entitleHost.service.operators.prepareDecoy() }
         let dataDirectory = configuration.dataDirectory
         let databaseURLFile = configuration.databaseURLSource?.file
         let configFile = storage.config ?? ServeConfiguration.nonEmpty(ProcessInfo.processInfo.environment["ENTITLE_CONFIG"])

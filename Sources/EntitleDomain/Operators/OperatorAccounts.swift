@@ -44,7 +44,7 @@ package struct OperatorAccounts: Sendable {
 
     /// log2 of scrypt's N for new password hashes (stored in each hash, so existing ones keep theirs).
     package let passwordLogRounds: Int
-    /// What an unknown name is checked against: made on first use (see `prepareDecoy`).
+    /// What an unknown name is checked against: made by the first sign-in, whatever its name.
     package var decoy: String { OperatorPassword.decoy(logRounds: passwordLogRounds) }
 
     /// Creates the accounts service; `passwordLogRounds` below the default is for test harnesses only.
@@ -57,10 +57,6 @@ package struct OperatorAccounts: Sendable {
         self.passwordLogRounds = passwordLogRounds
     }
 
-    /// Makes the decoy hash off the event loops, so the first sign-in with an unknown name costs what any other does.
-    package func prepareDecoy() async {
-        _ = try? await Self.passwordPool.runIfActive { [passwordLogRounds] in OperatorPassword.decoy(logRounds: passwordLogRounds) }
-    }
 
     /// Creates an account; refuses a malformed or taken name, an unknown role and a short password.
     package func add(username: String, role: OperatorRole, password: String) async throws -> OperatorRecord {
@@ -124,7 +120,10 @@ package struct OperatorAccounts: Sendable {
         let account = try await store.operatorAccount(username: username)
         let stored = account?.passwordHash
         let matches = try await Self.passwordPool.runIfActive { [passwordLogRounds] in
-            OperatorPassword.verify(password, hash: stored ?? OperatorPassword.decoy(logRounds: passwordLogRounds))
+            // The decoy is made here for every name, known or not (once per process, then kept), so the first
+            // sign-in after a start costs the same whether the name exists or not.
+            let decoy = OperatorPassword.decoy(logRounds: passwordLogRounds)
+            return OperatorPassword.verify(password, hash: stored ?? decoy)
         }
         guard let account, matches, account.disabled == 0 else {
             throw AdminError("invalid_credentials", "unknown operator or wrong password", status: 401)

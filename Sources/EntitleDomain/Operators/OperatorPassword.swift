@@ -59,7 +59,7 @@ package enum OperatorPassword {
     private static let decoys = Mutex<[Int: String]>([:])
 
     /// A hash of a random password at `logRounds`, checked for unknown names so they cost what a known one does.
-    /// Made once per cost and kept; `entitle serve` makes it at start (`OperatorAccounts.prepareDecoy`).
+    /// Made once per cost and kept; every sign-in asks for it first (`OperatorAccounts.signIn`), known name or not.
     package static func decoy(logRounds: Int = OperatorPassword.logRounds) -> String {
         decoys.withLock { made in
             if let decoy = made[logRounds] { return decoy }
