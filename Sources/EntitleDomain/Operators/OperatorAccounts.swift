@@ -57,7 +57,6 @@ package struct OperatorAccounts: Sendable {
         self.passwordLogRounds = passwordLogRounds
     }
 
-
     /// Creates an account; refuses a malformed or taken name, an unknown role and a short password.
     package func add(username: String, role: OperatorRole, password: String) async throws -> OperatorRecord {
         try Self.checkUsername(username)
