@@ -133,6 +133,29 @@ import Testing
             #expect(Set(requests.compactMap { $0["target"] as? String }).count == 1, "the same keyed hash for the same device")
             #expect(changes.text.contains("Erasure request 2026-11-28"))
             #expect(entries.contains { $0["action"] as? String == "temppass.reset" && "\($0["after"] ?? "")".contains("[erased]") }, "\(entries)")
+
+            // A requestor-scoped operator makes privacy requests for its requestors only; an MVPD partner makes none.
+            for (name, scope) in [
+                ("ref-team", OperatorScope(requestors: ["REF"], mvpds: [])), ("partner", OperatorScope(requestors: [], mvpds: ["DemoCable"])),
+            ] {
+                _ = try await first.service.operatorChanges.add(
+                    username: name, role: .readWrite, password: AdminAPITests.password, scope: scope, actor: "test")
+            }
+            func token(_ name: String) async throws -> String {
+                let session = try await AdminAPITests.call(
+                    first, .POST, "/admin/api/session", json: ["username": name, "password": AdminAPITests.password])
+                return try #require(session.object["token"] as? String, "\(session.text)")
+            }
+            let team = try await token("ref-team"), partner = try await token("partner")
+            let everywhere = try await AdminAPITests.call(
+                first, .POST, "/admin/api/privacy/export", json: ["deviceId": device, "reason": "Access request"], token: team)
+            #expect(everywhere.status == 403 && everywhere.code == "out_of_scope", "\(everywhere.text)")
+            let ownRequestor = try await AdminAPITests.call(
+                first, .POST, "/admin/api/privacy/export", json: ["deviceId": device, "requestor": "REF", "reason": "Access request"], token: team)
+            #expect(ownRequestor.status == 200, "\(ownRequestor.text)")
+            let byPartner = try await AdminAPITests.call(
+                first, .POST, "/admin/api/privacy/erase", json: ["deviceId": device, "requestor": "REF", "reason": "Erasure"], token: partner)
+            #expect(byPartner.status == 403 && byPartner.code == "out_of_scope", "\(byPartner.text)")
         }
     }
 

@@ -31,8 +31,16 @@ package struct PrivacyOperations: Sendable {
 
     /// Everything held about the subject, as a privacy export; recorded as `privacy.export`.
     package func export(_ subject: PrivacySubject, reason: String, actor: String) async throws -> PrivacyExport {
-        let reason = try await check(subject, reason: reason)
+        let reason = try await check(subject, reason: reason, change: false)
         var stores = try await repository.privacy.holdings(subject)
+        // A scoped operator sees the changes-log entries it may see (its requestors' and MVPDs').
+        if let index = stores.firstIndex(where: { $0.table == "admin_changes" }), OperatorReach.scoped != nil {
+            stores[index].rows = stores[index].rows.filter { row in
+                guard case .text(let actor) = row["actor"], case .text(let action) = row["action"], case .text(let target) = row["target"]
+                else { return false }
+                return OperatorReach.maySee(change: ChangeRecord(id: "", at: 0, actor: actor, action: action, target: target))
+            }
+        }
         if subject.kind == .user { stores.append(try await repository.privacy.reportAccountRows(try await reportAccounts(of: subject))) }
         let hash = try await keyedHash(subject)
         let rows = Dictionary(stores.map { ($0.table, $0.rows.count) }, uniquingKeysWith: +)
@@ -48,7 +56,7 @@ package struct PrivacyOperations: Sendable {
     /// instances within the profile feed's bound), leaves no copy in the database file (`vacuum`: rebuild it, see
     /// ``PrivacyStore/scrubFile(tables:vacuum:)``), and records `privacy.erase`.
     package func erase(_ subject: PrivacySubject, reason: String, vacuum: Bool = false, actor: String) async throws -> PrivacyEraseResult {
-        let reason = try await check(subject, reason: reason)
+        let reason = try await check(subject, reason: reason, change: true)
         let hash = try await keyedHash(subject)
         // The user's pseudonymous account in the reports is unlinked first (this instance's pending figures written, so
         // that they are unlinked too); the rewrite's old values then go with the erase's scrub of the file.
@@ -85,7 +93,15 @@ package struct PrivacyOperations: Sendable {
     }
 
     /// Checks the request; returns the reason without the identifier in it (it is recorded).
-    private func check(_ subject: PrivacySubject, reason: String) async throws -> String {
+    /// A scoped operator (issue 41.1) must name one of its requestors (an MVPD partner may not make privacy requests):
+    /// the records of every requestor are the whole service's.
+    private func check(_ subject: PrivacySubject, reason: String, change: Bool) async throws -> String {
+        switch (subject.requestor, change) {
+        case (let requestor?, true): try OperatorReach.requireRequestor(requestor)
+        case (let requestor?, false): try OperatorReach.requireVisibleRequestor(requestor)
+        case (nil, true): try OperatorReach.requireServiceWide("a privacy request for every requestor (give --requestor)")
+        case (nil, false): try OperatorReach.requireVisibleServiceWide("a privacy request for every requestor (give --requestor)")
+        }
         guard !subject.identifier.isEmpty, subject.identifier.utf8.count <= Self.maximumIdentifierLength,
             subject.identifier.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
         else {
