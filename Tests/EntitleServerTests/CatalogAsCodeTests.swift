@@ -250,6 +250,18 @@ import Testing
             let reader = try #require(try await AdminAPITests.operatorSession(local, "viewer", role: .readOnly).object["token"] as? String)
             #expect(try await AdminAPITests.call(local, .GET, "/admin/api/catalog", token: reader).status == 200)
             #expect(try await AdminAPITests.call(local, .POST, "/admin/api/catalog/apply?dryRun=true", raw: yaml, token: reader).status == 403)
+
+            // The whole catalog is service-wide: a scoped operator neither reads nor applies it.
+            _ = try await local.service.operatorChanges.add(
+                username: "refteam", role: .readWrite, password: AdminAPITests.password, scope: OperatorScope(requestors: ["REF"], mvpds: []),
+                actor: "test")
+            let signIn = try await AdminAPITests.call(
+                local, .POST, "/admin/api/session", json: ["username": "refteam", "password": AdminAPITests.password])
+            let scoped = try #require(signIn.object["token"] as? String, "\(signIn.text)")
+            let scopedExport = try await AdminAPITests.call(local, .GET, "/admin/api/catalog", token: scoped)
+            #expect(scopedExport.status == 403 && scopedExport.code == "out_of_scope", "\(scopedExport.text)")
+            let scopedApply = try await AdminAPITests.call(local, .POST, "/admin/api/catalog/apply", raw: changed, token: scoped)
+            #expect(scopedApply.status == 403 && scopedApply.code == "out_of_scope", "\(scopedApply.text)")
         }
     }
 

@@ -10,6 +10,7 @@ extension CatalogOperations {
     /// Plans and (unless `dryRun`) applies `document`; `source` names it in errors (the file name). With `prune`, what
     /// the service has and the document does not name is removed (software statements revoked).
     package func apply(_ document: CatalogDocument, source: String, dryRun: Bool, prune: Bool, actor: String) async throws -> CatalogPlan {
+        if !dryRun { try OperatorReach.requireServiceWide("applying a catalog") }
         let current = try await export()
         var issues = CatalogValidation.issues(document, current: current, prune: prune)
         let filled = fillingSecrets(document, from: current, issues: &issues)
