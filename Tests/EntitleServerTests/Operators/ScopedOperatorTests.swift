@@ -2,6 +2,7 @@ import ChildProcess
 import EntitleDomain
 import EntitleHTTP
 import EntitleModel
+import EntitleStorage
 import EntitleTesting
 import Foundation
 import Testing
@@ -33,6 +34,22 @@ import Testing
             #expect(scope?["requestors"] as? [String] == requestors && scope?["mvpds"] as? [String] == mvpds, "\(added.text)")
         }
         return root
+    }
+
+    /// Figures of the last minute for REF × DemoFiber and OTHER × DemoCable, as the instances' flushes write them.
+    static func seedFigures(_ local: LocalService) async throws {
+        let minute = local.service.clock.nowMilliseconds() / 60_000 * 60_000 - 60_000
+        var counts = ReportCounts()
+        counts.authzAttempts = 1
+        try await local.service.repository.reports.addReportCounts([
+            (ReportMinute(start: minute, key: ReportKey(requestor: "REF", mvpd: "DemoFiber", platform: "iOS", app: "a")), counts),
+            (ReportMinute(start: minute, key: ReportKey(requestor: "OTHER", mvpd: "DemoCable", platform: "iOS", app: "a")), counts),
+        ])
+    }
+
+    /// The values of `dimension` in a report's rows.
+    static func reported(_ answer: AdminAPITests.Answer, _ dimension: String) -> Set<String> {
+        Set((answer.object["rows"] as? [[String: Any]] ?? []).compactMap { $0[dimension] as? String })
     }
 
     /// Signs `username` in to the admin API; returns its bearer token.
@@ -99,8 +116,11 @@ import Testing
                     local, .PUT, "/admin/api/operators/team/scope", json: ["requestors": ["REF", "OTHER"]], token: team))
 
             // Reports and the changes log are filtered to its requestor.
+            try await Self.seedFigures(local)
             let report = try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports/requestor?granularity=total", token: team)
-            #expect(report.status == 200, "\(report.text)")
+            #expect(report.status == 200 && Self.reported(report, "requestor") == ["REF"], "\(report.text)")
+            let all = try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports/requestor?granularity=total", token: root)
+            #expect(Self.reported(all, "requestor") == ["REF", "OTHER"], "unscoped: every requestor's figures: \(all.text)")
             Self.expectOutOfScope(
                 try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports/requestor?granularity=total&requestor=OTHER", token: team))
             let changes = try await AdminAPITests.call(local, .GET, "/admin/api/changes", token: team)
@@ -132,8 +152,11 @@ import Testing
             #expect(Set(Self.ids(integrations, "mvpd")) == ["DemoFiber"], "\(integrations.text)")
             Self.expectOutOfScope(try await AdminAPITests.call(local, .GET, "/admin/api/mvpds/DemoCable", token: partner))
             Self.expectOutOfScope(try await AdminAPITests.call(local, .GET, "/admin/api/requestors/REF", token: partner))
+            try await Self.seedFigures(local)
             let report = try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports/mvpd?granularity=total&mvpd=DemoFiber", token: partner)
-            #expect(report.status == 200, "\(report.text)")
+            #expect(report.status == 200 && Self.reported(report, "mvpd") == ["DemoFiber"], "\(report.text)")
+            let unfiltered = try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports/requestor/mvpd?granularity=total", token: partner)
+            #expect(Self.reported(unfiltered, "mvpd") == ["DemoFiber"], "only its MVPD's figures: \(unfiltered.text)")
             Self.expectOutOfScope(
                 try await AdminAPITests.call(local, .GET, "/admin/api/v1/reports/mvpd?granularity=total&mvpd=DemoCable", token: partner))
             let readOnly = try await AdminAPITests.call(local, .PATCH, "/admin/api/mvpds/DemoFiber", json: ["displayName": "Fiber"], token: partner)
