@@ -1,4 +1,5 @@
 import Crypto
+import EntitleCore
 import EntitleModel
 import EntitleStorage
 import Foundation
@@ -10,6 +11,7 @@ package struct PrivacyOperations: Sendable {
     private let repository: Repository
     private let changes: ChangeRecorder
     private let authorizations: AuthorizationCache
+    private let rateLimiter: DeviceRateLimiter
     private let reports: ReportOperations
     private let clock: any ServiceClock
 
@@ -20,11 +22,13 @@ package struct PrivacyOperations: Sendable {
 
     /// Creates the operations over the repository, the changes log, this instance's MVPD answers and its reports.
     package init(
-        repository: Repository, changes: ChangeRecorder, authorizations: AuthorizationCache, reports: ReportOperations, clock: any ServiceClock
+        repository: Repository, changes: ChangeRecorder, authorizations: AuthorizationCache, rateLimiter: DeviceRateLimiter,
+        reports: ReportOperations, clock: any ServiceClock
     ) {
         self.repository = repository
         self.changes = changes
         self.authorizations = authorizations
+        self.rateLimiter = rateLimiter
         self.reports = reports
         self.clock = clock
     }
@@ -69,6 +73,10 @@ package struct PrivacyOperations: Sendable {
         erasure.removed["report_accounts (unlinked)"] = unlinked
         for signIn in erasure.signIns {
             authorizations.drop(requestor: signIn.requestorId, mvpd: signIn.mvpdId, userID: signIn.userId)
+        }
+        // This instance's request-rate bucket of the device, kept under its AP-Device-Identifier header as sent.
+        for device in Set(erasure.signIns.map(\.deviceId) + (subject.kind == .device ? [subject.identifier] : [])) {
+            if let identifier = DeviceIdentifier(rawValue: device) { rateLimiter.forget("dev:" + identifier.headerValue) }
         }
         try await record(
             "privacy.erase", subject: subject, hash: hash, reason: reason, actor: actor,
@@ -166,7 +174,8 @@ package struct PrivacyExport: Encodable, Sendable {
 
     static let memoryNote =
         "Each instance keeps in memory copies of the profiles above (the profile cache), the MVPD's authorization answers for "
-        + "these sign-ins (for the integration's authorization TTL) and per-device request-rate buckets; nothing else. "
+        + "these sign-ins (for the integration's authorization TTL) and per-device request-rate buckets (a count and a time under "
+        + "the device's header; an erase drops them on the instance that makes it); nothing else. "
         + "They are never written to disk and are listed here through the stores they copy."
     static let reportsNote =
         "Report rows (report_minutes) hold counts per minute by requestor, MVPD, platform, application, resource, client, SSO, HBA "

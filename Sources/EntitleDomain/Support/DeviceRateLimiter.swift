@@ -46,6 +46,9 @@ package final class DeviceRateLimiter: Sendable {
         }
     }
 
+    /// Drops the bucket of `key` (a privacy erase of the device).
+    package func forget(_ key: String) { _ = buckets.withLock { $0.removeValue(forKey: key) } }
+
     /// The number of devices tracked.
     package var count: Int { buckets.withLock { $0.count } }
 
