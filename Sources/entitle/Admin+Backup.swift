@@ -37,7 +37,8 @@ extension Admin {
         static let configuration = CommandConfiguration(
             abstract: "Copy the SQLite database (with the signing keys) to a new owner-only file, consistent while the service runs.",
             discussion: "For PostgreSQL use pg_dump (the command says how). See docs/upgrading.md.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: ArgumentHelp("The backup file to create (it must not exist).", valueName: "file")) var to: String
 
         func run() async throws {
@@ -61,7 +62,8 @@ extension Admin {
                 database it replaces is moved to DATA-DIR/before-restore/. For PostgreSQL use pg_restore (the command says \
                 how). See docs/upgrading.md.
                 """)
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: ArgumentHelp("The backup file made by `entitle admin backup`.", valueName: "file")) var from: String
 
         func run() async throws {
@@ -84,7 +86,8 @@ extension Admin {
     struct Schema: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the database's schema version and what an upgrade to this binary would apply (changes nothing).")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
 
         func run() async throws {
             try AdminFailure.requireService(storage)

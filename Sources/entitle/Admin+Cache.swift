@@ -12,10 +12,11 @@ extension Admin {
         struct Flush: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Every instance drops its cached catalog and MVPD authorization answers (within the catalog refresh bound).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
 
             func run() async throws {
-                let version = try await Admin.withService(storage) { try await $0.cacheFlush.flush(actor: Admin.cliActor) }
+                let version = try await Admin.withService(admin) { try await $0.cacheFlush.flush(actor: Admin.cliActor) }
                 print("caches flushed (catalog version \(version))")
             }
         }
@@ -29,13 +30,14 @@ extension Admin {
 
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Keep an MVPD's authorization answers for SECONDS (0: never).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "Only for this requestor (default: every requestor).") var requestor: String?
             @Option(help: "Seconds.") var seconds: Int64
 
             func run() async throws {
-                try await Admin.withService(storage) { service in
+                try await Admin.withService(admin) { service in
                     try await service.integrations.setAuthorizationTTL(mvpd: mvpd, requestor: requestor, seconds: seconds, actor: Admin.cliActor)
                 }
                 print("authorization TTL of \(requestor ?? AuthorizationTTLRecord.anyRequestor)/\(mvpd): \(seconds) s")
@@ -44,10 +46,11 @@ extension Admin {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Print the configured TTLs (requestor, MVPD, seconds).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
 
             func run() async throws {
-                let records = try await Admin.withService(storage) { try await $0.integrations.authorizationTTLs() }
+                let records = try await Admin.withService(admin) { try await $0.integrations.authorizationTTLs() }
                 for record in records { print("\(record.requestorId)\t\(record.mvpdId)\t\(record.ttlSeconds)") }
             }
         }

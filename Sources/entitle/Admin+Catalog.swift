@@ -14,7 +14,8 @@ extension Admin {
 
         struct Export: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Write the whole catalog as YAML (secrets as references to files).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Write the document to this file (default: standard output).") var out: String?
             @Option(
                 help: ArgumentHelp(
@@ -27,7 +28,7 @@ extension Admin {
 
             func run() async throws {
                 let reference = Self.reference(secretsDir: secretsDir, out: out)
-                let document = try await Admin.withService(storage) { try await $0.catalogAsCode.export(secretsFolder: reference) }
+                let document = try await Admin.withService(admin) { try await $0.catalogAsCode.export(secretsFolder: reference) }
                 var written = 0
                 if let secretsDir {
                     do {
@@ -89,7 +90,8 @@ extension Admin {
                 discussion:
                     "What the service has and the file does not name is reported and kept; --prune removes it (software statements are revoked). A file with any problem is refused whole, nothing applied. Each change goes to the changes log, described as catalog.apply."
             )
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "The catalog document (YAML or JSON).") var file: String
             @Flag(help: "Print the plan without changing anything.") var dryRun = false
             @Flag(help: "Remove what exists but is not in the file.") var prune = false
@@ -103,7 +105,7 @@ extension Admin {
                         CatalogDocument.read(json: CatalogYAML.json(from: text, source: file), source: file),
                         folder: URL(fileURLWithPath: file).deletingLastPathComponent())
                 } catch { throw AdminFailure.exit("\(error)") }
-                let plan = try await Admin.withService(storage) {
+                let plan = try await Admin.withService(admin) {
                     try await $0.catalogAsCode.apply(document, source: file, dryRun: dryRun, prune: prune, actor: Admin.cliActor)
                 }
                 if json {

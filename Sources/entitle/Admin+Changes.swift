@@ -21,7 +21,8 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Print the changes log: time, who, action, target, before, after, and why (the description given with the change).",
                 discussion: "Oldest first unless --newest-first; --limit N keeps the N most recent changes.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Only changes from this time on, ISO 8601.") var since: String?
             @Option(help: "Only the N most recent changes.") var limit: Int?
             @Flag(help: "Newest first.") var newestFirst = false
@@ -33,7 +34,7 @@ extension Admin {
 
             func run() async throws {
                 let from = try since.map(Admin.parseDate).map { Int64(($0.timeIntervalSince1970 * 1000).rounded()) } ?? 0
-                let changes = try await Admin.withService(storage) {
+                let changes = try await Admin.withService(admin) {
                     try await $0.changes.recorded(since: from, limit: limit, newestFirst: newestFirst)
                 }
                 if json { return print(try Admin.Requestor.json(changes)) }

@@ -16,7 +16,7 @@ extension Admin.Keys {
 extension Admin.Keys.Rotate {
     /// `keys rotate --purpose token-encryption`: says what it affects, rotates, re-encrypts, records it.
     func rotateTokenEncryption() async throws {
-        let rotation = try await Admin.withService(storage) { service in
+        let rotation = try await Admin.withService(admin) { service in
             let notice = try await Admin.Keys.rotationNotice(purpose: .tokenEncryption, service: service)
             FileHandle.standardError.write(Data((notice + "\n").utf8))
             return try await service.keyOperations.rotateTokenEncryption(actor: Admin.cliActor)

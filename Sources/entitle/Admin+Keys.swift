@@ -9,11 +9,12 @@ extension Admin.Keys {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the service's keys: purpose, kid, state (signing, published, retired), signing from, retired at.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let keys = try await Admin.withService(storage) { try await $0.keyOperations.views() }
+            let keys = try await Admin.withService(admin) { try await $0.keyOperations.views() }
             if json { return print(try Admin.Requestor.json(keys)) }
             for key in keys { print([key.purpose, key.kid, key.state, key.signsFrom, key.retiredAt ?? "-"].joined(separator: "\t")) }
         }

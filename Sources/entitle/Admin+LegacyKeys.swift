@@ -15,11 +15,12 @@ extension Admin {
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Issue a key pair: prints the public key, then the private key (shown once; give it to the app's developer only).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as REF.") var requestor: String
 
             func run() async throws {
-                let pair = try await Admin.withService(storage) {
+                let pair = try await Admin.withService(admin) {
                     try await $0.keyOperations.issueLegacyKeyPair(requestor: requestor, actor: Admin.cliActor)
                 }
                 print("public_key: \(pair.publicKey)")
@@ -29,11 +30,12 @@ extension Admin {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the key pairs of a requestor (public keys only).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
 
             func run() async throws {
-                let keys = try await Admin.withService(storage) { try await $0.keyOperations.legacyAppKeys(requestor: requestor) }
+                let keys = try await Admin.withService(admin) { try await $0.keyOperations.legacyAppKeys(requestor: requestor) }
                 for key in keys {
                     let created = Date(timeIntervalSince1970: Double(key.createdAt) / 1000).ISO8601Format()
                     print("\(key.publicKey)\t\(key.requestorId)\t\(created)\t\(key.revoked ? "revoked" : "active")")
@@ -43,11 +45,12 @@ extension Admin {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a key pair: requests signed with it are refused at once.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Argument(help: "The public key.") var publicKey: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.keyOperations.revokeLegacyAppKey(publicKey: publicKey, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.keyOperations.revokeLegacyAppKey(publicKey: publicKey, actor: Admin.cliActor) }
                 print("revoked \(publicKey)")
             }
         }

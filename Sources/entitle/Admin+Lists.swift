@@ -9,12 +9,13 @@ extension Admin.SoftwareStatement {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List software statements: software_id, requestor, status, issued, name, redirect URIs (and server-to-server).")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Only this requestor's statements.") var requestor: String?
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let statements = try await Admin.withService(storage) { try await $0.applications.softwareStatements(requestor: requestor) }
+            let statements = try await Admin.withService(admin) { try await $0.applications.softwareStatements(requestor: requestor) }
             if json { return print(try Admin.Requestor.json(statements.map(SoftwareStatementView.init))) }
             for s in statements {
                 print(
@@ -32,7 +33,8 @@ extension Admin.Client {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List registered clients (newest first): client_id, software_id, requestor, status, registered.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Only clients registered with this software statement.") var softwareID: String?
         @Option(help: "At most this many lines.") var limit = 100
         @Flag(help: "Print JSON.") var json = false
@@ -42,7 +44,7 @@ extension Admin.Client {
         }
 
         func run() async throws {
-            let clients = try await Admin.withService(storage) {
+            let clients = try await Admin.withService(admin) {
                 try await $0.applications.registeredClients(softwareID: softwareID, limit: limit)
             }
             if json { return print(try Admin.Requestor.json(clients.map(ClientView.init))) }

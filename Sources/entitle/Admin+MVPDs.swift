@@ -61,13 +61,14 @@ extension Admin.MVPD {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change an MVPD's name, logo, flags, profile lifetime, SAML metadata or how it is asked for authorization.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
         @OptionGroup var changes: Changes
 
         func run() async throws {
             let update = try changes.update()
-            try await Admin.withService(storage) { try await $0.mvpds.update(id: id, update, actor: Admin.cliActor) }
+            try await Admin.withService(admin) { try await $0.mvpds.update(id: id, update, actor: Admin.cliActor) }
             print("MVPD \(id) updated")
         }
     }
@@ -77,11 +78,12 @@ extension Admin.MVPD {
         static let configuration = CommandConfiguration(
             abstract: "Fetch again the SAML metadata of MVPDs set up with --saml-metadata-url and apply what changed (certificates, endpoints).",
             discussion: "Run it daily (a cron job or systemd timer); each change lands in the changes log. Exit 1 when a fetch failed.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Only this MVPD (default: every MVPD with a metadata URL).") var id: String?
 
         func run() async throws {
-            let (changed, failures) = try await Admin.withService(storage) { try await $0.mvpds.refreshMetadata(only: id, actor: Admin.cliActor) }
+            let (changed, failures) = try await Admin.withService(admin) { try await $0.mvpds.refreshMetadata(only: id, actor: Admin.cliActor) }
             for mvpd in changed { print("\(mvpd): metadata changed and applied") }
             for (mvpd, failure) in failures.sorted(by: { $0.key < $1.key }) {
                 FileHandle.standardError.write(Data("entitle admin: \(mvpd): \(failure)\n".utf8))
@@ -94,11 +96,12 @@ extension Admin.MVPD {
     /// `entitle admin mvpd show`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one MVPD as JSON: its settings (never its keys) and integrations.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.mvpds.view(id: id) }))
+            print(try Admin.Requestor.json(try await Admin.withService(admin) { try await $0.mvpds.view(id: id) }))
         }
     }
 
@@ -107,11 +110,12 @@ extension Admin.MVPD {
         static let configuration = CommandConfiguration(
             abstract:
                 "Disable an MVPD for every requestor (no listing, sign-in or authorization within the catalog bound); integrations keep their state.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.mvpds.setDisabled(id: id, true, actor: Admin.cliActor) }
+            try await Admin.withService(admin) { try await $0.mvpds.setDisabled(id: id, true, actor: Admin.cliActor) }
             print("MVPD \(id) disabled")
         }
     }
@@ -119,11 +123,12 @@ extension Admin.MVPD {
     /// `entitle admin mvpd enable`.
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enable a disabled MVPD again.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.mvpds.setDisabled(id: id, false, actor: Admin.cliActor) }
+            try await Admin.withService(admin) { try await $0.mvpds.setDisabled(id: id, false, actor: Admin.cliActor) }
             print("MVPD \(id) enabled")
         }
     }
@@ -131,11 +136,12 @@ extension Admin.MVPD {
     /// `entitle admin mvpd remove`.
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a disabled MVPD with its integrations and settings.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.mvpds.remove(id: id, actor: Admin.cliActor) }
+            try await Admin.withService(admin) { try await $0.mvpds.remove(id: id, actor: Admin.cliActor) }
             print("MVPD \(id) removed")
         }
     }
@@ -152,7 +158,8 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Show an MVPD to one requestor's apps with another name or logo, or keep its sign-ins for another time.",
                 discussion: "An empty --display-name or --logo-url, or --profile-ttl 0, goes back to the MVPD's own setting.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "Display name for this requestor.") var displayName: String?
@@ -174,7 +181,7 @@ extension Admin {
             }
 
             func run() async throws {
-                try await Admin.withService(storage) {
+                try await Admin.withService(admin) {
                     if displayName != nil || logoURL != nil || profileTTL != nil {
                         try await $0.integrations.setSettings(
                             requestor: requestor, mvpd: mvpd, displayName: displayName, logoURL: logoURL, profileTTLSeconds: profileTTL,
@@ -193,12 +200,13 @@ extension Admin {
 
         struct Enable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Offer an MVPD to a requestor's apps.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
 
             func run() async throws {
-                try await Admin.withService(storage) {
+                try await Admin.withService(admin) {
                     try await $0.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: true, actor: Admin.cliActor)
                 }
                 print("\(requestor)/\(mvpd) enabled")
@@ -208,12 +216,13 @@ extension Admin {
         struct Disable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Stop offering an MVPD to a requestor's apps: sign-ins and authorizations are refused within the catalog bound.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
 
             func run() async throws {
-                try await Admin.withService(storage) {
+                try await Admin.withService(admin) {
                     try await $0.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: false, actor: Admin.cliActor)
                 }
                 print("\(requestor)/\(mvpd) disabled")
@@ -222,13 +231,14 @@ extension Admin {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List integrations (requestor, MVPD, enabled or disabled).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Only this requestor's.") var requestor: String?
             @Option(help: "Only this MVPD's.") var mvpd: String?
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let views = try await Admin.withService(storage) { try await $0.integrations.views(requestor: requestor, mvpd: mvpd) }
+                let views = try await Admin.withService(admin) { try await $0.integrations.views(requestor: requestor, mvpd: mvpd) }
                 if json { return print(try Admin.Requestor.json(views)) }
                 for view in views {
                     let settings = [

@@ -21,7 +21,8 @@ extension Admin {
                 discussion:
                     "A key of the algorithm is created if there is none: published at /keys/media-token at once, signing after --promote-after (RSA signs the requestor's tokens until then). Update the video servers' verifiers first: verifiers older than this feature refuse a bundle with a non-RSA certificate."
             )
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as REF.") var requestor: String
             @Option(help: "rsa-sha256, ecdsa-p256-sha256 (or ecdsa-p256) or ed25519.") var algorithm: String
             @Option(help: "Seconds a new key is published before it signs (default: 900).") var promoteAfter: Int64?
@@ -33,7 +34,7 @@ extension Admin {
                 }
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if algorithm != .rsaSHA256 { try Admin.Keys.checkPromotion(promoteAfter, force: force) }
-                let key = try await Admin.withService(storage) { service in
+                let key = try await Admin.withService(admin) { service in
                     try await service.keyOperations.setMediaTokenAlgorithm(
                         requestor: requestor, algorithm, promoteAfter: promoteAfter.map { $0 * 1000 }, actor: Admin.cliActor)
                 }
@@ -49,10 +50,11 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 commandName: "media-token-algorithms",
                 abstract: "Print requestors with a non-default media-token algorithm.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
 
             func run() async throws {
-                let records = try await Admin.withService(storage) { try await $0.keyOperations.mediaTokenAlgorithms() }
+                let records = try await Admin.withService(admin) { try await $0.keyOperations.mediaTokenAlgorithms() }
                 for record in records { print("\(record.requestorId)\t\(record.algorithm)") }
             }
         }

@@ -21,7 +21,8 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Create an operator account.",
                 discussion: "The password is read from standard input when it is not a terminal (one line), else prompted twice.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
             @Option(help: "read-only or read-write.") var role: String
             @OptionGroup var scope: ScopeOptions
@@ -33,7 +34,7 @@ extension Admin {
             func run() async throws {
                 let password = try Operator.readPassword()
                 let scope = self.scope.scope
-                let record = try await Admin.withService(storage) { service in
+                let record = try await Admin.withService(admin) { service in
                     try await service.operatorChanges.add(
                         username: username, role: OperatorRole(rawValue: role), password: password, scope: scope, actor: Admin.cliActor)
                 }
@@ -43,11 +44,12 @@ extension Admin {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List operator accounts.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let views = try await Admin.withService(storage) { try await $0.operatorChanges.views() }
+                let views = try await Admin.withService(admin) { try await $0.operatorChanges.views() }
                 if json { return print(try Admin.Requestor.json(views)) }
                 for view in views {
                     print(
@@ -76,7 +78,8 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Limit an operator to some requestors and/or MVPDs, or lift every limit (--unscoped).",
                 discussion: "The new scope replaces the old one; the account's sessions see it on their next request. Recorded as operator.scope.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
             @OptionGroup var scope: ScopeOptions
             @Flag(help: "Lift every limit: the operator reaches every requestor and MVPD.") var unscoped = false
@@ -89,41 +92,44 @@ extension Admin {
 
             func run() async throws {
                 let scope = self.scope.scope
-                try await Admin.withService(storage) { try await $0.operatorChanges.setScope(username: username, scope, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.operatorChanges.setScope(username: username, scope, actor: Admin.cliActor) }
                 print("operator \(username) scope: \(scope.summary)")
             }
         }
 
         struct Disable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Disable an account: it cannot sign in, its sessions end at once.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.operatorChanges.setDisabled(username: username, true, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.operatorChanges.setDisabled(username: username, true, actor: Admin.cliActor) }
                 print("operator \(username) disabled")
             }
         }
 
         struct Enable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Enable a disabled account again.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.operatorChanges.setDisabled(username: username, false, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.operatorChanges.setDisabled(username: username, false, actor: Admin.cliActor) }
                 print("operator \(username) enabled")
             }
         }
 
         struct Password: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Set a new password (read as by `operator add`); the account's sessions end.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
                 let password = try Operator.readPassword()
-                try await Admin.withService(storage) {
+                try await Admin.withService(admin) {
                     try await $0.operatorChanges.setPassword(username: username, password: password, actor: Admin.cliActor)
                 }
                 print("password of \(username) changed")
@@ -136,11 +142,12 @@ extension Admin {
                 discussion:
                     "Five failed sign-ins for one account from one address lock it from that address for 15 minutes; twenty from one address lock that address. Counted in the database, shared by every instance."
             )
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
-                let forgotten = try await Admin.withService(storage) {
+                let forgotten = try await Admin.withService(admin) {
                     try await $0.operatorChanges.unlock(username: username, actor: Admin.cliActor)
                 }
                 print("operator \(username) unlocked (\(forgotten) failed attempt\(forgotten == 1 ? "" : "s") forgotten)")
@@ -149,11 +156,12 @@ extension Admin {
 
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove an operator account and its sessions.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.operatorChanges.remove(username: username, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.operatorChanges.remove(username: username, actor: Admin.cliActor) }
                 print("operator \(username) removed")
             }
         }

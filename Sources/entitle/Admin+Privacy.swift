@@ -37,11 +37,12 @@ extension Admin {
         struct Export: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Print as JSON everything held about a device or an MVPD user (profiles, sessions, TempPass, grants, …).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @OptionGroup var selector: Selector
 
             func run() async throws {
-                let export = try await Admin.withService(storage) {
+                let export = try await Admin.withService(admin) {
                     try await $0.privacy.export(selector.subject, reason: selector.reason, actor: Admin.cliActor)
                 }
                 try Privacy.printJSON(export)
@@ -56,12 +57,13 @@ extension Admin {
                     overwritten (secure_delete) and the write-ahead log is checkpointed and truncated. PostgreSQL: the touched \
                     tables are vacuumed. --vacuum also rebuilds the SQLite file (VACUUM) or runs VACUUM FULL on PostgreSQL.
                     """)
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @OptionGroup var selector: Selector
             @Flag(help: "Also rebuild the database file (SQLite VACUUM; PostgreSQL VACUUM FULL of the touched tables).") var vacuum = false
 
             func run() async throws {
-                let result = try await Admin.withService(storage) {
+                let result = try await Admin.withService(admin) {
                     try await $0.privacy.erase(selector.subject, reason: selector.reason, vacuum: vacuum, actor: Admin.cliActor)
                 }
                 try Privacy.printJSON(result)

@@ -13,7 +13,8 @@ extension Admin {
                 Figures a running instance has counted reach the storage within its flush interval (10 seconds). \
                 Example: entitle admin report mvpd platform --start 2026-11-01T00:00:00Z --granularity day --format csv
                 """)
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Argument(
             help:
                 "Dimensions of the breakdown, in order (at most four): requestor, mvpd, platform, app, resource, client, sso, hba, reason (none: totals)."
@@ -49,7 +50,7 @@ extension Admin {
             } catch {
                 throw AdminFailure.exit(error.message)
             }
-            let rows = try await Admin.withService(storage) { try await $0.reports.report(asked.query) }
+            let rows = try await Admin.withService(admin) { try await $0.reports.report(asked.query) }
             let document = ReportDocument(query: asked.query, rows: rows)
             if asked.csv {
                 print(document.csv, terminator: "")

@@ -41,7 +41,8 @@ extension Admin.Requestor {
     /// `entitle admin requestor add`.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a requestor (a channel of the programmer).")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id, such as MYNET.") var id: String
         @OptionGroup var settings: Settings
 
@@ -51,7 +52,7 @@ extension Admin.Requestor {
                 id: id, name: name, domains: settings.domain, maxResources: settings.maxResources ?? 5,
                 metadataCertificatePem: try settings.certificatePEM(), defaultProfileTtlSeconds: settings.defaultProfileTTL,
                 defaultAuthzTtlSeconds: settings.defaultAuthzTTL?.seconds, defaultPreflightMaxResources: settings.defaultPreflightMaxResources)
-            try await Admin.withService(storage) { try await $0.requestors.add(record, actor: Admin.cliActor) }
+            try await Admin.withService(admin) { try await $0.requestors.add(record, actor: Admin.cliActor) }
             print("requestor \(id) added")
         }
     }
@@ -60,7 +61,8 @@ extension Admin.Requestor {
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Change a requestor's name, domains, certificate, limits or defaults for its integrations.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
         @OptionGroup var settings: Settings
         @Flag(help: "Remove the programmer certificate.") var removeProgrammerCertificate = false
@@ -70,7 +72,7 @@ extension Admin.Requestor {
             if removeProgrammerCertificate && pem != nil {
                 throw ValidationError("--programmer-certificate and --remove-programmer-certificate exclude each other.")
             }
-            try await Admin.withService(storage) { service in
+            try await Admin.withService(admin) { service in
                 guard var record = try await service.requestors.requestor(id: id) else {
                     throw AdminFailure.exit("no requestor \(id) (list them with `entitle admin requestor list`)")
                 }
@@ -91,11 +93,12 @@ extension Admin.Requestor {
     /// `entitle admin requestor list`.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List requestors.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
-            let views = try await Admin.withService(storage) { try await $0.requestors.views() }
+            let views = try await Admin.withService(admin) { try await $0.requestors.views() }
             if json {
                 print(try Admin.Requestor.json(views))
             } else {
@@ -107,11 +110,12 @@ extension Admin.Requestor {
     /// `entitle admin requestor show`.
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one requestor as JSON, with its integrations.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
-            print(try Admin.Requestor.json(try await Admin.withService(storage) { try await $0.requestors.view(id: id) }))
+            print(try Admin.Requestor.json(try await Admin.withService(admin) { try await $0.requestors.view(id: id) }))
         }
     }
 
@@ -119,11 +123,12 @@ extension Admin.Requestor {
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Disable a requestor: every protocol treats it as unknown (within the catalog bound) until enabled again.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.requestors.setDisabled(id: id, true, actor: Admin.cliActor) }
+            try await Admin.withService(admin) { try await $0.requestors.setDisabled(id: id, true, actor: Admin.cliActor) }
             print("requestor \(id) disabled")
         }
     }
@@ -131,11 +136,12 @@ extension Admin.Requestor {
     /// `entitle admin requestor enable`.
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enable a disabled requestor again.")
-        @OptionGroup var storage: StorageOptions
+        @OptionGroup var admin: AdminStorageOptions
+        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
-            try await Admin.withService(storage) { try await $0.requestors.setDisabled(id: id, false, actor: Admin.cliActor) }
+            try await Admin.withService(admin) { try await $0.requestors.setDisabled(id: id, false, actor: Admin.cliActor) }
             print("requestor \(id) enabled")
         }
     }

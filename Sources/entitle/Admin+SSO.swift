@@ -17,7 +17,8 @@ extension Admin {
                 abstract:
                     "Register an issuer (or replace the one with this id): its tokens' iss, the keys that verify them, the requestors that share its identities."
             )
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "The issuer's id, such as roku or mynet-accounts.") var id: String
             @Option(help: "amazon (Adobe-Subject-Token), roku (X-Roku-Reserved-Roku-Connect-Token) or service-token (AD-Service-Token).")
             var type: String
@@ -37,7 +38,7 @@ extension Admin {
                     guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw AdminFailure.exit("cannot read \(file)") }
                     keys.append(text)
                 }
-                let view = try await Admin.withService(storage) { service in
+                let view = try await Admin.withService(admin) { service in
                     try await service.ssoIssuers.add(
                         SSOOperations.Registration(
                             id: id, type: type, issuer: issuer, publicKeys: keys, jwksURL: jwksURL, audience: audience, requestors: requestors),
@@ -51,11 +52,12 @@ extension Admin {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the registered issuers (keys by fingerprint).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
-                let issuers = try await Admin.withService(storage) { try await $0.ssoIssuers.issuers() }
+                let issuers = try await Admin.withService(admin) { try await $0.ssoIssuers.issuers() }
                 if json {
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -77,11 +79,12 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract:
                     "Remove an issuer: its tokens stop finding shared sign-ins at once, and the sign-ins shared under its identities are forgotten.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Argument(help: "The issuer's id.") var id: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.ssoIssuers.remove(id: id, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.ssoIssuers.remove(id: id, actor: Admin.cliActor) }
                 print("removed \(id)")
             }
         }

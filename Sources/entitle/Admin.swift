@@ -21,7 +21,8 @@ struct Admin: AsyncParsableCommand {
 
     /// Opens the service's storage without seeding anything. A data directory that holds no service, and any failure
     /// (an unknown id, a refused value), end the command with a plain message on standard error and exit status 1.
-    static func withService<T>(_ storage: StorageOptions, _ body: (EntitleService) async throws -> T) async throws -> T {
+    static func withService<T>(_ options: AdminStorageOptions, _ body: (EntitleService) async throws -> T) async throws -> T {
+        let storage = options.storage
         let effective = try AdminFailure.requireService(storage)
         var logger = Logger(label: "entitle.admin")
         logger.logLevel = .warning
@@ -37,7 +38,7 @@ struct Admin: AsyncParsableCommand {
         }
         do {
             let result: T
-            if let username = storage.actingOperator {
+            if let username = options.actingOperator {
                 let reach = try await host.service.operatorChanges.reach(username: username)
                 result = try await OperatorReach.$current.withValue(reach) { try await body(host.service) }
             } else {
@@ -61,7 +62,8 @@ struct Admin: AsyncParsableCommand {
 
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Issue a signed software statement; prints the JWT.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as REF.") var requestor: String
             @Option(help: "Application name.") var name: String
             @Option(
@@ -84,7 +86,7 @@ struct Admin: AsyncParsableCommand {
             var proxyMvpd: String?
 
             func run() async throws {
-                let (id, jwt) = try await Admin.withService(storage) { service in
+                let (id, jwt) = try await Admin.withService(admin) { service in
                     if let proxyMvpd { try await service.proxyMVPDs.requireProxy(proxyMvpd) }
                     let issued = try await service.applications.issueSoftwareStatement(
                         requestor: requestor, name: name, redirectURIs: redirectURIs, serverToServer: serverToServer, actor: Admin.cliActor)
@@ -98,11 +100,12 @@ struct Admin: AsyncParsableCommand {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a software statement: its clients stop working.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Argument(help: "The software_id.") var softwareID: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.applications.revokeSoftwareStatement(id: softwareID, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.applications.revokeSoftwareStatement(id: softwareID, actor: Admin.cliActor) }
                 print("revoked \(softwareID)")
             }
         }
@@ -113,11 +116,12 @@ struct Admin: AsyncParsableCommand {
 
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a client: its access tokens stop working.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Argument(help: "The client_id.") var clientID: String
 
             func run() async throws {
-                try await Admin.withService(storage) { try await $0.applications.revokeClient(id: clientID, actor: Admin.cliActor) }
+                try await Admin.withService(admin) { try await $0.applications.revokeClient(id: clientID, actor: Admin.cliActor) }
                 print("revoked \(clientID)")
             }
         }
@@ -131,7 +135,8 @@ struct Admin: AsyncParsableCommand {
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Add or update an MVPD: SAML 2.0 from its IdP metadata XML, or OAuth 2.0 (--oauth2-issuer or --oauth2-…-url).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
             @Option(
@@ -224,7 +229,7 @@ struct Admin: AsyncParsableCommand {
                     FileHandle.standardError.write(
                         Data("warning: RSA-SHA1 signatures accepted from \(id); SHA-1 is broken, ask the MVPD for RSA-SHA256.\n".utf8))
                 }
-                let metadata = try await Admin.withService(storage) { service in
+                let metadata = try await Admin.withService(admin) { service in
                     let metadata = try await service.mvpds.importSAML(
                         id: id, metadataXML: xml, options: options, requestors: requestor, actor: Admin.cliActor)
                     try await proxy.apply(mvpd: id, service)
@@ -239,11 +244,12 @@ struct Admin: AsyncParsableCommand {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List MVPDs.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Flag(help: "Print JSON (each MVPD as `mvpd show` prints it).") var json = false
 
             func run() async throws {
-                let mvpds = try await Admin.withService(storage) { try await $0.mvpds.views() }
+                let mvpds = try await Admin.withService(admin) { try await $0.mvpds.views() }
                 if json { return print(try Admin.Requestor.json(mvpds)) }
                 for mvpd in mvpds {
                     let proxy = mvpd.proxyMVPD.map { "\tproxied by \($0)" } ?? (mvpd.proxy.map { $0.listed ? "\tproxy (listed)" : "\tproxy" } ?? "")
@@ -280,7 +286,8 @@ struct Admin: AsyncParsableCommand {
                 abstract:
                     "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.",
                 discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt, saml-sp or token-encryption.") var purpose = "media-token"
             @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
             var promoteAfter: Int64?
@@ -297,7 +304,7 @@ struct Admin: AsyncParsableCommand {
                 if let promoteAfter, promoteAfter < 0 { throw ValidationError("--promote-after must not be negative.") }
                 if purpose.isMediaToken { try Keys.checkPromotion(promoteAfter, force: force) }
                 if dryRun || (purpose == .jwt && !yes) {
-                    let notice = try await Admin.withService(storage) { try await Keys.rotationNotice(purpose: purpose, service: $0) }
+                    let notice = try await Admin.withService(admin) { try await Keys.rotationNotice(purpose: purpose, service: $0) }
                     print(notice)
                     if dryRun { return print("dry run: nothing was rotated") }
                     throw AdminFailure.exit("nothing was rotated: a jwt rotation breaks every shipped software statement; give --yes to rotate")
@@ -308,7 +315,7 @@ struct Admin: AsyncParsableCommand {
                     }
                     return try await rotateTokenEncryption()
                 }
-                let (key, publication) = try await Admin.withService(storage) { service in
+                let (key, publication) = try await Admin.withService(admin) { service in
                     let notice = try await Keys.rotationNotice(purpose: purpose, service: service)
                     FileHandle.standardError.write(Data((notice + "\n").utf8))
                     let key = try await service.keyOperations.rotate(purpose: purpose, promoteAfterSeconds: promoteAfter, actor: Admin.cliActor)
@@ -328,7 +335,8 @@ struct Admin: AsyncParsableCommand {
 
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Apply authn-all, authz-all or authz-none for a time window.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
@@ -339,7 +347,7 @@ struct Admin: AsyncParsableCommand {
             func run() async throws {
                 let from = try start.map(Admin.parseDate) ?? Date()
                 let to = try end.map(Admin.parseDate) ?? from.addingTimeInterval(Double(minutes) * 60)
-                try await Admin.withService(storage) { service in
+                try await Admin.withService(admin) { service in
                     try await service.support.setDegradationRule(
                         requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), start: from, end: to, actor: Admin.cliActor)
                 }
@@ -349,11 +357,12 @@ struct Admin: AsyncParsableCommand {
 
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List degradation rules.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id (default: all).") var requestor: String?
 
             func run() async throws {
-                let rules = try await Admin.withService(storage) { try await $0.support.degradationRules(requestor: requestor) }
+                let rules = try await Admin.withService(admin) { try await $0.support.degradationRules(requestor: requestor) }
                 for rule in rules {
                     let start = Date(timeIntervalSince1970: Double(rule.startsAt) / 1000).ISO8601Format()
                     let end = Date(timeIntervalSince1970: Double(rule.endsAt) / 1000).ISO8601Format()
@@ -364,13 +373,14 @@ struct Admin: AsyncParsableCommand {
 
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a degradation rule.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
 
             func run() async throws {
-                try await Admin.withService(storage) { service in
+                try await Admin.withService(admin) { service in
                     try await service.support.removeDegradationRule(
                         requestor: requestor, mvpd: mvpd, rule: DegradationRule(rawValue: rule), actor: Admin.cliActor)
                 }
@@ -387,7 +397,8 @@ struct Admin: AsyncParsableCommand {
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Add or update a TempPass MVPD; with --resources it is a Promotional TempPass (that many videos per identity).")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
             @Option(help: "Logo URL.") var logoURL = ""
@@ -406,7 +417,7 @@ struct Admin: AsyncParsableCommand {
             }
 
             func run() async throws {
-                try await Admin.withService(storage) { service in
+                try await Admin.withService(admin) { service in
                     try await service.mvpds.addTempPass(
                         id: id, displayName: name, logoURL: logoURL, minutes: minutes, resourceLimit: resources, requestors: requestor,
                         actor: Admin.cliActor)
@@ -418,7 +429,8 @@ struct Admin: AsyncParsableCommand {
 
         struct Reset: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Reset the TempPass of a device, of an identity, or of everyone.")
-            @OptionGroup var storage: StorageOptions
+            @OptionGroup var admin: AdminStorageOptions
+            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "TempPass MVPD id.") var mvpd = "TempPass"
             @Option(
@@ -434,7 +446,7 @@ struct Admin: AsyncParsableCommand {
             }
 
             func run() async throws {
-                let count = try await Admin.withService(storage) { service in
+                let count = try await Admin.withService(admin) { service in
                     try await service.support.resetTempPass(
                         requestor: requestor, mvpd: mvpd, device: device, identity: identity, actor: Admin.cliActor)
                 }

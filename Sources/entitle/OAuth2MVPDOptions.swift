@@ -98,7 +98,7 @@ extension Admin.MVPD.Add {
     /// `mvpd add` for an OAuth 2.0 MVPD; prints the redirect URI to register at the MVPD.
     func addOAuth2MVPD(options: MVPDOptions) async throws {
         let secret = try oauth2.clientSecret()
-        let (settings, serviceURL) = try await Admin.withService(storage) { service in
+        let (settings, serviceURL) = try await Admin.withService(admin) { service in
             let settings = try await oauth2.settings(service, clientSecret: secret)
             try await service.oauth2MVPDs.save(id: id, options: options, oauth2: settings, requestors: requestor, actor: Admin.cliActor)
             try await applyPreflight(service)
