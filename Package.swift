@@ -193,7 +193,8 @@ let package = Package(
         .target(
             name: "EntitleTesting",
             dependencies: [
-                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "ChildProcess", "SAML",
+                "EntitleCore", "EntitleModel", "EntitleStorage", "EntitleDomain", "EntitleHTTP", "EntitleHost", "EntitleClients", "ChildProcess",
+                "SAML",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
