@@ -75,6 +75,10 @@ import Testing
                         .POST, "/adobe-services/\(path)", form: [("requestor_id", "RE\(Self.nul)F"), ("resource_id", "news")], authorized: false),
                     "xml")
             }
+            // The operators' console is pages: its refusal is a page too (schemathesis found a JSON one there).
+            let console = try await anonymous.send(.GET, "/console/reports?reason=a%00b", authorized: false)
+            #expect(console.status == 400)
+            #expect(console.headers.first(name: "Content-Type")?.hasPrefix("text/html") == true, "\(console.headers)")
             #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
             // The service is unharmed: the same client still works.
             #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200)

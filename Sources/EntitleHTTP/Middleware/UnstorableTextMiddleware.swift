@@ -43,11 +43,11 @@ package struct UnstorableTextMiddleware: RouterMiddleware {
         return try refusal(for: request, context: context)
     }
 
-    /// Routes a browser opens: their errors are pages.
+    /// Routes a browser opens, the operators' console among them: their errors are pages.
     package static func isPage(_ path: String) -> Bool {
         path == "/" || path == "/authenticated" || path == "/activate" || path.hasPrefix("/activate/") || path.hasPrefix("/sp/saml/")
             || path.hasPrefix("/api/v2/authenticate/") || path.hasPrefix("/adobe-services/authenticate/")
-            || path == "/adobe-services/logout" || path == "/api/v1/authenticate"
+            || path == "/adobe-services/logout" || path == "/api/v1/authenticate" || path == "/console" || path.hasPrefix("/console/")
     }
 
     package static func mayHaveBody(_ request: Request) -> Bool {
