@@ -75,7 +75,7 @@ package struct OperatorView: Codable, Sendable, Equatable {
     package var disabled: Bool
     /// When created, ISO 8601.
     package var createdAt: String
-    /// What the account is limited to (issue 41); absent where not read, empty lists for an unscoped account.
+    /// What the account is limited to; absent where not read, empty lists for an unscoped account.
     package var scope: OperatorScope?
 
     /// The view of an account.

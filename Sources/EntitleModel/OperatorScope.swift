@@ -1,4 +1,4 @@
-/// What an operator account may reach (issue 41): every requestor and MVPD when both lists are empty (an unscoped
+/// What an operator account may reach: every requestor and MVPD when both lists are empty (an unscoped
 /// operator, the reach operators had before scopes), else only the requestors named (a programmer's team: those
 /// requestors, their integrations, apps, clients, degradation rules and reports) and the MVPDs named (an MVPD partner:
 /// that MVPD, its integrations and its reports). Stored in `operator_scopes` (migration 117).

@@ -1,5 +1,5 @@
 /// Who an event of the reports is counted for: the requestor, the MVPD, the client's platform (``ReportPlatform``) and
-/// its application (the software statement's `software_id`, empty when unknown), and (issue 41) the resource, the
+/// its application (the software statement's `software_id`, empty when unknown), and the resource, the
 /// client family, the kind of single sign-on, whether the sign-in was home-based and the reason of a denial or
 /// failure. Empty text: not known or not applicable (a sign-in has no resource, a grant no reason).
 package struct ReportKey: Hashable, Sendable {

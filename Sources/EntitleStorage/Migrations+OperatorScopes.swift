@@ -1,4 +1,4 @@
-/// Migration 117 (issue 41): the scope of an operator account — one row per requestor or MVPD it is limited to
+/// Migration 117: the scope of an operator account — one row per requestor or MVPD it is limited to
 /// (`kind` is `requestor` or `mvpd`). An account without rows is unscoped (it reaches everything, as before scopes).
 extension Migrations {
     package static let operatorScopes: [String] = [

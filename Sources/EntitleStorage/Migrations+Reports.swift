@@ -21,7 +21,7 @@ extension Migrations {
                 "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS app TEXT",
             ]
         ),
-        // Issue 41: the dimensions resource, client, sso, hba and reason (in the key of a row), the row's key id linking it
+        // The dimensions resource, client, sso, hba and reason (in the key of a row), the row's key id linking it
         // to its accounts, the accounts (distinct MVPD users) of each row, and the client family of a session.
         (118, reportDimensionsSQLite, reportDimensionsPostgreSQL),
     ]
@@ -65,7 +65,7 @@ extension Migrations {
         "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS report_client TEXT",
     ]
 
-    /// The columns of the dimensions of issue 41 and the row's key id (``ReportKey/rowKey``).
+    /// The columns of the report dimensions and the row's key id (``ReportKey/rowKey``).
     private static let newColumns = """
         resource TEXT NOT NULL, client TEXT NOT NULL, sso TEXT NOT NULL, hba TEXT NOT NULL, reason TEXT NOT NULL, row_key BIGINT NOT NULL
         """

@@ -327,7 +327,7 @@ package enum Migrations {
         ),
         // Issue 40: proxy MVPDs and their proxied MVPDs (Migrations+ProxyMVPDs.swift).
         (116, proxyMVPDs),
-        // Issue 41: the requestors and MVPDs an operator account is limited to (Migrations+OperatorScopes.swift).
+        // The requestors and MVPDs an operator account is limited to (Migrations+OperatorScopes.swift).
         (117, operatorScopes),
     ]
 

@@ -2,7 +2,7 @@ import EntitleModel
 import SQLKit
 
 /// Privacy requests at the storage level: every row that concerns one device or one MVPD user, read for an export or
-/// removed for an erase (issue 41). The tables and columns it reads are listed once here (``PrivacyStore/Table``); a new
+/// removed for an erase. The tables and columns it reads are listed once here (``PrivacyStore/Table``); a new
 /// table that holds a device id, a user id or a session code belongs in ``select(_:)``.
 package struct PrivacyStore: SQLStore {
     /// The database and caches this store shares with the others.

@@ -11,7 +11,7 @@ import Logging
 import NIOCore
 import Testing
 
-/// The catalog as code (issue 41.5) on the engine under test (SQLite, or PostgreSQL with `ENTITLE_TEST_DATABASE_URL`):
+/// The catalog as code on the engine under test (SQLite, or PostgreSQL with `ENTITLE_TEST_DATABASE_URL`):
 /// the demo world's catalog, exported as YAML and applied to an empty service, exports the same and a second apply
 /// changes nothing; a changed field is an update; what the file does not name is kept until `--prune`; a document with
 /// any problem is refused whole with each problem's path, and nothing changes.

@@ -10,7 +10,7 @@ import EntitleTesting
 import Foundation
 import Testing
 
-/// Privacy requests (issue 41): a device or an MVPD user signed in over REST API v2 is exported, then erased through the
+/// Privacy requests: a device or an MVPD user signed in over REST API v2 is exported, then erased through the
 /// admin API and through `entitle admin privacy` while the service runs. Afterwards no instance answers a profile for
 /// it, the database file (SQLite, with its write-ahead log) holds neither its device id nor its MVPD user id, and the
 /// changes log records both requests without either identifier. On SQLite, and on PostgreSQL with

@@ -8,7 +8,7 @@ import EntitleTesting
 import Foundation
 import Testing
 
-/// The reports' dimensions of issue 41 (resource, client family, single sign-on, home-based, reason) and their
+/// The reports' dimensions (resource, client family, single sign-on, home-based, reason) and their
 /// `uniqueAccounts`, over the real service (SQLite, and PostgreSQL under scripts/with-postgres.sh): a denial of the
 /// demo world reported by resource and by reason, client families told apart, two users over three sign-ins counted
 /// as two accounts, and the figures and accounts of two instances adding up in the same rows.

@@ -49,7 +49,7 @@ package struct CatalogOperations: Sendable {
     /// The whole catalog, normalized, its secrets with their values (in memory) and references to
     /// `secretsFolder/<mvpd>-authorization-key` and `…-oauth2-client-secret`.
     package func export(secretsFolder: String = defaultSecretsFolder) async throws -> CatalogDocument {
-        // The whole catalog is service-wide: a scoped operator (issue 41.1) reads its part through the lists instead.
+        // The whole catalog is service-wide: a scoped operator reads its part through the lists instead.
         if let reach = OperatorReach.scoped { throw reach.outOfScope("the whole catalog") }
         var document = CatalogDocument()
         let algorithms = Dictionary(

@@ -1,6 +1,6 @@
 import EntitleModel
 
-/// The reports a scoped operator may read (issue 41).
+/// The reports a scoped operator may read.
 extension OperatorReach {
     /// The report query as the acting operator may ask it: a filter on one of its requestors or MVPDs stands; a filter
     /// on another one is refused (403 `out_of_scope`); without either, the figures are limited to its requestors (or,

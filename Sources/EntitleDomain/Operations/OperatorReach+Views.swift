@@ -1,6 +1,6 @@
 import EntitleModel
 
-/// What a scoped operator sees of the admin views (issue 41): the MVPDs and integrations within its reach, and of an
+/// What a scoped operator sees of the admin views: the MVPDs and integrations within its reach, and of an
 /// MVPD only the integrations and per-requestor settings of its requestors (an MVPD partner sees all of its MVPD's).
 extension OperatorReach {
     /// The view as the acting operator may see it; nil when it may not see that MVPD at all.

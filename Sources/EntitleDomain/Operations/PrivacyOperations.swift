@@ -4,7 +4,7 @@ import EntitleModel
 import EntitleStorage
 import Foundation
 
-/// Privacy requests (issue 41), for every front end (`entitle admin privacy export|erase`, `POST /admin/api/privacy/…`):
+/// Privacy requests, for every front end (`entitle admin privacy export|erase`, `POST /admin/api/privacy/…`):
 /// everything the service holds about one device or one MVPD user, exported as JSON or erased from every store. Each
 /// request is recorded in the changes log with its reason and a keyed hash of the identifier, never the identifier.
 package struct PrivacyOperations: Sendable {
@@ -101,7 +101,7 @@ package struct PrivacyOperations: Sendable {
     }
 
     /// Checks the request; returns the reason without the identifier in it (it is recorded).
-    /// A scoped operator (issue 41.1) must name one of its requestors (an MVPD partner may not make privacy requests):
+    /// A scoped operator must name one of its requestors (an MVPD partner may not make privacy requests):
     /// the records of every requestor are the whole service's.
     private func check(_ subject: PrivacySubject, reason: String, change: Bool) async throws -> String {
         switch (subject.requestor, change) {

@@ -13,7 +13,7 @@ package struct OperatorIdentity: Sendable, Equatable {
     package var csrfToken: String
     /// SHA-256 of the session token (to end the session).
     package var tokenHash: String
-    /// What the operator is limited to (issue 41; unscoped by default).
+    /// What the operator is limited to (unscoped by default).
     package var scope = OperatorScope()
     /// How the changes log names this operator.
     package var actor: String { "operator:" + username }

@@ -1,6 +1,6 @@
 import EntitleModel
 
-/// What the acting operator may see and change (issue 41), checked by the operations every front end uses: the admin
+/// What the acting operator may see and change, checked by the operations every front end uses: the admin
 /// API and the console establish it once per request from the session (``current``), `entitle admin --as-operator`
 /// for the whole command. Without one (the CLI as the service's owner, the demo seeding, the service itself) every
 /// operation reaches everything, as does an unscoped operator.

@@ -7,7 +7,7 @@ import EntitleTesting
 import Foundation
 import Testing
 
-/// Scoped operators (issue 41): a programmer's team limited to its requestor and an MVPD partner limited to its MVPD
+/// Scoped operators: a programmer's team limited to its requestor and an MVPD partner limited to its MVPD
 /// each see and change exactly what is theirs, through the admin API, the console and the CLI; every refusal is a 403
 /// `out_of_scope`; an unscoped operator keeps its reach. On SQLite, and on PostgreSQL when `ENTITLE_TEST_DATABASE_URL`
 /// is set.
