@@ -30,15 +30,17 @@ package struct RouterService: ServiceHarness {
     /// The base URL the world was seeded with; requests to it go to the router.
     package var baseURL: String { host.configuration.baseURL }
 
-    /// Runs `body` against a prepared host behind the router test client; removes the storage afterwards.
+    /// Runs `body` against a prepared host behind the router test client (with the demo world unless `demo` is false);
+    /// removes the storage afterwards.
     package static func run(
-        rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(), logger: Logger? = nil,
+        rateLimit: Double = 0, burst: Double = 10, clock: ManualClock = ManualClock(), logger: Logger? = nil, demo: Bool = true,
         _ body: @escaping @Sendable (RouterService) async throws -> Void
     ) async throws {
+        RSAKeySource.enableReuseInTests()
         var configuration = HostConfiguration()
         configuration.dataDirectory = NSTemporaryDirectory() + "entitle-router-" + UUID().uuidString
+        configuration.demo = demo
         configuration.rateLimitPerSecond = rateLimit
-        RSAKeySource.enableReuseInTests()
         configuration.rateLimitBurst = burst
         configuration.catalogRefresh = .zero
         defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }

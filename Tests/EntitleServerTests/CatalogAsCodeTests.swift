@@ -17,28 +17,8 @@ import Testing
 /// any problem is refused whole with each problem's path, and nothing changes.
 @Suite(.timeLimit(.minutes(5))) struct CatalogAsCodeTests {
     /// Runs `body` on a service without the demo world, on its own data directory or PostgreSQL database.
-    static func withEmptyService(_ body: @Sendable (EntitleService) async throws -> Void) async throws {
-        var configuration = HostConfiguration()
-        configuration.dataDirectory = NSTemporaryDirectory() + "entitle-catalog-empty-" + UUID().uuidString
-        configuration.demo = false
-        configuration.catalogRefresh = .zero
-        defer { try? FileManager.default.removeItem(atPath: configuration.dataDirectory) }
-        let database = try await ScratchDatabase.create()
-        configuration.databaseURL = database?.url
-        var quiet = Logger(label: "entitle.test")
-        quiet.logLevel = .warning
-        do {
-            let host = try await EntitleHost.prepare(configuration: configuration, logger: quiet)
-            do { try await body(host.service) } catch {
-                await host.shutdown()
-                throw error
-            }
-            await host.shutdown()
-        } catch {
-            try? await database?.drop()
-            throw error
-        }
-        try? await database?.drop()
+    static func withEmptyService(_ body: @escaping @Sendable (EntitleService) async throws -> Void) async throws {
+        try await RouterService.run(demo: false) { router in try await body(router.host.service) }
     }
 
     /// The document as `entitle admin catalog apply` reads it back: its YAML text, then each secret from its "file" (the
