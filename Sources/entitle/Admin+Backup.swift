@@ -38,12 +38,11 @@ extension Admin {
             abstract: "Copy the SQLite database (with the signing keys) to a new owner-only file, consistent while the service runs.",
             discussion: "For PostgreSQL use pg_dump (the command says how). See docs/upgrading.md.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: ArgumentHelp("The backup file to create (it must not exist).", valueName: "file")) var to: String
 
         func run() async throws {
-            try Admin.requireSQLite(storage)
-            let dataDir = try AdminFailure.requireService(storage).dataDir
+            try Admin.requireSQLite(admin.storage)
+            let dataDir = try AdminFailure.requireService(admin.storage).dataDir
             do {
                 let summary = try await DatabaseMaintenance.backup(dataDirectory: dataDir, to: to, logger: Admin.storageLogger)
                 print("backed up \(DatabaseMaintenance.databasePath(dataDirectory: dataDir)) to \(to): \(summary)")
@@ -63,11 +62,10 @@ extension Admin {
                 how). See docs/upgrading.md.
                 """)
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: ArgumentHelp("The backup file made by `entitle admin backup`.", valueName: "file")) var from: String
 
         func run() async throws {
-            let dataDir = try Admin.requireSQLite(storage)
+            let dataDir = try Admin.requireSQLite(admin.storage)
             do {
                 let restored = try await DatabaseMaintenance.restore(
                     from: from, dataDirectory: dataDir, now: Date(), logger: Admin.storageLogger)
@@ -87,12 +85,11 @@ extension Admin {
         static let configuration = CommandConfiguration(
             abstract: "Show the database's schema version and what an upgrade to this binary would apply (changes nothing).")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
 
         func run() async throws {
-            try AdminFailure.requireService(storage)
+            try AdminFailure.requireService(admin.storage)
             var configuration: HostConfiguration
-            do { configuration = try storage.hostConfiguration() } catch { throw AdminFailure.exit("\(error)") }
+            do { configuration = try admin.storage.hostConfiguration() } catch { throw AdminFailure.exit("\(error)") }
             let logger = Admin.storageLogger
             let version: DatabaseMaintenance.SchemaReport
             do {

@@ -13,7 +13,6 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Every instance drops its cached catalog and MVPD authorization answers (within the catalog refresh bound).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
 
             func run() async throws {
                 let version = try await Admin.withService(admin) { try await $0.cacheFlush.flush(actor: Admin.cliActor) }
@@ -31,7 +30,6 @@ extension Admin {
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Keep an MVPD's authorization answers for SECONDS (0: never).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "Only for this requestor (default: every requestor).") var requestor: String?
             @Option(help: "Seconds.") var seconds: Int64
@@ -47,7 +45,6 @@ extension Admin {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Print the configured TTLs (requestor, MVPD, seconds).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
 
             func run() async throws {
                 let records = try await Admin.withService(admin) { try await $0.integrations.authorizationTTLs() }

@@ -15,7 +15,6 @@ extension Admin {
         struct Export: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Write the whole catalog as YAML (secrets as references to files).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Write the document to this file (default: standard output).") var out: String?
             @Option(
                 help: ArgumentHelp(
@@ -91,7 +90,6 @@ extension Admin {
                     "What the service has and the file does not name is reported and kept; --prune removes it (software statements are revoked). A file with any problem is refused whole, nothing applied. Each change goes to the changes log, described as catalog.apply."
             )
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "The catalog document (YAML or JSON).") var file: String
             @Flag(help: "Print the plan without changing anything.") var dryRun = false
             @Flag(help: "Remove what exists but is not in the file.") var prune = false

@@ -22,7 +22,6 @@ extension Admin {
                 abstract: "Print the changes log: time, who, action, target, before, after, and why (the description given with the change).",
                 discussion: "Oldest first unless --newest-first; --limit N keeps the N most recent changes.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Only changes from this time on, ISO 8601.") var since: String?
             @Option(help: "Only the N most recent changes.") var limit: Int?
             @Flag(help: "Newest first.") var newestFirst = false

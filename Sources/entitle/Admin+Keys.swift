@@ -10,7 +10,6 @@ extension Admin.Keys {
         static let configuration = CommandConfiguration(
             abstract: "List the service's keys: purpose, kid, state (signing, published, retired), signing from, retired at.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {

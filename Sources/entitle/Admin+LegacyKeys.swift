@@ -16,7 +16,6 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Issue a key pair: prints the public key, then the private key (shown once; give it to the app's developer only).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as REF.") var requestor: String
 
             func run() async throws {
@@ -31,7 +30,6 @@ extension Admin {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the key pairs of a requestor (public keys only).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
 
             func run() async throws {
@@ -46,7 +44,6 @@ extension Admin {
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a key pair: requests signed with it are refused at once.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Argument(help: "The public key.") var publicKey: String
 
             func run() async throws {

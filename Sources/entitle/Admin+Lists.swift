@@ -10,7 +10,6 @@ extension Admin.SoftwareStatement {
         static let configuration = CommandConfiguration(
             abstract: "List software statements: software_id, requestor, status, issued, name, redirect URIs (and server-to-server).")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Only this requestor's statements.") var requestor: String?
         @Flag(help: "Print JSON.") var json = false
 
@@ -34,7 +33,6 @@ extension Admin.Client {
         static let configuration = CommandConfiguration(
             abstract: "List registered clients (newest first): client_id, software_id, requestor, status, registered.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Only clients registered with this software statement.") var softwareID: String?
         @Option(help: "At most this many lines.") var limit = 100
         @Flag(help: "Print JSON.") var json = false

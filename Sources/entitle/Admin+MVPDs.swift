@@ -62,7 +62,6 @@ extension Admin.MVPD {
         static let configuration = CommandConfiguration(
             abstract: "Change an MVPD's name, logo, flags, profile lifetime, SAML metadata or how it is asked for authorization.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
         @OptionGroup var changes: Changes
 
@@ -79,7 +78,6 @@ extension Admin.MVPD {
             abstract: "Fetch again the SAML metadata of MVPDs set up with --saml-metadata-url and apply what changed (certificates, endpoints).",
             discussion: "Run it daily (a cron job or systemd timer); each change lands in the changes log. Exit 1 when a fetch failed.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Only this MVPD (default: every MVPD with a metadata URL).") var id: String?
 
         func run() async throws {
@@ -97,7 +95,6 @@ extension Admin.MVPD {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one MVPD as JSON: its settings (never its keys) and integrations.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
@@ -111,7 +108,6 @@ extension Admin.MVPD {
             abstract:
                 "Disable an MVPD for every requestor (no listing, sign-in or authorization within the catalog bound); integrations keep their state.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
@@ -124,7 +120,6 @@ extension Admin.MVPD {
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enable a disabled MVPD again.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
@@ -137,7 +132,6 @@ extension Admin.MVPD {
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a disabled MVPD with its integrations and settings.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "MVPD id.") var id: String
 
         func run() async throws {
@@ -159,7 +153,6 @@ extension Admin {
                 abstract: "Show an MVPD to one requestor's apps with another name or logo, or keep its sign-ins for another time.",
                 discussion: "An empty --display-name or --logo-url, or --profile-ttl 0, goes back to the MVPD's own setting.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "Display name for this requestor.") var displayName: String?
@@ -201,7 +194,6 @@ extension Admin {
         struct Enable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Offer an MVPD to a requestor's apps.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
 
@@ -217,7 +209,6 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Stop offering an MVPD to a requestor's apps: sign-ins and authorizations are refused within the catalog bound.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
 
@@ -232,7 +223,6 @@ extension Admin {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List integrations (requestor, MVPD, enabled or disabled).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Only this requestor's.") var requestor: String?
             @Option(help: "Only this MVPD's.") var mvpd: String?
             @Flag(help: "Print JSON.") var json = false

@@ -22,7 +22,6 @@ extension Admin {
                     "A key of the algorithm is created if there is none: published at /keys/media-token at once, signing after --promote-after (RSA signs the requestor's tokens until then). Update the video servers' verifiers first: verifiers older than this feature refuse a bundle with a non-RSA certificate."
             )
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as REF.") var requestor: String
             @Option(help: "rsa-sha256, ecdsa-p256-sha256 (or ecdsa-p256) or ed25519.") var algorithm: String
             @Option(help: "Seconds a new key is published before it signs (default: 900).") var promoteAfter: Int64?
@@ -51,7 +50,6 @@ extension Admin {
                 commandName: "media-token-algorithms",
                 abstract: "Print requestors with a non-default media-token algorithm.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
 
             func run() async throws {
                 let records = try await Admin.withService(admin) { try await $0.keyOperations.mediaTokenAlgorithms() }

@@ -22,7 +22,6 @@ extension Admin {
                 abstract: "Create an operator account.",
                 discussion: "The password is read from standard input when it is not a terminal (one line), else prompted twice.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
             @Option(help: "read-only or read-write.") var role: String
             @OptionGroup var scope: ScopeOptions
@@ -45,7 +44,6 @@ extension Admin {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List operator accounts.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
@@ -79,7 +77,6 @@ extension Admin {
                 abstract: "Limit an operator to some requestors and/or MVPDs, or lift every limit (--unscoped).",
                 discussion: "The new scope replaces the old one; the account's sessions see it on their next request. Recorded as operator.scope.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
             @OptionGroup var scope: ScopeOptions
             @Flag(help: "Lift every limit: the operator reaches every requestor and MVPD.") var unscoped = false
@@ -100,7 +97,6 @@ extension Admin {
         struct Disable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Disable an account: it cannot sign in, its sessions end at once.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
@@ -112,7 +108,6 @@ extension Admin {
         struct Enable: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Enable a disabled account again.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
@@ -124,7 +119,6 @@ extension Admin {
         struct Password: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Set a new password (read as by `operator add`); the account's sessions end.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
@@ -143,7 +137,6 @@ extension Admin {
                     "Five failed sign-ins for one account from one address lock it from that address for 15 minutes; twenty from one address lock that address. Counted in the database, shared by every instance."
             )
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {
@@ -157,7 +150,6 @@ extension Admin {
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove an operator account and its sessions.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Login name.") var username: String
 
             func run() async throws {

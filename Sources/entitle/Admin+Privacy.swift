@@ -38,7 +38,6 @@ extension Admin {
             static let configuration = CommandConfiguration(
                 abstract: "Print as JSON everything held about a device or an MVPD user (profiles, sessions, TempPass, grants, …).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @OptionGroup var selector: Selector
 
             func run() async throws {
@@ -58,7 +57,6 @@ extension Admin {
                     tables are vacuumed. --vacuum also rebuilds the SQLite file (VACUUM) or runs VACUUM FULL on PostgreSQL.
                     """)
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @OptionGroup var selector: Selector
             @Flag(help: "Also rebuild the database file (SQLite VACUUM; PostgreSQL VACUUM FULL of the touched tables).") var vacuum = false
 

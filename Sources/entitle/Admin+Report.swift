@@ -14,7 +14,6 @@ extension Admin {
                 Example: entitle admin report mvpd platform --start 2026-11-01T00:00:00Z --granularity day --format csv
                 """)
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Argument(
             help:
                 "Dimensions of the breakdown, in order (at most four): requestor, mvpd, platform, app, resource, client, sso, hba, reason (none: totals)."

@@ -42,7 +42,6 @@ extension Admin.Requestor {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a requestor (a channel of the programmer).")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id, such as MYNET.") var id: String
         @OptionGroup var settings: Settings
 
@@ -62,7 +61,6 @@ extension Admin.Requestor {
         static let configuration = CommandConfiguration(
             abstract: "Change a requestor's name, domains, certificate, limits or defaults for its integrations.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
         @OptionGroup var settings: Settings
         @Flag(help: "Remove the programmer certificate.") var removeProgrammerCertificate = false
@@ -94,7 +92,6 @@ extension Admin.Requestor {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List requestors.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Flag(help: "Print JSON.") var json = false
 
         func run() async throws {
@@ -111,7 +108,6 @@ extension Admin.Requestor {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print one requestor as JSON, with its integrations.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
@@ -124,7 +120,6 @@ extension Admin.Requestor {
         static let configuration = CommandConfiguration(
             abstract: "Disable a requestor: every protocol treats it as unknown (within the catalog bound) until enabled again.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {
@@ -137,7 +132,6 @@ extension Admin.Requestor {
     struct Enable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Enable a disabled requestor again.")
         @OptionGroup var admin: AdminStorageOptions
-        var storage: StorageOptions { admin.storage }
         @Option(help: "Requestor id.") var id: String
 
         func run() async throws {

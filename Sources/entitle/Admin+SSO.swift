@@ -18,7 +18,6 @@ extension Admin {
                     "Register an issuer (or replace the one with this id): its tokens' iss, the keys that verify them, the requestors that share its identities."
             )
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "The issuer's id, such as roku or mynet-accounts.") var id: String
             @Option(help: "amazon (Adobe-Subject-Token), roku (X-Roku-Reserved-Roku-Connect-Token) or service-token (AD-Service-Token).")
             var type: String
@@ -53,7 +52,6 @@ extension Admin {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List the registered issuers (keys by fingerprint).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Flag(help: "Print JSON.") var json = false
 
             func run() async throws {
@@ -80,7 +78,6 @@ extension Admin {
                 abstract:
                     "Remove an issuer: its tokens stop finding shared sign-ins at once, and the sign-ins shared under its identities are forgotten.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Argument(help: "The issuer's id.") var id: String
 
             func run() async throws {

@@ -63,7 +63,6 @@ struct Admin: AsyncParsableCommand {
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Issue a signed software statement; prints the JWT.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as REF.") var requestor: String
             @Option(help: "Application name.") var name: String
             @Option(
@@ -101,7 +100,6 @@ struct Admin: AsyncParsableCommand {
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a software statement: its clients stop working.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Argument(help: "The software_id.") var softwareID: String
 
             func run() async throws {
@@ -117,7 +115,6 @@ struct Admin: AsyncParsableCommand {
         struct Revoke: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Revoke a client: its access tokens stop working.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Argument(help: "The client_id.") var clientID: String
 
             func run() async throws {
@@ -136,7 +133,6 @@ struct Admin: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Add or update an MVPD: SAML 2.0 from its IdP metadata XML, or OAuth 2.0 (--oauth2-issuer or --oauth2-…-url).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
             @Option(
@@ -245,7 +241,6 @@ struct Admin: AsyncParsableCommand {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List MVPDs.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Flag(help: "Print JSON (each MVPD as `mvpd show` prints it).") var json = false
 
             func run() async throws {
@@ -287,7 +282,6 @@ struct Admin: AsyncParsableCommand {
                     "Rotate a key: the new one is published at once and signs after --promote-after; the previous one stays published for 24 hours.",
                 discussion: "After a media-token rotation the command prints what /keys/media-token publishes.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "media-token, media-token-ecdsa-p256, media-token-ed25519, jwt, saml-sp or token-encryption.") var purpose = "media-token"
             @Option(help: "Seconds the new key is published before it signs (default: 900 for media-token, 60 otherwise).")
             var promoteAfter: Int64?
@@ -336,7 +330,6 @@ struct Admin: AsyncParsableCommand {
         struct Set: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Apply authn-all, authz-all or authz-none for a time window.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
@@ -358,7 +351,6 @@ struct Admin: AsyncParsableCommand {
         struct List: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "List degradation rules.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id (default: all).") var requestor: String?
 
             func run() async throws {
@@ -374,7 +366,6 @@ struct Admin: AsyncParsableCommand {
         struct Remove: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Remove a degradation rule.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "MVPD id.") var mvpd: String
             @Option(help: "authn-all, authz-all or authz-none.") var rule: String
@@ -398,7 +389,6 @@ struct Admin: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Add or update a TempPass MVPD; with --resources it is a Promotional TempPass (that many videos per identity).")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "MVPD id.") var id: String
             @Option(help: "Display name.") var name: String
             @Option(help: "Logo URL.") var logoURL = ""
@@ -430,7 +420,6 @@ struct Admin: AsyncParsableCommand {
         struct Reset: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Reset the TempPass of a device, of an identity, or of everyone.")
             @OptionGroup var admin: AdminStorageOptions
-            var storage: StorageOptions { admin.storage }
             @Option(help: "Requestor id, such as MYNET.") var requestor: String
             @Option(help: "TempPass MVPD id.") var mvpd = "TempPass"
             @Option(
