@@ -51,7 +51,7 @@ fi
 # run on their own, not beside a hundred other suites on two cores.
 alone='FairShareTests|ReadinessTests|ConnectionLimitTests|CatalogVersionPollerTests'
 # The rest runs by layer, one `swift test` after another, each fully parallel: a few hundred tests at a time on two
-# cores rather than eight hundred, so no test waits minutes for a core (timeouts of 90 s were reached with all at once).
+# cores rather than eight hundred, so no test waits minutes for a core.
 unit='AccessEnablerTests|EntitleCoreTests|MediaTokenVerifierTests|SAMLTests|DemoMVPDTests'
 service='EntitleServerTests'
 endToEnd='EndToEndTests|BrowserTests|AdobeStyleDelegateTests'

@@ -7,12 +7,12 @@ import Synchronization
 package enum RSAKeySource: Sendable {
     /// A freshly generated key, always.
     case fresh
-    /// A freshly generated key, unless this process is a test harness that called ``enableReuseInTests(poolSize:)``:
-    /// then one of a few keys made once in this process and handed out in turn. A debug build of BoringSSL spends about a
-    /// second on each RSA-2048 key; a test suite that starts hundreds of services spent most of its time there. The
-    /// service asks for these only where reusing a key across separate test services is harmless (its own keys, the
-    /// demo world's), and never reuses one within a service (``ServiceKeys`` makes another when a rotation draws the
-    /// key it replaces).
+    /// A freshly generated key, unless this process is a test harness that called ``enableReuseInTests(poolSize:)``
+    /// (or a debug build given `ENTITLE_TEST_RSA_KEY_POOL`): then one of a few keys, handed out in turn. A debug build
+    /// of BoringSSL spends about a second on each RSA-2048 key, and a test suite starts hundreds of services. Only the
+    /// service's own keys and the demo world's ask for these, where sharing one between test services, or between two
+    /// purposes of one service, is harmless; a rotation never draws a key its purpose already publishes
+    /// (``ServiceKeys/rotate(purpose:promoteAfter:)`` draws again).
     case reusableInTests
 
     /// The pool, when enabled: the keys made so far, how many to make, and which to hand out next.
