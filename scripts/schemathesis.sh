@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Property-based API check: schemathesis (PyPI) generates requests from the service's own /openapi.json and fails on
 # any 5xx answer or any answer that does not match the document (status code, content type, body schema).
-# Runs against a fresh `entitle serve` (the debug build, SQLite, the demo world, throttling off) with the headers of a
+# Runs against a fresh `entitle serve` (ENTITLE_BINARY or the debug build, SQLite, the demo world, throttling off) with the headers of a
 # signed-in device, on a bounded budget: --max-examples per operation and --max-time for the whole run.
 #
 #   scripts/schemathesis.sh [--max-examples 20] [--max-time 150]
@@ -21,8 +21,13 @@ if [[ ! -x "$venv/bin/schemathesis" ]]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install --quiet schemathesis
 fi
-swift build --product entitle >&2
-bin="$(swift build --show-bin-path)/entitle"
+# The binary ENTITLE_BINARY names (scripts/test.sh sets it), else this checkout's debug build.
+if [[ -n "${ENTITLE_BINARY:-}" ]]; then
+  bin=$ENTITLE_BINARY
+else
+  swift build --product entitle >&2
+  bin="$(swift build --show-bin-path)/entitle"
+fi
 work=$(mktemp -d /tmp/entitle-schemathesis.XXXXXX)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 pid=""
