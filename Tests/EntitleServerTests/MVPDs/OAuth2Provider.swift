@@ -17,7 +17,7 @@ struct OAuth2Provider: Sendable {
     let clientSecret: String
 
     /// The repository's root.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let root = PackageRoot.path
 
     /// Whether python3 with venv is on this machine (CI must have it: there the tests run regardless and fail without it).
     static let available: Bool = {

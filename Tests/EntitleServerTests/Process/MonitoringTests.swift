@@ -7,8 +7,7 @@ import Testing
 /// and the alert rules query exists in a real `/metrics` scrape, docs/metrics.md documents every metric the scrape
 /// holds, and the ESM series carry only bounded label values.
 @Suite struct MonitoringTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let packageRoot = PackageRoot.url
 
     /// The `entitle_…` series names in a file.
     static func seriesNames(in path: String) throws -> Set<String> {

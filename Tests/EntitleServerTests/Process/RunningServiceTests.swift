@@ -11,8 +11,9 @@ import Logging
 import MediaTokenVerifier
 import Testing
 
-/// Throttling, key rotation, scale-out on one database, health and metrics.
-@Suite struct OperationsTests {
+/// A running service: throttling, key rotation, two instances on one database, health and metrics, a port already in
+/// use, a restart.
+@Suite struct RunningServiceTests {
     @Test func perDeviceTokenBucketAnswers429WithRetryAfter() async throws {
         try await LocalService.run(rateLimit: 1, burst: 5) { host in
             let tv = try await host.client(device: "throttled")  // register + token: 2 of 5
