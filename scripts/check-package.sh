@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Checks a release tarball (scripts/package.sh) on this machine: unpacks it, compares the shared libraries its binary
-# needs (readelf NEEDED; ldd for any not found) with the runtime libraries docs/deployment.md lists, checks the systemd
-# unit, then starts `entitle serve --no-demo --config` with the example configuration on a temporary data directory and
-# waits for /readyz to answer 200.
+# needs (readelf NEEDED; ldd for any not found) with the runtime libraries docs/deployment.md lists, checks that the
+# resource bundle beside the binary holds every resource of Sources/EntitleHTTP/Resources (the page and console
+# templates, the console's files, openapi.json), checks the systemd unit, then starts `entitle serve --no-demo --config`
+# with the example configuration on a temporary data directory, waits for /readyz to answer 200, and checks that the
+# activation page and the console's sign-in page are rendered from the tarball's own templates.
 #   scripts/check-package.sh [dist/entitle-VERSION-linux-ARCH.tar.gz]   (default: the newest in dist/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,21 @@ if ldd "$bin" | grep -q "not found"; then echo "FAIL missing libraries:"; ldd "$
 needed=$(readelf -d "$bin" | awk '/\(NEEDED\)/ {gsub(/[][]/, "", $5); print $5}' | grep -v '^ld-linux' | sort -u)
 for library in $needed; do
   if grep -qxF "$library" <<<"$documented"; then echo "ok   $library (documented)"; else echo "FAIL $library is needed but not in docs/deployment.md"; failed=1; fi
+done
+
+# The resource bundle: every file of the module's resources, by name, beside the binary (where the binary looks first).
+bundle="$(dirname "$bin")/Entitle_EntitleHTTP.resources"
+expected_resources=$(cd Sources/EntitleHTTP/Resources && find . -type f | sort)
+shipped_resources=$([ -d "$bundle" ] && cd "$bundle" && find . -type f | sort || true)
+missing_resources=$(comm -23 <(echo "$expected_resources") <(echo "$shipped_resources"))
+if [ -z "$missing_resources" ]; then echo "ok   bin/Entitle_EntitleHTTP.resources holds the $(echo "$expected_resources" | grep -c .) resources (templates, console files, openapi.json)"
+else echo "FAIL bin/Entitle_EntitleHTTP.resources lacks:"; echo "$missing_resources" | sed 's/^/       /'; failed=1; fi
+# A binary whose bundle is missing falls back to the bundle of the build directory it was built in, which exists on the
+# machine that built it: so the pages checked below must come from the tarball's templates, marked here in the
+# unpacked copy (an HTML comment), not merely render.
+marker="check-package-$$-$RANDOM"
+for template in pages/activate console/signIn; do
+  [ -f "$bundle/templates/$template.mustache" ] && printf '<!-- %s -->\n' "$marker" >>"$bundle/templates/$template.mustache"
 done
 
 # The systemd unit parses (pointed at the unpacked binary), where systemd-analyze exists.
@@ -56,5 +73,13 @@ if [ -n "$ready" ]; then
   operations=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$admin_port/metrics")
   if [ "$public" = 404 ] && [ "$operations" = 200 ]; then echo "ok   /console not on the service port; /metrics on the operations address"
   else echo "FAIL /console on the service port answered $public, /metrics on the operations address $operations"; failed=1; fi
+fi
+# The pages are the tarball's templates: the activation page (service port) and the console's sign-in (operations address).
+if [ -n "$ready" ]; then
+  for page in "http://127.0.0.1:$port/activate" "http://127.0.0.1:$admin_port/console/sign-in"; do
+    answer=$(curl -s -w '\n%{http_code}' "$page")
+    if [ "$(tail -n 1 <<<"$answer")" = 200 ] && grep -qF "$marker" <<<"$answer"; then echo "ok   /${page#http://127.0.0.1:*/} is rendered from the tarball's templates"
+    else echo "FAIL /${page#http://127.0.0.1:*/} answered $(tail -n 1 <<<"$answer") without the tarball's templates"; failed=1; fi
+  done
 fi
 [ "$failed" = 0 ] && echo "check-package: $tarball is good" || { echo "check-package: $tarball FAILED"; exit 1; }
