@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Plays a person in a browser for the REST walk-through: opens a sign-in URL of the Entitle service, posts the page's
-auto-posting SAML request to the MVPD (as a browser's script does), signs in at the MVPD's login form, posts the SAML
-response back, and prints where the browser ended (the page's title and message, or
-the app's redirect URL). Exit status 0 when the sign-in completed.
+"""Plays a person in a browser for the REST walk-through: opens a sign-in URL of the Entitle service (or the activation
+page `entitle device login` prints, `/activate?code=…`, whose code it submits), posts the page's auto-posting SAML
+request to the MVPD (as a browser's script does), signs in at the MVPD's login form, posts the SAML response back, and
+prints where the browser ended (the page's title and message, or the app's redirect URL). Exit status 0 when the
+sign-in completed.
 
     python3 scripts/play-login.py URL USER PASSWORD
 """
@@ -74,7 +75,7 @@ def main():
             sys.exit(f"HTTP {error.code} at {error.geturl()}: {page.title.strip()} {page.message}")
         page = Forms()
         page.feed(body)
-        form = next((f for f in page.forms if {"SAMLRequest", "SAMLResponse", "password"} & set(f["fields"])), None)
+        form = next((f for f in page.forms if {"SAMLRequest", "SAMLResponse", "password", "code"} & set(f["fields"])), None)
         if form is None:
             handover = re.search(r'<meta http-equiv="refresh" content="0;url=([^"]+)"', body)
             print(page.title.strip() + (": " + page.message if page.message else ""))
