@@ -11,7 +11,7 @@ version=${ENTITLE_VERSION:-$(git describe --tags --always --dirty 2>/dev/null ||
 arch=$(uname -m)
 started=$(date +%s)
 # No debug information: the tarball strips it anyway, and DWARF costs compile and link time.
-flags=(-c release --static-swift-stdlib -debug-info-format none --disable-index-store --scratch-path .build-release)
+flags=(-c release --static-swift-stdlib -debug-info-format none --scratch-path .build-release)
 swift build "${flags[@]}" --product entitle
 bin=$(swift build "${flags[@]}" --show-bin-path)
 built=$(date +%s)
