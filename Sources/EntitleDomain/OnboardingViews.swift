@@ -64,8 +64,14 @@ package struct IntegrationView: Codable, Sendable, Equatable {
     package var hbaProfileTTLSeconds: Int64?
     /// Resources home-based sign-ins are denied (absent: none).
     package var hbaDeniedResources: [String]?
+    /// True when the integration comes from a proxy's push (a proxied MVPD's `requestorIds`, or its proxy's
+    /// integrations), not from an operator; absent otherwise.
+    package var pushed: Bool?
 
-    package init(_ record: IntegrationRecord, preflightMaxResources: Int64? = nil, lineupAttribute: String? = nil, hba: HBAPolicy? = nil) {
+    package init(
+        _ record: IntegrationRecord, preflightMaxResources: Int64? = nil, lineupAttribute: String? = nil, hba: HBAPolicy? = nil, pushed: Bool = false
+    ) {
+        self.pushed = pushed ? true : nil
         hbaProfileTTLSeconds = hba?.profileTTLSeconds
         hbaDeniedResources = hba.flatMap { $0.deniedResources.isEmpty ? nil : $0.deniedResources }
         (requestor, mvpd, enabled) = (record.requestorId, record.mvpdId, record.enabled != 0)

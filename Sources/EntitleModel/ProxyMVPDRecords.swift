@@ -25,10 +25,13 @@ package struct ProxiedMVPDRecord: Sendable, Equatable, Codable {
     package var proxyMvpdId: String
     /// The `ProviderID` sent in the AuthnRequest's IDPEntry and expected as the answer's Issuer (nil: the id).
     package var providerId: String?
-    /// Display name.
+    /// Display name, as pushed.
     package var displayName: String
-    /// Logo URL (may be empty).
+    /// Logo URL (may be empty), as pushed.
     package var logoURL: String
+    /// The display name and logo an operator gave it instead (nil: the pushed one), kept across pushes.
+    package var operatorDisplayName: String? = nil
+    package var operatorLogoURL: String? = nil
     /// The login page's iframe size, when it is shown in an iframe.
     package var iframeHeight: Int64?
     package var iframeWidth: Int64?

@@ -79,6 +79,10 @@ package struct MVPDRecord: Sendable, Equatable {
     /// The proxy MVPD this proxied MVPD signs in and authorizes through (nil: not a proxied MVPD). Its SAML settings are
     /// the proxy's; its entity id is the SAML Issuer the proxy answers with for it.
     package var proxyMvpdId: String? = nil
+    /// The login page's iframe size a proxy pushed for this proxied MVPD (`<iframeSize>`), as the requestors' MVPD lists
+    /// read it (nil elsewhere, and when none was pushed).
+    package var iframeWidth: Int64? = nil
+    package var iframeHeight: Int64? = nil
 
     /// The MVPD whose SAML options, SSO binding and authorization protocol apply: the proxy of a proxied MVPD, else itself.
     package var settingsMVPDId: String { proxyMvpdId ?? id }

@@ -73,17 +73,23 @@ extension CatalogStore {
         var overrideDisplayName: String?
         var overrideLogoUrl: String?
         var overrideProfileTtlSeconds: Int64?
+        /// A proxied MVPD's pushed iframe size.
+        var proxiedIframeWidth: Int64?
+        var proxiedIframeHeight: Int64?
     }
 
     /// The enabled integrations matching `condition` (on `i`, the integrations), as MVPD rows of MVPDs not disabled,
-    /// with the integration's overrides applied (the profile lifetime: the integration's, else its requestor's default).
+    /// with the integration's overrides applied (the profile lifetime: the integration's, else its requestor's default)
+    /// and a proxied MVPD's pushed iframe size.
     private func integratedRecords(where condition: SQLQueryString) async throws -> [MVPDRecord] {
         let query: SQLQueryString =
             """
             SELECT m.*, o.display_name AS override_display_name, o.logo_url AS override_logo_url,
-              COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds
+              COALESCE(o.profile_ttl_seconds, r.default_profile_ttl_seconds) AS override_profile_ttl_seconds,
+              px.iframe_width AS proxied_iframe_width, px.iframe_height AS proxied_iframe_height
             FROM mvpds m JOIN (\(unsafeRaw: Self.integrationsWithProxied)) i ON i.mvpd_id = m.id
             LEFT JOIN integration_overrides o ON o.requestor_id = i.requestor_id AND o.mvpd_id = i.mvpd_id
+            LEFT JOIN proxied_mvpds px ON px.id = m.id
             LEFT JOIN requestors r ON r.id = i.requestor_id
             WHERE i.enabled = 1 AND NOT EXISTS (SELECT 1 FROM disabled_mvpds d WHERE d.mvpd_id = m.id)
             AND NOT EXISTS (SELECT 1 FROM mvpd_proxies p WHERE p.mvpd_id = m.id AND p.listed = 0)
@@ -95,6 +101,7 @@ extension CatalogStore {
             if let name = override.overrideDisplayName { record.displayName = name }
             if let logo = override.overrideLogoUrl { record.logoUrl = logo }
             if let ttl = override.overrideProfileTtlSeconds { record.profileTtlSeconds = ttl }
+            (record.iframeWidth, record.iframeHeight) = (override.proxiedIframeWidth, override.proxiedIframeHeight)
             return record
         }
     }

@@ -329,6 +329,8 @@ package enum Migrations {
         (116, proxyMVPDs),
         // The requestors and MVPDs an operator account is limited to (Migrations+OperatorScopes.swift).
         (117, operatorScopes),
+        // A proxied MVPD's name and logo as pushed and as an operator changed them (Migrations+ProxiedMVPDEdits.swift).
+        (119, proxiedMVPDEdits),
     ]
 
     /// Applies every migration not yet recorded, each recorded with `now` (milliseconds since 1970). Safe to run from

@@ -8,7 +8,9 @@ extension Admin.SoftwareStatement {
     /// `entitle admin software-statement list`: every software statement, one per line.
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List software statements: software_id, requestor, status, issued, name, redirect URIs (and server-to-server).")
+            abstract:
+                "List software statements: software_id, requestor (- for a proxy's web-service statement), status, issued, name, redirect URIs (and server-to-server)."
+        )
         @OptionGroup var admin: AdminStorageOptions
         @Option(help: "Only this requestor's statements.") var requestor: String?
         @Flag(help: "Print JSON.") var json = false
@@ -19,7 +21,8 @@ extension Admin.SoftwareStatement {
             for s in statements {
                 print(
                     [
-                        s.softwareId, s.requestorId, s.revoked ? "revoked" : "active", Admin.date(seconds: s.issuedAt), s.name,
+                        s.softwareId, s.requestorId.isEmpty ? "-" : s.requestorId, s.revoked ? "revoked" : "active", Admin.date(seconds: s.issuedAt),
+                        s.name,
                         s.redirectURIs.joined(separator: ","),
                     ].joined(separator: "\t") + (s.serverToServer ? "\tserver-to-server" : ""))
             }

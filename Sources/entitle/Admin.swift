@@ -63,7 +63,7 @@ struct Admin: AsyncParsableCommand {
         struct Create: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Issue a signed software statement; prints the JWT.")
             @OptionGroup var admin: AdminStorageOptions
-            @Option(help: "Requestor id, such as REF.") var requestor: String
+            @Option(help: "Requestor id, such as REF (not for a proxy's web-service client, --proxy-mvpd).") var requestor: String?
             @Option(help: "Application name.") var name: String
             @Option(
                 name: .customLong("redirect-uri"),
@@ -80,12 +80,23 @@ struct Admin: AsyncParsableCommand {
                 help: ArgumentHelp(
                     "For a proxy MVPD's web-service client: its clients may read and push the proxied MVPDs of this proxy (Proxy MVPD Web Service).",
                     discussion:
-                        "The proxy must have been marked with `mvpd add … --proxy`; --requestor is the requestor the statement's clients register under."
+                        "The proxy must have been marked with `mvpd add … --proxy`. Without --requestor (and --redirect-uri, which it does not need) the statement belongs to no requestor: its clients' access tokens open the Proxy MVPD Web Service only."
                 ))
             var proxyMvpd: String?
 
+            func validate() throws {
+                if requestor == nil && proxyMvpd == nil {
+                    throw ValidationError("Give --requestor (or --proxy-mvpd, for a proxy MVPD's web-service client).")
+                }
+                if requestor == nil && serverToServer { throw ValidationError("--server-to-server needs --requestor.") }
+            }
+
             func run() async throws {
                 let (id, jwt) = try await Admin.withService(admin) { service in
+                    guard let requestor else {
+                        return try await service.proxyMVPDs.issueSoftwareStatement(
+                            proxy: proxyMvpd ?? "", name: name, redirectURIs: redirectURIs, actor: Admin.cliActor)
+                    }
                     if let proxyMvpd { try await service.proxyMVPDs.requireProxy(proxyMvpd) }
                     let issued = try await service.applications.issueSoftwareStatement(
                         requestor: requestor, name: name, redirectURIs: redirectURIs, serverToServer: serverToServer, actor: Admin.cliActor)

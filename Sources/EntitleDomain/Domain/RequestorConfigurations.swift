@@ -25,11 +25,11 @@ package struct RequestorConfigurations: Sendable {
 }
 
 extension MVPDRecord {
-    /// The wire form of this MVPD.
+    /// The wire form of this MVPD (`isProxy`: Adobe's flag of a proxied MVPD).
     package var configuration: MVPDConfiguration {
         MVPDConfiguration(
             id: id, displayName: displayName, logoUrl: logoUrl, authPerAggregator: isTempPass, isTempPass: isTempPass,
-            enablePlatformServices: enablePlatformServices, boardingStatus: boardingStatus,
+            isProxy: proxyMvpdId != nil, enablePlatformServices: enablePlatformServices, boardingStatus: boardingStatus,
             platformMappingId: platformMappingId, displayInPlatformPicker: displayInPlatformPicker,
             requiresSafariViewController: requiresSafariViewController, hasLogout: sloUrl != nil,
             encryptedUserMetadata: encryptedAttributes)

@@ -38,7 +38,10 @@ package struct AdminCatalog: Sendable {
     /// One requestor × MVPD integration; refuses one that does not exist.
     @discardableResult
     package func existingIntegration(requestor: String, mvpd: String) async throws -> IntegrationRecord {
-        guard let record = try await onboarding.integrations(requestor: requestor, mvpd: mvpd).first else {
+        var found = try await onboarding.integrations(requestor: requestor, mvpd: mvpd).first
+        // A proxied MVPD's integration may come from its proxy's push only (its settings may still be set).
+        if found == nil { found = try await catalog.pushedIntegrations(mvpd: mvpd).first { $0.requestorId == requestor } }
+        guard let record = found else {
             throw AdminError(
                 "unknown_integration", "\(mvpd) is not integrated with \(requestor) (`entitle admin integration enable` first)", status: 404)
         }
@@ -71,7 +74,10 @@ package struct AdminCatalog: Sendable {
         // Proxy MVPDs (issue 40): the proxy of a proxied MVPD and what it pushed, or a proxy's settings.
         view.proxyMVPD = record.proxyMvpdId
         view.proxy = try await catalog.proxy(id: record.id)
-        if let proxy = record.proxyMvpdId { view.proxied = try await catalog.proxiedMVPDs(proxy: proxy).first { $0.id == record.id } }
+        if let proxy = record.proxyMvpdId {
+            view.proxied = try await catalog.proxiedMVPDs(proxy: proxy).first { $0.id == record.id }
+            view.integrations += try await catalog.pushedIntegrations(mvpd: record.id).map { IntegrationView($0, pushed: true) }
+        }
         return view
     }
 }

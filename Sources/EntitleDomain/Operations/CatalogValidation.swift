@@ -86,10 +86,14 @@ enum CatalogValidation {
         let currentStatements = Dictionary(current.softwareStatements.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (index, statement) in document.softwareStatements.enumerated() {
             let path = "softwareStatements[\(index)]"
-            check(path + ".requestor", requestorIDs.contains(statement.requestor), unknownReference("requestor", statement.requestor, prune))
+            // A proxy's web-service statement may belong to no requestor (empty), and needs no redirect URI.
+            let proxyOnly = statement.proxyMVPD != nil && statement.requestor.isEmpty
+            check(
+                path + ".requestor", proxyOnly || requestorIDs.contains(statement.requestor),
+                unknownReference("requestor", statement.requestor, prune))
             check(path + ".name", !statement.name.trimmingCharacters(in: .whitespaces).isEmpty && statement.name.count <= 200, "1-200 characters")
             check(
-                path + ".redirectURIs", !statement.redirectURIs.isEmpty,
+                path + ".redirectURIs", proxyOnly || !statement.redirectURIs.isEmpty,
                 "at least one redirect URI (the AccessEnabler SDK's default is adobepass://ios.app)")
             for (number, uri) in statement.redirectURIs.enumerated() {
                 check(

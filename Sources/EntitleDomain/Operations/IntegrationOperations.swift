@@ -57,15 +57,18 @@ package struct IntegrationOperations: Sendable {
             after: IntegrationView(after))
     }
 
-    /// Integrations, optionally of one requestor and/or MVPD.
+    /// Integrations, optionally of one requestor and/or MVPD: the recorded ones, then those of proxied MVPDs that come
+    /// from their proxy's pushes (`pushed`).
     package func views(requestor: String?, mvpd: String?) async throws -> [IntegrationView] {
         var views: [IntegrationView] = []
-        for record in try await onboarding.integrations(requestor: requestor, mvpd: mvpd)
+        let pushed = try await catalog.pushedIntegrations(mvpd: mvpd).filter { requestor == nil || $0.requestorId == requestor }
+        for (record, isPushed) in try await onboarding.integrations(requestor: requestor, mvpd: mvpd).map({ ($0, false) })
+            + pushed.map({ ($0, true) })
         where OperatorReach.maySee(requestor: record.requestorId, mvpd: record.mvpdId) {
             let preflight = try await mvpdOptions.integrationPreflightMaxResources(requestor: record.requestorId, mvpd: record.mvpdId)
             let lineup = try await mvpdOptions.preflightLineupAttribute(requestor: record.requestorId, mvpd: record.mvpdId)
             let hba = try await mvpdOptions.hbaPolicy(requestor: record.requestorId, mvpd: record.mvpdId)
-            views.append(IntegrationView(record, preflightMaxResources: preflight, lineupAttribute: lineup, hba: hba))
+            views.append(IntegrationView(record, preflightMaxResources: preflight, lineupAttribute: lineup, hba: hba, pushed: isPushed))
         }
         return views
     }

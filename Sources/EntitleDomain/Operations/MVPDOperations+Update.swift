@@ -22,6 +22,7 @@ extension MVPDOperations {
     package func applyUpdate(id: String, _ update: MVPDUpdate, metadataXML: String?, actor: String) async throws {
         try OperatorReach.requireMVPD(id)
         var record = try await lookups.existingMVPD(id)
+        if let proxy = record.proxyMvpdId { return try await updateProxied(record, proxy: proxy, update, metadataXML: metadataXML, actor: actor) }
         let before = try await lookups.mvpdView(record)
         if let name = update.displayName {
             guard !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw AdminError("invalid_value", "the display name must not be empty") }

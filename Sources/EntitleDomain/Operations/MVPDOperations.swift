@@ -69,13 +69,21 @@ package struct MVPDOperations: Sendable {
             after: ["disabled": disabled])
     }
 
-    /// Removes a disabled MVPD with its integrations and settings (refused while it is enabled), and records it.
+    /// Removes a disabled MVPD with its integrations and settings (refused while it is enabled), and records it. A proxy
+    /// goes with its proxied MVPDs; a proxied MVPD is removed only by its proxy's push (refused here: disable it).
     package func remove(id: String, actor: String) async throws {
         try OperatorReach.requireServiceWide("removing an MVPD")
         let before = try await lookups.mvpdView(id: id)
+        if let proxy = before.proxyMVPD {
+            throw AdminError(
+                "proxied_mvpd",
+                "\(id) is a proxied MVPD of \(proxy), whose pushes decide which proxied MVPDs exist: disable it instead "
+                    + "(`entitle admin mvpd disable --id \(id)`), which its proxy's pushes keep", status: 409)
+        }
         guard before.disabled else {
             throw AdminError("mvpd_enabled", "disable \(id) first (`entitle admin mvpd disable --id \(id)`), then remove it", status: 409)
         }
+        if before.proxy != nil { try await removeProxiedMVPDs(of: id, actor: actor) }
         try await onboarding.deleteMVPD(id: id)
         try await changes.record(actor: actor, action: "mvpd.remove", target: id, before: before)
     }

@@ -53,7 +53,8 @@ extension AdminAPIController {
     }
 
     package struct NewSoftwareStatement: Decodable {
-        package var requestor: String
+        /// The requestor (absent for a proxy's web-service client, `proxyMVPD`: its statement belongs to no requestor).
+        package var requestor: String?
         package var name: String
         package var redirectURIs: [String]?
         /// For a network's backend calling REST API v2 for its devices (docs/web-and-server-apps.md); default false.
@@ -62,7 +63,7 @@ extension AdminAPIController {
         package var proxyMVPD: String? = nil
 
         /// Creates the value from each of its stored properties.
-        package init(requestor: String, name: String, redirectURIs: [String]? = nil, serverToServer: Bool? = nil) {
+        package init(requestor: String?, name: String, redirectURIs: [String]? = nil, serverToServer: Bool? = nil) {
             self.requestor = requestor
             self.name = name
             self.redirectURIs = redirectURIs
@@ -83,9 +84,17 @@ extension AdminAPIController {
 
     package func issueSoftwareStatement(_ request: Request, context: AdminContext) async throws -> Response {
         let body = try await Self.decode(NewSoftwareStatement.self, request, context: context)
+        guard let requestor = body.requestor else {
+            guard let proxy = body.proxyMVPD, body.serverToServer != true else {
+                throw AdminAPIError.make(400, "invalid_request", "Give requestor (or proxyMVPD, for a proxy MVPD's web-service client).")
+            }
+            let issued = try await service.proxyMVPDs.issueSoftwareStatement(
+                proxy: proxy, name: body.name, redirectURIs: body.redirectURIs ?? [], actor: context.operatorIdentity.actor)
+            return Self.json(IssuedSoftwareStatement(softwareID: issued.id, softwareStatement: issued.jwt), status: .created)
+        }
         if let proxy = body.proxyMVPD { try await service.proxyMVPDs.requireProxy(proxy) }
         let issued = try await service.applications.issueSoftwareStatement(
-            requestor: body.requestor, name: body.name, redirectURIs: body.redirectURIs ?? [], serverToServer: body.serverToServer ?? false,
+            requestor: requestor, name: body.name, redirectURIs: body.redirectURIs ?? [], serverToServer: body.serverToServer ?? false,
             actor: context.operatorIdentity.actor)
         if let proxy = body.proxyMVPD {
             try await service.proxyMVPDs.allowSoftwareStatement(issued.id, proxy: proxy, actor: context.operatorIdentity.actor)

@@ -73,7 +73,7 @@ extension ConsoleController {
         do { mvpd = try await service.mvpds.view(id: id) } catch let error as AdminError where error.status != 403 {
             return pages.problem(ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/mvpds")
         }
-        let content = ConsoleMVPDPage(
+        var content = ConsoleMVPDPage(
             mvpd: .init(
                 id: mvpd.id, name: mvpd.name, kind: mvpd.kind, entityID: mvpd.entityID, singleSignOnURL: mvpd.singleSignOnURL ?? "",
                 signingCertificates: mvpd.signingCertificates, authorizationProtocol: mvpd.authorizationProtocol,
@@ -92,6 +92,7 @@ extension ConsoleController {
                 picker: mvpd.boardingStatus == "PICKER", notSupported: mvpd.boardingStatus == "NOT_SUPPORTED",
                 protocolNone: mvpd.authorizationProtocol == "none", protocolXACML: mvpd.authorizationProtocol == "xacml",
                 protocolREST: mvpd.authorizationProtocol == "rest", protocolJSON: mvpd.authorizationProtocol == "entitle-json"))
+        (content.proxiedBy, content.pushedName) = (mvpd.proxyMVPD, mvpd.proxied?.displayName)
         return pages.page(
             content, title: "MVPD \(id)", nav: .mvpds, identity: context.operatorIdentity, flash: ConsoleFlash(request: request),
             withinScope: context.operatorIdentity.scope.mvpds.contains(id))

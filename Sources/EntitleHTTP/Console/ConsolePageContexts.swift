@@ -273,6 +273,9 @@ package struct ConsoleMVPDPage: ConsolePageContent {
     package var preflight: [Preflight]
     package var homeBased: [HomeBased]
     package var flags: Flags
+    /// A proxied MVPD: its proxy, and the name its proxy pushed (nil for other MVPDs, which closes the section).
+    package var proxiedBy: String? = nil
+    package var pushedName: String? = nil
 }
 
 /// The service's keys by purpose, with what a rotation affects (`keys.mustache`).

@@ -192,12 +192,15 @@ extension LegacyV1Controller {
 }
 
 extension MVPDRecord {
-    /// The `<mvpd>` element of the config document (protocol notes §4.2).
+    /// The `<mvpd>` element of the config document (protocol notes §4.2). The login page opens in an iframe of the size a
+    /// proxy pushed for its proxied MVPD (`<iframeSize>`); every other login page is a full page (500 × 300 when asked).
     package var v1Configuration: V1Value {
+        let iframe = iframeWidth != nil || iframeHeight != nil
         var fields: [(String, V1Value)] = [
             ("id", .string(id)), ("displayName", .string(displayName)), ("logoUrl", .string(logoUrl)),
             ("authPerAggregator", .bool(isTempPass)), ("passiveAuthnEnabled", .bool(false)), ("authPerBrowserSession", .bool(false)),
-            ("iFrameRequired", .bool(false)), ("iFrameWidth", .int(500)), ("iFrameHeight", .int(300)), ("tempPass", .bool(isTempPass)),
+            ("iFrameRequired", .bool(iframe)), ("iFrameWidth", .int(iframeWidth ?? 500)), ("iFrameHeight", .int(iframeHeight ?? 300)),
+            ("tempPass", .bool(isTempPass)),
         ]
         if enablePlatformServices {
             fields += [
