@@ -159,10 +159,10 @@ extension EntitleService {
                 .group(context: AdminContext.self))
         let consolePages = ConsolePages(templates)
         let console = router.group("/console")
-        let signedIn = router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators, pages: consolePages)).group(
-            context: AdminContext.self)
-        ConsoleSignInController(accounts: operators, pages: consolePages, publicBaseURL: configuration.publicBaseURL)
-            .addRoutes(open: console, authenticated: signedIn)
+        let signIn = ConsoleSignInController(accounts: operators, pages: consolePages, publicBaseURL: configuration.publicBaseURL)
+        let signedIn = router.group("/console").add(middleware: ConsoleAuthMiddleware(accounts: operators, pages: consolePages, signIn: signIn))
+            .group(context: AdminContext.self)
+        signIn.addRoutes(open: console, authenticated: signedIn)
         ConsoleController(service: self, accounts: operators, pages: consolePages).addRoutes(open: console, authenticated: signedIn)
     }
 }

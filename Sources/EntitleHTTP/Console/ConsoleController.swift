@@ -2,6 +2,7 @@ import EntitleCore
 import EntitleDomain
 import EntitleModel
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOFoundationCompat
 
@@ -74,12 +75,15 @@ package struct ConsoleController {
 }
 
 /// Establishes the operator of every console page from the session cookie (and what it may reach, for the operations);
-/// without a valid session, the browser is sent to the sign-in page. A page outside a scoped operator's scope answers
+/// without a valid session, a page (GET) sends the browser to the sign-in page, and a change (any other method) is
+/// refused with 401 and the sign-in form saying nothing was changed. A page outside a scoped operator's scope answers
 /// 403 with a page that says so.
 package struct ConsoleAuthMiddleware: RouterMiddleware {
     package let accounts: OperatorAccounts
     /// Renders the refusal of a page outside the operator's scope.
     package var pages: ConsolePages?
+    /// Renders the sign-in form that refuses a change without a session (without it, the change is sent to sign-in).
+    package var signIn: ConsoleSignInController?
 
     package func handle(_ request: Request, context: AppContext, next: @concurrent (Request, AppContext) async throws -> Response) async throws
         -> Response
@@ -87,6 +91,7 @@ package struct ConsoleAuthMiddleware: RouterMiddleware {
         guard let token = request.cookies[AdminAuthMiddleware.cookieName]?.value, !token.isEmpty, token.count <= 128,
             let identity = try await accounts.identity(token: token)
         else {
+            if let signIn, request.method != .get, request.method != .head { return signIn.refuseWithoutSession(context: context) }
             return ConsolePages.redirect(to: "/console/sign-in")
         }
         var context = context
@@ -100,9 +105,10 @@ package struct ConsoleAuthMiddleware: RouterMiddleware {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(accounts: OperatorAccounts, pages: ConsolePages? = nil) {
+    package init(accounts: OperatorAccounts, pages: ConsolePages? = nil, signIn: ConsoleSignInController? = nil) {
         self.accounts = accounts
         self.pages = pages
+        self.signIn = signIn
     }
 }
 

@@ -6,7 +6,7 @@ import Hummingbird
 
 /// The console's sign-in and sign-out (`/console/sign-in`, `/console/sign-out`): an operator account's name and
 /// password give the admin API's session cookie; the sign-in form is tied to the browser that loaded it.
-package struct ConsoleSignInController {
+package struct ConsoleSignInController: Sendable {
     package let accounts: OperatorAccounts
     package let pages: ConsolePages
     /// The service's public address (a `https` one makes the cookies `Secure`).
@@ -65,6 +65,15 @@ package struct ConsoleSignInController {
         var response = ConsolePages.redirect(to: "/console/sign-in")
         response.setCookie(AdminAuthMiddleware.signedOutCookie)
         return response
+    }
+
+    /// The answer to a change posted without a valid session (none, expired, or signed out): 401 and a fresh sign-in
+    /// form that says nothing was changed — a form is never carried out after a sign-in it did not have.
+    package func refuseWithoutSession(context: AppContext) -> Response {
+        restartSignIn(
+            context: context, username: "",
+            error: "You are not signed in, or your session has ended: nothing was changed. Sign in, then make the change again.",
+            status: .unauthorized)
     }
 
     private func restartSignIn(context: AppContext, username: String, error: String, status: HTTPResponse.Status) -> Response {
