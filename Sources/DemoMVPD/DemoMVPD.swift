@@ -11,6 +11,10 @@ import SAML
 package struct DemoMVPD: Sendable {
     /// The demo providers: DemoCable, DemoFiber, DemoSSO (SAML 2.0) and DemoStream (OAuth 2.0).
     package static let providers: [DemoProvider] = [.demoCable, .demoFiber, .demoSSO, .demoStream]
+    /// The demo proxy MVPD, Demo Proxy.
+    package static let proxies: [DemoProvider] = [.demoProxy]
+    /// The MVPDs Demo Proxy signs in: Valley Cable and Hills Fiber (the list the demo world pushes for it).
+    package static let proxiedProviders: [DemoProvider] = [.demoValley, .demoHills]
     /// Entitle's client id at the demo OAuth 2.0 providers.
     package static let oauth2ClientID = DemoOAuth2Provider.clientID
 
@@ -47,14 +51,29 @@ package struct DemoMVPD: Sendable {
 
     /// The demo provider with this id, or nil.
     package static func provider(id: String) -> DemoProvider? {
-        providers.first { $0.id == id }
+        (providers + proxies + proxiedProviders).first { $0.id == id }
+    }
+
+    /// The proxied MVPD of `proxy` whose entity id (pushed as its ProviderID) is `entityID`, or nil.
+    static func proxiedProvider(entityID: String, of proxy: DemoProvider, baseURL: String) -> DemoProvider? {
+        proxiedProviders.first { $0.proxiedBy == proxy.id && $0.entityID(baseURL: baseURL) == entityID }
+    }
+
+    /// The MVPD that decides for `userID` at `provider`'s authorization endpoints: for a proxy, the proxied MVPD the
+    /// subscriber belongs to (a proxy knows its users' MVPD; Adobe's query does not name it), else `provider` itself.
+    static func deciding(_ provider: DemoProvider, userID: String) -> DemoProvider {
+        guard provider.isProxy,
+            let subscriber = DemoSubscriber.all.first(where: { $0.userID == userID && self.provider(id: $0.providerID)?.proxiedBy == provider.id }),
+            let proxied = self.provider(id: subscriber.providerID)
+        else { return provider }
+        return proxied
     }
 
     /// The IdP metadata of a demo provider: entity ID `"\(baseURL)/\(id)"`, SSO `…/saml/sso` for both the
-    /// HTTP-Redirect and the HTTP-POST binding, SLO `…/saml/slo` (DemoFiber only); nil for an unknown id or an
-    /// OAuth 2.0 provider.
+    /// HTTP-Redirect and the HTTP-POST binding, SLO `…/saml/slo` (DemoFiber and DemoProxy); nil for an unknown id, an
+    /// OAuth 2.0 provider or a proxied MVPD (it has no IdP of its own: its proxy's metadata serves it).
     package func metadata(for providerID: String) -> IdentityProviderMetadata? {
-        guard let provider = Self.provider(id: providerID), !provider.signsInWithOAuth2 else { return nil }
+        guard let provider = Self.provider(id: providerID), !provider.signsInWithOAuth2, provider.proxiedBy == nil else { return nil }
         let base = configuration.baseURL
         return IdentityProviderMetadata(
             entityID: provider.entityID(baseURL: base),

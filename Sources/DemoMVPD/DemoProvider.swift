@@ -14,6 +14,12 @@ package struct DemoProvider: Sendable, Equatable, Hashable {
     package let brandColor: String
     /// Whether users sign in with OAuth 2.0 (``DemoMVPD`` `{mvpd}/oauth2/…`) rather than SAML.
     package var signsInWithOAuth2 = false
+    /// A proxy MVPD's id when this MVPD is one of its proxied MVPDs: it has no IdP of its own and signs in through the
+    /// proxy's endpoints, which answer in its name (``DemoMVPD/proxiedProviders``).
+    package var proxiedBy: String? = nil
+    /// Whether this MVPD is a proxy MVPD: its SSO endpoint signs in with the proxied MVPD the AuthnRequest's Scoping
+    /// names, its authorization and Single Logout endpoints answer for its proxied MVPDs (``DemoMVPD/proxies``).
+    package var isProxy = false
 
     /// Creates a provider description.
     package init(
@@ -35,12 +41,15 @@ package struct DemoProvider: Sendable, Equatable, Hashable {
     package func entityID(baseURL: String) -> String { "\(baseURL)/\(id)" }
 
     /// The SSO endpoint when the demo MVPD is mounted at `baseURL`: GET for the HTTP-Redirect binding, POST for the
-    /// HTTP-POST binding.
-    package func singleSignOnURL(baseURL: String) -> String { "\(baseURL)/\(id)/saml/sso" }
+    /// HTTP-POST binding. A proxied MVPD's is its proxy's.
+    package func singleSignOnURL(baseURL: String) -> String { "\(baseURL)/\(endpointID)/saml/sso" }
+
+    /// The id of the MVPD whose endpoints serve this one: its proxy's for a proxied MVPD, else its own.
+    package var endpointID: String { proxiedBy ?? id }
 
     /// The HTTP-Redirect SLO endpoint when mounted at `baseURL`; nil when the MVPD has no Single Logout.
     package func singleLogoutURL(baseURL: String) -> String? {
-        supportsSingleLogout ? "\(baseURL)/\(id)/saml/slo" : nil
+        supportsSingleLogout ? "\(baseURL)/\(endpointID)/saml/slo" : nil
     }
 
     /// A self-contained SVG logo (no external assets, no scripts).
@@ -80,4 +89,28 @@ extension DemoProvider {
         id: "DemoSSO", displayName: "Demo SSO TV", supportsSingleLogout: false,
         requiresSafariViewController: false, platformSSO: true,
         brandColor: "#8a2be2")
+}
+
+extension DemoProvider {
+    /// Demo Proxy: a proxy MVPD (Adobe's proxy SAML integration) signing in the subscribers of Valley Cable and
+    /// Hills Fiber, with Single Logout; never in a picker itself.
+    package static let demoProxy: DemoProvider = {
+        var provider = DemoProvider(
+            id: "DemoProxy", displayName: "Demo Proxy", supportsSingleLogout: true, requiresSafariViewController: false,
+            platformSSO: false, brandColor: "#475569")
+        provider.isProxy = true
+        return provider
+    }()
+    /// Valley Cable: proxied by Demo Proxy.
+    package static let demoValley = proxied(id: "DemoValley", displayName: "Valley Cable", brandColor: "#0e7490")
+    /// Hills Fiber: proxied by Demo Proxy.
+    package static let demoHills = proxied(id: "DemoHills", displayName: "Hills Fiber", brandColor: "#7c3aed")
+
+    private static func proxied(id: String, displayName: String, brandColor: String) -> DemoProvider {
+        var provider = DemoProvider(
+            id: id, displayName: displayName, supportsSingleLogout: true, requiresSafariViewController: false, platformSSO: false,
+            brandColor: brandColor)
+        provider.proxiedBy = "DemoProxy"
+        return provider
+    }
 }

@@ -7,13 +7,20 @@ extension DemoSAMLIdentityProvider {
     /// `GET {mvpd}/saml/sso`: validates the AuthnRequest, then answers with the assertion straight away when the
     /// browser has a session here (and ForceAuthn is false), else with the login page.
     func singleSignOn(request: Request, providerID: String) async -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        guard let endpoint = DemoMVPD.provider(id: providerID), endpoint.proxiedBy == nil else { return state.notFoundPage() }
         let now = state.configuration.now()
+        let query = state.queryItems(request)
+        let provider: DemoProvider
         let accepted: AcceptedAuthnRequest
+        do {
+            provider = try signInProvider(at: endpoint, samlRequest: query["SAMLRequest"], viaPOST: false)
+        } catch {
+            return state.errorPage(endpoint, status: error.status, heading: error.heading, message: error.message)
+        }
         do {
             accepted = try await state.withServiceProviderCertificates { () throws(DemoRequestError) in
                 try acceptAuthnRequest(
-                    query: state.queryItems(request), rawQuery: request.uri.query,
+                    query: query, rawQuery: request.uri.query,
                     provider: provider, checkSignature: true,
                     checkFreshness: true, now: now)
             }
@@ -41,7 +48,7 @@ extension DemoSAMLIdentityProvider {
 
     /// `GET {mvpd}/login`: the login page without a SAML request (signs in to the account page).
     func accountLoginPage(request: Request, providerID: String) -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        guard let provider = DemoMVPD.provider(id: providerID), provider.proxiedBy == nil, !provider.isProxy else { return state.notFoundPage() }
         return loginPage(
             request: request, provider: provider, action: "saml/login", samlRequest: "", relayState: "",
             username: "", errorMessage: nil, now: state.configuration.now())
@@ -50,15 +57,24 @@ extension DemoSAMLIdentityProvider {
     /// `POST {mvpd}/saml/login`: checks the CSRF token and the credentials; on success sets the session cookie and
     /// posts the signed SAML Response to the SP (or, without a SAML request, redirects to the account page).
     func login(request: Request, providerID: String) async -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        guard let endpoint = DemoMVPD.provider(id: providerID), endpoint.proxiedBy == nil else { return state.notFoundPage() }
         guard let form = await state.formFields(request) else {
             return state.errorPage(
-                provider, status: .contentTooLarge, heading: "Request too large",
+                endpoint, status: .contentTooLarge, heading: "Request too large",
                 message: "The sign-in form is larger than allowed.")
         }
         let now = state.configuration.now()
         let samlRequest = form["SAMLRequest"] ?? ""
         let relayState = form["RelayState"] ?? ""
+        let provider: DemoProvider
+        do {
+            let viaPOST = samlRequest.hasPrefix(AcceptedAuthnRequest.postMarker)
+            provider = try signInProvider(
+                at: endpoint, samlRequest: viaPOST ? String(samlRequest.dropFirst(AcceptedAuthnRequest.postMarker.count)) : samlRequest,
+                viaPOST: viaPOST)
+        } catch {
+            return state.errorPage(endpoint, status: error.status, heading: error.heading, message: error.message)
+        }
         guard let csrfCookie = request.cookies[Self.csrfCookieName]?.value,
             verifyLoginToken(
                 form["csrf"] ?? "", provider: provider, csrfCookie: csrfCookie,
@@ -121,6 +137,8 @@ extension DemoSAMLIdentityProvider {
             issuer: provider.entityID(baseURL: state.configuration.baseURL),
             signer: state.configuration.identity)
         builder.nameIDFormat = "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent"  // stable opaque user id
+        // A proxy answers in the proxied MVPD's name: Issuer and NameQualifier (Adobe's proxy SAML integration).
+        if provider.proxiedBy != nil { builder.nameQualifier = provider.entityID(baseURL: state.configuration.baseURL) }
         let samlResponse: String
         do {
             samlResponse = try builder.success(

@@ -10,14 +10,20 @@ extension DemoSAMLIdentityProvider {
     /// destination, the SP's ACS URL, recent; and an ID posted before is a replay. Then the same answer as
     /// `GET {mvpd}/saml/sso`: the assertion for a browser with a session, else the login page.
     func singleSignOnPost(request: Request, providerID: String) async -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        guard let endpoint = DemoMVPD.provider(id: providerID), endpoint.proxiedBy == nil else { return state.notFoundPage() }
         guard let form = await state.formFields(request, limit: SAMLResponseValidator.maxBase64Length + 64 * 1024) else {
             return state.errorPage(
-                provider, status: .contentTooLarge, heading: "Request too large",
+                endpoint, status: .contentTooLarge, heading: "Request too large",
                 message: "The sign-in request is larger than allowed.")
         }
         let now = state.configuration.now()
+        let provider: DemoProvider
         let accepted: AcceptedAuthnRequest
+        do {
+            provider = try signInProvider(at: endpoint, samlRequest: form["SAMLRequest"], viaPOST: true)
+        } catch {
+            return state.errorPage(endpoint, status: error.status, heading: error.heading, message: error.message)
+        }
         do {
             accepted = try await state.withServiceProviderCertificates { () throws(DemoRequestError) in
                 try acceptAuthnRequest(query: form, viaPOST: true, provider: provider, checkSignature: true, checkFreshness: true, now: now)

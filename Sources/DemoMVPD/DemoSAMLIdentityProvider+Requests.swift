@@ -97,6 +97,12 @@ extension DemoSAMLIdentityProvider {
                 status: .badRequest, heading: "Wrong destination",
                 message: "The sign-in request is addressed to \"\(request.destination)\", not to \(provider.displayName) (\(ssoURL)).")
         }
+        // A proxied MVPD is signed in only when the request's Scoping names it (Adobe's proxy SAML integration).
+        if provider.isProxy || (provider.proxiedBy != nil && request.scoping?.providerID != provider.entityID(baseURL: state.configuration.baseURL)) {
+            throw DemoRequestError(
+                status: .badRequest, heading: "No TV provider chosen",
+                message: "The sign-in request does not name the TV provider to sign in with (samlp:Scoping).")
+        }
         if checkFreshness, abs(request.issueInstant.timeIntervalSince(now)) > state.configuration.requestMaxAge {
             throw DemoRequestError(
                 status: .badRequest, heading: "Sign-in request expired",

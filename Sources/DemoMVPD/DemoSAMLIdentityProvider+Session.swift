@@ -33,7 +33,9 @@ extension DemoSAMLIdentityProvider {
 
     /// `GET {mvpd}/saml/slo`: ends the IdP session and redirects with a signed LogoutResponse to the SP.
     func singleLogout(request: Request, providerID: String) async -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID), provider.supportsSingleLogout else { return state.notFoundPage() }
+        guard let provider = DemoMVPD.provider(id: providerID), provider.supportsSingleLogout, provider.proxiedBy == nil else {
+            return state.notFoundPage()
+        }
         let now = state.configuration.now()
         let query = state.queryItems(request)
         let logoutRequest: LogoutRequest, serviceProvider: TrustedServiceProvider, singleLogoutURL: String
@@ -45,17 +47,20 @@ extension DemoSAMLIdentityProvider {
         } catch {
             return state.errorPage(provider, status: error.status, heading: error.heading, message: error.message)
         }
-        let session = currentSession(request, provider: provider, now: now)
+        // A proxy ends the session of the proxied MVPD the request names and answers in its name.
+        let ending = provider.isProxy ? proxiedSessionsEnding(logoutRequest, proxy: provider, request: request, now: now) : [provider]
+        let answering = provider.isProxy && ending.count == 1 ? ending[0] : provider
+        let session = ending.compactMap { currentSession(request, provider: $0, now: now) }.first
         let matches = session.map { $0.0.userID == logoutRequest.nameID } ?? false
         state.logger.info(
             "demo MVPD single logout",
             metadata: [
-                "mvpd": "\(provider.id)", "sp": "\(serviceProvider.entityID.logEscaped)",
+                "mvpd": "\(answering.id)", "sp": "\(serviceProvider.entityID.logEscaped)",
                 "hadSession": "\(session != nil)", "nameIDMatched": "\(matches)",
             ])
         let response = LogoutResponse(
             id: AuthnRequest.newID(), issueInstant: now,
-            issuer: provider.entityID(baseURL: state.configuration.baseURL),
+            issuer: answering.entityID(baseURL: state.configuration.baseURL),
             destination: singleLogoutURL, inResponseTo: logoutRequest.id, success: true)
         let location: String
         do {
@@ -70,12 +75,12 @@ extension DemoSAMLIdentityProvider {
                 message: "\(provider.displayName) could not complete the sign-out.")
         }
         // The browser session ends whatever the NameID says: signing out is never harmful.
-        return state.redirect(to: location, status: .found, cookies: [clearedSessionCookie(provider: provider)])
+        return state.redirect(to: location, status: .found, cookies: ending.map { clearedSessionCookie(provider: $0) })
     }
 
     /// `GET {mvpd}/account`: the subscriber's package when signed in, else a link to sign in.
     func account(request: Request, providerID: String) -> Response {
-        guard let provider = DemoMVPD.provider(id: providerID) else { return state.notFoundPage() }
+        guard let provider = DemoMVPD.provider(id: providerID), provider.proxiedBy == nil, !provider.isProxy else { return state.notFoundPage() }
         let subscriber = currentSession(request, provider: provider, now: state.configuration.now())?.1
         return state.htmlResponse(
             state.pages.account(

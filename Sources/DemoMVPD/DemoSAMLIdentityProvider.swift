@@ -42,6 +42,7 @@ struct DemoSAMLIdentityProvider: Sendable {
     /// The name of the session cookie of a provider (one cookie per MVPD).
     func sessionCookieName(_ provider: DemoProvider) -> String { "demo_mvpd_session_\(provider.id)" }
 
-    /// The path session cookies of a provider are scoped to.
-    func cookiePath(_ provider: DemoProvider) -> String { "\(state.basePath)/\(provider.id)" }
+    /// The path session cookies of a provider are scoped to: under the endpoints that sign it in (a proxied MVPD's
+    /// are its proxy's).
+    func cookiePath(_ provider: DemoProvider) -> String { "\(state.basePath)/\(provider.endpointID)" }
 }

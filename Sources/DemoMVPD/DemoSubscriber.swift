@@ -55,6 +55,13 @@ package struct DemoSubscriber: Sendable, Equatable, Hashable {
         DemoSubscriber(
             username: "frank", password: "frank-pass", providerID: "DemoStream", userID: "dst-frank-0e72",
             householdID: "H-4002", channels: ["sports"], maxRating: "TV-PG", zip: "02135"),
+        // The subscribers of Demo Proxy's proxied MVPDs (they sign in through the proxy).
+        DemoSubscriber(
+            username: "grace", password: "grace-pass", providerID: "DemoValley", userID: "dv-grace-4b17",
+            householdID: "H-5001", channels: ["news", "sports"], maxRating: "TV-14", zip: "97201"),
+        DemoSubscriber(
+            username: "heidi", password: "heidi-pass", providerID: "DemoHills", userID: "dh-heidi-c250",
+            householdID: "H-6001", channels: ["news", "movies"], maxRating: "TV-MA", zip: "80202"),
     ]
 
     /// The subscriber of `providerID` whose credentials match, or nil (unknown user, wrong password or wrong MVPD

@@ -76,7 +76,8 @@ extension DemoXACMLDecisionPoint {
                     message: error.details ?? "The resource is not a channel id or MRSS."),
                 status: .badRequest)
         }
-        let decision = AuthorizationDecision.decide(userID: body.userID, resource: resource, provider: provider)
+        let decision = AuthorizationDecision.decide(
+            userID: body.userID, resource: resource, provider: DemoMVPD.deciding(provider, userID: body.userID))
         state.logger.info(
             "demo MVPD authorization decision",
             metadata: [

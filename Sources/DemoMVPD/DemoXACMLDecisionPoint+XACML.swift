@@ -79,9 +79,11 @@ extension DemoXACMLDecisionPoint {
         }
         guard case .success(let results) = decisions(userID: query.question.subject, resources: query.question.resources, provider: provider)
         else { return xmlResponse("A resource is not a channel id or MRSS.", status: .badRequest) }
+        // A proxy answers in the name of the proxied MVPD whose subscriber is asked about (Adobe's proxy SAML integration).
+        let answering = DemoMVPD.deciding(provider, userID: query.question.subject)
         do {
             let body = try XACML.soapResponse(
-                response: XACML.response(results), issuer: provider.entityID(baseURL: state.configuration.baseURL), audience: issuer,
+                response: XACML.response(results), issuer: answering.entityID(baseURL: state.configuration.baseURL), audience: issuer,
                 inResponseTo: query.id, signer: state.configuration.identity, now: state.configuration.now())
             var response = Response(status: .ok, body: .init(byteBuffer: ByteBuffer(string: body)))
             response.headers[.contentType] = "text/xml; charset=utf-8"
@@ -125,6 +127,7 @@ extension DemoXACMLDecisionPoint {
     private func decisions(
         userID: String, resources: [String], provider: DemoProvider
     ) -> Result<[(resource: String, permit: Bool, obligation: String?, message: String?)], BadResource> {
+        let provider = DemoMVPD.deciding(provider, userID: userID)
         var results: [(resource: String, permit: Bool, obligation: String?, message: String?)] = []
         for raw in resources {
             guard let resource = try? ProtectedResource(parsing: raw), Self.isWellFormedIfMarkup(raw) else { return .failure(BadResource()) }

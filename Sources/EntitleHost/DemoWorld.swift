@@ -19,7 +19,8 @@ package struct DemoWorldInfo: Sendable {
     package let programmerKeyPath: String
 }
 
-/// The seeded demo world of the design: requestor `REF`, the DemoMVPD providers, TempPass and the app's statement.
+/// The seeded demo world of the design: requestor `REF`, the DemoMVPD providers, Demo Proxy and its proxied MVPDs,
+/// TempPass and the app's statement.
 enum DemoWorld {
     static let requestorID = "REF"
     static let redirectURIs = ["adobepass://ios.app", "entitle-demo://callback"]
@@ -84,7 +85,10 @@ enum DemoWorld {
     }
 
     /// Seeds (or re-synchronises) the demo world. Idempotent: endpoints follow the current base URL.
-    static func seed(service: EntitleService, demo: DemoMVPD, demoBaseURL: String, dataDirectory: String) async throws -> DemoWorldInfo {
+    /// With `proxy`, Demo Proxy and its proxied MVPDs too (``seedDemoProxy(service:demo:demoBaseURL:)``).
+    static func seed(service: EntitleService, demo: DemoMVPD, demoBaseURL: String, dataDirectory: String, proxy: Bool = true) async throws
+        -> DemoWorldInfo
+    {
         let demoFolder = dataDirectory + "/demo"
         let programmerKeyPath = demoFolder + "/programmer-key.pem"
         let programmerCertPath = demoFolder + "/programmer-cert.pem"
@@ -116,6 +120,7 @@ enum DemoWorld {
             }
         }
         try await seedDemoStream(service: service, demo: demo, demoBaseURL: demoBaseURL)
+        if proxy { try await seedDemoProxy(service: service, demo: demo, demoBaseURL: demoBaseURL) }
         try await service.mvpds.saveTempPass(
             id: "TempPass", displayName: "Try it free", logoURL: service.configuration.publicBaseURL + "/logos/TempPass.svg",
             minutes: 10, requestors: [requestorID])

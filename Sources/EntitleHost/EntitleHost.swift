@@ -89,7 +89,9 @@ package struct EntitleHost: Sendable {
                 clock: clock)
             demoConfiguration.lineupProviders = configuration.demoLineupProviders
             let demo = DemoMVPD(configuration: demoConfiguration, logger: logger)
-            let info = try await DemoWorld.seed(service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory)
+            let info = try await DemoWorld.seed(
+                service: service, demo: demo, demoBaseURL: demoBaseURL, dataDirectory: configuration.dataDirectory,
+                proxy: configuration.demoProxy)
             return EntitleHost(
                 configuration: configuration, service: service, engine: engine, demo: demo, demoInfo: info, profileListener: listener,
                 templates: templates)

@@ -51,6 +51,9 @@ package struct HostConfiguration: Sendable {
     /// The demo MVPDs whose assertions carry the channel lineup, their integration with `REF` seeded to preflight by
     /// lineup (DemoSSO; tests choose others).
     package var demoLineupProviders: Set<String> = ["DemoSSO"]
+    /// Whether the demo world has Demo Proxy, a proxy MVPD with two proxied MVPDs in `REF`'s picker (`serve` always
+    /// seeds it; the in-process test harnesses only when a test asks, so the other tests' demo world stays as it was).
+    package var demoProxy = true
     /// Days the reports' per-minute figures are kept; nil keeps them (`entitle admin` and the tests leave them alone).
     package var reportRetentionDays: Int?
     /// How often this instance adds its pending report figures to the database (and once more at shutdown).

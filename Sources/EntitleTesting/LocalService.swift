@@ -30,8 +30,8 @@ package struct LocalService: ServiceHarness {
     package var transport: ServiceTransport { .httpClient(httpClient) }
 
     /// Runs `body` with a started host (trusting the forwarding headers of `trustedProxies`, the DemoMVPD sending channel
-    /// lineups for `demoLineupProviders`, reading MVPD metadata URLs again on the `metadataRefresh` schedule); stops
-    /// everything afterwards.
+    /// lineups for `demoLineupProviders`, reading MVPD metadata URLs again on the `metadataRefresh` schedule, the demo
+    /// world with Demo Proxy and its proxied MVPDs when `demoProxy`); stops everything afterwards.
     /// The catalog is checked before every use unless `catalogRefresh` says otherwise (tests that change it from
     /// another process then see the change at once).
     package static func run(
@@ -39,9 +39,10 @@ package struct LocalService: ServiceHarness {
         databaseURL: String? = nil, dataDirectory: String? = nil, catalogRefresh: Duration = .zero,
         profileCacheBound: Duration = ProfileCache.defaultBound, trustedProxies: [IPAddressRange] = [],
         demoLineupProviders: Set<String> = ["DemoSSO"], metadataRefresh: (interval: Duration, check: Duration)? = nil,
-        _ body: (LocalService) async throws -> Void
+        demoProxy: Bool = false, _ body: (LocalService) async throws -> Void
     ) async throws {
         var configuration = HostConfiguration()
+        configuration.demoProxy = demoProxy
         if let metadataRefresh {
             (configuration.metadataRefreshInterval, configuration.metadataRefreshCheck) = (metadataRefresh.interval, metadataRefresh.check)
         }

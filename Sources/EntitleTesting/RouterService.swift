@@ -40,6 +40,7 @@ package struct RouterService: ServiceHarness {
         var configuration = HostConfiguration()
         configuration.dataDirectory = NSTemporaryDirectory() + "entitle-router-" + UUID().uuidString
         configuration.demo = demo
+        configuration.demoProxy = false  // as LocalService's: Demo Proxy only where a test asks
         configuration.rateLimitPerSecond = rateLimit
         configuration.rateLimitBurst = burst
         configuration.catalogRefresh = .zero

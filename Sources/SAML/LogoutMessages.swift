@@ -17,6 +17,9 @@ package struct LogoutRequest: Sendable, Equatable {
     package var nameID: String
     /// The session (AuthnStatement SessionIndex) that ends; nil = all sessions of `nameID`.
     package var sessionIndex: String?
+    /// The NameID's `NameQualifier`: the entity id that issued it, sent to a proxy MVPD for a proxied MVPD's sign-in
+    /// (the proxied MVPD's entity id, as its assertion named it); none when nil.
+    package var nameQualifier: String? = nil
 
     /// Creates a request.
     package init(id: String, issueInstant: Date, issuer: String, destination: String, nameID: String, sessionIndex: String?) {
@@ -32,7 +35,8 @@ package struct LogoutRequest: Sendable, Equatable {
     package func xml() -> String {
         "<samlp:LogoutRequest xmlns:samlp=\"\(NS.protocol_)\" xmlns:saml=\"\(NS.assertion)\" ID=\"\(XMLEscape.attribute(id))\""
             + " Version=\"2.0\" IssueInstant=\"\(SAMLTime.format(issueInstant))\" Destination=\"\(XMLEscape.attribute(destination))\">"
-            + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer><saml:NameID>\(XMLEscape.attribute(nameID))</saml:NameID>"
+            + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer><saml:NameID"
+            + (nameQualifier.map { " NameQualifier=\"\(XMLEscape.attribute($0))\"" } ?? "") + ">\(XMLEscape.attribute(nameID))</saml:NameID>"
             + (sessionIndex.map { "<samlp:SessionIndex>\(XMLEscape.attribute($0))</samlp:SessionIndex>" } ?? "")
             + "</samlp:LogoutRequest>"
     }
@@ -58,13 +62,16 @@ package struct LogoutRequest: Sendable, Equatable {
         let root = doc.root
         guard root.isElement(NS.protocol_, "LogoutRequest") else { throw SAMLError.malformed("root is not samlp:LogoutRequest") }
         let common = try MessageHeader(root)
-        guard let nameID = root.child(NS.assertion, "NameID")?.trimmedText, !nameID.isEmpty else {
+        guard let nameIDNode = root.child(NS.assertion, "NameID"), !nameIDNode.trimmedText.isEmpty else {
             throw SAMLError.missing("LogoutRequest has no NameID")
         }
-        return LogoutRequest(
+        let nameID = nameIDNode.trimmedText
+        var request = LogoutRequest(
             id: common.id, issueInstant: common.issueInstant, issuer: common.issuer,
             destination: common.destination, nameID: nameID,
             sessionIndex: root.child(NS.protocol_, "SessionIndex")?.trimmedText)
+        request.nameQualifier = nameIDNode.attribute("NameQualifier")
+        return request
     }
 }
 

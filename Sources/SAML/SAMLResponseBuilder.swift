@@ -44,6 +44,8 @@ package struct SAMLResponseBuilder: Sendable {
     package let signer: SigningIdentity
     /// NameID Format written in the Subject.
     package var nameIDFormat: String = "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified"
+    /// The NameID's `NameQualifier` (a proxy MVPD writes the proxied MVPD's entity id there); none when nil.
+    package var nameQualifier: String? = nil
     /// AuthnContextClassRef written in the AuthnStatement.
     package var authnContextClassRef: String = "urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport"
 
@@ -85,7 +87,8 @@ package struct SAMLResponseBuilder: Sendable {
             + " xmlns:xsi=\"\(NS.xsi)\" ID=\"\(assertionID)\" Version=\"2.0\" IssueInstant=\"\(instant)\">"
             + "<saml:Issuer>\(XMLEscape.attribute(issuer))</saml:Issuer>"
             + XMLSigner.template(referenceID: assertionID, certificateBase64: signer.certificateBase64DER)
-            + "<saml:Subject><saml:NameID Format=\"\(XMLEscape.attribute(nameIDFormat))\">\(XMLEscape.attribute(nameID))</saml:NameID>"
+            + "<saml:Subject><saml:NameID Format=\"\(XMLEscape.attribute(nameIDFormat))\""
+            + (nameQualifier.map { " NameQualifier=\"\(XMLEscape.attribute($0))\"" } ?? "") + ">\(XMLEscape.attribute(nameID))</saml:NameID>"
             + "<saml:SubjectConfirmation Method=\"urn:oasis:names:tc:SAML:2.0:cm:bearer\">"
             + "<saml:SubjectConfirmationData\(inResponse) NotOnOrAfter=\"\(end)\" Recipient=\"\(XMLEscape.attribute(destination))\"/>"
             + "</saml:SubjectConfirmation></saml:Subject>"

@@ -188,6 +188,7 @@ struct Serve: AsyncParsableCommand {
                         "                       bob / bob-pass (Demo Cable: news, sports; TV-PG)",
                         "                       carol / carol-pass (Demo Fiber: news; TV-14)",
                         "                       dave / dave-pass (Demo SSO TV: news, movies; TV-14)",
+                        "                       grace / grace-pass (Valley Cable, through the proxy Demo Proxy: news, sports; TV-14)",
                         "  TempPass:            TempPass (10 minutes per device, no login);",
                         "                       TempPassPromo (3 videos per AP-TempPass-Identity, 24 hours)",
                         "  Activation page:     \(base)/activate",

@@ -131,6 +131,12 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
     /// checked before anything is written (400: schema, duplicate ids, unknown requestors, an id that is another
     /// MVPD's), so a refused push changes nothing. One changes-log entry names what was added, changed and removed.
     package func push(proxy: String, xml: String, client: ClientRecord) async throws {
+        try await push(proxy: proxy, xml: xml, pushedBy: client.clientId, actor: "client:" + client.clientId)
+    }
+
+    /// ``push(proxy:xml:client:)`` by `pushedBy` (recorded with each proxied MVPD), logged as `actor`'s: the demo world
+    /// pushes Demo Proxy's list this way.
+    package func push(proxy: String, xml: String, pushedBy: String, actor: String) async throws {
         let list: ProxiedMVPDList
         do { list = try ProxiedMVPDList.parse(xml: xml) } catch let error as ProxiedMVPDList.SchemaError {
             throw Refusal(400, "The proxied MVPDs do not follow the schema: \(error.description)")
@@ -156,7 +162,7 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
         for (position, entry) in list.entries.enumerated() {
             let record = ProxiedMVPDRecord(
                 id: entry.id, proxyMvpdId: proxy, providerId: entry.providerID, displayName: entry.displayName, logoURL: entry.logoURL,
-                iframeHeight: entry.iframeHeight, iframeWidth: entry.iframeWidth, requestorIds: entry.requestorIDs, pushedBy: client.clientId,
+                iframeHeight: entry.iframeHeight, iframeWidth: entry.iframeWidth, requestorIds: entry.requestorIDs, pushedBy: pushedBy,
                 pushedAt: now)
             if let old = current.first(where: { $0.id == entry.id }) {
                 if Self.entry(old) == entry { unchanged.append(entry.id) } else { changed.append(entry.id) }
@@ -171,7 +177,7 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
             try await catalog.deleteProxiedMVPD(id: id)
         }
         try await changes.record(
-            actor: "client:" + client.clientId, action: "mvpd.proxied.push", target: proxy,
+            actor: actor, action: "mvpd.proxied.push", target: proxy,
             before: ["proxiedMVPDs": current.map(\.id)],
             after: ["proxiedMVPDs": list.entries.map(\.id), "added": added, "changed": changed, "removed": removed])
     }

@@ -147,9 +147,11 @@ package struct SAMLServiceProviderController: ClockReading {
             }
             return HTMLPage.redirect(to: location)
         }
-        let logoutRequest = LogoutRequest(
+        var logoutRequest = LogoutRequest(
             id: record.requestId, issueInstant: clock.now(), issuer: configuration.spEntityID,
             destination: sloURL, nameID: record.nameId, sessionIndex: record.sessionIndex)
+        // A proxied MVPD's sign-in ends at its proxy, told which proxied MVPD issued the NameID (as its assertion said).
+        if mvpd.proxyMvpdId != nil { logoutRequest.nameQualifier = mvpd.entityId ?? mvpd.id }
         let signer = try await keys.signingIdentity(purpose: KeyPurpose.samlSP)
         return HTMLPage.redirect(to: try logoutRequest.redirectURL(relayState: record.requestId, signer: signer))
     }
