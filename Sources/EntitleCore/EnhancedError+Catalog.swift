@@ -71,6 +71,12 @@ extension EnhancedError {
                 "The authentication obtained through home-based authentication (HBA) is not allowed for the specified resource: sign in with the TV provider's credentials."
         )
     }
+    /// The identity provider ended the sign-in the authorization needs (for example an OAuth 2.0 MVPD revoked it).
+    public static var authorizationDeniedBySessionInvalidated: EnhancedError {
+        EnhancedError(
+            action: .authentication, status: 403, code: .authorizationDeniedBySessionInvalidated,
+            message: "The authentication session was invalidated by the identity provider. Sign in again with your TV provider.")
+    }
     /// A degradation rule denies authorization.
     public static var authorizationDeniedByDegradationRule: EnhancedError {
         EnhancedError(

@@ -43,6 +43,10 @@ extension EnhancedError {
         public static let authorizationDeniedByParentalControls = Code("authorization_denied_by_parental_controls")
         /// `authorization_denied_by_hba_policies`.
         public static let authorizationDeniedByHBAPolicies = Code("authorization_denied_by_hba_policies")
+        /// `authorization_denied_by_session_invalidated`.
+        public static let authorizationDeniedBySessionInvalidated = Code("authorization_denied_by_session_invalidated")
+        /// `authentication_session_invalidated` (REST API v1).
+        public static let authenticationSessionInvalidated = Code("authentication_session_invalidated")
         /// `authorization_denied_by_degradation_rule`.
         public static let authorizationDeniedByDegradationRule = Code("authorization_denied_by_degradation_rule")
         /// `internal_server_error`.

@@ -113,7 +113,7 @@ package struct EntitleService: Sendable {
             oauth2: repository.oauth2, sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions,
             profiles: repository.profiles, configuration: configuration,
             client: OAuth2Client(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
-            cipher: cipher, authorizations: caches.authorizations, metrics: metrics, clock: clock)
+            cipher: cipher, authorizations: caches.authorizations, logout: logout, metrics: metrics, clock: clock)
         self.oauth2 = oauth2
         decisions = DecisionService(
             catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, tempPasses: repository.tempPasses,

@@ -5,9 +5,9 @@ import Hummingbird
 extension EntitleService {
     /// The service's router. Global middleware: metrics, one request log line, errors as the protocol's error bodies.
     /// Route groups: `/api/v2/{sp}` (throttled, the caller authenticated once by ``CallerMiddleware``), `/o/client`,
-    /// `/api/v1`, `/reggie/v1` and the adobe-services config documents (throttled); pages, SAML legs and operations
-    /// (neither). Each controller receives only the parts it uses. `extraRoutes` lets the host mount more routes (for
-    /// example the DemoMVPD) on the same server. `templates` are the pages' templates, loaded when the service starts.
+    /// `/api/v1`, `/reggie/v1` and `/adobe-services` (throttled); pages, SAML legs and operations (neither). Each
+    /// controller receives only the parts it uses. `extraRoutes` lets the host mount more routes (for example the
+    /// DemoMVPD) on the same server. `templates` are the pages' templates, loaded when the service starts.
     package func buildRouter(templates: PageTemplates, extraRoutes: (Router<AppContext>) -> Void = { _ in }) -> EntitleRouter<AppContext> {
         let pages = Pages(templates)
         let router = Router(context: AppContext.self)
@@ -113,9 +113,10 @@ extension EntitleService {
             groups: .init(
                 config: router.group().add(middleware: throttle).add(middleware: LegacyEnvelopeMiddleware(format: .xml))
                     .group(context: V1Context.self),
-                app: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: false, byToken: true),
-                appJSON: legacyGroup("/adobe-services", format: .json, throttled: false, needsDevice: false, byToken: true),
-                device: legacyGroup("/adobe-services", format: .xml, throttled: false, needsDevice: true)))
+                // Throttled before the caller is established: a flood of forged tokens costs no RSA check or lookup.
+                app: legacyGroup("/adobe-services", format: .xml, throttled: true, needsDevice: false, byToken: true),
+                appJSON: legacyGroup("/adobe-services", format: .json, throttled: true, needsDevice: false, byToken: true),
+                device: legacyGroup("/adobe-services", format: .xml, throttled: true, needsDevice: true)))
 
         // Adobe's Proxy MVPD Web Service (issue 40): proxies push their proxied MVPDs.
         ProxyMVPDController(proxies: proxyMVPDs).addRoutes(to: router.group().add(middleware: throttle))

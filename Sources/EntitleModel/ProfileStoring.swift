@@ -12,4 +12,9 @@ package protocol ProfileStoring: Sendable {
     func updateProfileAttributes(_ p: ProfileRecord, attributes: String) async throws
     /// Forgets the profile of (requestor, client, device, MVPD) and returns it.
     func deleteProfile(requestor: String, client: String, device: String, mvpd: String) async throws -> ProfileRecord?
+    /// Records a sign-in the identity provider ended (its profile already deleted); replaces an older record of the same key.
+    func recordEndedSignIn(_ e: EndedSignInRecord) async throws
+    /// The device's ended sign-ins that have not expired at `now` (ms), ordered by MVPD. ``upsertProfile(_:)`` forgets
+    /// the record of the key it writes: a new sign-in is not "invalidated".
+    func endedSignIns(requestor: String, client: String, device: String, now: Int64) async throws -> [EndedSignInRecord]
 }

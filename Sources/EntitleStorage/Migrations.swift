@@ -313,6 +313,8 @@ package enum Migrations {
         // Issue 39: a software statement whose clients are a network's backend calling REST API v2 for its devices
         // (Adobe's server-to-server cookbook): their calls name the device's address in X-Forwarded-For.
         (111, ["ALTER TABLE software_statements ADD COLUMN server_to_server BIGINT NOT NULL DEFAULT 0"]),
+        // Sign-ins the identity provider ended, so that the device is told "invalidated" (Migrations+EndedSignIns.swift).
+        (112, endedSignIns),
         // Issue 40: what an integration does with home-based (HBA) sign-ins — their own profile lifetime (NULL: the
         // integration's) and the resources they are never authorized for (JSON array of resource ids).
         (

@@ -82,6 +82,9 @@ extension PrivacyStore {
     static let logoutRequests = table(
         "logout_requests", "Single Logout requests waiting for the MVPD's answer",
         text: ["request_id", "mvpd_id", "redirect_url", "name_id", "session_index"], integer: ["created_at", "expires_at"])
+    static let endedSignIns = table(
+        "ended_sign_ins", "sign-ins the TV provider ended, kept so that the device is told its sign-in was invalidated",
+        text: ["requestor_id", "client_id", "device_id", "mvpd_id", "user_id", "reason"], integer: ["ended_at", "expires_at"])
     static let profileChanges = table(
         "profile_changes", "the feed that tells other instances a profile changed (SQLite)", text: ["requestor_id", "client_id", "device_id"],
         integer: ["seq"])
@@ -153,6 +156,7 @@ extension PrivacyStore {
             selection.parts.append((Self.legacyAuthorizations, "device_id = \(bind: device) \(limit)"))
             selection.parts.append((Self.adobeTokens, "device_id = \(bind: device) \(limit)"))
             selection.parts.append((Self.oauth2Grants, "device_id = \(bind: device) \(limit)"))
+            selection.parts.append((Self.endedSignIns, "device_id = \(bind: device) \(limit)"))
             // TempPass keeps SHA-256(requestor|device): one key per requestor the device may have used.
             var requestors = selection.signIns.map(\.requestorId)
             if let requestor = subject.requestor {
@@ -175,6 +179,7 @@ extension PrivacyStore {
             selection.parts.append((Self.legacyAuthorizations, Self.anyOf(signIns, mvpd: true)))
             selection.parts.append((Self.adobeTokens, Self.anyOf(signIns, mvpd: true)))
             selection.parts.append((Self.oauth2Grants, Self.anyOf(signIns, mvpd: true)))
+            selection.parts.append((Self.endedSignIns, "user_id = \(bind: subject.identifier) \(limit)"))
             nameIDs.append(subject.identifier)
             selection.feedCondition = signIns.isEmpty ? nil : Self.anyOf(signIns, mvpd: false)
         }

@@ -27,6 +27,8 @@ extension ProfileStore {
               attributes = excluded.attributes, name_id = excluded.name_id, session_index = excluded.session_index,
               session_code = excluded.session_code, user_id = excluded.user_id, lineup = excluded.lineup
             """)
+        // A new sign-in with the MVPD: an earlier one the MVPD ended is no longer the device's news.
+        try await forgetEndedSignIn(requestor: p.requestorId, client: p.clientId, device: p.deviceId, mvpd: p.mvpdId)
         profileCache.evict([ProfileCache.DeviceKey(requestor: p.requestorId, client: p.clientId, device: p.deviceId)])
     }
 

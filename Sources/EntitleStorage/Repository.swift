@@ -30,14 +30,15 @@ package struct Repository: SQLStore {
     /// The schema version recorded in the database, read without changing anything.
     package func schemaVersion() async throws -> SchemaVersion { try await SchemaVersion.read(from: sql) }
 
-    /// Deletes sessions, replay records, rate buckets, OAuth 2.0 states, operator sessions and profile changes that
-    /// expired before `now` (ms), and report figures older than ``reportRetention``.
+    /// Deletes sessions, replay records, rate buckets, OAuth 2.0 states, operator sessions, profile changes and ended
+    /// sign-ins that expired before `now` (ms), and report figures older than ``reportRetention``.
     package func purgeExpired(now: Int64) async throws {
         try await sessions.purgeExpired(now: now)
         try await oauth2.purgeExpiredOAuth2(now: now)
         // Operator sessions end after 30 minutes idle and 12 hours at most (OperatorAccounts): a day-old one is over.
         try await operators.purgeOperatorSessions(idleBefore: now - 86_400_000, startedBefore: now - 86_400_000)
         try await profiles.purgeProfileChanges()
+        try await profiles.purgeEndedSignIns(now: now)
         if let reportRetention { try await reports.purgeReports(before: now - reportRetention) }
     }
 }

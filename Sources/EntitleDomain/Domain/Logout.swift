@@ -7,7 +7,8 @@ import SAML
 /// asks. For each MVPD signed out it forgets the device's profile, drops the MVPD answers kept for that sign-in (so no
 /// instance authorizes from them), forgets the device's REST v1 / adobe-services AuthZ tokens, and, when the sign-in
 /// was made at an MVPD with SAML Single Logout, records the LogoutRequest the browser leg
-/// `/adobe-services/logout?request_id=…` sends. What the app does next is in each ``Outcome``.
+/// `/adobe-services/logout?request_id=…` sends. What the app does next is in each ``Outcome``. A sign-in the identity
+/// provider ends (``endByIdentityProvider(_:reason:)``) is forgotten the same way and recorded as ended.
 package struct Logout: Sendable {
     /// The device whose sign-ins end.
     package struct Device: Sendable, Equatable {
@@ -77,6 +78,29 @@ package struct Logout: Sendable {
         // The REST v1 and adobe-services AuthZ tokens of the device were made from the sign-ins just ended.
         try await legacy.deleteLegacyAuthorizations(requestor: device.requestor, client: device.client, device: device.device)
         return outcomes
+    }
+
+    /// Ends a sign-in that its identity provider ended, not the device (an OAuth 2.0 MVPD refused its refresh token):
+    /// the same forgetting as a sign-out (profile, kept MVPD answers, the device's REST v1 / adobe-services AuthZ tokens;
+    /// no Single Logout, the MVPD already ended its session), and a record of the ended sign-in, so that the device's
+    /// next call with it is answered "invalidated" (``ProfileChecks``) until the device signs in again with the MVPD or
+    /// the sign-in would have expired. Nothing happens when `profile` is no longer the device's sign-in with the MVPD
+    /// (ended already, or replaced by a newer one). A logout the device asks for is not recorded: the device knows.
+    package func endByIdentityProvider(_ profile: ProfileRecord, reason: String) async throws {
+        let current = try await profiles.profile(
+            requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: profile.mvpdId)
+        guard let current, current.notBefore == profile.notBefore,
+            let removed = try await profiles.deleteProfile(
+                requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: profile.mvpdId)
+        else { return }
+        authorizations.drop(requestor: removed.requestorId, mvpd: removed.mvpdId, userID: removed.userId)
+        try await legacy.deleteLegacyAuthorizations(requestor: removed.requestorId, client: removed.clientId, device: removed.deviceId)
+        let now = clock.nowMilliseconds()
+        guard removed.notAfter > now else { return }
+        try await profiles.recordEndedSignIn(
+            EndedSignInRecord(
+                requestorId: removed.requestorId, clientId: removed.clientId, deviceId: removed.deviceId, mvpdId: removed.mvpdId,
+                userId: removed.userId, reason: reason, endedAt: now, expiresAt: removed.notAfter))
     }
 
     private func signOut(_ device: Device, mvpd: MVPDRecord, redirectURL: String?, onlySignInFrom notBefore: Int64?) async throws -> Outcome {

@@ -25,6 +25,8 @@ package struct OAuth2SignIn: Sendable, ClockReading {
     package let client: OAuth2Client
     package let cipher: TokenCipher
     package let authorizations: AuthorizationCache
+    /// Ends a sign-in whose refresh token the MVPD refuses.
+    package let logout: Logout
     package let metrics: ServiceMetrics
     package let clock: any ServiceClock
 
@@ -212,9 +214,8 @@ package struct OAuth2SignIn: Sendable, ClockReading {
                 tokens = try await client.refresh(refreshToken, at: try await self.endpoint(mvpd))
             } catch {
                 if error.grantRevoked {
-                    _ = try await profiles.deleteProfile(
-                        requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: mvpd.id)
-                    authorizations.drop(requestor: profile.requestorId, mvpd: mvpd.id, userID: profile.userId)
+                    // The MVPD ended the sign-in: the device's later calls are told it was invalidated.
+                    try await logout.endByIdentityProvider(profile, reason: EndedSignInRecord.Reason.refreshTokenRevoked)
                 }
                 return .failure(error.error)
             }
@@ -242,8 +243,8 @@ package struct OAuth2SignIn: Sendable, ClockReading {
     /// Creates the value from each of its stored properties.
     package init(
         oauth2: OAuth2Store, sessions: SessionStore, catalog: CatalogStore, mvpdOptions: MVPDOptionsStore, profiles: ProfileStore,
-        configuration: ServiceConfiguration, client: OAuth2Client, cipher: TokenCipher, authorizations: AuthorizationCache, metrics: ServiceMetrics,
-        clock: any ServiceClock
+        configuration: ServiceConfiguration, client: OAuth2Client, cipher: TokenCipher, authorizations: AuthorizationCache, logout: Logout,
+        metrics: ServiceMetrics, clock: any ServiceClock
     ) {
         self.oauth2 = oauth2
         self.sessions = sessions
@@ -254,6 +255,7 @@ package struct OAuth2SignIn: Sendable, ClockReading {
         self.client = client
         self.cipher = cipher
         self.authorizations = authorizations
+        self.logout = logout
         self.metrics = metrics
         self.clock = clock
     }

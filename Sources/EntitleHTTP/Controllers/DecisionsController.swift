@@ -37,7 +37,8 @@ package struct DecisionsController {
                 requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value, mvpd: mvpd.id,
                 failures: .init(
                     missing: .authenticatedProfileMissing,
-                    expired: mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired))
+                    expired: mvpd.isTempPass ? .temporaryAccessDurationLimitExceeded : .authenticatedProfileExpired,
+                    invalidated: { .authorizationDeniedBySessionInvalidated }))
         } catch let failure as APIError {
             // No sign-in of the device's own: one shared under the request's SSO identity, if any.
             let tokens = SingleSignOnTokens(request.headers)

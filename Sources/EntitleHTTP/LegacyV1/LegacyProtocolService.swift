@@ -44,19 +44,22 @@ package struct LegacyProtocolService: ClockReading {
         ).response(.xml)
     }
 
-    /// The device's most recent profile in force; `missing` when it has none, `expired` when all have expired.
+    /// The device's most recent profile in force; `missing` when it has none, `expired` when all have expired,
+    /// `invalidated` when it has none because the identity provider ended its sign-in.
     package func v1Profile(
         _ caller: CallerIdentity, missing: @escaping @autoclosure @Sendable () -> EnhancedError,
-        expired: @escaping @autoclosure @Sendable () -> EnhancedError
+        expired: @escaping @autoclosure @Sendable () -> EnhancedError,
+        invalidated: @escaping @Sendable () -> EnhancedError = { .v1AuthnInvalidated }
     ) async throws -> ProfileRecord {
         try await checks.currentProfile(
             requestor: caller.requestor.id, client: caller.clientID, device: caller.device.value,
-            failures: .init(missing: missing(), expired: expired()))
+            failures: .init(missing: missing(), expired: expired(), invalidated: invalidated))
     }
 
     /// Asks for a decision (the MVPD, a degradation rule or TempPass) and stores it as the device's AuthZ token.
     package func v1Authorize(_ caller: CallerIdentity, resource: String) async throws -> LegacyAuthorizationRecord {
-        let profile = try await v1Profile(caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz)
+        let profile = try await v1Profile(
+            caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz, invalidated: { .v1AuthnInvalidatedForAuthz })
         guard let mvpd = try await catalog.integratedMVPD(requestor: caller.requestor.id, mvpd: profile.mvpdId) else {
             throw APIError(.v1(400, "unknown_integration", "The MVPD of this authentication is no longer integrated.", action: "configuration"))
         }

@@ -93,7 +93,8 @@ extension LegacyV1Controller {
     /// A short media token from a valid AuthZ token (authorizing first when there is none or it has expired).
     package func v1MediaToken(_ v1: V1Request, caller: CallerIdentity) async throws -> Response {
         let resource = try v1.resource()
-        let profile = try await shared.v1Profile(caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz)
+        let profile = try await shared.v1Profile(
+            caller, missing: .v1AuthnMissingForAuthz, expired: .v1AuthnExpiredForAuthz, invalidated: { .v1AuthnInvalidatedForAuthz })
         let now = self.now
         var authorization = try await legacy.legacyAuthorization(
             requestor: caller.requestor.id, client: caller.clientID,

@@ -77,6 +77,16 @@ extension EnhancedError {
         EnhancedError(action: action, status: status, code: code, message: message)
     }
 
+    /// The identity provider ended the device's sign-in (REST v1's authentication calls, 403).
+    package static var v1AuthnInvalidated: EnhancedError {
+        v1(403, .authenticationSessionInvalidated, "The authentication session was invalidated by the identity provider.", action: .authentication)
+    }
+    /// The identity provider ended the sign-in an authorization needs (REST v1's authorize and media token, 403).
+    package static var v1AuthnInvalidatedForAuthz: EnhancedError {
+        v1(
+            403, .authorizationDeniedBySessionInvalidated, "The authentication session was invalidated by the identity provider.",
+            action: .authentication)
+    }
     /// No authentication for the device (`tokens/authn` 404).
     package static var v1AuthnNotFound: EnhancedError { v1(404, "authentication_session_missing", "Not Found", action: "authentication") }
     /// The authentication expired (`tokens/authn` 410).

@@ -12,6 +12,7 @@ package final class InMemoryProfileStore: ProfileStoring {
     }
 
     private let records = Mutex<[Key: ProfileRecord]>([:])
+    private let ended = Mutex<[Key: EndedSignInRecord]>([:])
 
     /// Creates a store holding `profiles`.
     package init(_ profiles: [ProfileRecord] = []) {
@@ -47,6 +48,7 @@ package final class InMemoryProfileStore: ProfileStoring {
     /// Creates or replaces the profile of (requestor, client, device, MVPD).
     package func upsertProfile(_ p: ProfileRecord) async throws {
         records.withLock { $0[Self.key(p)] = p }
+        ended.withLock { _ = $0.removeValue(forKey: Self.key(p)) }
     }
 
     /// Replaces the user metadata of a profile, unless a newer sign-in replaced the profile meanwhile (its `notBefore`
@@ -63,5 +65,17 @@ package final class InMemoryProfileStore: ProfileStoring {
     @discardableResult
     package func deleteProfile(requestor: String, client: String, device: String, mvpd: String) -> ProfileRecord? {
         records.withLock { $0.removeValue(forKey: Key(requestor: requestor, client: client, device: device, mvpd: mvpd)) }
+    }
+
+    /// Records a sign-in the identity provider ended; replaces an older record of the same key.
+    package func recordEndedSignIn(_ e: EndedSignInRecord) async throws {
+        ended.withLock { $0[Key(requestor: e.requestorId, client: e.clientId, device: e.deviceId, mvpd: e.mvpdId)] = e }
+    }
+
+    /// The device's ended sign-ins that have not expired at `now` (ms), ordered by MVPD.
+    package func endedSignIns(requestor: String, client: String, device: String, now: Int64) async throws -> [EndedSignInRecord] {
+        ended.withLock { ended in
+            ended.values.filter { $0.requestorId == requestor && $0.clientId == client && $0.deviceId == device && $0.expiresAt > now }
+        }.sorted { $0.mvpdId < $1.mvpdId }
     }
 }

@@ -186,6 +186,10 @@ struct OAuth2MVPDFlowTests {
             #expect(decision?.error?.details?.contains("Stream TV") == true)
             let profiles = try await tv.send(.GET, "/api/v2/REF/profiles").decode(ProfilesResponse.self).profiles
             #expect(profiles[Self.mvpd] == nil)
+            // The MVPD ended the sign-in: the device's next decision is told so, not that it never signed in.
+            let next = try await tv.decisions("authorize", mvpd: Self.mvpd, resources: ["sports"])
+            #expect(next.status == 403, "\(next.text)")
+            #expect((try? next.decode(EnhancedError.self))?.code == .authorizationDeniedBySessionInvalidated, "\(next.text)")
         }
     }
 
