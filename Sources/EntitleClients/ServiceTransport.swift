@@ -35,6 +35,9 @@ package struct ServiceTransport: Sendable {
     /// Sends a request and returns the whole answer.
     package func send(_ request: Request) async throws -> RESTClient.Answer { try await exchange(request) }
 
+    /// How long a client waits for one answer before it gives up: the tests' patience too (`AnswerPatience`).
+    package static let answerTimeoutSeconds: Int64 = 10
+
     /// Real HTTP with `client` (which must not follow redirects when a ``BrowserClient`` uses it); bodies up to 8 MB.
     package static func httpClient(_ client: HTTPClient) -> ServiceTransport {
         ServiceTransport { request in
@@ -42,8 +45,7 @@ package struct ServiceTransport: Sendable {
             outgoing.method = request.method
             outgoing.headers = request.headers
             if let body = request.body { outgoing.body = .bytes(ByteBuffer(data: body)) }
-            // As generous as the tests' `AnswerPatience` (EntitleTesting, which builds on this module).
-            let response = try await client.execute(outgoing, timeout: .seconds(120))
+            let response = try await client.execute(outgoing, timeout: .seconds(answerTimeoutSeconds))
             let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
             return RESTClient.Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
         }

@@ -15,13 +15,13 @@ package struct EdgeStores: Sendable {
 
     /// The stores of a repository.
     package init(repository: Repository) {
-        catalog = repository.catalog
-        sessions = repository.sessions
-        profiles = repository.profiles
-        clients = repository.clients
-        legacy = repository.legacy
-        mvpdOptions = repository.mvpdOptions
-        let catalogStore = repository.catalog
+        catalog = repository.catalogStore
+        sessions = repository.sessionStore
+        profiles = repository.profileStore
+        clients = repository.clientStore
+        legacy = repository.legacyStore
+        mvpdOptions = repository.mvpdOptionsStore
+        let catalogStore = repository.catalogStore
         databaseAnswers = { (try? await catalogStore.catalogVersion()) != nil }
     }
 }

@@ -5,7 +5,7 @@ extension EntitleService {
     package var catalogAsCode: CatalogOperations {
         CatalogOperations(
             requestors: requestors, mvpds: mvpds, oauth2MVPDs: oauth2MVPDs, integrations: integrations, ssoIssuers: ssoIssuers,
-            applications: applications, keyOperations: keyOperations, proxyMVPDs: proxyMVPDs, sso: repository.sso, clients: repository.clients,
+            applications: applications, keyOperations: keyOperations, proxyMVPDs: proxyMVPDs, sso: repository.sso, clients: repository.clientStore,
             changes: changes, clock: clock)
     }
 }

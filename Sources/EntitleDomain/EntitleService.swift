@@ -33,7 +33,7 @@ package struct EntitleService: Sendable {
     package let degradation: DegradationService
     package let mediaTokens: MediaTokenService
     package let sessions: AuthenticationSessions
-    package let profiles: ProfileAnswers
+    package let profiles: WireProfiles
     package let decisions: DecisionService
     package let callers: CallerAuthenticator
     package let assertions: AssertionConsumer
@@ -84,8 +84,8 @@ package struct EntitleService: Sendable {
         self.repository = repository
         self.clock = clock
         stores = EdgeStores(repository: repository)
-        configurations = RequestorConfigurations(catalog: repository.catalog)
-        let keys = ServiceKeys(store: repository.keys, clock: clock)
+        configurations = RequestorConfigurations(catalog: repository.catalogStore)
+        let keys = ServiceKeys(store: repository.keyStore, clock: clock)
         self.keys = keys
         let tokens = TokenIssuer(keys: keys, clock: clock, accessTokenLifetime: configuration.accessTokenLifetime)
         self.tokens = tokens
@@ -95,73 +95,81 @@ package struct EntitleService: Sendable {
         let caches = ServiceCaches()
         self.caches = caches
         tempPass = TempPassService(
-            passes: repository.tempPasses, profiles: repository.profiles, catalog: repository.catalog, metrics: metrics, clock: clock)
+            passes: repository.tempPassStore, profiles: repository.profileStore, catalog: repository.catalogStore, metrics: metrics, clock: clock)
         degradation = DegradationService(
-            rules: repository.degradation, profiles: repository.profiles, catalog: repository.catalog, metrics: metrics, clock: clock)
-        mediaTokens = MediaTokenService(catalog: repository.catalog, keys: keys, ttl: configuration.mediaTokenTTL)
+            rules: repository.degradationStore, profiles: repository.profileStore, catalog: repository.catalogStore, metrics: metrics, clock: clock)
+        mediaTokens = MediaTokenService(catalog: repository.catalogStore, keys: keys, ttl: configuration.mediaTokenTTL)
         sessions = AuthenticationSessions(
-            sessionStore: repository.sessions, rateLimits: repository.rateLimits, profiles: repository.profiles,
-            catalog: repository.catalog, purgeExpired: { try await repository.purgeExpired(now: $0) }, tempPass: tempPass, degradation: degradation,
+            sessionStore: repository.sessionStore, rateLimits: repository.rateLimitStore, profiles: repository.profileStore,
+            catalog: repository.catalogStore, purgeExpired: { try await repository.purgeExpired(now: $0) }, tempPass: tempPass,
+            degradation: degradation,
             clock: clock,
             sessionLifetime: configuration.sessionLifetime)
-        profiles = ProfileAnswers(catalog: repository.catalog, tempPass: tempPass, clock: clock)
+        profiles = WireProfiles(catalog: repository.catalogStore, tempPass: tempPass, clock: clock)
         logout = Logout(
-            catalog: repository.catalog, profiles: repository.profiles, legacy: repository.legacy, sessions: repository.sessions,
+            catalog: repository.catalogStore, profiles: repository.profileStore, legacy: repository.legacyStore, sessions: repository.sessionStore,
             authorizations: caches.authorizations, logoutRequestLifetime: configuration.sessionLifetime, clock: clock)
-        let cipher = TokenCipher(keyStore: repository.keys, keys: keys)
+        let cipher = TokenCipher(keyStore: repository.keyStore, keys: keys)
         let oauth2 = OAuth2SignIn(
-            oauth2: repository.oauth2, sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions,
-            profiles: repository.profiles, configuration: configuration,
+            oauth2: repository.oauth2Store, sessions: repository.sessionStore, catalog: repository.catalogStore,
+            mvpdOptions: repository.mvpdOptionsStore,
+            profiles: repository.profileStore, configuration: configuration,
             client: OAuth2Client(httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds),
             cipher: cipher, authorizations: caches.authorizations, logout: logout, metrics: metrics, clock: clock)
         self.oauth2 = oauth2
         decisions = DecisionService(
-            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, tempPasses: repository.tempPasses,
-            profileStore: repository.profiles, authorizations: caches.authorizations,
+            catalog: repository.catalogStore, mvpdOptions: repository.mvpdOptionsStore, tempPasses: repository.tempPassStore,
+            profileStore: repository.profileStore, authorizations: caches.authorizations,
             mvpdClient: MVPDAuthorizationClient(
                 httpClient: httpClient, timeoutSeconds: configuration.mvpdTimeoutSeconds,
                 queryIssuer: XACMLQueryIssuer(
                     entityID: configuration.spEntityID, signer: { try await keys.signingIdentity(purpose: .samlSP) }, clock: clock)),
             degradation: degradation, mediaTokens: mediaTokens, oauth2: oauth2, metrics: metrics, clock: clock,
             defaultAuthorizationTTL: configuration.mvpdAuthorizationTTL, decisionLifetime: configuration.decisionLifetime)
-        callers = CallerAuthenticator(tokens: tokens, catalog: repository.catalog, clients: repository.clients, caches: caches)
+        callers = CallerAuthenticator(tokens: tokens, catalog: repository.catalogStore, clients: repository.clientStore, caches: caches)
         assertions = AssertionConsumer(
-            sessions: repository.sessions, catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, profiles: repository.profiles,
+            sessions: repository.sessionStore, catalog: repository.catalogStore, mvpdOptions: repository.mvpdOptionsStore,
+            profiles: repository.profileStore,
             configuration: configuration, authorizations: caches.authorizations,
             metrics: metrics, clock: clock, logger: logger)
-        operators = OperatorAccounts(store: repository.operators, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
+        operators = OperatorAccounts(store: repository.operatorStore, clock: clock, passwordLogRounds: configuration.operatorPasswordLogRounds)
         partnerSSO = PartnerSingleSignOn(
-            catalog: repository.catalog, profileStore: repository.profiles, sessions: repository.sessions, configuration: configuration,
+            catalog: repository.catalogStore, profileStore: repository.profileStore, sessions: repository.sessionStore, configuration: configuration,
             assertions: assertions, profiles: profiles,
             clock: clock)
         let jwks = JWKSKeyCache(httpClient: httpClient)
         singleSignOn = TokenSingleSignOn(
-            store: repository.sso, catalog: repository.catalog, profiles: repository.profiles, jwks: jwks, clock: clock,
+            store: repository.sso, catalog: repository.catalogStore, profiles: repository.profileStore, jwks: jwks, clock: clock,
             sessionLifetime: configuration.sessionLifetime)
 
-        let changes = ChangeRecorder(changeLog: repository.changeLog, clock: clock, logger: logger)
+        let changes = ChangeRecorder(changeLog: repository.changeLogStore, clock: clock, logger: logger)
         self.changes = changes
         let lookups = AdminCatalog(
-            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, oauth2: repository.oauth2)
+            catalog: repository.catalogStore, mvpdOptions: repository.mvpdOptionsStore, onboarding: repository.catalogAdminStore,
+            oauth2: repository.oauth2Store)
         requestors = RequestorOperations(
-            catalog: repository.catalog, onboarding: repository.onboarding, lookups: lookups, changes: changes, clock: clock)
+            catalog: repository.catalogStore, onboarding: repository.catalogAdminStore, lookups: lookups, changes: changes, clock: clock)
         let oauth2MVPDs = OAuth2MVPDOperations(
-            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, oauth2Store: repository.oauth2, cipher: cipher, lookups: lookups,
+            catalog: repository.catalogStore, mvpdOptions: repository.mvpdOptionsStore, oauth2Store: repository.oauth2Store, cipher: cipher,
+            lookups: lookups,
             changes: changes, httpClient: httpClient, configuration: configuration)
         self.oauth2MVPDs = oauth2MVPDs
         mvpds = MVPDOperations(
-            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, oauth2Store: repository.oauth2,
+            catalog: repository.catalogStore, mvpdOptions: repository.mvpdOptionsStore, onboarding: repository.catalogAdminStore,
+            oauth2Store: repository.oauth2Store,
             lookups: lookups, oauth2: oauth2MVPDs, changes: changes, httpClient: httpClient, clock: clock, logger: logger)
         integrations = IntegrationOperations(
-            catalog: repository.catalog, mvpdOptions: repository.mvpdOptions, onboarding: repository.onboarding, lookups: lookups, changes: changes)
+            catalog: repository.catalogStore, mvpdOptions: repository.mvpdOptionsStore, onboarding: repository.catalogAdminStore, lookups: lookups,
+            changes: changes)
         keyOperations = KeyOperations(
-            keys: keys, keyStore: repository.keys, clients: repository.clients, oauth2: repository.oauth2, legacy: repository.legacy,
-            catalog: repository.catalog, cipher: cipher, changes: changes, clock: clock, logger: logger)
+            keys: keys, keyStore: repository.keyStore, clients: repository.clientStore, oauth2: repository.oauth2Store,
+            legacy: repository.legacyStore,
+            catalog: repository.catalogStore, cipher: cipher, changes: changes, clock: clock, logger: logger)
         applications = ApplicationOperations(
-            catalog: repository.catalog, clients: repository.clients, tokens: tokens, lookups: lookups, changes: changes, clock: clock)
+            catalog: repository.catalogStore, clients: repository.clientStore, tokens: tokens, lookups: lookups, changes: changes, clock: clock)
         support = SupportOperations(
-            tempPass: tempPass, degradation: degradation, degradationRules: repository.degradation, lookups: lookups, changes: changes)
-        reports = ReportOperations(metrics: metrics, reports: repository.reports)
+            tempPass: tempPass, degradation: degradation, degradationRules: repository.degradationStore, lookups: lookups, changes: changes)
+        reports = ReportOperations(metrics: metrics, reports: repository.reportStore)
         operatorChanges = OperatorOperations(accounts: operators, changes: changes)
         cacheFlush = CacheOperations(repository: repository, changes: changes)
         ssoIssuers = SSOOperations(store: repository.sso, lookups: lookups, changes: changes, jwks: jwks, clock: clock)

@@ -20,12 +20,12 @@ extension EntitleService {
         router.add(middleware: CORSMiddleware(origins: makeWebOrigins()))
         let routeTable = RouteTable()
         router.add(middleware: ErrorMiddleware<AppContext>(routes: routeTable))
-        router.add(middleware: UnstorableTextMiddleware(pages: pages))
+        router.add(middleware: NULRefusalMiddleware(pages: pages))
         let throttle = ThrottleMiddleware(
             limiter: caches.rateLimiter, ratePerSecond: configuration.rateLimitPerSecond,
             burst: configuration.rateLimitBurst, clock: clock)
 
-        OperationsController(keys: keys, configuration: configuration).addRoutes(to: router)
+        PublicDocumentsController(keys: keys, configuration: configuration).addRoutes(to: router)
         if configuration.operatorRoutesOnServicePort { addOperatorRoutes(to: router, templates: templates) }
         let readiness = ReadinessCheck(databaseAnswers: stores.databaseAnswers, keys: keys)
         router.get("/readyz") { _, _ in await readiness.response() }

@@ -21,8 +21,8 @@ extension DemoWorld {
         options.signAuthorizationQueries = true
         options.encryptedAttributes = ["zip"]
         try await service.mvpds.importSAML(id: proxy.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
-        if try await service.repository.catalog.proxy(id: proxy.id) == nil {
-            try await service.repository.catalog.setProxy(
+        if try await service.repository.catalogStore.proxy(id: proxy.id) == nil {
+            try await service.repository.catalogStore.setProxy(
                 ProxyMVPDRecord(mvpdId: proxy.id, listed: false, allowedAddresses: []), at: service.clock.nowMilliseconds())
         }
         let list = ProxiedMVPDList(

@@ -33,7 +33,7 @@ enum DemoWorld {
     {
         let folder = dataDirectory + "/demo-mvpd"
         let keyPath = folder + "/idp-key.pem", certPath = folder + "/idp-cert.pem", apiKeyPath = folder + "/api-key"
-        let stored = try await service.repository.keys.sharedSecret(name: "demo-mvpd", now: service.clock.nowMilliseconds()) {
+        let stored = try await service.repository.keyStore.sharedSecret(name: "demo-mvpd", now: service.clock.nowMilliseconds()) {
             if let key = try? String(contentsOfFile: keyPath, encoding: .utf8), let cert = try? String(contentsOfFile: certPath, encoding: .utf8),
                 let apiKey = try? String(contentsOfFile: apiKeyPath, encoding: .utf8),
                 (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil
@@ -64,7 +64,7 @@ enum DemoWorld {
 
     /// The programmer's key pair for encrypted user metadata, shared through the database like the DemoMVPD's.
     static func programmerIdentity(service: EntitleService, keyPath: String, certPath: String) async throws -> SigningIdentity {
-        let stored = try await service.repository.keys.sharedSecret(name: "demo-programmer", now: service.clock.nowMilliseconds()) {
+        let stored = try await service.repository.keyStore.sharedSecret(name: "demo-programmer", now: service.clock.nowMilliseconds()) {
             if let key = try? String(contentsOfFile: keyPath, encoding: .utf8), let cert = try? String(contentsOfFile: certPath, encoding: .utf8),
                 (try? SigningIdentity(privateKeyPEM: key, certificatePEM: cert)) != nil
             {
@@ -93,7 +93,7 @@ enum DemoWorld {
         let programmerKeyPath = demoFolder + "/programmer-key.pem"
         let programmerCertPath = demoFolder + "/programmer-cert.pem"
         let programmer = try await programmerIdentity(service: service, keyPath: programmerKeyPath, certPath: programmerCertPath)
-        if let seeded = try await service.repository.catalog.mvpd(id: "DemoCable")?.ssoUrl, !seeded.hasPrefix(demoBaseURL + "/") {
+        if let seeded = try await service.repository.catalogStore.mvpd(id: "DemoCable")?.ssoUrl, !seeded.hasPrefix(demoBaseURL + "/") {
             service.logger.warning(
                 "demo world re-pointed to this instance's public URL: instances sharing a database need the same --public-url",
                 metadata: ["previous": "\(seeded.logEscaped)", "now": "\(demoBaseURL.logEscaped)"])
@@ -115,7 +115,7 @@ enum DemoWorld {
             try await service.mvpds.importSAML(id: provider.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
             // Preflight by lineup where the DemoMVPD sends one (DemoSSO unless configured otherwise).
             if demo.configuration.lineupProviders.contains(provider.id) {
-                try await service.repository.mvpdOptions.setPreflightLineup(
+                try await service.repository.mvpdOptionsStore.setPreflightLineup(
                     requestor: requestorID, mvpd: provider.id, attribute: demo.configuration.lineupAttribute)
             }
         }

@@ -86,7 +86,7 @@ package final class CatalogCache: Sendable {
     package let verificationKeys: CatalogSlot<KeyPurpose, [ServiceKeyRecord]>
     /// Service keys by kid.
     package let serviceKeys: CatalogSlot<String, ServiceKeyRecord?>
-    /// The DER of each requestor's user-metadata public key (``ProfileAnswers``).
+    /// The DER of each requestor's user-metadata public key (``WireProfiles``).
     package let metadataKeys: CatalogSlot<String, Data?>
     /// The requestor part of `GET /configuration`, as JSON text, by requestor.
     package let configurationJSON: CatalogSlot<String, String>

@@ -158,7 +158,7 @@ extension CatalogStore {
         try await catalogChanged()
     }
 
-    /// Forgets a proxied MVPD's push record (its MVPD row is removed with ``OnboardingStore/deleteMVPD(id:)``).
+    /// Forgets a proxied MVPD's push record (its MVPD row is removed with ``CatalogAdminStore/deleteMVPD(id:)``).
     package func deleteProxiedMVPD(id: String) async throws {
         try await run("DELETE FROM proxied_mvpd_requestors WHERE mvpd_id = \(bind: id)")
         try await run("DELETE FROM proxied_mvpds WHERE id = \(bind: id)")

@@ -38,7 +38,7 @@ extension MVPDOptionsStore {
     /// Turns preflight in one call on (at most `maxResources` per call) or off (nil or 0) for an integration. Off is kept
     /// as 0 where the requestor's default would turn it on, and forgotten otherwise.
     package func setPreflight(requestor: String, mvpd: String, maxResources: Int64?) async throws {
-        let requestorDefault = try await OnboardingStore(base: base).requestorForAdmin(id: requestor)?.defaultPreflightMaxResources ?? 0
+        let requestorDefault = try await CatalogAdminStore(base: base).requestorForAdmin(id: requestor)?.defaultPreflightMaxResources ?? 0
         let maxResources = maxResources ?? 0
         if maxResources > 0 || requestorDefault > 0 {
             try await run(

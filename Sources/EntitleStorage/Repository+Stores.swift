@@ -2,33 +2,33 @@ import EntitleModel
 
 extension Repository {
     /// Catalog reads: requestors, MVPDs, integrations, per-requestor authorization settings.
-    package var catalog: CatalogStore { CatalogStore(base: base) }
+    package var catalogStore: CatalogStore { CatalogStore(base: base) }
     /// Per-MVPD protocol options (SAML, XACML, SSO POST, preflight).
-    package var mvpdOptions: MVPDOptionsStore { MVPDOptionsStore(base: base) }
+    package var mvpdOptionsStore: MVPDOptionsStore { MVPDOptionsStore(base: base) }
     /// Degradation rules.
-    package var degradation: DegradationStore { DegradationStore(base: base) }
+    package var degradationStore: DegradationStore { DegradationStore(base: base) }
     /// Authentication profiles.
-    package var profiles: ProfileStore { ProfileStore(base: base) }
+    package var profileStore: ProfileStore { ProfileStore(base: base) }
     /// Authentication sessions, used assertions and logout requests.
-    package var sessions: SessionStore { SessionStore(base: base) }
+    package var sessionStore: SessionStore { SessionStore(base: base) }
     /// Software statements and clients.
-    package var clients: ClientStore { ClientStore(base: base) }
+    package var clientStore: ClientStore { ClientStore(base: base) }
     /// Signing keys and shared secrets.
-    package var keys: KeyStore { KeyStore(base: base) }
+    package var keyStore: KeyStore { KeyStore(base: base) }
     /// Records of v1 and adobe-services.
-    package var legacy: LegacyStore { LegacyStore(base: base) }
+    package var legacyStore: LegacyStore { LegacyStore(base: base) }
     /// Rate-limit buckets.
-    package var rateLimits: RateLimitStore { RateLimitStore(base: base) }
+    package var rateLimitStore: RateLimitStore { RateLimitStore(base: base) }
     /// TempPass windows and promotional passes.
-    package var tempPasses: TempPassStore { TempPassStore(base: base) }
+    package var tempPassStore: TempPassStore { TempPassStore(base: base) }
     /// Operator accounts and console sessions.
-    package var operators: OperatorStore { OperatorStore(base: base) }
+    package var operatorStore: OperatorStore { OperatorStore(base: base) }
     /// The change log.
-    package var changeLog: ChangeLogStore { ChangeLogStore(base: base) }
+    package var changeLogStore: ChangeLogStore { ChangeLogStore(base: base) }
     /// Report figures.
-    package var reports: ReportStore { ReportStore(base: base) }
+    package var reportStore: ReportStore { ReportStore(base: base) }
     /// Onboarding and administration writes and lists.
-    package var onboarding: OnboardingStore { OnboardingStore(base: base) }
+    package var catalogAdminStore: CatalogAdminStore { CatalogAdminStore(base: base) }
     /// OAuth 2.0 MVPD settings, pending sign-ins and grants.
-    package var oauth2: OAuth2Store { OAuth2Store(base: base) }
+    package var oauth2Store: OAuth2Store { OAuth2Store(base: base) }
 }

@@ -33,12 +33,12 @@ package struct Repository: SQLStore {
     /// Deletes sessions, replay records, rate buckets, OAuth 2.0 states, operator sessions, profile changes and ended
     /// sign-ins that expired before `now` (ms), and report figures older than ``reportRetention``.
     package func purgeExpired(now: Int64) async throws {
-        try await sessions.purgeExpired(now: now)
-        try await oauth2.purgeExpiredOAuth2(now: now)
+        try await sessionStore.purgeExpired(now: now)
+        try await oauth2Store.purgeExpiredOAuth2(now: now)
         // Operator sessions end after 30 minutes idle and 12 hours at most (OperatorAccounts): a day-old one is over.
-        try await operators.purgeOperatorSessions(idleBefore: now - 86_400_000, startedBefore: now - 86_400_000)
-        try await profiles.purgeProfileChanges()
-        try await profiles.purgeEndedSignIns(now: now)
-        if let reportRetention { try await reports.purgeReports(before: now - reportRetention) }
+        try await operatorStore.purgeOperatorSessions(idleBefore: now - 86_400_000, startedBefore: now - 86_400_000)
+        try await profileStore.purgeProfileChanges()
+        try await profileStore.purgeEndedSignIns(now: now)
+        if let reportRetention { try await reportStore.purgeReports(before: now - reportRetention) }
     }
 }

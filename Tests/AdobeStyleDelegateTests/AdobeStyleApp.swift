@@ -1,6 +1,7 @@
 import AccessEnabler
 import EntitleClients
 import EntitleHost
+import EntitleTesting
 import Foundation
 
 /// An app written for Adobe's AccessEnabler, unchanged: the delegate class and its callbacks have the Swift
@@ -111,7 +112,7 @@ final class AdobeStyleApp: NSObject, EntitlementDelegate, EntitlementStatus {
 
     /// Waits until `count` callbacks start with `prefix`; returns the last of them.
     @discardableResult
-    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = 90) async throws -> String {
+    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = AnswerPatience.seconds) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let lines = log.filter { $0.hasPrefix(prefix) }

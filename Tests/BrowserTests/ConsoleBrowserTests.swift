@@ -167,7 +167,7 @@ struct ConsoleBrowserTests {
             }
             #expect(log.contains("operator:ops"))
             #expect(log.contains("\"enabled\" : false"), "the values before and after are shown")
-            let changes = try await service.service.repository.changeLog.changes(since: 0)
+            let changes = try await service.service.repository.changeLogStore.changes(since: 0)
             #expect(changes.first { $0.action == "keys.rotate" }?.description == "yearly rotation")
             await driver.screenshot("console-changes")
             // The same page on a laptop's screen.
@@ -209,7 +209,7 @@ struct ConsoleBrowserTests {
                 try await driver.waitForText("Your role is read-only")
                 #expect(try await driver.script("return document.querySelectorAll('main form[method=post]').length") as? Int == 0)
             }
-            #expect(try await service.service.repository.changeLog.changes(since: 0).allSatisfy { $0.actor != "operator:viewer" })
+            #expect(try await service.service.repository.changeLogStore.changes(since: 0).allSatisfy { $0.actor != "operator:viewer" })
         }
     }
 }

@@ -82,9 +82,9 @@ struct WebAppCORSBrowserTests {
     @Test func aPageOnARegisteredOriginCallsDCRAndV2AndAnotherOriginIsRefused() async throws {
         try await LocalService.run { service in
             #expect(service.baseURL.hasPrefix("http://127.0.0.1:"), "Entitle on 127.0.0.1, the pages on localhost and 127.0.0.1 of another port")
-            var ref = try #require(try await service.service.repository.catalog.requestor(id: "REF"))
+            var ref = try #require(try await service.service.repository.catalogStore.requestor(id: "REF"))
             ref.domains = ["ios.app", "localhost"]
-            try await service.service.repository.catalog.upsertRequestor(ref)
+            try await service.service.repository.catalogStore.upsertRequestor(ref)
             let driver = try await WebDriver.start(http: service.httpClient)
             do {
                 try await Self.withPageServer { port in

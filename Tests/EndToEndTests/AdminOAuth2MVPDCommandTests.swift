@@ -61,7 +61,7 @@ import Testing
             #expect(try await Self.admin(service, ["mvpd", "disable", "--id", "Streamy"]).status == 0)
             let removed = try await Self.admin(service, ["mvpd", "remove", "--id", "Streamy"])
             #expect(removed.status == 0, "\(removed.stderr)")
-            #expect(try await service.service.repository.oauth2.oauth2Settings(mvpd: "Streamy") == nil)
+            #expect(try await service.service.repository.oauth2Store.oauth2Settings(mvpd: "Streamy") == nil)
         }
     }
 
@@ -110,10 +110,10 @@ import Testing
             let xacml = ["--authorization-protocol", "xacml", "--authorization-url", service.baseURL + "/demo-mvpd/DemoCable/xacml"]
             let add = try await Self.admin(service, base + xacml + ["--requestor", "REF", "--preflight-max-resources", "3"])
             #expect(add.status == 0, "\(add.stderr)")
-            #expect(try await service.service.repository.mvpdOptions.preflightMaxResources(requestor: "REF", mvpd: "Multi") == 3)
+            #expect(try await service.service.repository.mvpdOptionsStore.preflightMaxResources(requestor: "REF", mvpd: "Multi") == 3)
             let off = try await Self.admin(service, base + xacml + ["--requestor", "REF", "--preflight-max-resources", "0"])
             #expect(off.status == 0, "\(off.stderr)")
-            #expect(try await service.service.repository.mvpdOptions.preflightMaxResources(requestor: "REF", mvpd: "Multi") == nil)
+            #expect(try await service.service.repository.mvpdOptionsStore.preflightMaxResources(requestor: "REF", mvpd: "Multi") == nil)
             for (arguments, message) in [
                 (["--requestor", "REF", "--preflight-max-resources", "3"], "--authorization-protocol xacml"),
                 (xacml + ["--preflight-max-resources", "3"], "--requestor"),
@@ -152,7 +152,8 @@ import Testing
             let unsign = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--no-sign-authorization-queries"])
             #expect(unsign.status == 0, "\(unsign.stderr)")
             #expect(
-                try await service.service.repository.mvpdOptions.xacmlOptions(mvpd: "Olca") == MVPDXACMLOptions(binding: .soap, signQueries: false))
+                try await service.service.repository.mvpdOptionsStore.xacmlOptions(mvpd: "Olca")
+                    == MVPDXACMLOptions(binding: .soap, signQueries: false))
             let rest = try await Self.admin(
                 service,
                 [
@@ -160,7 +161,7 @@ import Testing
                     service.baseURL + "/demo-mvpd/DemoCable/rest/authz",
                 ])
             #expect(rest.status == 0, "\(rest.stderr)")
-            #expect(try await service.service.repository.catalog.authorizationProtocol(mvpd: "Olca") == .rest)
+            #expect(try await service.service.repository.catalogStore.authorizationProtocol(mvpd: "Olca") == .rest)
             let wrong = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--sign-authorization-queries", "--xacml-binding", "plain"])
             #expect(wrong.status != 0 && wrong.stderr.contains("--xacml-binding soap"), "\(wrong.stderr)")
             let notXACML = try await Self.admin(service, ["mvpd", "update", "--id", "Olca", "--sign-authorization-queries"])
@@ -189,8 +190,8 @@ import Testing
             #expect(rotated.status == 0, "\(rotated.stderr)")
             #expect(rotated.stderr.contains("encrypts 1 stored OAuth 2.0 refresh token(s)"), "\(rotated.stderr)")
             #expect(rotated.stdout.contains("re-encrypted 1 refresh token(s)"), "\(rotated.stdout)")
-            let kid = try #require(try await service.service.repository.keys.activeKey(purpose: .tokenEncryption)?.kid)
-            #expect(try await service.service.repository.oauth2.allOAuth2Grants().allSatisfy { $0.refreshToken.hasPrefix("v1.\(kid).") })
+            let kid = try #require(try await service.service.repository.keyStore.activeKey(purpose: .tokenEncryption)?.kid)
+            #expect(try await service.service.repository.oauth2Store.allOAuth2Grants().allSatisfy { $0.refreshToken.hasPrefix("v1.\(kid).") })
             let decision = try await tv.decisions("authorize", mvpd: "DemoStream", resources: ["sports"]).decode(DecisionsResponse.self)
             #expect(decision.decisions.first?.authorized == true, "\(decision)")
             let changes = try await Self.admin(service, ["changes", "list"])

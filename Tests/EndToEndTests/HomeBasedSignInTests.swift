@@ -26,7 +26,7 @@ import Testing
             #expect(policy == HBAPolicy(profileTTLSeconds: 3600, deniedResources: ["movies"]))
             let view = try #require(try await local.service.integrations.views(requestor: "REF", mvpd: "PyIdP").first)
             #expect(view.hbaProfileTTLSeconds == 3600 && view.hbaDeniedResources == ["movies"])
-            let change = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
+            let change = try #require(try await local.service.repository.changeLogStore.changes(since: 0).last)
             #expect(change.actor == "ops" && change.target == "REF/PyIdP" && (change.valueAfter ?? "").contains("movies"), "\(change)")
 
             let home = try await local.client()

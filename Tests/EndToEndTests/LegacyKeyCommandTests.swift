@@ -17,7 +17,7 @@ import Testing
             let lines = created.stdout.split(separator: "\n").map(String.init)
             let publicKey = try #require(lines.first { $0.hasPrefix("public_key: ") }.map { String($0.dropFirst("public_key: ".count)) })
             let privateKey = try #require(lines.first { $0.hasPrefix("private_key: ") }.map { String($0.dropFirst("private_key: ".count)) })
-            let stored = try #require(try await service.service.repository.legacy.activeLegacyAppKey(publicKey: publicKey))
+            let stored = try #require(try await service.service.repository.legacyStore.activeLegacyAppKey(publicKey: publicKey))
             #expect(stored.requestorId == "REF")
             #expect(stored.privateKey == privateKey)
 
@@ -26,7 +26,7 @@ import Testing
             #expect(!list.stdout.contains(privateKey))
 
             #expect(try await AdminCommandTests.admin(service, ["legacy-key", "revoke", publicKey]).status == 0)
-            #expect(try await service.service.repository.legacy.activeLegacyAppKey(publicKey: publicKey) == nil)
+            #expect(try await service.service.repository.legacyStore.activeLegacyAppKey(publicKey: publicKey) == nil)
             #expect(try await AdminCommandTests.admin(service, ["legacy-key", "revoke", "no-such-key"]).status == 1)
             #expect(try await AdminCommandTests.admin(service, ["legacy-key", "create", "--requestor", "NOPE"]).status != 0)
         }

@@ -40,7 +40,7 @@ import Testing
                 ["integration", "set", "--requestor", "REF", "--mvpd", "DemoCable", "--display-name", "Cable for REF", "--profile-ttl", "7200"])
             #expect(set.status == 0, "\(set.stderr)")
             #expect(try await service.client().send(.GET, "/api/v2/REF/configuration").text.contains("Cable for REF"))
-            #expect(try await service.service.repository.catalog.integratedMVPD(requestor: "REF", mvpd: "DemoCable")?.profileTtlSeconds == 7200)
+            #expect(try await service.service.repository.catalogStore.integratedMVPD(requestor: "REF", mvpd: "DemoCable")?.profileTtlSeconds == 7200)
             let setList = try await Self.admin(service, ["integration", "list", "--mvpd", "DemoCable"])
             #expect(setList.stdout.contains("REF\tDemoCable\tenabled\tname=Cable for REF\tprofile-ttl=7200"), "\(setList.stdout)")
             #expect(
@@ -54,13 +54,13 @@ import Testing
             let refreshed = try await Self.admin(service, ["mvpd", "refresh"])
             #expect(refreshed.status == 0 && refreshed.stdout.contains("no metadata changed"), "\(refreshed.stdout) \(refreshed.stderr)")
             // Metadata that changed at its URL (here: the stored copy made stale) is fetched once and applied, and logged.
-            var stale = try #require(try await service.service.repository.catalog.mvpd(id: "DemoCable"))
+            var stale = try #require(try await service.service.repository.catalogStore.mvpd(id: "DemoCable"))
             let entity = stale.entityId
             stale.entityId = "https://stale.example/idp"
-            try await service.service.repository.catalog.upsertMVPD(stale)
+            try await service.service.repository.catalogStore.upsertMVPD(stale)
             let applied = try await Self.admin(service, ["mvpd", "refresh", "--id", "DemoCable"])
             #expect(applied.status == 0 && applied.stdout.contains("DemoCable: metadata changed and applied"), "\(applied.stdout) \(applied.stderr)")
-            #expect(try await service.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == entity)
+            #expect(try await service.service.repository.catalogStore.mvpd(id: "DemoCable")?.entityId == entity)
             let unreachable = try await Self.admin(
                 service, ["mvpd", "update", "--id", "DemoCable", "--saml-metadata-url", service.baseURL + "/nope.xml"])
             #expect(unreachable.status == 1 && unreachable.stderr.contains("HTTP 404"), "\(unreachable.stderr)")
@@ -78,7 +78,7 @@ import Testing
             #expect(try await Self.admin(service, ["mvpd", "disable", "--id", "DemoSSO"]).status == 0)
             #expect(!(try await service.client().send(.GET, "/api/v2/REF/configuration").text.contains("DemoSSO")))
             #expect(try await Self.admin(service, ["mvpd", "remove", "--id", "DemoSSO"]).status == 0)
-            #expect(try await service.service.repository.catalog.mvpd(id: "DemoSSO") == nil)
+            #expect(try await service.service.repository.catalogStore.mvpd(id: "DemoSSO") == nil)
 
             let refused: [([String], String)] = [
                 (["mvpd", "show", "--id", "NOPE"], "no mvpd NOPE"),

@@ -30,7 +30,7 @@ import Testing
             view = try #require(try await service.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first)
             #expect(view.preflightMode == "mvpd" && view.lineupAttribute == nil)
             #expect(
-                try await service.service.repository.changeLog.changes(since: 0).contains {
+                try await service.service.repository.changeLogStore.changes(since: 0).contains {
                     $0.target == "REF/DemoCable" && $0.actor.hasPrefix("cli")
                 })
 

@@ -23,7 +23,7 @@ import Testing
             let idpMetadata = idp.metadata
 
             // The MVPD: pysaml2 for sign-in, the DemoMVPD's authorization endpoint (which does not know grace) for plays.
-            let demoCable = try #require(try await local.service.repository.catalog.mvpd(id: "DemoCable"))
+            let demoCable = try #require(try await local.service.repository.catalogStore.mvpd(id: "DemoCable"))
             let options = MVPDOptions(
                 displayName: "Py IdP", logoURL: "", authorizationURL: demoCable.authorizationUrl, authorizationKey: demoCable.authorizationKey)
             _ = try await local.service.mvpds.importSAML(id: "PyIdP", metadataXML: idpMetadata, options: options, requestors: ["REF"], actor: "test")
@@ -35,7 +35,7 @@ import Testing
             try await Pysaml2IdP.signIn(local, session: created, username: "grace", password: "grace-pass")
 
             let code = try #require(created.code)
-            let profile = try #require(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: code))
+            let profile = try #require(try await local.service.repository.profileStore.profile(requestor: "REF", sessionCode: code))
             #expect(profile.userId == "G-200" || profile.nameId == "G-200", "\(profile)")
             #expect(profile.lineup == #"["news","sports"]"#, "the lineup pysaml2 released: \(profile.attributes)")
             let demo = try #require(local.host.demo)

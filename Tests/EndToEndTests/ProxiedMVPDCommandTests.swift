@@ -17,18 +17,19 @@ import Testing
 
     static func pickers(_ local: LocalService, _ requestor: String) async throws -> [String: String] {
         Dictionary(
-            try await local.service.repository.catalog.mvpds(requestor: requestor).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+            try await local.service.repository.catalogStore.mvpds(requestor: requestor).map { ($0.id, $0.displayName) },
+            uniquingKeysWith: { a, _ in a })
     }
 
     @Test func operatorsChangeProxiedMVPDsFromTheCommandLineAndThePushesKeepTheirChanges() async throws {
         try await LocalService.run { local in
             let service = local.service
-            try await service.repository.catalog.upsertMVPD(
+            try await service.repository.catalogStore.upsertMVPD(
                 MVPDRecord(
                     id: "SmallProxy", displayName: "Small Proxy", logoUrl: "", kind: .saml, entityId: "urn:test:small-proxy",
                     ssoUrl: "https://proxy.example/sso", certificates: [], requiresSafariViewController: false, enablePlatformServices: false,
                     displayInPlatformPicker: false, profileTtlSeconds: 86_400, encryptedAttributes: []))
-            try await service.repository.catalog.setIntegration(requestor: "REF", mvpd: "SmallProxy", enabled: true)
+            try await service.repository.catalogStore.setIntegration(requestor: "REF", mvpd: "SmallProxy", enabled: true)
             try await service.proxyMVPDs.markProxy(id: "SmallProxy", listed: false, allowedAddresses: [], actor: "test")
             try await service.requestors.save(id: "NET2", name: "Second Network", domains: ["net2.example"], metadataCertificatePEM: nil)
 
@@ -89,16 +90,16 @@ import Testing
             #expect(try await Self.pickers(local, "REF")["ValleyCable"] == nil)
             let removal = try await Self.admin(local, ["mvpd", "remove", "--id", "ValleyCable"])
             #expect(removal.status != 0 && removal.stderr.contains("whose pushes decide"), "\(removal.stderr)")
-            #expect(try await service.repository.catalog.mvpd(id: "ValleyCable") != nil)
+            #expect(try await service.repository.catalogStore.mvpd(id: "ValleyCable") != nil)
 
             // Removing the proxy removes its proxied MVPDs.
             #expect(try await Self.admin(local, ["mvpd", "disable", "--id", "SmallProxy"]).status == 0)
             let gone = try await Self.admin(local, ["mvpd", "remove", "--id", "SmallProxy"])
             #expect(gone.status == 0, "\(gone.stderr)")
-            #expect(try await service.repository.catalog.mvpd(id: "ValleyCable") == nil)
-            #expect(try await service.repository.catalog.mvpd(id: "HillsFiber") == nil)
+            #expect(try await service.repository.catalogStore.mvpd(id: "ValleyCable") == nil)
+            #expect(try await service.repository.catalogStore.mvpd(id: "HillsFiber") == nil)
 
-            let changes = try await service.repository.changeLog.changes(since: 0)
+            let changes = try await service.repository.changeLogStore.changes(since: 0)
             for (target, action) in [
                 ("ValleyCable", "mvpd.update"), ("NET2/HillsFiber", "integration.disable"), ("ValleyCable", "mvpd.disable"),
                 ("HillsFiber", "mvpd.remove"),

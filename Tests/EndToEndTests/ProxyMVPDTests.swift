@@ -48,12 +48,12 @@ import Testing
             options.authorizeAllAuthenticated = true
             _ = try await service.mvpds.importSAML(id: proxy, metadataXML: metadata, options: options, requestors: ["REF"], actor: "ops")
         } else {
-            try await service.repository.catalog.upsertMVPD(
+            try await service.repository.catalogStore.upsertMVPD(
                 MVPDRecord(
                     id: proxy, displayName: "Small Proxy", logoUrl: "", kind: .saml, entityId: "urn:test:small-proxy",
                     ssoUrl: "https://proxy.example/sso", certificates: [], requiresSafariViewController: false, enablePlatformServices: false,
                     displayInPlatformPicker: false, profileTtlSeconds: 86_400, encryptedAttributes: []))
-            try await service.repository.catalog.setIntegration(requestor: "REF", mvpd: proxy, enabled: true)
+            try await service.repository.catalogStore.setIntegration(requestor: "REF", mvpd: proxy, enabled: true)
         }
         try await service.proxyMVPDs.markProxy(id: proxy, listed: false, allowedAddresses: ["127.0.0.0/8", "::1"], actor: "ops")
         try await service.requestors.save(id: "NET2", name: "Second Network", domains: ["net2.example"], metadataCertificatePEM: nil)
@@ -66,7 +66,7 @@ import Testing
     }
 
     static func configurationIDs(_ local: LocalService, requestor: String) async throws -> [String] {
-        try await local.service.repository.catalog.mvpds(requestor: requestor).map(\.id)
+        try await local.service.repository.catalogStore.mvpds(requestor: requestor).map(\.id)
     }
 
     @Test func theProxyPushesListsAndRemovesItsProxiedMVPDsAndBadPushesChangeNothing() async throws {
@@ -95,7 +95,7 @@ import Testing
             let hills = try await local.service.mvpds.view(id: "HillsFiber")
             #expect(hills.proxyMVPD == "SmallProxy" && hills.entityID == "urn:hills:fiber" && hills.proxied?.iframeWidth == 340)
             #expect(try await local.service.mvpds.view(id: "SmallProxy").proxy?.listed == false)
-            let change = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
+            let change = try #require(try await local.service.repository.changeLogStore.changes(since: 0).last)
             #expect(change.action == "mvpd.proxied.push" && change.target == "SmallProxy" && change.actor.hasPrefix("client:"), "\(change)")
             #expect((change.valueAfter ?? "").contains("\"added\":[\"ValleyCable\",\"HillsFiber\"]"), "\(change.valueAfter ?? "")")
 
@@ -185,7 +185,7 @@ import Testing
             #expect(elsewhere.status == 401, "\(elsewhere.text)")
             try await local.service.proxyMVPDs.markProxy(id: "SmallProxy", listed: false, allowedAddresses: [], actor: "ops")
             #expect(try await pusher.send(.GET, Self.path).text == listed.text)
-            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.proxyMvpdId == nil)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "DemoCable")?.proxyMvpdId == nil)
 
             // Listed in its own right, the proxy joins REF's picker.
             try await local.service.proxyMVPDs.markProxy(id: "SmallProxy", listed: true, allowedAddresses: [], actor: "ops")
@@ -195,11 +195,11 @@ import Testing
             let emptied = try await pusher.send(.POST, Self.path, form: [("proxied-mvpds", "<proxiedMvpds></proxiedMvpds>")])
             #expect(emptied.status == 201, "\(emptied.text)")
             #expect(try await pusher.send(.GET, Self.path).text == "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<proxiedMvpds>\n</proxiedMvpds>\n")
-            #expect(try await local.service.repository.catalog.mvpd(id: "ValleyCable") == nil)
-            #expect(try await local.service.repository.catalog.mvpd(id: "HillsFiber") == nil)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "ValleyCable") == nil)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "HillsFiber") == nil)
             #expect(!(try await Self.configurationIDs(local, requestor: "REF").contains("ValleyCable")))
             #expect(try await Self.configurationIDs(local, requestor: "NET2").isEmpty)
-            let last = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
+            let last = try #require(try await local.service.repository.changeLogStore.changes(since: 0).last)
             #expect((last.valueAfter ?? "").contains("\"removed\":[\"ValleyCable\",\"HillsFiber\"]"), "\(last.valueAfter ?? "")")
         }
     }
@@ -215,7 +215,7 @@ import Testing
             let refused = try await PreflightLineupCommandTests.admin(
                 local, ["mvpd", "add", "--id", "CliProxy", "--name", "Cli Proxy", "--saml-metadata", file, "--proxy-listed"])
             #expect(refused.status != 0 && refused.stderr.contains("need --proxy"), "\(refused.stderr)")
-            #expect(try await local.service.repository.catalog.mvpd(id: "CliProxy") == nil)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "CliProxy") == nil)
             let added = try await PreflightLineupCommandTests.admin(
                 local,
                 [
@@ -272,8 +272,8 @@ import Testing
                 .replacingOccurrences(of: "<id>ValleyCable</id>", with: "<id ProviderID=\"urn:valley:cable\">ValleyCable</id>")
             let pushed = try await pusher.send(.POST, Self.path, form: [("proxied-mvpds", proxied)])
             #expect(pushed.status == 201, "\(pushed.text)")
-            let valley = try #require(try await local.service.repository.catalog.mvpd(id: "ValleyCable"))
-            let proxy = try #require(try await local.service.repository.catalog.mvpd(id: "SmallProxy"))
+            let valley = try #require(try await local.service.repository.catalogStore.mvpd(id: "ValleyCable"))
+            let proxy = try #require(try await local.service.repository.catalogStore.mvpd(id: "SmallProxy"))
             #expect(valley.certificates == proxy.certificates && valley.ssoUrl == proxy.ssoUrl && valley.entityId == "urn:valley:cable")
 
             // The IdP answers only a request whose Scoping names a proxied MVPD, in that MVPD's name.
@@ -304,12 +304,12 @@ import Testing
             _ = try await local.service.mvpds.importSAML(
                 id: "Impostor", metadataXML: impostor.metadata, options: MVPDOptions(displayName: "Impostor", logoURL: ""), requestors: [],
                 actor: "ops")
-            let otherKey = try #require(try await local.service.repository.catalog.mvpd(id: "Impostor")).certificates
+            let otherKey = try #require(try await local.service.repository.catalogStore.mvpd(id: "Impostor")).certificates
             var rekeyed = proxy
             rekeyed.certificates = otherKey
-            try await local.service.repository.catalog.upsertMVPD(rekeyed)
-            #expect(try await local.service.repository.catalog.mvpd(id: "ValleyCable")?.certificates == otherKey)
-            #expect(try await local.service.repository.catalog.mvpd(id: "HillsFiber")?.certificates == otherKey)
+            try await local.service.repository.catalogStore.upsertMVPD(rekeyed)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "ValleyCable")?.certificates == otherKey)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "HillsFiber")?.certificates == otherKey)
             let third = try await local.client()
             let thirdSession = try await third.createSession(mvpd: "ValleyCable", redirectURL: "adobepass://ios.app").decode(SessionResponse.self)
             let thirdAnswer = try await Pysaml2IdP.answer(local, session: thirdSession, username: "frank", password: "frank-pass")

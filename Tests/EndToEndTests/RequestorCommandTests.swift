@@ -146,7 +146,7 @@ import Testing
             #expect(object["defaultProfileTTLSeconds"] as? Int == 86400)
             #expect(object["defaultAuthorizationTTLSeconds"] as? Int == 0)
             #expect(object["defaultPreflightMaxResources"] as? Int == 4)
-            #expect(try await service.service.repository.catalog.authorizationTTL(requestor: "MYNET", mvpd: "DemoCable") == 0)
+            #expect(try await service.service.repository.catalogStore.authorizationTTL(requestor: "MYNET", mvpd: "DemoCable") == 0)
 
             let removed = try await Self.admin(
                 service,

@@ -39,7 +39,7 @@ final class TestApp: EntitlementDelegate, EntitlementStatus, Sendable {
 
     /// Waits until `count` recorded callbacks start with `prefix`; returns the last of them.
     @discardableResult
-    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = 90) async throws -> String {
+    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = AnswerPatience.seconds) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let lines = log.filter { $0.hasPrefix(prefix) }

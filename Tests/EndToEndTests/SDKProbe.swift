@@ -124,7 +124,7 @@ final class SDKProbe: EntitlementDelegate, EntitlementStatus, Sendable {
 
     /// Waits until `count` callbacks start with `prefix` and returns the `count`-th.
     @discardableResult
-    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = 90) async throws -> String {
+    func waitFor(_ prefix: String, count: Int = 1, timeout: Double = AnswerPatience.seconds) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let matching = lines(prefix)

@@ -48,8 +48,8 @@ import Testing
     static func checkUpgradedService(directory: String, fixture: UpgradeFixture, clock: ManualClock, httpClient: HTTPClient) async throws {
         try await UpgradeFixture.serve(directory, clock: clock) { host, baseURL in
             #expect(try await host.service.repository.schemaVersion().pending.isEmpty)
-            #expect(try await host.service.repository.catalog.requestor(id: fixture.requestor) != nil)
-            #expect(try await host.service.repository.catalog.mvpd(id: fixture.mvpd) != nil)
+            #expect(try await host.service.repository.catalogStore.requestor(id: fixture.requestor) != nil)
+            #expect(try await host.service.repository.catalogStore.mvpd(id: fixture.mvpd) != nil)
 
             // The client registered before the upgrade gets a token with its secret and reads its signed-in profile.
             var client = RESTClient(httpClient: httpClient, baseURL: baseURL, serviceProvider: fixture.requestor, deviceID: fixture.deviceID)

@@ -91,7 +91,7 @@ package final class DecisionService: Sendable, ClockReading {
         } else {
             authorizeAll = false
         }
-        let round = DecisionRound(
+        let round = DecisionContext(
             service: self, requestor: requestor, mvpd: mvpd, profile: profile, issueTokens: issueTokens, rules: rules,
             authorizeAll: authorizeAll, authorizationProtocol: authorizationProtocol, xacml: xacml, catalogGeneration: catalogGeneration,
             ttl: ttl, fresh: fresh, clientIP: clientIP, reportKey: reportKey, now: now)

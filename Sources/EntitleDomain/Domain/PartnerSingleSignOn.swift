@@ -16,7 +16,7 @@ package struct PartnerSingleSignOn: Sendable, ClockReading {
     package let sessions: SessionStore
     package let configuration: ServiceConfiguration
     package let assertions: AssertionConsumer
-    package let profiles: ProfileAnswers
+    package let profiles: WireProfiles
     package let clock: any ServiceClock
 
     /// The attributes asked of the MVPD through the platform.
@@ -118,7 +118,7 @@ package struct PartnerSingleSignOn: Sendable, ClockReading {
     /// Creates the value from each of its stored properties.
     package init(
         catalog: CatalogStore, profileStore: ProfileStore, sessions: SessionStore, configuration: ServiceConfiguration, assertions: AssertionConsumer,
-        profiles: ProfileAnswers, clock: any ServiceClock
+        profiles: WireProfiles, clock: any ServiceClock
     ) {
         self.catalog = catalog
         self.profileStore = profileStore

@@ -85,5 +85,5 @@ package struct WebOrigins: Sendable {
 
 extension EntitleService {
     /// The browser origins of the requestors' registered domains, for the CORS answers of the service's router.
-    package func makeWebOrigins() -> WebOrigins { WebOrigins(catalog: repository.catalog) }
+    package func makeWebOrigins() -> WebOrigins { WebOrigins(catalog: repository.catalogStore) }
 }

@@ -12,10 +12,10 @@ import Foundation
 package final class WireProfileCache: Sendable {
     package struct Key: Hashable, Sendable {
         package let generation: UInt64
-        package let signIn: SignInKey
+        package let signIn: SignInCacheKey
 
         /// Creates the value from each of its stored properties.
-        package init(generation: UInt64, signIn: SignInKey) {
+        package init(generation: UInt64, signIn: SignInCacheKey) {
             self.generation = generation
             self.signIn = signIn
         }
@@ -37,7 +37,7 @@ package final class WireProfileCache: Sendable {
     package init(capacity: Int = 100_000) { entries = BoundedMemo(capacity: capacity) }
 
     package static func key(_ record: ProfileRecord, requestor: String, generation: UInt64) -> Key {
-        Key(generation: generation, signIn: SignInKey(record, requestor: requestor))
+        Key(generation: generation, signIn: SignInCacheKey(record, requestor: requestor))
     }
 
     /// The wire form of `record` made earlier, if any.

@@ -11,7 +11,7 @@ package struct AdminCatalog: Sendable {
     /// Per-MVPD and per-integration options.
     package let mvpdOptions: MVPDOptionsStore
     /// Requestors, MVPDs and integrations as operators see them (disabled ones included).
-    package let onboarding: OnboardingStore
+    package let onboarding: CatalogAdminStore
     /// OAuth 2.0 MVPD settings.
     package let oauth2: OAuth2Store
 

@@ -24,7 +24,7 @@ package struct CatalogOperations: Sendable {
 
     package var catalog: CatalogStore { mvpds.catalog }
     package var mvpdOptions: MVPDOptionsStore { mvpds.mvpdOptions }
-    package var onboarding: OnboardingStore { mvpds.onboarding }
+    package var onboarding: CatalogAdminStore { mvpds.onboarding }
 
     /// The description recorded with each change of an apply.
     package static let changeDescription = "catalog.apply"

@@ -11,7 +11,7 @@ package struct IntegrationOperations: Sendable {
     /// Per-integration preflight settings.
     package let mvpdOptions: MVPDOptionsStore
     /// Integrations as operators see them.
-    package let onboarding: OnboardingStore
+    package let onboarding: CatalogAdminStore
     /// The shared lookups.
     package let lookups: AdminCatalog
     /// The changes log.
@@ -74,7 +74,8 @@ package struct IntegrationOperations: Sendable {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(catalog: CatalogStore, mvpdOptions: MVPDOptionsStore, onboarding: OnboardingStore, lookups: AdminCatalog, changes: ChangeRecorder) {
+    package init(catalog: CatalogStore, mvpdOptions: MVPDOptionsStore, onboarding: CatalogAdminStore, lookups: AdminCatalog, changes: ChangeRecorder)
+    {
         self.catalog = catalog
         self.mvpdOptions = mvpdOptions
         self.onboarding = onboarding

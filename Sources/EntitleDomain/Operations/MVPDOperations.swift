@@ -14,7 +14,7 @@ package struct MVPDOperations: Sendable {
     /// Per-MVPD options.
     package let mvpdOptions: MVPDOptionsStore
     /// MVPDs as operators see them, metadata sources.
-    package let onboarding: OnboardingStore
+    package let onboarding: CatalogAdminStore
     /// OAuth 2.0 MVPD settings.
     package let oauth2Store: OAuth2Store
     /// The shared lookups.
@@ -90,7 +90,7 @@ package struct MVPDOperations: Sendable {
 
     /// Creates the value from each of its stored properties.
     package init(
-        catalog: CatalogStore, mvpdOptions: MVPDOptionsStore, onboarding: OnboardingStore, oauth2Store: OAuth2Store, lookups: AdminCatalog,
+        catalog: CatalogStore, mvpdOptions: MVPDOptionsStore, onboarding: CatalogAdminStore, oauth2Store: OAuth2Store, lookups: AdminCatalog,
         oauth2: OAuth2MVPDOperations, changes: ChangeRecorder, httpClient: HTTPClient, clock: any ServiceClock, logger: Logger
     ) {
         self.catalog = catalog

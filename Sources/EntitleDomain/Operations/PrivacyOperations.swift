@@ -67,7 +67,7 @@ package struct PrivacyOperations: Sendable {
         var unlinked = 0
         if subject.kind == .user {
             try await reports.flush()
-            for account in try await reportAccounts(of: subject) { unlinked += try await repository.reports.unlinkReportAccount(account) }
+            for account in try await reportAccounts(of: subject) { unlinked += try await repository.reportStore.unlinkReportAccount(account) }
         }
         var erasure = try await repository.privacy.erase(subject, vacuum: vacuum)
         erasure.removed["report_accounts (unlinked)"] = unlinked
@@ -89,7 +89,7 @@ package struct PrivacyOperations: Sendable {
     /// The keyed hash (HMAC-SHA256 with a secret every instance shares) of the subject's kind and identifier: the
     /// changes log can tell two requests about the same subject apart from others without naming it.
     package func keyedHash(_ subject: PrivacySubject) async throws -> String {
-        let secret = try await repository.keys.sharedSecret(name: Self.hashKeyName, now: clock.nowMilliseconds()) { Secrets.randomToken() }
+        let secret = try await repository.keyStore.sharedSecret(name: Self.hashKeyName, now: clock.nowMilliseconds()) { Secrets.randomToken() }
         let mac = HMAC<SHA256>.authenticationCode(
             for: Data((subject.kind.rawValue + ":" + subject.identifier).utf8), using: SymmetricKey(data: Data(secret.utf8)))
         return mac.map { String(format: "%02x", $0) }.joined()
@@ -118,7 +118,7 @@ package struct PrivacyOperations: Sendable {
         guard let trimmed = try ChangeDescription.normalized(reason) else {
             throw AdminError("invalid_value", "a privacy request needs its reason (--reason, or \"reason\" in the API)")
         }
-        if let requestor = subject.requestor, try await repository.catalog.requestor(id: requestor) == nil {
+        if let requestor = subject.requestor, try await repository.catalogStore.requestor(id: requestor) == nil {
             throw AdminError.unknown("requestor", requestor, hint: "`entitle admin requestor list` lists them")
         }
         return trimmed.replacingOccurrences(of: subject.identifier, with: "[erased]")

@@ -11,7 +11,7 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
     /// MVPDs, proxies and proxied MVPDs.
     package let catalog: CatalogStore
     /// Removal of proxied MVPDs, requestor lookups.
-    package let onboarding: OnboardingStore
+    package let onboarding: CatalogAdminStore
     /// The pushing clients.
     package let clients: ClientStore
     /// Access tokens.
@@ -22,7 +22,7 @@ package struct ProxyMVPDOperations: Sendable, ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        catalog: CatalogStore, onboarding: OnboardingStore, clients: ClientStore, tokens: TokenIssuer, changes: ChangeRecorder,
+        catalog: CatalogStore, onboarding: CatalogAdminStore, clients: ClientStore, tokens: TokenIssuer, changes: ChangeRecorder,
         clock: any ServiceClock
     ) {
         self.catalog = catalog

@@ -9,7 +9,7 @@ package struct RequestorOperations: Sendable {
     /// Requestors as the protocols see them.
     package let catalog: CatalogStore
     /// Requestors as operators see them (disabled ones included) and their integrations.
-    package let onboarding: OnboardingStore
+    package let onboarding: CatalogAdminStore
     /// The shared lookups.
     package let lookups: AdminCatalog
     /// The changes log.
@@ -114,7 +114,7 @@ package struct RequestorOperations: Sendable {
     }
 
     /// Creates the value from each of its stored properties.
-    package init(catalog: CatalogStore, onboarding: OnboardingStore, lookups: AdminCatalog, changes: ChangeRecorder, clock: any ServiceClock) {
+    package init(catalog: CatalogStore, onboarding: CatalogAdminStore, lookups: AdminCatalog, changes: ChangeRecorder, clock: any ServiceClock) {
         self.catalog = catalog
         self.onboarding = onboarding
         self.lookups = lookups

@@ -25,7 +25,7 @@ package struct AdobeServicesController: ClockReading {
     package let keys: ServiceKeys
     package let sessions: AuthenticationSessions
     package let mediaTokens: MediaTokenService
-    package let profiles: ProfileAnswers
+    package let profiles: WireProfiles
     package let clock: any ServiceClock
 
     /// The route groups: each renders failures as `<error>` (``LegacyEnvelopeMiddleware``); those with a
@@ -276,7 +276,7 @@ package struct AdobeServicesController: ClockReading {
     package init(
         shared: LegacyProtocolService, catalog: any CatalogReading, sessionStore: any SignInSessionStoring, profileStore: any ProfileStoring,
         legacy: any LegacyStoring,
-        keys: ServiceKeys, sessions: AuthenticationSessions, mediaTokens: MediaTokenService, profiles: ProfileAnswers, clock: any ServiceClock
+        keys: ServiceKeys, sessions: AuthenticationSessions, mediaTokens: MediaTokenService, profiles: WireProfiles, clock: any ServiceClock
     ) {
         self.shared = shared
         self.catalog = catalog

@@ -11,7 +11,7 @@ package struct ProfilesController {
     /// The integration of the path's MVPD.
     package let catalog: any CatalogReading
     package let sessions: AuthenticationSessions
-    package let profiles: ProfileAnswers
+    package let profiles: WireProfiles
     /// The profile expiry check shared with decisions, REST v1 and adobe-services.
     package let profileChecks: ProfileChecks
     /// Single sign-on by platform identity and service token.
@@ -78,7 +78,7 @@ package struct ProfilesController {
 
     /// Creates the value from each of its stored properties.
     package init(
-        profileStore: any ProfileStoring, catalog: any CatalogReading, sessions: AuthenticationSessions, profiles: ProfileAnswers,
+        profileStore: any ProfileStoring, catalog: any CatalogReading, sessions: AuthenticationSessions, profiles: WireProfiles,
         profileChecks: ProfileChecks, singleSignOn: TokenSingleSignOn
     ) {
         self.singleSignOn = singleSignOn

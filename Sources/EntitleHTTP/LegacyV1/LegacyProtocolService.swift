@@ -13,7 +13,7 @@ package struct LegacyProtocolService: ClockReading {
     /// The stored v1 decisions.
     package let legacy: any LegacyStoring
     package let decisions: DecisionService
-    package let profiles: ProfileAnswers
+    package let profiles: WireProfiles
     /// The profile lookup, expiry and resource limit shared with REST v2.
     package let checks: ProfileChecks
     package let clock: any ServiceClock
@@ -130,7 +130,7 @@ package struct LegacyProtocolService: ClockReading {
 
     /// Creates the value from each of its stored properties.
     package init(
-        catalog: any CatalogReading, legacy: any LegacyStoring, decisions: DecisionService, profiles: ProfileAnswers, checks: ProfileChecks,
+        catalog: any CatalogReading, legacy: any LegacyStoring, decisions: DecisionService, profiles: WireProfiles, checks: ProfileChecks,
         clock: any ServiceClock
     ) {
         self.catalog = catalog

@@ -56,7 +56,7 @@ package struct ErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(.payloadTooLarge)
         } catch is HTTPParserError {
             // A body the HTTP/1.1 decoder rejected while a route read it (a client's error, not ours).
-            throw APIError(EnhancedError.invalidRequest.with(details: UnstorableTextMiddleware.malformedBody), headers: [.connection: "close"])
+            throw APIError(EnhancedError.invalidRequest.with(details: NULRefusalMiddleware.malformedBody), headers: [.connection: "close"])
         } catch is DecodingError {
             throw APIError(EnhancedError.invalidRequest.with(details: "The request body could not be decoded."))
         } catch let error as any HTTPResponseError {

@@ -13,7 +13,7 @@ import Testing
 @Suite struct NULCharacterTests {
     static let nul = "\u{0}"
 
-    static func containsNUL(_ text: String) -> Bool { UnstorableTextMiddleware.containsNUL(Array(text.utf8)) }
+    static func containsNUL(_ text: String) -> Bool { NULRefusalMiddleware.containsNUL(Array(text.utf8)) }
 
     @Test func everyIdPositionRefusesNUL() async throws {
         try await LocalService.run { host in

@@ -88,7 +88,7 @@ import Testing
                     [("noflash", "true"), ("mso_id", "DemoCable"), ("requestor_id", "REF"), ("reg_code", code), ("redirect_url", redirect)])
                 // On to the MVPD (a redirect or the auto-posting form), with or without the redirect URL.
                 #expect(answer.status == 200 || answer.status == 302, "\(redirect.debugDescription): HTTP \(answer.status)")
-                let session = try #require(try await host.service.repository.sessions.session(code: code))
+                let session = try #require(try await host.service.repository.sessionStore.session(code: code))
                 #expect(session.mvpdId == "DemoCable")
                 return session.redirectUrl
             }
@@ -111,7 +111,7 @@ import Testing
                 #expect(answer.status == 400 && answer.headers.first(name: "Location") == nil, "\(redirect.debugDescription)")
                 #expect(answer.text.contains("The redirect URL is not registered"), "\(redirect.debugDescription)")
             }
-            #expect(try await host.service.repository.sessions.session(code: code)?.redirectUrl == nil)
+            #expect(try await host.service.repository.sessionStore.session(code: code)?.redirectUrl == nil)
             // On the service's own host (127.0.0.1 is one of REF's domains), so the browser can follow it to the end.
             #expect(host.baseURL.hasPrefix("http://127.0.0.1:"))
             let written = "HTTP://127.0.0.1" + host.baseURL.dropFirst("http://127.0.0.1".count) + "/authenticated?via=v1"
@@ -125,7 +125,7 @@ import Testing
                 return
             }
             #expect(landed.url == normalized)
-            #expect(try await host.service.repository.sessions.session(code: code)?.redirectUrl == normalized)
+            #expect(try await host.service.repository.sessionStore.session(code: code)?.redirectUrl == normalized)
         }
     }
 
@@ -149,7 +149,7 @@ import Testing
             }
             let created = try await client.createSession(mvpd: "DemoCable", redirectURL: "HTTPS://APP.example:443/cb")
             let code = try #require(try created.decode(SessionResponse.self).code)
-            #expect(try await host.service.repository.sessions.session(code: code)?.redirectUrl == "https://app.example/cb")
+            #expect(try await host.service.repository.sessionStore.session(code: code)?.redirectUrl == "https://app.example/cb")
         }
     }
 

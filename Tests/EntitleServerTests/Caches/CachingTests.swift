@@ -43,7 +43,7 @@ import Testing
             #expect(try await Self.authorized(tv))
             #expect(cache.mvpdCalls == start + 4)
             // TTL 0 for this requestor: every decision asks.
-            try await host.service.repository.catalog.setAuthorizationTTL(
+            try await host.service.repository.catalogStore.setAuthorizationTTL(
                 AuthorizationTTLRecord(requestorId: "REF", mvpdId: "DemoCable", ttlSeconds: 0))
             #expect(try await Self.authorized(tv))
             #expect(try await Self.authorized(tv))
@@ -72,7 +72,7 @@ import Testing
             try await host.service.support.setDegradation(
                 requestor: "REF", mvpd: "DemoCable", rule: "authz-none", start: now, end: now.addingTimeInterval(600))
             #expect(try await !Self.authorized(tv))
-            #expect(try await host.service.repository.degradation.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-none"))
+            #expect(try await host.service.repository.degradationStore.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-none"))
             #expect(try await Self.authorized(tv))
             #expect(cache.mvpdCalls == afterFirst + 2)
             // `entitle admin cache flush` (a catalog version bump from any process) drops answers too.
@@ -95,7 +95,7 @@ import Testing
             #expect(try await viaSecond.send(.GET, "/api/v2/REF/configuration").status == 200)
             let clientID = try #require(await first.service.tokens.verify(accessToken: tv.accessToken ?? "")?.sub)
             // Revoked from a third process-like repository on the same database, as `entitle admin client revoke` does.
-            #expect(try await Repository(sql: first.host.engine.sql).clients.revokeClient(id: clientID))
+            #expect(try await Repository(sql: first.host.engine.sql).clientStore.revokeClient(id: clientID))
             try await Task.sleep(for: bound + .milliseconds(100))
             #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 401)
             #expect(try await viaSecond.send(.GET, "/api/v2/REF/configuration").status == 401)

@@ -9,13 +9,13 @@ import Testing
 @Suite struct HotPathEquivalenceTests {
     @Test func decisionsPathIsRecognisedByteByByte() {
         for path in ["/api/v2/REF/decisions/authorize/DemoCable", "/api/v2/REF/decisions/preauthorize/X", "/api/v2/REF/decisions"] {
-            #expect(UnstorableTextMiddleware.isDecisions(path: path), "\(path)")
+            #expect(NULRefusalMiddleware.isDecisions(path: path), "\(path)")
         }
         for path in [
             "/api/v2/REF/decisionsX/authorize/A", "/api/v2/REF/profiles", "/api/v2/decisions", "/api/v1/REF/decisions/authorize/A",
             "/api/v2/", "/", "", "/api/v2/REF/decision", "/api/v2/REF/sessions/decisions",
         ] {
-            #expect(!UnstorableTextMiddleware.isDecisions(path: path), "\(path)")
+            #expect(!NULRefusalMiddleware.isDecisions(path: path), "\(path)")
         }
     }
 

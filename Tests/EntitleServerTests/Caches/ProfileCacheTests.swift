@@ -103,7 +103,7 @@ import Testing
             #expect(try await Self.authorized(tv))
             #expect(try await Self.authorized(viaSecond))
             // Deleted through a repository of its own on the same database, as another process would.
-            let removed = try await Repository(sql: first.host.engine.sql).profiles.deleteProfile(
+            let removed = try await Repository(sql: first.host.engine.sql).profileStore.deleteProfile(
                 requestor: "REF", client: registration.clientID, device: tv.deviceID, mvpd: "DemoCable")
             #expect(removed != nil)
             try await Task.sleep(for: Self.settle)
@@ -121,7 +121,7 @@ import Testing
             _ = try await first.signIn(tv, user: "bob")
             #expect(try await Self.authorized(Self.same(tv, on: second)))
             let record = try #require(
-                try await first.service.repository.profiles.profile(
+                try await first.service.repository.profileStore.profile(
                     requestor: "REF", client: registration.clientID, device: tv.deviceID, mvpd: "DemoCable"))
             clock.advance(by: Double(record.notAfter) - clock.now().timeIntervalSince1970 + 1)
             // A fresh access token, so that only the profile has expired.
@@ -146,7 +146,7 @@ import Testing
             _ = try await first.signIn(tv, user: "bob")
             let viaSecond = Self.same(tv, on: second)
             #expect(try await Self.authorized(viaSecond))
-            #expect(try await Repository(sql: first.host.engine.sql).clients.revokeClient(id: registration.clientID))
+            #expect(try await Repository(sql: first.host.engine.sql).clientStore.revokeClient(id: registration.clientID))
             try await Task.sleep(for: catalogBound + .milliseconds(200))
             #expect(try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).status == 401)
             #expect(try await viaSecond.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).status == 401)

@@ -20,9 +20,9 @@ import Testing
 
     /// REF registered for `mynet.example` (and its subdomains) besides the demo's own domains.
     static func registerWebDomain(_ host: LocalService) async throws {
-        var ref = try #require(try await host.service.repository.catalog.requestor(id: "REF"))
+        var ref = try #require(try await host.service.repository.catalogStore.requestor(id: "REF"))
         ref.domains = ["mynet.example", "ios.app"]
-        try await host.service.repository.catalog.upsertRequestor(ref)
+        try await host.service.repository.catalogStore.upsertRequestor(ref)
     }
 
     /// A preflight of `method` to `path` from `origin`, as a browser sends it.
@@ -123,9 +123,9 @@ import Testing
                 .POST, "/o/client/token", form: [("grant_type", "password")], headers: [("Origin", "https://apps.mynet.example")], authorized: false)
             #expect(bad.status == 400 && bad.headers["Access-Control-Allow-Origin"] == ["https://apps.mynet.example"])
             // A change of domains reaches the DCR answer at once.
-            var ref = try #require(try await host.service.repository.catalog.requestor(id: "REF"))
+            var ref = try #require(try await host.service.repository.catalogStore.requestor(id: "REF"))
             ref.domains = ["ios.app"]
-            try await host.service.repository.catalog.upsertRequestor(ref)
+            try await host.service.repository.catalogStore.upsertRequestor(ref)
             let removed = try await Self.preflight(tv, "/o/client/register", origin: "https://apps.mynet.example", method: "POST")
             #expect(removed.status == 403 && Self.corsHeaders(removed).isEmpty)
         }

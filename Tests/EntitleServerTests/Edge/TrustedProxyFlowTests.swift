@@ -35,7 +35,7 @@ import Testing
             do {
                 var request = HTTPClientRequest(url: host.configuration.baseURL + "/activate")
                 for (name, value) in Self.forwarded { request.headers.add(name: name, value: value) }
-                let response = try await client.execute(request, timeout: .seconds(60))
+                let response = try await client.execute(request, timeout: AnswerPatience.timeAmount)
                 #expect(response.status == .ok)
                 cookie = response.headers["Set-Cookie"].joined(separator: "; ")
             } catch {

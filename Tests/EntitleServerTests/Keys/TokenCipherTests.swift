@@ -13,7 +13,7 @@ import EntitleModel
 @Suite struct TokenCipherTests {
     @Test func sealedSecretsOpenOnlyWhereTheyBelongAndSurviveARotation() async throws {
         try await LocalService.run { host in
-            let cipher = TokenCipher(keyStore: host.service.repository.keys, keys: host.service.keys)
+            let cipher = TokenCipher(keyStore: host.service.repository.keyStore, keys: host.service.keys)
             let sealed = try await cipher.seal("refresh-123", context: "refresh-token|REF|c|d|StreamTV")
             #expect(sealed.hasPrefix("v1.token-encryption-") && !sealed.contains("refresh-123"))
             #expect(try await cipher.open(sealed, context: "refresh-token|REF|c|d|StreamTV") == "refresh-123")

@@ -24,16 +24,16 @@ import Testing
             let tv = try await host.client()
             _ = try await host.signIn(tv, mvpd: "DemoStream", user: "erin")
             #expect(try await Self.authorized(tv, "news"))
-            let before = try #require(try await repository.oauth2.allOAuth2Grants().first)
-            let secretBefore = try #require(try await repository.oauth2.oauth2Settings(mvpd: "DemoStream")).encryptedClientSecret
+            let before = try #require(try await repository.oauth2Store.allOAuth2Grants().first)
+            let secretBefore = try #require(try await repository.oauth2Store.oauth2Settings(mvpd: "DemoStream")).encryptedClientSecret
             let inventory = try await host.service.keyOperations.tokenEncryptionInventory()
             #expect(inventory.refreshTokens == 1 && inventory.clientSecrets >= 1)
 
             let rotation = try await host.service.keyOperations.rotateTokenEncryptionKey()
             #expect(rotation.refreshTokens == 1 && rotation.clientSecrets == inventory.clientSecrets && rotation.unreadable == 0)
-            let after = try #require(try await repository.oauth2.allOAuth2Grants().first)
+            let after = try #require(try await repository.oauth2Store.allOAuth2Grants().first)
             #expect(after.refreshToken.hasPrefix("v1.\(rotation.key.kid).") && !before.refreshToken.hasPrefix("v1.\(rotation.key.kid)."))
-            let secretAfter = try #require(try await repository.oauth2.oauth2Settings(mvpd: "DemoStream")).encryptedClientSecret
+            let secretAfter = try #require(try await repository.oauth2Store.oauth2Settings(mvpd: "DemoStream")).encryptedClientSecret
             #expect(secretAfter.hasPrefix("v1.\(rotation.key.kid).") && secretAfter != secretBefore)
 
             // The profile still authorizes: its refresh token (new key) and the client secret (new key) are read again.
@@ -42,10 +42,10 @@ import Testing
             let second = try await host.client()
             _ = try await host.signIn(second, mvpd: "DemoStream", user: "frank")
             #expect(try await Self.authorized(second, "sports"))
-            #expect(try await repository.oauth2.allOAuth2Grants().allSatisfy { $0.refreshToken.hasPrefix("v1.\(rotation.key.kid).") })
+            #expect(try await repository.oauth2Store.allOAuth2Grants().allSatisfy { $0.refreshToken.hasPrefix("v1.\(rotation.key.kid).") })
 
             // Another instance that wrote with the old key just before it saw the new one: the retired key still decrypts.
-            try await repository.oauth2.upsertOAuth2Grant(before)
+            try await repository.oauth2Store.upsertOAuth2Grant(before)
             #expect(try await Self.authorized(tv, "movies"))
         }
     }
@@ -55,12 +55,12 @@ import Testing
             let repository = host.service.repository
             let tv = try await host.client()
             _ = try await host.signIn(tv, mvpd: "DemoStream", user: "erin")
-            var grant = try #require(try await repository.oauth2.allOAuth2Grants().first)
+            var grant = try #require(try await repository.oauth2Store.allOAuth2Grants().first)
             grant.refreshToken = "v1.no-such-key.AAAA"
-            try await repository.oauth2.upsertOAuth2Grant(grant)
+            try await repository.oauth2Store.upsertOAuth2Grant(grant)
             let rotation = try await host.service.keyOperations.rotateTokenEncryptionKey()
             #expect(rotation.unreadable == 1 && rotation.refreshTokens == 0 && rotation.clientSecrets >= 1)
-            #expect(try await repository.oauth2.allOAuth2Grants().first?.refreshToken == "v1.no-such-key.AAAA")
+            #expect(try await repository.oauth2Store.allOAuth2Grants().first?.refreshToken == "v1.no-such-key.AAAA")
             // The sign-in whose token cannot be read ends with a clear error, never a 500.
             let answer = try await tv.decisions("authorize", mvpd: "DemoStream", resources: ["news"])
             #expect(answer.status == 200)

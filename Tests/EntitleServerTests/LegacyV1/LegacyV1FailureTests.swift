@@ -48,7 +48,7 @@ import Testing
             #expect(otherRequestor.status == 400)
             #expect(otherRequestor.code == "invalid_requestor")
 
-            #expect(try await host.service.repository.legacy.revokeLegacyAppKey(publicKey: pair.publicKey))
+            #expect(try await host.service.repository.legacyStore.revokeLegacyAppKey(publicKey: pair.publicKey))
             let revoked = try await tv.call(.GET, path, params)
             #expect(revoked.status == 401)
             #expect(revoked.code == "invalid_client_id")
@@ -129,7 +129,7 @@ import Testing
             // Accepted: the answer leads on to the MVPD (not followed here, the login comes below).
             let accepted = try await rest.send(.GET, "/api/v1/authenticate?" + FormURLEncoding.encode(adobe), authorized: false)
             #expect(accepted.status != 400, "adobe.com refused: HTTP \(accepted.status) \(accepted.text.prefix(200))")
-            #expect(try await host.service.repository.sessions.session(code: code)?.domainName == "adobe.com")
+            #expect(try await host.service.repository.sessionStore.session(code: code)?.domainName == "adobe.com")
 
             _ = try await tv.login(code: code, user: "bob")
             let parental = try await tv.device(.GET, "/api/v1/authorize", [("resource", "movies")])

@@ -20,18 +20,19 @@ import Testing
         try await ScratchEngines.withEach { engine in
             let repository = Repository(sql: engine.sql)
             for mvpd in [LogoutTests.mvpd("SLO", singleLogout: true), LogoutTests.mvpd("Plain", singleLogout: false)] {
-                try await repository.catalog.upsertMVPD(mvpd)
-                try await repository.profiles.upsertProfile(LogoutTests.profile(mvpd.id))
+                try await repository.catalogStore.upsertMVPD(mvpd)
+                try await repository.profileStore.upsertProfile(LogoutTests.profile(mvpd.id))
             }
-            try await repository.legacy.upsertLegacyAuthorization(
+            try await repository.legacyStore.upsertLegacyAuthorization(
                 LegacyAuthorizationRecord(
                     requestorId: device.requestor, clientId: device.client, deviceId: device.device, resource: "news", mvpdId: "Plain",
                     notBefore: now - 1000, notAfter: now + 60_000))
             let clock = ManualClock(Date(timeIntervalSince1970: Double(now) / 1000))
             let logout = Logout(
-                catalog: repository.catalog, profiles: repository.profiles, legacy: repository.legacy, sessions: repository.sessions,
+                catalog: repository.catalogStore, profiles: repository.profileStore, legacy: repository.legacyStore,
+                sessions: repository.sessionStore,
                 authorizations: AuthorizationCache(), logoutRequestLifetime: 600_000, clock: clock)
-            try await body(repository, logout, ProfileChecks(profiles: repository.profiles, clock: clock), clock)
+            try await body(repository, logout, ProfileChecks(profiles: repository.profileStore, clock: clock), clock)
         }
     }
 
@@ -54,13 +55,14 @@ import Testing
             let device = Self.device
             try await logout.endByIdentityProvider(LogoutTests.profile("Plain"), reason: EndedSignInRecord.Reason.refreshTokenRevoked)
             #expect(
-                try await repository.profiles.profiles(requestor: device.requestor, client: device.client, device: device.device).map(\.mvpdId) == [
-                    "SLO"
-                ])
+                try await repository.profileStore.profiles(requestor: device.requestor, client: device.client, device: device.device).map(\.mvpdId)
+                    == [
+                        "SLO"
+                    ])
             #expect(
-                try await repository.legacy.legacyAuthorization(
+                try await repository.legacyStore.legacyAuthorization(
                     requestor: device.requestor, client: device.client, device: device.device, resource: "news") == nil)
-            let ended = try await repository.profiles.endedSignIns(
+            let ended = try await repository.profileStore.endedSignIns(
                 requestor: device.requestor, client: device.client, device: device.device, now: Self.now)
             #expect(ended.map(\.mvpdId) == ["Plain"])
             #expect(ended.first?.userId == "user-Plain" && ended.first?.reason == "refresh_token_revoked")
@@ -92,8 +94,9 @@ import Testing
             try await logout.endByIdentityProvider(LogoutTests.profile("Plain"), reason: EndedSignInRecord.Reason.refreshTokenRevoked)
             try await logout.endByIdentityProvider(LogoutTests.profile("SLO"), reason: EndedSignInRecord.Reason.refreshTokenRevoked)
             // A new sign-in with Plain: its record goes; SLO's stays.
-            try await repository.profiles.upsertProfile(LogoutTests.profile("Plain", notBefore: Self.now))
-            _ = try await repository.profiles.deleteProfile(requestor: device.requestor, client: device.client, device: device.device, mvpd: "Plain")
+            try await repository.profileStore.upsertProfile(LogoutTests.profile("Plain", notBefore: Self.now))
+            _ = try await repository.profileStore.deleteProfile(
+                requestor: device.requestor, client: device.client, device: device.device, mvpd: "Plain")
             #expect(await Self.failure(checks, mvpd: "Plain", Self.invalidated) == "authenticated_profile_missing")
             #expect(await Self.failure(checks, mvpd: "SLO", Self.invalidated) == "authorization_denied_by_session_invalidated")
 
@@ -107,7 +110,7 @@ import Testing
             // A privacy erase of the device removes its records.
             var later = LogoutTests.profile("Plain", notBefore: Self.now + 3_600_000)
             later.notAfter = Self.now + 7_200_000
-            try await repository.profiles.upsertProfile(later)
+            try await repository.profileStore.upsertProfile(later)
             try await logout.endByIdentityProvider(later, reason: EndedSignInRecord.Reason.refreshTokenRevoked)
             let holdings = try await repository.privacy.holdings(PrivacySubject(kind: .device, identifier: device.device))
             #expect(holdings.first { $0.table == "ended_sign_ins" }?.rows.count == 1)
@@ -124,11 +127,13 @@ import Testing
             try await logout.endByIdentityProvider(
                 LogoutTests.profile("Plain", notBefore: Self.now - 5000), reason: EndedSignInRecord.Reason.refreshTokenRevoked)
             #expect(
-                try await repository.profiles.profile(requestor: device.requestor, client: device.client, device: device.device, mvpd: "Plain")
+                try await repository.profileStore.profile(requestor: device.requestor, client: device.client, device: device.device, mvpd: "Plain")
                     != nil)
             #expect(
-                try await repository.profiles.endedSignIns(requestor: device.requestor, client: device.client, device: device.device, now: Self.now)
-                    .isEmpty)
+                try await repository.profileStore.endedSignIns(
+                    requestor: device.requestor, client: device.client, device: device.device, now: Self.now
+                )
+                .isEmpty)
         }
     }
 }

@@ -32,16 +32,17 @@ import Testing
         try await ScratchEngines.withEach { engine in
             let repository = Repository(sql: engine.sql)
             for mvpd in [mvpd("SLO", singleLogout: true), mvpd("Plain", singleLogout: false)] {
-                try await repository.catalog.upsertMVPD(mvpd)
-                try await repository.profiles.upsertProfile(profile(mvpd.id))
+                try await repository.catalogStore.upsertMVPD(mvpd)
+                try await repository.profileStore.upsertProfile(profile(mvpd.id))
             }
-            try await repository.legacy.upsertLegacyAuthorization(
+            try await repository.legacyStore.upsertLegacyAuthorization(
                 LegacyAuthorizationRecord(
                     requestorId: device.requestor, clientId: device.client, deviceId: device.device, resource: "news", mvpdId: "SLO",
                     notBefore: now - 1000, notAfter: now + 60_000))
             let authorizations = AuthorizationCache()
             let logout = Logout(
-                catalog: repository.catalog, profiles: repository.profiles, legacy: repository.legacy, sessions: repository.sessions,
+                catalog: repository.catalogStore, profiles: repository.profileStore, legacy: repository.legacyStore,
+                sessions: repository.sessionStore,
                 authorizations: authorizations, logoutRequestLifetime: 600_000, clock: ManualClock(Date(timeIntervalSince1970: Double(now) / 1000)))
             try await body(repository, authorizations, logout)
         }
@@ -71,13 +72,13 @@ import Testing
                 Issue.record("no Single Logout for an MVPD that has one: \(outcomes)")
                 return
             }
-            let request = try #require(try await repository.sessions.logoutRequest(id: requestID))
+            let request = try #require(try await repository.sessionStore.logoutRequest(id: requestID))
             #expect(request.mvpdId == "SLO" && request.nameId == "name-SLO" && request.sessionIndex == "index-SLO")
             #expect(request.redirectUrl == "adobepass://ios.app" && request.expiresAt == Self.now + 600_000)
             let device = Self.device
-            #expect(try await repository.profiles.profiles(requestor: device.requestor, client: device.client, device: device.device).isEmpty)
+            #expect(try await repository.profileStore.profiles(requestor: device.requestor, client: device.client, device: device.device).isEmpty)
             #expect(
-                try await repository.legacy.legacyAuthorization(
+                try await repository.legacyStore.legacyAuthorization(
                     requestor: device.requestor, client: device.client, device: device.device, resource: "news") == nil)
             #expect(await Self.askedMVPD(authorizations, "SLO"), "an answer kept for an ended sign-in was used")
             #expect(await Self.askedMVPD(authorizations, "Plain"), "an answer kept for an ended sign-in was used")
@@ -90,7 +91,7 @@ import Testing
             let outcomes = try await logout.signOut(Self.device, mvpds: [Self.mvpd("Plain", singleLogout: false)])
             #expect(outcomes == ["Plain": .complete])
             let device = Self.device
-            let left = try await repository.profiles.profiles(requestor: device.requestor, client: device.client, device: device.device)
+            let left = try await repository.profileStore.profiles(requestor: device.requestor, client: device.client, device: device.device)
             #expect(left.map(\.mvpdId) == ["SLO"])
             #expect(await Self.askedMVPD(authorizations, "SLO") == false, "the other sign-in's kept answer was dropped")
         }
@@ -103,17 +104,18 @@ import Testing
             #expect(outcomes == ["SLO": .complete])
             let device = Self.device
             #expect(
-                try await repository.profiles.profile(requestor: device.requestor, client: device.client, device: device.device, mvpd: "SLO") != nil)
+                try await repository.profileStore.profile(requestor: device.requestor, client: device.client, device: device.device, mvpd: "SLO")
+                    != nil)
             // The AuthZ tokens go whatever the sign-in: the client that held the token is signing out.
             #expect(
-                try await repository.legacy.legacyAuthorization(
+                try await repository.legacyStore.legacyAuthorization(
                     requestor: device.requestor, client: device.client, device: device.device, resource: "news") == nil)
         }
     }
 
     @Test func aPlatformSignInAsksTheAppToSignOutOfThePlatformAndNoSingleLogoutIsSent() async throws {
         try await Self.withSignedInDevice { repository, _, logout in
-            try await repository.profiles.upsertProfile(Self.profile("SLO", type: .appleSSO))
+            try await repository.profileStore.upsertProfile(Self.profile("SLO", type: .appleSSO))
             let outcomes = try await logout.signOut(Self.device, mvpds: [Self.mvpd("SLO", singleLogout: true)])
             #expect(outcomes == ["SLO": .partnerLogout])
         }

@@ -17,7 +17,7 @@ import Testing
         let tv = try await local.client()
         let (code, outcome) = try await local.signIn(tv, user: user)
         guard case .external = outcome else { return false }
-        return try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: code) != nil
+        return try await local.service.repository.profileStore.profile(requestor: "REF", sessionCode: code) != nil
     }
 
     static func keyDescriptors(_ local: LocalService) async throws -> Int {

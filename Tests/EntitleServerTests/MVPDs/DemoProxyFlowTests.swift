@@ -24,7 +24,7 @@ import Testing
             #expect(configuration.text.contains("Valley Cable") && configuration.text.contains("Hills Fiber"), "\(configuration.text)")
             #expect(configuration.text.contains(base + "/DemoValley/logo.svg"), "\(configuration.text)")
             #expect(!configuration.text.contains("DemoProxy") && !configuration.text.contains("Demo Proxy"), "\(configuration.text)")
-            let valley = try #require(try await local.service.repository.catalog.mvpd(id: "DemoValley"))
+            let valley = try #require(try await local.service.repository.catalogStore.mvpd(id: "DemoValley"))
             #expect(valley.proxyMvpdId == "DemoProxy" && valley.entityId == base + "/DemoValley")
 
             // The AuthnRequest goes to the proxy's SSO endpoint and names Valley Cable in its Scoping.
@@ -89,7 +89,7 @@ import Testing
             rest.authorizationURL = base + "/DemoProxy/rest/authz"
             rest.authorizationProtocol = .rest
             try await local.service.mvpds.update(id: "DemoProxy", rest, actor: "test")
-            #expect(try await local.service.repository.catalog.mvpd(id: "DemoValley")?.authorizationUrl == base + "/DemoProxy/rest/authz")
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "DemoValley")?.authorizationUrl == base + "/DemoProxy/rest/authz")
             let viaREST = try await tv.decisions("authorize", mvpd: "DemoValley", resources: ["news", "movies"]).decode(DecisionsResponse.self)
             #expect(viaREST.decisions.map(\.authorized) == [true, false], "\(viaREST)")
             #expect(demo.authorizationRequests.count == asked + 6)

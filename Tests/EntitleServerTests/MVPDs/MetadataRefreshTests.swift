@@ -17,10 +17,10 @@ import Testing
         var update = MVPDUpdate()
         update.samlMetadataURL = url
         try await local.service.mvpds.update(id: "DemoCable", update, actor: "test")
-        var stale = try #require(try await local.service.repository.catalog.mvpd(id: "DemoCable"))
+        var stale = try #require(try await local.service.repository.catalogStore.mvpd(id: "DemoCable"))
         let entity = stale.entityId
         stale.entityId = "https://stale.example/idp"
-        try await local.service.repository.catalog.upsertMVPD(stale)
+        try await local.service.repository.catalogStore.upsertMVPD(stale)
         return (entity, url)
     }
 
@@ -29,13 +29,13 @@ import Testing
             let (entity, _) = try await Self.staleDemoCable(local)
             let notYet = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             #expect(notYet.changed.isEmpty && notYet.failures.isEmpty, "read a moment ago: not due")
-            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp")
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp")
 
             local.clock.advance(by: 3601)
             let refreshed = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             #expect(refreshed.changed == ["DemoCable"] && refreshed.failures.isEmpty, "\(refreshed)")
-            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == entity)
-            let entry = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "DemoCable")?.entityId == entity)
+            let entry = try #require(try await local.service.repository.changeLogStore.changes(since: 0).last)
             #expect(entry.actor == MVPDOperations.metadataRefreshActor && entry.action == "mvpd.update" && entry.target == "DemoCable")
 
             let again = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
@@ -45,8 +45,8 @@ import Testing
 
     @Test func aFailingURLIsTriedAgainAnIntervalLaterAndTheStoredMetadataStays() async throws {
         try await LocalService.run { local in
-            let stored = try #require(try await local.service.repository.catalog.mvpd(id: "DemoFiber"))
-            try await local.service.repository.onboarding.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: 0)
+            let stored = try #require(try await local.service.repository.catalogStore.mvpd(id: "DemoFiber"))
+            try await local.service.repository.catalogAdminStore.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: 0)
             // Asked three times at once (as several instances would): one claims the source and reads it. Without the
             // claim each would fetch the failing URL and report it.
             async let first = local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
@@ -56,13 +56,13 @@ import Testing
             #expect(results.map(\.failures.count).reduce(0, +) == 1, "\(results)")
             let failure = results.compactMap { $0.failures["DemoFiber"] }.first
             // The claim itself: of two instances that saw the same read time, only the first moves it.
-            let onboarding = local.service.repository.onboarding
+            let onboarding = local.service.repository.catalogAdminStore
             let seen = try #require(try await onboarding.metadataSourcesDue(at: .max).first { $0.mvpd == "DemoFiber" }).refreshedAt
             #expect(try await onboarding.claimMetadataRefresh(mvpd: "DemoFiber", seen: seen, now: seen + 1))
             #expect(try await !onboarding.claimMetadataRefresh(mvpd: "DemoFiber", seen: seen, now: seen + 2))
             try await onboarding.setMetadataSource(mvpd: "DemoFiber", url: local.baseURL + "/nope.xml", at: seen)
             #expect(failure?.contains("404") == true, "\(String(describing: failure))")
-            #expect(try await local.service.repository.catalog.mvpd(id: "DemoFiber") == stored)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "DemoFiber") == stored)
             let soon = try await local.service.mvpds.refreshDueMetadata(interval: .seconds(3600))
             #expect(soon.failures.isEmpty, "not tried again before the interval")
             local.clock.advance(by: 3601)
@@ -74,13 +74,13 @@ import Testing
         try await LocalService.run(metadataRefresh: (interval: .seconds(3600), check: .milliseconds(100))) { local in
             let (entity, _) = try await Self.staleDemoCable(local)
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp", "not due yet")
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "DemoCable")?.entityId == "https://stale.example/idp", "not due yet")
             local.clock.advance(by: 3601)
             let deadline = ContinuousClock.now + .seconds(20)
-            while try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId != entity, ContinuousClock.now < deadline {
+            while try await local.service.repository.catalogStore.mvpd(id: "DemoCable")?.entityId != entity, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
             }
-            #expect(try await local.service.repository.catalog.mvpd(id: "DemoCable")?.entityId == entity, "read again by the service itself")
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "DemoCable")?.entityId == entity, "read again by the service itself")
         }
     }
 }

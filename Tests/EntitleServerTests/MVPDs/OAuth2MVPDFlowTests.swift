@@ -99,7 +99,7 @@ struct OAuth2MVPDFlowTests {
             let issued = try await provider.refreshTokens(httpClient: host.httpClient)
             #expect(issued.count == 1)
             let grant = try #require(
-                try await host.service.repository.oauth2.oauth2Grant(requestor: "REF", client: clientID, device: tv.deviceID, mvpd: Self.mvpd))
+                try await host.service.repository.oauth2Store.oauth2Grant(requestor: "REF", client: clientID, device: tv.deviceID, mvpd: Self.mvpd))
             #expect(grant.refreshToken.hasPrefix("v1.") && !grant.refreshToken.contains(issued[0]))
             let answers = try await tv.send(.GET, "/api/v2/REF/profiles").text + (try await tv.send(.GET, "/api/v2/REF/profiles/\(Self.mvpd)").text)
             #expect(!answers.contains(issued[0]))
@@ -112,7 +112,8 @@ struct OAuth2MVPDFlowTests {
             guard case .external(let back) = try await host.browser().get(url) else { throw ProviderError("the logout did not return to the app") }
             #expect(back == "adobepass://ios.app")
             #expect(
-                try await host.service.repository.oauth2.oauth2Grant(requestor: "REF", client: clientID, device: tv.deviceID, mvpd: Self.mvpd) == nil)
+                try await host.service.repository.oauth2Store.oauth2Grant(requestor: "REF", client: clientID, device: tv.deviceID, mvpd: Self.mvpd)
+                    == nil)
             let after = try await tv.decisions("authorize", mvpd: Self.mvpd, resources: ["news"])
             #expect(after.status == 403 || (try? after.decode(DecisionsResponse.self).decisions.first?.authorized) == false)
         }

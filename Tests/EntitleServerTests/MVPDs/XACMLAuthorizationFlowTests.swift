@@ -95,11 +95,11 @@ enum XACMLDocuments {
 @Suite struct XACMLAuthorizationFlowTests {
     /// Points DemoCable's authorization at the PDP with `kind`.
     static func configure(_ host: LocalService, url: String, kind: MVPDAuthorizationProtocol) async throws {
-        var mvpd = try #require(try await host.service.repository.catalog.mvpd(id: "DemoCable"))
+        var mvpd = try #require(try await host.service.repository.catalogStore.mvpd(id: "DemoCable"))
         mvpd.authorizationUrl = url
         mvpd.authorizationKey = nil
-        try await host.service.repository.catalog.upsertMVPD(mvpd)
-        try await host.service.repository.catalog.setAuthorizationProtocol(mvpd: "DemoCable", kind)
+        try await host.service.repository.catalogStore.upsertMVPD(mvpd)
+        try await host.service.repository.catalogStore.setAuthorizationProtocol(mvpd: "DemoCable", kind)
     }
 
     static func decide(_ tv: RESTClient, _ resource: String) async throws -> Decision {
@@ -227,7 +227,7 @@ enum XACMLDocuments {
         try await pdp.run { url in
             try await LocalService.run { host in
                 try await Self.configure(host, url: url, kind: .xacml)
-                try await host.service.repository.catalog.setAuthorizationTTL(
+                try await host.service.repository.catalogStore.setAuthorizationTTL(
                     AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 60))
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
@@ -280,13 +280,13 @@ enum XACMLDocuments {
     @Test(arguments: [("xacml", MVPDAuthorizationProtocol.xacml), ("rest/authz", .rest)])
     func demoCableDecidesOverTheProtocol(path: String, kind: MVPDAuthorizationProtocol) async throws {
         try await LocalService.run { host in
-            var mvpd = try #require(try await host.service.repository.catalog.mvpd(id: "DemoCable"))
+            var mvpd = try #require(try await host.service.repository.catalogStore.mvpd(id: "DemoCable"))
             let url = try #require(mvpd.authorizationUrl)
             #expect(url.hasSuffix("/authorize"))
             mvpd.authorizationUrl = String(url.dropLast("authorize".count)) + path
-            try await host.service.repository.catalog.upsertMVPD(mvpd)
-            try await host.service.repository.catalog.setAuthorizationProtocol(mvpd: "DemoCable", kind)
-            #expect(try await host.service.repository.catalog.authorizationProtocol(mvpd: "DemoCable") == kind)
+            try await host.service.repository.catalogStore.upsertMVPD(mvpd)
+            try await host.service.repository.catalogStore.setAuthorizationProtocol(mvpd: "DemoCable", kind)
+            #expect(try await host.service.repository.catalogStore.authorizationProtocol(mvpd: "DemoCable") == kind)
             let tv = try await host.client()
             _ = try await host.signIn(tv, user: "bob")
             let news = try await XACMLAuthorizationFlowTests.decide(tv, "news")

@@ -19,7 +19,7 @@ import Testing
 @Suite struct XACMLSOAPFlowTests {
     /// Points `mvpd` at the DemoMVPD's SOAP PDP through the recorded domain operation.
     static func useSOAP(_ host: LocalService, mvpd: String, sign: Bool, path: String = "xacml/soap") async throws {
-        let url = try #require(try await host.service.repository.catalog.mvpd(id: mvpd)?.authorizationUrl)
+        let url = try #require(try await host.service.repository.catalogStore.mvpd(id: mvpd)?.authorizationUrl)
         var update = MVPDUpdate()
         update.authorizationURL = String(url.dropLast("authorize".count)) + path
         update.authorizationProtocol = .xacml
@@ -77,7 +77,7 @@ import Testing
     /// issuers are refused; the genuine one is answered with a SAML Response signed by the IdP key.
     @Test func demoPDPRefusesForgedTamperedAndUnsignedQueries() async throws {
         try await LocalService.run { host in
-            let record = try #require(try await host.service.repository.catalog.mvpd(id: "DemoFiber"))
+            let record = try #require(try await host.service.repository.catalogStore.mvpd(id: "DemoFiber"))
             let url = String(try #require(record.authorizationUrl).dropLast("authorize".count)) + "xacml/soap"
             let sp = try await host.service.keys.signingIdentity(purpose: .samlSP)
             let entityID = host.service.configuration.spEntityID

@@ -41,7 +41,7 @@ import Testing
         let minute = local.service.clock.nowMilliseconds() / 60_000 * 60_000 - 60_000
         var counts = ReportCounts()
         counts.authzAttempts = 1
-        try await local.service.repository.reports.addReportCounts([
+        try await local.service.repository.reportStore.addReportCounts([
             (ReportMinute(start: minute, key: ReportKey(requestor: "REF", mvpd: "DemoFiber", platform: "iOS", app: "a")), counts),
             (ReportMinute(start: minute, key: ReportKey(requestor: "OTHER", mvpd: "DemoCable", platform: "iOS", app: "a")), counts),
         ])

@@ -14,8 +14,8 @@ import Testing
     static func withAccounts(_ body: (OperatorAccounts, OperatorAccounts, ManualClock) async throws -> Void) async throws {
         try await ScratchEngines.withEach { engine in
             let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
-            let first = OperatorAccounts(store: Repository(sql: engine.sql).operators, clock: clock, passwordLogRounds: 10)
-            let second = OperatorAccounts(store: Repository(sql: engine.sql).operators, clock: clock, passwordLogRounds: 10)
+            let first = OperatorAccounts(store: Repository(sql: engine.sql).operatorStore, clock: clock, passwordLogRounds: 10)
+            let second = OperatorAccounts(store: Repository(sql: engine.sql).operatorStore, clock: clock, passwordLogRounds: 10)
             _ = try await first.add(username: "ops", role: .readWrite, password: password)
             try await body(first, second, clock)
         }

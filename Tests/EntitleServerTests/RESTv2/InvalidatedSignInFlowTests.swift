@@ -19,7 +19,7 @@ import Testing
             let rest = try await host.client(device: device)
             let (code, _) = try await host.signIn(rest, user: "alice")
             #expect(try await rest.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).status == 200)
-            let profile = try #require(try await host.service.repository.profiles.profile(requestor: "REF", sessionCode: code))
+            let profile = try #require(try await host.service.repository.profileStore.profile(requestor: "REF", sessionCode: code))
             try await host.service.logout.endByIdentityProvider(profile, reason: EndedSignInRecord.Reason.refreshTokenRevoked)
 
             let decision = try await rest.decisions("authorize", mvpd: "DemoCable", resources: ["news"])

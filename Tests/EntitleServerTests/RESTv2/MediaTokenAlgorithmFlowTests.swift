@@ -30,8 +30,8 @@ import Testing
 
             // Configured with the default delay: the new key is published first, RSA still signs.
             let pending = try #require(try await host.service.keys.ensureMediaTokenKey(algorithm))
-            try await host.service.repository.catalog.setMediaTokenAlgorithm(requestor: "REF", algorithm)
-            #expect(try await host.service.repository.catalog.mediaTokenAlgorithm(requestor: "REF") == algorithm)
+            try await host.service.repository.catalogStore.setMediaTokenAlgorithm(requestor: "REF", algorithm)
+            #expect(try await host.service.repository.catalogStore.mediaTokenAlgorithm(requestor: "REF") == algorithm)
             #expect(pending.signsFrom > host.clock.nowMilliseconds())
             let whilePending = try await token()
             #expect(try signatureLength(whilePending) == 256)
@@ -63,7 +63,7 @@ import Testing
             #expect(onlySecond.check(afterRotation, requestor: "REF", resource: "news", now: host.clock.now()).status == .valid)
 
             // Back to the default: RSA again.
-            try await host.service.repository.catalog.setMediaTokenAlgorithm(requestor: "REF", .rsaSHA256)
+            try await host.service.repository.catalogStore.setMediaTokenAlgorithm(requestor: "REF", .rsaSHA256)
             #expect(try signatureLength(try await token()) == 256)
         }
     }

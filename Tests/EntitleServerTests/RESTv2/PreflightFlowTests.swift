@@ -31,7 +31,7 @@ import Testing
         try await pdp.run { url in
             try await LocalService.run { host in
                 try await XACMLAuthorizationFlowTests.configure(host, url: url, kind: .xacml)
-                try await host.service.repository.mvpdOptions.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 2)
+                try await host.service.repository.mvpdOptionsStore.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 2)
                 let tv = try await host.client()
                 _ = try await host.signIn(tv, user: "bob")
                 pdp.set(Self.threeResults)
@@ -46,7 +46,7 @@ import Testing
                 #expect(asked.first?.contains(">movies<") == false && asked.last?.contains(">movies<") == true)
 
                 // One call for all of them when the limit allows it.
-                try await host.service.repository.mvpdOptions.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 10)
+                try await host.service.repository.mvpdOptionsStore.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: 10)
                 pdp.asked.withLock { $0.removeAll() }
                 _ = try await tv.decisions("preauthorize", mvpd: "DemoCable", resources: ["news", "sports", "movies"])
                 #expect(pdp.asked.withLock { $0.count } == 1)
@@ -59,7 +59,7 @@ import Testing
                 #expect(partial[1].error?.code == "network_received_error" && partial[1].error?.details?.contains("Demo Cable") == true)
 
                 // Without the setting, each resource is its own call again.
-                try await host.service.repository.mvpdOptions.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: nil)
+                try await host.service.repository.mvpdOptionsStore.setPreflight(requestor: "REF", mvpd: "DemoCable", maxResources: nil)
                 pdp.set(XACMLDocuments.permit)
                 pdp.asked.withLock { $0.removeAll() }
                 _ = try await tv.decisions("preauthorize", mvpd: "DemoCable", resources: ["news", "sports"])

@@ -39,7 +39,7 @@ import Testing
             try await local.service.mvpds.update(id: "DemoCable", shortSignIns, actor: "test")
             let tv = try await local.client(device: "stb-lineup")
             let alice = try await local.signIn(tv, user: "alice")
-            let kept = try #require(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: alice.code))
+            let kept = try #require(try await local.service.repository.profileStore.profile(requestor: "REF", sessionCode: alice.code))
             #expect(kept.lineup == #"["movies","news","sports"]"#)
             #expect(kept.attributeMap["authorized_resources"] == nil, "the lineup is not user metadata")
 
@@ -68,8 +68,8 @@ import Testing
             // A new sign-in on the device (bob: news and sports) replaces the lineup.
             local.clock.advance(by: 61)
             let bob = try await local.signIn(tv, user: "bob")
-            #expect(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: alice.code) == nil, "replaced")
-            #expect(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: bob.code)?.lineup == #"["news","sports"]"#)
+            #expect(try await local.service.repository.profileStore.profile(requestor: "REF", sessionCode: alice.code) == nil, "replaced")
+            #expect(try await local.service.repository.profileStore.profile(requestor: "REF", sessionCode: bob.code)?.lineup == #"["news","sports"]"#)
             let calls = try Self.mvpdCalls(local)
             let replaced = try await Self.decide(tv, "DemoCable", ["news", "sports", "movies"])
             #expect(replaced.map(\.authorized) == [true, true, false], "\(replaced)")
@@ -79,7 +79,7 @@ import Testing
             // Logout removes the profile and its lineup: preauthorize has nothing to answer from.
             let logout = try await tv.send(.GET, "/api/v2/REF/logout/DemoCable")
             #expect(logout.status == 200, "\(logout.text)")
-            #expect(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: bob.code) == nil)
+            #expect(try await local.service.repository.profileStore.profile(requestor: "REF", sessionCode: bob.code) == nil)
             let afterLogout = try await tv.decisions("preauthorize", mvpd: "DemoCable", resources: ["news"])
             #expect(afterLogout.status != 200 || (try? afterLogout.decode(DecisionsResponse.self).decisions.first?.authorized) != true)
             #expect(try Self.mvpdCalls(local) == calls)
@@ -101,7 +101,7 @@ import Testing
             try await local.service.integrations.setPreflightMode(requestor: "REF", mvpd: "DemoFiber", .lineup, actor: "test")
             let fiber = try await local.client()
             let carol = try await local.signIn(fiber, mvpd: "DemoFiber", user: "carol")
-            #expect(try await local.service.repository.profiles.profile(requestor: "REF", sessionCode: carol.code)?.lineup == nil)
+            #expect(try await local.service.repository.profileStore.profile(requestor: "REF", sessionCode: carol.code)?.lineup == nil)
             let calls = try Self.mvpdCalls(local)
             let answers = try await Self.decide(fiber, "DemoFiber", ["news", "sports"])
             #expect(answers.map(\.authorized) == [true, false], "\(answers)")
@@ -160,8 +160,8 @@ import Testing
             #expect(set.status == 303)
             let view = try #require(try await local.service.integrations.views(requestor: "REF", mvpd: "DemoCable").first)
             #expect(view.preflightMode == "lineup" && view.lineupAttribute == "lineup")
-            #expect(try await local.service.repository.changeLog.changes(since: 0).last?.description == "lineup trial")
-            let before = try await local.service.repository.changeLog.changes(since: 0).count
+            #expect(try await local.service.repository.changeLogStore.changes(since: 0).last?.description == "lineup trial")
+            let before = try await local.service.repository.changeLogStore.changes(since: 0).count
             for (fields, expected) in [
                 (["requestor": "REF", "preflightMode": "never"], "Unknown preflight mode"),
                 (["requestor": "REF", "preflightMode": "lineup", "lineupAttribute": "a b"], "printable ASCII"),
@@ -173,7 +173,7 @@ import Testing
                 let text = answer.flash
                 #expect(answer.status == 303 && text.hasPrefix("e") && text.contains(expected), "\(fields): \(text)")
             }
-            #expect(try await local.service.repository.changeLog.changes(since: 0).count == before, "no refused change is logged")
+            #expect(try await local.service.repository.changeLogStore.changes(since: 0).count == before, "no refused change is logged")
         }
     }
 }

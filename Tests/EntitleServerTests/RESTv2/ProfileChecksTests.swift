@@ -23,7 +23,7 @@ import Testing
     /// with a manual clock at ``start``.
     static func withChecks(_ body: (ProfileChecks, any ProfileStoring, ManualClock) async throws -> Void) async throws {
         try await ScratchEngines.withEach { engine in
-            let store = Repository(sql: engine.sql).profiles
+            let store = Repository(sql: engine.sql).profileStore
             let clock = ManualClock(start)
             try await body(ProfileChecks(profiles: store, clock: clock), store, clock)
         }

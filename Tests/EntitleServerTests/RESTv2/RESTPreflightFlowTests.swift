@@ -53,7 +53,7 @@ import Testing
 
     @Test func demoMVPDAnswersTheRESTPreflightForm() async throws {
         try await LocalService.run { host in
-            let url = try #require(try await host.service.repository.catalog.mvpd(id: "DemoCable")?.authorizationUrl)
+            let url = try #require(try await host.service.repository.catalogStore.mvpd(id: "DemoCable")?.authorizationUrl)
             var update = MVPDUpdate()
             update.authorizationURL = String(url.dropLast("authorize".count)) + "rest/authz"
             update.authorizationProtocol = .rest
@@ -66,7 +66,7 @@ import Testing
             #expect(decisions.map(\.authorized) == [true, true, false], "\(decisions)")
 
             // The DemoMVPD refuses a REST call without mrss, with a broken one, or with too many.
-            let key = try #require(try await host.service.repository.catalog.mvpd(id: "DemoCable")?.authorizationKey)
+            let key = try #require(try await host.service.repository.catalogStore.mvpd(id: "DemoCable")?.authorizationKey)
             func status(_ query: String) async throws -> Int {
                 var request = HTTPClientRequest(url: String(url.dropLast("authorize".count)) + "rest/authz?" + query)
                 request.headers.add(name: "Authorization", value: "Bearer " + key)

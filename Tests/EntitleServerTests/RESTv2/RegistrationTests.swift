@@ -73,12 +73,12 @@ import Testing
             #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 200)
             let other = try await host.client()
             let claims = try #require(await host.service.tokens.verify(accessToken: tv.accessToken!))
-            #expect(try await host.service.repository.clients.revokeClient(id: claims.sub))
+            #expect(try await host.service.repository.clientStore.revokeClient(id: claims.sub))
             #expect(try await tv.send(.GET, "/api/v2/REF/configuration").status == 401)
             #expect(try await other.send(.GET, "/api/v2/REF/configuration").status == 200)
 
             let statement = try #require(await host.service.tokens.verify(statement: host.softwareStatement))
-            #expect(try await host.service.repository.clients.revokeSoftwareStatement(id: statement.softwareID))
+            #expect(try await host.service.repository.clientStore.revokeSoftwareStatement(id: statement.softwareID))
             #expect(try await other.send(.GET, "/api/v2/REF/configuration").status == 401)
             let anonymous = RESTClient(transport: host.transport, baseURL: host.baseURL, serviceProvider: "REF", deviceID: "d")
             let again = try await anonymous.send(

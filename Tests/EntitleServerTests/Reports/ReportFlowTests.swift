@@ -120,10 +120,10 @@ import Testing
             two.mvpdCalls = 1
             two.mvpdLatencySumMs = 30
             two.mvpdLatencyMaxMs = 30
-            try await local.service.repository.reports.addReportCounts(minute, one)
-            try await local.service.repository.reports.addReportCounts(minute, two)
-            try await local.service.repository.reports.addReportCounts(minute, one)
-            let rows = try await local.service.repository.reports.report(
+            try await local.service.repository.reportStore.addReportCounts(minute, one)
+            try await local.service.repository.reportStore.addReportCounts(minute, two)
+            try await local.service.repository.reportStore.addReportCounts(minute, one)
+            let rows = try await local.service.repository.reportStore.report(
                 ReportQuery(start: minute.start, end: minute.start + 60_000, granularity: .minute, dimensions: [.mvpd]))
             #expect(rows.count == 1)
             #expect(rows.first?.time == minute.start && rows.first?.dimensions[.mvpd] == "M")
@@ -134,9 +134,9 @@ import Testing
             var repository = local.service.repository
             repository.reportRetention = 86_400_000
             try await repository.purgeExpired(now: minute.start + 3_600_000)
-            #expect(try await repository.reports.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).count == 1)
+            #expect(try await repository.reportStore.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).count == 1)
             try await repository.purgeExpired(now: minute.start + 2 * 86_400_000)
-            #expect(try await repository.reports.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).isEmpty)
+            #expect(try await repository.reportStore.report(ReportQuery(start: 0, end: minute.start + 60_000, granularity: .total)).isEmpty)
         }
     }
 
@@ -174,7 +174,7 @@ import Testing
             for _ in 0..<100 where rows.isEmpty {
                 try await Task.sleep(for: .milliseconds(50))
                 // Read the database directly: no flush of this instance's figures on the way.
-                rows = try await host.service.repository.reports.report(query)
+                rows = try await host.service.repository.reportStore.report(query)
             }
             #expect(rows.first?.counts.authnAttempts == 1)
         }

@@ -6,7 +6,7 @@ import Hummingbird
 import SAML
 
 /// Public documents and liveness: `/healthz`, `/openapi.json`, `/keys/media-token`, `/sp/saml/metadata`.
-package struct OperationsController: Sendable {
+package struct PublicDocumentsController: Sendable {
     package let keys: ServiceKeys
     package let configuration: ServiceConfiguration
 

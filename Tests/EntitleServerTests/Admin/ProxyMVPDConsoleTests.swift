@@ -9,7 +9,7 @@ import Testing
     @Test func theMVPDListShowsProxiesAndProxiedMVPDs() async throws {
         try await LocalService.run { local in
             let service = local.service
-            try await service.repository.catalog.upsertMVPD(
+            try await service.repository.catalogStore.upsertMVPD(
                 MVPDRecord(
                     id: "SmallProxy", displayName: "Small Proxy", logoUrl: "", kind: .saml, entityId: "urn:test:small-proxy",
                     ssoUrl: "https://proxy.example/sso", certificates: [], requiresSafariViewController: false, enablePlatformServices: false,
@@ -49,7 +49,8 @@ import Testing
             #expect(added.status == 201, "\(added.text)")
             let proxy = try #require(added.object["proxy"] as? [String: Any], "\(added.text)")
             #expect(proxy["listed"] as? Bool == true && proxy["allowedAddresses"] as? [String] == ["198.51.100.0/24"])
-            #expect(try await local.service.repository.catalog.mvpds(requestor: "REF").contains { $0.id == "ApiProxy" }, "listed in its own right")
+            #expect(
+                try await local.service.repository.catalogStore.mvpds(requestor: "REF").contains { $0.id == "ApiProxy" }, "listed in its own right")
 
             let statement: [String: Any] = ["requestor": "REF", "name": "Push", "redirectURIs": ["https://p.example/cb"]]
             let notProxy = try await AdminAPITests.call(
@@ -59,7 +60,7 @@ import Testing
                 local, .POST, "/admin/api/software-statements", json: statement.merging(["proxyMVPD": "ApiProxy"]) { $1 }, token: token)
             #expect(issued.status == 201, "\(issued.text)")
             let softwareID = try #require(issued.object["softwareID"] as? String, "\(issued.text)")
-            #expect(try await local.service.repository.catalog.proxyOfSoftwareStatement(softwareID) == "ApiProxy")
+            #expect(try await local.service.repository.catalogStore.proxyOfSoftwareStatement(softwareID) == "ApiProxy")
         }
     }
 }

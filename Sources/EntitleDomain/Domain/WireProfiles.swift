@@ -6,7 +6,7 @@ import Foundation
 
 /// Profiles in wire form: user metadata per requestor (encrypted keys with the requestor's certificate), Promotional
 /// TempPass counters; expired profiles are left out. Knows nothing of HTTP.
-package struct ProfileAnswers: Sendable, ClockReading {
+package struct WireProfiles: Sendable, ClockReading {
     /// The MVPDs of the profiles, and the cache of parsed metadata keys.
     package let catalog: CatalogStore
     package let tempPass: TempPassService

@@ -102,7 +102,7 @@ import Testing
             #expect(notTempPass.status == 409 && notTempPass.code == "mvpd_exists", "\(notTempPass.text)")
 
             // Two devices hold a pass of the plain demo TempPass.
-            let store = local.service.repository.tempPasses
+            let store = local.service.repository.tempPassStore
             for device in ["device-1", "device-2"] {
                 _ = try await store.tempPass(
                     requestor: "REF", mvpd: "TempPass", deviceKey: Secrets.sha256Hex("REF|" + device), now: local.service.now, lengthMs: 600_000)
@@ -205,7 +205,7 @@ import Testing
             described.headers.add(name: "Authorization", value: "Bearer \(token)")
             described.headers.add(name: "X-Change-Description", value: "DemoCable login is down (ticket 42)")
             described.body = .bytes(ByteBuffer(string: #"{"requestor":"REF","mvpd":"DemoCable","rule":"authn-all"}"#))
-            #expect(try await local.httpClient.execute(described, timeout: .seconds(90)).status == .created)
+            #expect(try await local.httpClient.execute(described, timeout: AnswerPatience.timeAmount).status == .created)
             let latest = try await API.call(local, .GET, "/admin/api/changes?limit=2&order=newest-first", token: token)
             let entries = try #require(latest.json as? [[String: Any]], "\(latest.text)")
             #expect(entries.map { $0["action"] as? String } == ["degradation.set", "cache.flush"])

@@ -15,7 +15,7 @@ import Testing
 @Suite struct EnhancedErrorCoverageTests {
     @Test func anMVPDThatDoesNotKnowTheUserIsIdentityNotRecognized() async throws {
         try await LocalService.run { host in
-            let mvpd = try #require(try await host.service.repository.catalog.mvpd(id: "DemoCable"))
+            let mvpd = try #require(try await host.service.repository.catalogStore.mvpd(id: "DemoCable"))
             let client = MVPDAuthorizationClient(httpClient: host.httpClient, timeoutSeconds: 10)
             let verdict = await client.authorize(mvpd: mvpd, userID: "nobody-here", resource: "news")
             guard case .failed(let error) = verdict else { Issue.record("\(verdict)"); return }

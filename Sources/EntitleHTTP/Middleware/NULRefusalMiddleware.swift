@@ -12,7 +12,7 @@ import NIOHTTP1
 /// each protocol's own 400: an Enhanced Error body on REST v2, a v1 document (XML or JSON as negotiated) on REST v1 and
 /// adobe-services, an OAuth error on the token endpoint. A body the HTTP/1.1 decoder rejects while it is read here (a
 /// malformed chunk size, say) gets the same 400, and the connection is closed.
-package struct UnstorableTextMiddleware: RouterMiddleware {
+package struct NULRefusalMiddleware: RouterMiddleware {
     package typealias Context = AppContext
 
     /// The plain page of a refused page request.

@@ -35,12 +35,12 @@ import Testing
     @Test func operatorsChangeProxiedMVPDsThroughTheAdminAPIAndTheConsoleAndPushesKeepTheirChanges() async throws {
         try await LocalService.run { local in
             let service = local.service
-            try await service.repository.catalog.upsertMVPD(
+            try await service.repository.catalogStore.upsertMVPD(
                 MVPDRecord(
                     id: "SmallProxy", displayName: "Small Proxy", logoUrl: "", kind: .saml, entityId: "urn:test:small-proxy",
                     ssoUrl: "https://proxy.example/sso", certificates: [], requiresSafariViewController: false, enablePlatformServices: false,
                     displayInPlatformPicker: false, profileTtlSeconds: 86_400, encryptedAttributes: []))
-            try await service.repository.catalog.setIntegration(requestor: "REF", mvpd: "SmallProxy", enabled: true)
+            try await service.repository.catalogStore.setIntegration(requestor: "REF", mvpd: "SmallProxy", enabled: true)
             try await service.proxyMVPDs.markProxy(id: "SmallProxy", listed: false, allowedAddresses: [], actor: "test")
             let session = try await AdminAPITests.operatorSession(local, "ops", role: .readWrite)
             let token = try #require(session.object["token"] as? String)
@@ -94,7 +94,7 @@ import Testing
             // the web service answers what the proxy pushed.
             let again = try await pusher.send(.POST, Self.path, form: [("proxied-mvpds", Self.proxied(valleyName: "Valley Cable Co"))])
             #expect(again.status == 201, "\(again.text)")
-            var ref = try await service.repository.catalog.mvpds(requestor: "REF")
+            var ref = try await service.repository.catalogStore.mvpds(requestor: "REF")
             #expect(ref.first { $0.id == "ValleyCable" }?.displayName == "Valley TV", "\(ref.map(\.displayName))")
             #expect(ref.first { $0.id == "ValleyCable" }?.logoUrl == "https://ops.example/v.png")
             #expect(!ref.contains { $0.id == "HillsFiber" }, "turned off by the operator")
@@ -116,7 +116,7 @@ import Testing
             #expect(try await service.mvpds.view(id: "ValleyCable").name == "Valley Console")
             let back = try await AdminAPITests.call(local, .PATCH, "/admin/api/mvpds/ValleyCable", json: ["displayName": ""], token: token)
             #expect(back.status == 200 && back.object["name"] as? String == "Valley Cable Co", "\(back.text)")
-            ref = try await service.repository.catalog.mvpds(requestor: "REF")
+            ref = try await service.repository.catalogStore.mvpds(requestor: "REF")
             #expect(ref.first { $0.id == "ValleyCable" }?.displayName == "Valley Cable Co")
 
             // Catalog as code: the statement of no requestor is exported as such, and such a document is valid.
@@ -127,7 +127,7 @@ import Testing
             #expect(issues.isEmpty, "\(issues)")
 
             // Who did what: the operators' changes and the client's pushes.
-            let changes = try await service.repository.changeLog.changes(since: 0)
+            let changes = try await service.repository.changeLogStore.changes(since: 0)
             #expect(changes.contains { $0.target == "ValleyCable" && $0.action == "mvpd.update" && $0.actor == "operator:ops" })
             #expect(changes.contains { $0.target == "ValleyCable" && $0.action == "mvpd.update" && $0.actor == "operator:console-ops" })
             #expect(changes.contains { $0.target == "REF/HillsFiber" && $0.action == "integration.disable" && $0.actor == "operator:ops" })

@@ -206,7 +206,7 @@ import Testing
             var request = HTTPClientRequest(url: local.baseURL + "/admin/api/catalog")
             request.headers.add(name: "Authorization", value: "Bearer \(token)")
             request.headers.add(name: "Accept", value: CatalogYAML.mediaType)
-            let response = try await local.httpClient.execute(request, timeout: .seconds(60))
+            let response = try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
             #expect(response.headers.first(name: "Content-Type")?.hasPrefix("application/yaml") == true)
             let yaml = String(buffer: try await response.body.collect(upTo: 4 << 20))
             #expect(yaml.hasPrefix(CatalogYAML.header) && !yaml.contains(key), "\(yaml.prefix(200))")

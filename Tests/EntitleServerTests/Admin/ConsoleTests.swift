@@ -55,7 +55,7 @@ import Testing
             request.body = .bytes(ByteBuffer(string: raw))
         }
         // Generous, as the admin API tests': the full suite runs a hundred services at once on two cores.
-        let response = try await local.httpClient.execute(request, timeout: .seconds(90))
+        let response = try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
         let body = try await response.body.collect(upTo: 4 << 20)
         return Page(status: Int(response.status.code), headers: response.headers, text: String(buffer: body))
     }
@@ -121,7 +121,7 @@ import Testing
             let done = try await Self.call(
                 local, .POST, path, form: ["csrf": csrf, "description": "outage drill", "enabled": "false"], cookie: cookie)
             #expect(done.status == 303)
-            let entry = try await local.service.repository.changeLog.changes(since: 0).last
+            let entry = try await local.service.repository.changeLogStore.changes(since: 0).last
             #expect(entry?.action == "integration.disable" && entry?.description == "outage drill" && entry?.actor == "operator:ops")
         }
     }
@@ -153,7 +153,7 @@ import Testing
             #expect(try await Self.call(local, .GET, "/console/mvpds/NOPE", cookie: cookie).status == 404)
             #expect(try await Self.call(local, .GET, "/console/statements/nope/download", cookie: cookie).status == 404)
             #expect(try await Self.call(local, .GET, "/console/changes?since=yesterday", cookie: cookie).status == 400)
-            let before = try await local.service.repository.changeLog.changes(since: 0).count
+            let before = try await local.service.repository.changeLogStore.changes(since: 0).count
             let cases: [(String, [String: String], String)] = [
                 ("/console/requestors/REF/degradation", ["mvpd": "DemoCable", "rule": "authz-all", "minutes": "0"], "1 to 10080 minutes"),
                 ("/console/requestors/REF/degradation", ["mvpd": "DemoCable", "rule": "everything", "minutes": "5"], "Unknown rule"),
@@ -176,7 +176,7 @@ import Testing
                 let text = answer.flash
                 #expect(text.hasPrefix("e") && text.contains(expected), "\(path): \(text)")
             }
-            #expect(try await local.service.repository.changeLog.changes(since: 0).count == before, "no refused change is logged")
+            #expect(try await local.service.repository.changeLogStore.changes(since: 0).count == before, "no refused change is logged")
             let oversized = try await Self.call(
                 local, .POST, "/console/mvpds", cookie: cookie,
                 raw: "csrf=\(csrf)&description=x&metadataFile=" + String(repeating: "a", count: 1_100_000))
@@ -197,7 +197,7 @@ import Testing
                 "clientID": "entitle", "clientSecret": "s3cret-never-shown", "scopes": "openid profile", "requestors": "REF",
                 "authorizationProtocol": "none",
             ]
-            let before = try await local.service.repository.changeLog.changes(since: 0).count
+            let before = try await local.service.repository.changeLogStore.changes(since: 0).count
             let cases: [([String: String], String)] = [
                 (endpoints.merging(["clientSecret": ""]) { $1 }, "clientSecret is required"),
                 (endpoints.merging(["issuer": "https://login.oauthy.example"]) { $1 }, "not both"),
@@ -215,8 +215,8 @@ import Testing
                 let text = answer.flash
                 #expect(text.hasPrefix("e") && text.contains(expected), "\(expected): \(text)")
             }
-            #expect(try await local.service.repository.changeLog.changes(since: 0).count == before, "no refused change is logged")
-            #expect(try await local.service.repository.catalog.mvpd(id: "Oauthy") == nil)
+            #expect(try await local.service.repository.changeLogStore.changes(since: 0).count == before, "no refused change is logged")
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "Oauthy") == nil)
 
             let (viewer, viewerCSRF) = try await Self.signIn(local, "viewer", role: .readOnly)
             let refused = try await Self.call(
@@ -232,7 +232,7 @@ import Testing
             #expect(view.kind == "oauth2" && view.oauth2?.tokenURL == "https://login.oauthy.example/token")
             #expect(view.oauth2?.scopes == ["openid", "profile"])
             #expect(try await local.service.integrations.views(requestor: "REF", mvpd: "Oauthy").first?.enabled == true)
-            let entry = try #require(try await local.service.repository.changeLog.changes(since: 0).last)
+            let entry = try #require(try await local.service.repository.changeLogStore.changes(since: 0).last)
             #expect(entry.action == "mvpd.add" && entry.description == "new partner" && entry.actor == "operator:ops")
             #expect(!(entry.valueAfter ?? "").contains("s3cret-never-shown"), "the secret is never logged")
             let shown = try await Self.call(local, .GET, "/console/mvpds/Oauthy", cookie: cookie)
@@ -328,7 +328,7 @@ import Testing
                 local, .POST, "/console/keys/token-encryption/rotate",
                 form: ["csrf": csrf, "description": "yearly", "promoteAfter": "0", "confirm": "on"], cookie: cookie)
             #expect(answer.status == 303)
-            let entry = try await local.service.repository.changeLog.changes(since: 0).last
+            let entry = try await local.service.repository.changeLogStore.changes(since: 0).last
             #expect(entry?.action == "keys.rotate" && entry?.target == "token-encryption" && entry?.valueAfter?.contains("refreshTokens") == true)
             let keys = try await Self.call(local, .GET, "/console/keys", cookie: cookie)
             #expect(keys.text.contains("re-encrypted"), "the page says what the rotation affects")
@@ -346,7 +346,7 @@ import Testing
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(string: #"{"enabled":false}"#))
             #expect(try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount).status == .ok)
-            #expect(try await local.service.repository.changeLog.changes(since: 0).last?.description == "ticket OPS-12")
+            #expect(try await local.service.repository.changeLogStore.changes(since: 0).last?.description == "ticket OPS-12")
             request.headers.replaceOrAdd(name: "X-Change-Description", value: String(repeating: "x", count: 501))
             #expect(try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount).status == .badRequest)
         }

@@ -33,20 +33,20 @@ import Testing
             let requestor = RequestorRecord(
                 id: "REQ", name: "Requestor", domains: ["a.example", "b.example"], maxResources: 7,
                 metadataCertificatePem: nil)
-            try await writer.catalog.upsertRequestor(requestor)
-            #expect(try await reader.catalog.requestor(id: "REQ") == requestor)
+            try await writer.catalogStore.upsertRequestor(requestor)
+            #expect(try await reader.catalogStore.requestor(id: "REQ") == requestor)
 
             for record in [Self.mvpd(id: "Flags", flags: true), Self.mvpd(id: "Plain", flags: false)] {
-                try await writer.catalog.upsertMVPD(record)
-                #expect(try await reader.catalog.mvpd(id: record.id) == record)
+                try await writer.catalogStore.upsertMVPD(record)
+                #expect(try await reader.catalogStore.mvpd(id: record.id) == record)
             }
-            #expect(try await reader.catalog.allMVPDs().map(\.id) == ["Flags", "Plain"])
+            #expect(try await reader.catalogStore.allMVPDs().map(\.id) == ["Flags", "Plain"])
 
             let options = MVPDSAMLOptionsRecord(
                 mvpdId: "Flags", attributeMapping: ["userID": ["NameID"], "zip": ["urn:zip", "zip"]],
                 allowRSASHA1: true, authorizeAll: false)
-            try await writer.mvpdOptions.upsertSAMLOptions(options)
-            #expect(try await reader.mvpdOptions.samlOptions(mvpd: "Flags") == options)
+            try await writer.mvpdOptionsStore.upsertSAMLOptions(options)
+            #expect(try await reader.mvpdOptionsStore.samlOptions(mvpd: "Flags") == options)
         }
     }
 
@@ -55,19 +55,19 @@ import Testing
             let statement = SoftwareStatementRecord(
                 softwareId: "sw", requestorId: "REQ", name: "App",
                 redirectURIs: ["adobepass://ios.app", "app://cb?x=1&y=2"], issuedAt: 5, revoked: false)
-            try await writer.clients.insertSoftwareStatement(statement)
-            #expect(try await reader.clients.softwareStatement(id: "sw") == statement)
+            try await writer.clientStore.insertSoftwareStatement(statement)
+            #expect(try await reader.clientStore.softwareStatement(id: "sw") == statement)
             let client = ClientRecord(
                 clientId: "c1", secretHash: "hash", softwareId: "sw", requestorId: "REQ",
                 redirectURIs: ["adobepass://ios.app"], issuedAt: 6, revoked: false)
-            try await writer.clients.insertClient(client)
-            #expect(try await reader.clients.client(id: "c1") == client)
-            #expect(try await writer.clients.revokeClient(id: "c1"))
-            #expect(try await Repository(sql: writer.sql).clients.client(id: "c1")?.revoked == true)
+            try await writer.clientStore.insertClient(client)
+            #expect(try await reader.clientStore.client(id: "c1") == client)
+            #expect(try await writer.clientStore.revokeClient(id: "c1"))
+            #expect(try await Repository(sql: writer.sql).clientStore.client(id: "c1")?.revoked == true)
 
             let key = LegacyAppKeyRecord(publicKey: "pub", requestorId: "REQ", privateKey: "secret", createdAt: 1, revoked: false)
-            try await writer.legacy.insertLegacyAppKey(key)
-            #expect(try await reader.legacy.legacyAppKeys(requestor: "REQ") == [key])
+            try await writer.legacyStore.insertLegacyAppKey(key)
+            #expect(try await reader.legacyStore.legacyAppKeys(requestor: "REQ") == [key])
         }
     }
 
@@ -76,26 +76,26 @@ import Testing
         try await Self.withRepositories { writer, reader in
             var record = Self.mvpd(id: "Future", flags: true)
             record.kind = MVPDKind(rawValue: "oidc")
-            try await writer.catalog.upsertMVPD(record)
-            let read = try await reader.catalog.mvpd(id: "Future")
+            try await writer.catalogStore.upsertMVPD(record)
+            let read = try await reader.catalogStore.mvpd(id: "Future")
             #expect(read?.kind.rawValue == "oidc" && read?.isTempPass == false)
 
             let session = AuthSessionRecord(
                 code: "CODE1", sessionId: "s", requestorId: "REQ", clientId: "c", deviceId: "d",
                 mvpdId: nil, domainName: nil, redirectUrl: nil, status: .pending, authnRequestId: nil,
                 failure: nil, createdAt: 1, notAfter: 2)
-            #expect(try await writer.sessions.insertSession(session))
+            #expect(try await writer.sessionStore.insertSession(session))
             try await writer.sql.raw("UPDATE auth_sessions SET status = 'expired' WHERE code = 'CODE1'").run()
-            let stored = try await reader.sessions.session(code: "CODE1")
+            let stored = try await reader.sessionStore.session(code: "CODE1")
             #expect(stored?.status == AuthenticationSessionStatus(rawValue: "expired"))
             #expect(stored?.status != .authenticated)
 
-            try await writer.degradation.saveDegradationRule(
+            try await writer.degradationStore.saveDegradationRule(
                 DegradationRuleRecord(
                     requestorId: "REQ", mvpdId: "Future",
                     rule: DegradationRule(rawValue: "authn-none"),
                     startsAt: 0, endsAt: 10, createdAt: 0))
-            #expect(try await reader.degradation.degradationRules(requestor: "REQ").map(\.rule.rawValue) == ["authn-none"])
+            #expect(try await reader.degradationStore.degradationRules(requestor: "REQ").map(\.rule.rawValue) == ["authn-none"])
         }
     }
 }

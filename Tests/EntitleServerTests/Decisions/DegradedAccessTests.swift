@@ -53,8 +53,8 @@ import Testing
             let pre = try await tv.decisions("preauthorize", mvpd: "DemoCable", resources: ["news"]).decode(DecisionsResponse.self).decisions[0]
             #expect(pre.error?.code == "authorization_denied_by_degradation_rule")
 
-            #expect(try await host.service.repository.degradation.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-none"))
-            #expect(try await host.service.repository.degradation.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-all"))
+            #expect(try await host.service.repository.degradationStore.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-none"))
+            #expect(try await host.service.repository.degradationStore.deleteDegradationRule(requestor: "REF", mvpd: "DemoCable", rule: "authz-all"))
             let normal = try await tv.decisions("authorize", mvpd: "DemoCable", resources: ["movies"]).decode(DecisionsResponse.self).decisions[0]
             #expect(normal.error?.code == "authorization_denied_by_parental_controls")
         }

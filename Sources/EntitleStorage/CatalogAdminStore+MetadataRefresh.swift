@@ -3,7 +3,7 @@ import SQLKit
 
 /// The schedule of MVPD metadata fetched from a URL: which sources are due, and a claim that lets one instance alone
 /// fetch each (several instances share one PostgreSQL database).
-extension OnboardingStore {
+extension CatalogAdminStore {
     /// The MVPDs whose metadata URL was last read at or before `dueAt` (milliseconds), with that time, by id.
     package func metadataSourcesDue(at dueAt: Int64) async throws -> [(mvpd: String, refreshedAt: Int64)] {
         try await sql.raw("SELECT mvpd_id, refreshed_at FROM mvpd_metadata_sources WHERE refreshed_at <= \(bind: dueAt) ORDER BY mvpd_id")

@@ -3,7 +3,7 @@ import EntitleStorage
 
 /// A sign-in as the in-memory caches key it: the requestor, client, device and MVPD of a profile and the time it was
 /// made. A new sign-in on the same device has another `notBefore`, so nothing kept for the old one is reused.
-package struct SignInKey: Hashable, Sendable {
+package struct SignInCacheKey: Hashable, Sendable {
     package let requestor: String
     package let client: String
     package let device: String

@@ -199,18 +199,18 @@ import Testing
             // Read from the other instance's side, with the restriction hook of scoped operators.
             var restricted = query
             restricted.restrictions = [.requestor: ["REF"], .mvpd: ["DemoCable", "DemoFiber"]]
-            #expect(try await second.service.repository.reports.report(restricted).first?.counts.uniqueAccounts == 3)
+            #expect(try await second.service.repository.reportStore.report(restricted).first?.counts.uniqueAccounts == 3)
             restricted.restrictions = [.mvpd: ["DemoFiber"]]
-            #expect(try await second.service.repository.reports.report(restricted).isEmpty)
+            #expect(try await second.service.repository.reportStore.report(restricted).isEmpty)
             restricted.restrictions = [.requestor: []]
-            #expect(try await second.service.repository.reports.report(restricted).isEmpty)
+            #expect(try await second.service.repository.reportStore.report(restricted).isEmpty)
 
             // Retention purges the accounts with the figures.
             var repository = first.service.repository
             repository.reportRetention = 86_400_000
             try await repository.purgeExpired(now: now + 2 * 86_400_000)
-            #expect(try await repository.reports.report(query).isEmpty)
-            let accounts = try await repository.reports.sql.raw("SELECT COUNT(*) AS n FROM report_accounts").first(
+            #expect(try await repository.reportStore.report(query).isEmpty)
+            let accounts = try await repository.reportStore.sql.raw("SELECT COUNT(*) AS n FROM report_accounts").first(
                 decodingColumn: "n", as: Int64.self)
             #expect(accounts == 0)
         }

@@ -2,7 +2,7 @@ import EntitleModel
 import SQLKit
 
 /// Catalog writes and lists of onboarding and administration: disabled requestors and MVPDs, integrations, metadata sources.
-package struct OnboardingStore: SQLStore {
+package struct CatalogAdminStore: SQLStore {
     /// The database and caches this store shares with the others.
     package let base: SQLStoreBase
 
@@ -14,7 +14,7 @@ package struct OnboardingStore: SQLStore {
 
 /// What the onboarding commands and the admin API read and change beyond the catalog reads of the request path:
 /// requestors and MVPDs whatever their state, disabled flags, integrations, removal.
-extension OnboardingStore {
+extension CatalogAdminStore {
     /// A requestor by id, disabled or not.
     package func requestorForAdmin(id: String) async throws -> RequestorRecord? {
         try await first("SELECT * FROM requestors WHERE id = \(bind: id)", as: RequestorRecord.self)

@@ -3,7 +3,7 @@ import SQLKit
 
 /// Removal of a requestor or of one integration with their settings (the catalog's `apply --prune`); what devices did
 /// under them (profiles, clients, reports) is not catalog and stays until it expires.
-extension OnboardingStore {
+extension CatalogAdminStore {
     /// The settings tables keyed by requestor and MVPD.
     private static let integrationTables = [
         "integrations", "integration_overrides", "integration_preflight", "integration_lineup", "integration_hba_policies", "authorization_ttls",

@@ -44,7 +44,7 @@ import Testing
             request.body = .bytes(ByteBuffer(string: raw))
         }
         // Generous: the full suite runs a hundred services at once on two cores.
-        let response = try await local.httpClient.execute(request, timeout: .seconds(90))
+        let response = try await local.httpClient.execute(request, timeout: AnswerPatience.timeAmount)
         let body = try await response.body.collect(upTo: 4 << 20)
         return Answer(status: Int(response.status.code), headers: response.headers, body: Data(buffer: body))
     }
@@ -82,10 +82,11 @@ import Testing
             let renamed = try await Self.call(
                 local, .PUT, "/admin/api/integrations/MYNET/MyCable", json: ["displayName": "Cable (MYNET)", "profileTTLSeconds": 3600], token: token)
             #expect(renamed.status == 200 && renamed.object["displayName"] as? String == "Cable (MYNET)", "\(renamed.text)")
-            #expect(try await local.service.repository.catalog.integratedMVPD(requestor: "MYNET", mvpd: "MyCable")?.displayName == "Cable (MYNET)")
+            #expect(
+                try await local.service.repository.catalogStore.integratedMVPD(requestor: "MYNET", mvpd: "MyCable")?.displayName == "Cable (MYNET)")
             let disabled = try await Self.call(local, .PUT, "/admin/api/integrations/MYNET/MyCable", json: ["enabled": false], token: token)
             #expect(disabled.status == 200 && disabled.object["enabled"] as? Bool == false, "\(disabled.text)")
-            #expect(try await local.service.repository.catalog.integratedMVPD(requestor: "MYNET", mvpd: "MyCable") == nil)
+            #expect(try await local.service.repository.catalogStore.integratedMVPD(requestor: "MYNET", mvpd: "MyCable") == nil)
 
             let app = try await Self.call(
                 local, .POST, "/admin/api/software-statements",
@@ -151,7 +152,7 @@ import Testing
             let (forgotten, _) = try await local.service.operators.signIn(username: "idle", password: Self.password, address: nil)
             local.clock.advance(by: 25 * 3600)
             try await local.service.repository.purgeExpired(now: local.clock.nowMilliseconds())
-            #expect(try await local.service.repository.operators.operatorSession(tokenHash: Secrets.sha256Hex(forgotten)) == nil)
+            #expect(try await local.service.repository.operatorStore.operatorSession(tokenHash: Secrets.sha256Hex(forgotten)) == nil)
 
             for _ in 0..<5 {
                 let wrong = try await Self.call(local, .POST, "/admin/api/session", json: ["username": "idle", "password": "wrong password!"])
@@ -195,8 +196,8 @@ import Testing
                 #expect(answer.status == status && answer.code == code, "\(method) \(path): \(answer.status) \(answer.text)")
             }
             #expect(try await Self.call(local, .GET, "/admin/api/changes", token: token).body == before, "nothing recorded")
-            #expect(try await local.service.repository.onboarding.requestorForAdmin(id: "CERT") == nil)
-            #expect(try await local.service.repository.catalog.integratedMVPD(requestor: "REF", mvpd: "DemoCable") != nil)
+            #expect(try await local.service.repository.catalogAdminStore.requestorForAdmin(id: "CERT") == nil)
+            #expect(try await local.service.repository.catalogStore.integratedMVPD(requestor: "REF", mvpd: "DemoCable") != nil)
         }
     }
 }

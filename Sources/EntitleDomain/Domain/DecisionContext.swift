@@ -10,7 +10,7 @@ import Foundation
 /// A class, so that the verdict of each resource (inline, in a child task, or in the closure that asks the MVPD on a
 /// cache miss) holds one reference instead of copies of the MVPD and profile records: every copy of those retained each
 /// of their strings, about 100 reference-count operations per decision (measured with callgrind).
-package final class DecisionRound: Sendable {
+package final class DecisionContext: Sendable {
     package typealias Verdict = DecisionService.Verdict
 
     package let service: DecisionService

@@ -15,7 +15,7 @@ import Testing
 @Suite struct RequestorDefaultsTests {
     /// REF's stored record with `change` applied, saved through the recorded service operation.
     static func updateREF(_ local: LocalService, _ change: (inout RequestorRecord) -> Void) async throws {
-        var record = try #require(try await local.service.repository.onboarding.requestorForAdmin(id: "REF"))
+        var record = try #require(try await local.service.repository.catalogAdminStore.requestorForAdmin(id: "REF"))
         change(&record)
         try await local.service.requestors.update(record, actor: "test")
     }
@@ -38,7 +38,7 @@ import Testing
             #expect(try await IntegrationProfileTTLTests.signedIn(tv) == ["DemoCable"], "the integration's 600 s")
 
             // The change is in the changes log with the values before and after.
-            let changes = try await local.service.repository.changeLog.changes(since: 0)
+            let changes = try await local.service.repository.changeLogStore.changes(since: 0)
             let update = try #require(changes.last { $0.action == "requestor.update" })
             #expect(update.valueAfter?.contains("\"defaultProfileTTLSeconds\":120") == true, "\(update.valueAfter ?? "")")
             #expect(update.valueBefore?.contains("defaultProfileTTLSeconds") == false, "\(update.valueBefore ?? "")")
@@ -48,35 +48,37 @@ import Testing
     @Test func theRequestorsAuthorizationTTLSitsBetweenTheIntegrationsAndTheMVPDs() async throws {
         try await LocalService.run { local in
             let repository = local.service.repository
-            try await repository.catalog.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 300))
-            #expect(try await repository.catalog.authorizationTTL(requestor: "REF", mvpd: "DemoCable") == 300)
+            try await repository.catalogStore.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "*", mvpdId: "DemoCable", ttlSeconds: 300))
+            #expect(try await repository.catalogStore.authorizationTTL(requestor: "REF", mvpd: "DemoCable") == 300)
             try await Self.updateREF(local) { $0.defaultAuthzTtlSeconds = 0 }
-            #expect(try await repository.catalog.authorizationTTL(requestor: "REF", mvpd: "DemoCable") == 0, "the requestor's, over the MVPD's")
-            try await repository.catalog.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "REF", mvpdId: "DemoCable", ttlSeconds: 10))
-            #expect(try await repository.catalog.authorizationTTL(requestor: "REF", mvpd: "DemoCable") == 10, "the integration's, over both")
+            #expect(try await repository.catalogStore.authorizationTTL(requestor: "REF", mvpd: "DemoCable") == 0, "the requestor's, over the MVPD's")
+            try await repository.catalogStore.setAuthorizationTTL(AuthorizationTTLRecord(requestorId: "REF", mvpdId: "DemoCable", ttlSeconds: 10))
+            #expect(try await repository.catalogStore.authorizationTTL(requestor: "REF", mvpd: "DemoCable") == 10, "the integration's, over both")
             try await Self.updateREF(local) { $0.defaultAuthzTtlSeconds = nil }
-            #expect(try await repository.catalog.authorizationTTL(requestor: "REF", mvpd: "DemoFiber") == nil)
+            #expect(try await repository.catalogStore.authorizationTTL(requestor: "REF", mvpd: "DemoFiber") == nil)
         }
     }
 
     @Test func theRequestorsPreflightMaximumAppliesUnlessTheIntegrationTurnsItOff() async throws {
         try await LocalService.run { local in
             let repository = local.service.repository
-            #expect(try await repository.mvpdOptions.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == nil)
+            #expect(try await repository.mvpdOptionsStore.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == nil)
             try await Self.updateREF(local) { $0.defaultPreflightMaxResources = 3 }
-            #expect(try await repository.mvpdOptions.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == 3)
-            try await repository.mvpdOptions.setPreflight(requestor: "REF", mvpd: "DemoFiber", maxResources: 5)
-            #expect(try await repository.mvpdOptions.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == 5)
-            try await repository.mvpdOptions.setPreflight(requestor: "REF", mvpd: "DemoFiber", maxResources: 0)
-            #expect(try await repository.mvpdOptions.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == nil, "off, despite the default")
-            #expect(try await repository.mvpdOptions.integrationPreflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == 0)
-            #expect(try await repository.mvpdOptions.preflightMaxResources(requestor: "REF", mvpd: "DemoCable") == 3, "other integrations keep it")
+            #expect(try await repository.mvpdOptionsStore.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == 3)
+            try await repository.mvpdOptionsStore.setPreflight(requestor: "REF", mvpd: "DemoFiber", maxResources: 5)
+            #expect(try await repository.mvpdOptionsStore.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == 5)
+            try await repository.mvpdOptionsStore.setPreflight(requestor: "REF", mvpd: "DemoFiber", maxResources: 0)
+            #expect(
+                try await repository.mvpdOptionsStore.preflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == nil, "off, despite the default")
+            #expect(try await repository.mvpdOptionsStore.integrationPreflightMaxResources(requestor: "REF", mvpd: "DemoFiber") == 0)
+            #expect(
+                try await repository.mvpdOptionsStore.preflightMaxResources(requestor: "REF", mvpd: "DemoCable") == 3, "other integrations keep it")
         }
     }
 
     @Test func outOfRangeDefaultsAreRefusedAndNothingChanges() async throws {
         try await LocalService.run { local in
-            let before = try #require(try await local.service.repository.onboarding.requestorForAdmin(id: "REF"))
+            let before = try #require(try await local.service.repository.catalogAdminStore.requestorForAdmin(id: "REF"))
             let bad: [(String, (inout RequestorRecord) -> Void)] = [
                 ("profile lifetime", { $0.defaultProfileTtlSeconds = 59 }),
                 ("profile lifetime", { $0.defaultProfileTtlSeconds = 401 * 86_400 }),
@@ -89,7 +91,7 @@ import Testing
                 let error = await #expect(throws: AdminError.self, "\(name)") { try await Self.updateREF(local, change) }
                 #expect(error?.code == "invalid_value" && error?.description.contains(name) == true, "\(String(describing: error))")
             }
-            #expect(try await local.service.repository.onboarding.requestorForAdmin(id: "REF") == before)
+            #expect(try await local.service.repository.catalogAdminStore.requestorForAdmin(id: "REF") == before)
         }
     }
 

@@ -62,7 +62,7 @@ import Testing
             #expect(changed.status == 200, "\(changed.text)")
             #expect((changed.object["oauth2"] as? [String: Any])?["scopes"] as? [String] == ["openid"])
             #expect(!changed.text.contains("rotated-secret"))
-            let settings = try #require(try await local.service.repository.oauth2.oauth2Settings(mvpd: "MyStream"))
+            let settings = try #require(try await local.service.repository.oauth2Store.oauth2Settings(mvpd: "MyStream"))
             #expect(!settings.encryptedClientSecret.contains("rotated-secret") && settings.encryptedClientSecret.hasPrefix("v1."))
 
             let changes = try await API.call(local, .GET, "/admin/api/changes", token: token)
@@ -74,7 +74,7 @@ import Testing
     @Test func authorizationSettingsThroughTheAPI() async throws {
         try await LocalService.run { local in
             let token = try await Self.token(local)
-            let url = try #require(try await local.service.repository.catalog.mvpd(id: "DemoFiber")?.authorizationUrl)
+            let url = try #require(try await local.service.repository.catalogStore.mvpd(id: "DemoFiber")?.authorizationUrl)
             let soap = String(url.dropLast("authorize".count)) + "xacml/soap"
             let changed = try await API.call(
                 local, .PATCH, "/admin/api/mvpds/DemoFiber",
@@ -151,7 +151,7 @@ import Testing
             let preflight = try await API.call(local, .PUT, "/admin/api/integrations/REF/DemoCable", json: ["preflightMaxResources": 2], token: token)
             #expect(preflight.status == 400 && preflight.text.contains("xacml or rest"), "\(preflight.text)")
             // Nothing was added, nothing changed.
-            #expect(try await local.service.repository.catalog.mvpd(id: "Bad") == nil)
+            #expect(try await local.service.repository.catalogStore.mvpd(id: "Bad") == nil)
             #expect(try await local.service.mvpds.view(id: "DemoCable").authorizationProtocol == "entitle-json")
         }
     }

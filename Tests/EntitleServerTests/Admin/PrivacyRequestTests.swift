@@ -35,7 +35,7 @@ import Testing
 
     /// The `entitle` binary: `ENTITLE_BINARY`, next to the test bundle, or `.build/debug/entitle`.
     static func binary() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = PackageRoot.url
         var candidates: [String] = []
         if let path = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] { candidates.append(path) }
         if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
