@@ -35,8 +35,8 @@ package struct ServiceTransport: Sendable {
     /// Sends a request and returns the whole answer.
     package func send(_ request: Request) async throws -> RESTClient.Answer { try await exchange(request) }
 
-    /// How long a client waits for one answer before it gives up: the tests' patience too (`AnswerPatience`).
-    package static let answerTimeoutSeconds: Int64 = 10
+    /// How long a client waits for one answer before it gives up (the tests' `AnswerPatience` too).
+    package static let answerTimeoutSeconds: Int64 = 120
 
     /// Real HTTP with `client` (which must not follow redirects when a ``BrowserClient`` uses it); bodies up to 8 MB.
     package static func httpClient(_ client: HTTPClient) -> ServiceTransport {

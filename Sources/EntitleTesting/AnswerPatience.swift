@@ -2,9 +2,10 @@ import EntitleClients
 import NIOCore
 
 /// How long tests wait for one answer of a service they started (HTTP clients, the SDK's transport, SDK callbacks,
-/// `entitle` processes): ``ServiceTransport/answerTimeoutSeconds``. The test command runs the suites by layer, so no
-/// answer waits for a core; a service that hangs fails the test within this time. The slow-client and process suites
-/// (connection limits, readiness, a database stopped) keep their own limits.
+/// `entitle` processes): ``ServiceTransport/answerTimeoutSeconds``, one value for every test. Generous: the service
+/// suites run about 350 tests at once on two cores, and at 10 s a dozen admin, console and foreign-IdP tests timed out
+/// (operator sign-ins hash a password, foreign IdPs run xmlsec1) though nothing was wrong. A service that hangs still
+/// fails the test. The slow-client and process suites keep their own, shorter limits.
 package enum AnswerPatience {
     /// Seconds.
     package static let seconds = Double(ServiceTransport.answerTimeoutSeconds)

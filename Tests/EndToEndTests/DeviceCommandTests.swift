@@ -17,25 +17,11 @@ import EntitleTesting
 /// `entitle device` as a person uses it: the built binary runs as a subprocess against a real in-process service,
 /// and a browser client completes the activation at the URL the device prints.
 @Suite(.serialized) struct DeviceCommandTests {
-    /// The package root, from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package root.
+    static let packageRoot = PackageRoot.url
 
-    /// The `entitle` binary: `ENTITLE_BINARY`, next to the test bundle, or `.build/debug/entitle`.
-    static func binary() throws -> URL {
-        var candidates: [URL] = []
-        if let path = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] { candidates.append(URL(fileURLWithPath: path)) }
-        if let executable = Bundle.main.executableURL {
-            candidates.append(executable.resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("entitle"))
-            candidates.append(
-                executable.resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
-                    .appendingPathComponent("entitle"))
-        }
-        candidates.append(packageRoot.appendingPathComponent(".build/debug/entitle"))
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw BrowserError("entitle binary not found (build it with `swift build --build-tests`); looked at \(candidates.map(\.path))")
-        }
-        return found
-    }
+    /// The `entitle` binary (``EntitleBinary``).
+    static func binary() throws -> URL { URL(fileURLWithPath: try EntitleBinary.path()) }
 
     /// A device: a state directory and the options pointing at `service`.
     struct DeviceBox {

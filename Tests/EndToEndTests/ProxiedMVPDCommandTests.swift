@@ -24,13 +24,7 @@ import Testing
     @Test func operatorsChangeProxiedMVPDsFromTheCommandLineAndThePushesKeepTheirChanges() async throws {
         try await LocalService.run { local in
             let service = local.service
-            try await service.repository.catalogStore.upsertMVPD(
-                MVPDRecord(
-                    id: "SmallProxy", displayName: "Small Proxy", logoUrl: "", kind: .saml, entityId: "urn:test:small-proxy",
-                    ssoUrl: "https://proxy.example/sso", certificates: [], requiresSafariViewController: false, enablePlatformServices: false,
-                    displayInPlatformPicker: false, profileTtlSeconds: 86_400, encryptedAttributes: []))
-            try await service.repository.catalogStore.setIntegration(requestor: "REF", mvpd: "SmallProxy", enabled: true)
-            try await service.proxyMVPDs.markProxy(id: "SmallProxy", listed: false, allowedAddresses: [], actor: "test")
+            try await TestProxyMVPD.add(to: service)
             try await service.requestors.save(id: "NET2", name: "Second Network", domains: ["net2.example"], metadataCertificatePEM: nil)
 
             // Neither --requestor nor --proxy-mvpd: refused. --proxy-mvpd alone: a statement of no requestor.

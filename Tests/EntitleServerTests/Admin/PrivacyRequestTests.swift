@@ -33,21 +33,8 @@ import Testing
         return stores.first { $0["table"] as? String == table }?["rows"] as? [[String: Any]] ?? []
     }
 
-    /// The `entitle` binary: `ENTITLE_BINARY`, next to the test bundle, or `.build/debug/entitle`.
-    static func binary() throws -> String {
-        let root = PackageRoot.url
-        var candidates: [String] = []
-        if let path = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] { candidates.append(path) }
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("entitle").path)
-            candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("entitle").path)
-        }
-        candidates.append(root.appendingPathComponent(".build/debug/entitle").path)
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw BrowserError("entitle binary not found (build it with `swift build --build-tests`); looked at \(candidates)")
-        }
-        return found
-    }
+    /// The `entitle` binary (``EntitleBinary``).
+    static func binary() throws -> String { try EntitleBinary.path() }
 
     /// Runs `entitle admin privacy …` on the service's storage; its standard output and standard error come together.
     static func privacyCommand(_ local: LocalService, _ arguments: [String]) throws -> ChildProcess.Result {

@@ -35,13 +35,7 @@ import Testing
     @Test func operatorsChangeProxiedMVPDsThroughTheAdminAPIAndTheConsoleAndPushesKeepTheirChanges() async throws {
         try await LocalService.run { local in
             let service = local.service
-            try await service.repository.catalogStore.upsertMVPD(
-                MVPDRecord(
-                    id: "SmallProxy", displayName: "Small Proxy", logoUrl: "", kind: .saml, entityId: "urn:test:small-proxy",
-                    ssoUrl: "https://proxy.example/sso", certificates: [], requiresSafariViewController: false, enablePlatformServices: false,
-                    displayInPlatformPicker: false, profileTtlSeconds: 86_400, encryptedAttributes: []))
-            try await service.repository.catalogStore.setIntegration(requestor: "REF", mvpd: "SmallProxy", enabled: true)
-            try await service.proxyMVPDs.markProxy(id: "SmallProxy", listed: false, allowedAddresses: [], actor: "test")
+            try await TestProxyMVPD.add(to: service)
             let session = try await AdminAPITests.operatorSession(local, "ops", role: .readWrite)
             let token = try #require(session.object["token"] as? String)
 

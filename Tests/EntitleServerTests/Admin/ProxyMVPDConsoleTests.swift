@@ -9,12 +9,7 @@ import Testing
     @Test func theMVPDListShowsProxiesAndProxiedMVPDs() async throws {
         try await LocalService.run { local in
             let service = local.service
-            try await service.repository.catalogStore.upsertMVPD(
-                MVPDRecord(
-                    id: "SmallProxy", displayName: "Small Proxy", logoUrl: "", kind: .saml, entityId: "urn:test:small-proxy",
-                    ssoUrl: "https://proxy.example/sso", certificates: [], requiresSafariViewController: false, enablePlatformServices: false,
-                    displayInPlatformPicker: false, profileTtlSeconds: 86_400, encryptedAttributes: []))
-            try await service.proxyMVPDs.markProxy(id: "SmallProxy", listed: false, allowedAddresses: [], actor: "ops")
+            try await TestProxyMVPD.add(to: service, integratedWith: nil, actor: "ops")
             let client = ClientRecord(
                 clientId: "proxy-client", secretHash: "", softwareId: "s", requestorId: "REF", redirectURIs: [], issuedAt: 0, revoked: false)
             try await service.proxyMVPDs.push(

@@ -234,20 +234,8 @@ import Testing
         }
     }
 
-    /// The `entitle` binary (see ``PrivacyRequestTests``'s search): `ENTITLE_BINARY`, next to the test bundle, or
-    /// `.build/debug/entitle`.
-    static func binary() throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        var candidates: [String] = []
-        if let path = ProcessInfo.processInfo.environment["ENTITLE_BINARY"] { candidates.append(path) }
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath() {
-            candidates.append(executable.deletingLastPathComponent().appendingPathComponent("entitle").path)
-            candidates.append(executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("entitle").path)
-        }
-        candidates.append(root.appendingPathComponent(".build/debug/entitle").path)
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) }, "build the entitle binary first")
-    }
+    /// The `entitle` binary (``EntitleBinary``).
+    static func binary() throws -> String { try EntitleBinary.path() }
 
     /// Runs `entitle admin …` on the service's storage.
     static func admin(_ local: LocalService, _ arguments: [String]) throws -> ChildProcess.Result {
