@@ -87,13 +87,11 @@ package struct Logout: Sendable {
     /// the sign-in would have expired. Nothing happens when `profile` is no longer the device's sign-in with the MVPD
     /// (ended already, or replaced by a newer one). A logout the device asks for is not recorded: the device knows.
     package func endByIdentityProvider(_ profile: ProfileRecord, reason: String) async throws {
-        let current = try await profiles.profile(
-            requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: profile.mvpdId)
-        guard let current, current.notBefore == profile.notBefore,
-            let removed = try await profiles.deleteProfile(
-                requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: profile.mvpdId)
+        guard
+            let removed = try await forgetSignIn(
+                requestor: profile.requestorId, client: profile.clientId, device: profile.deviceId, mvpd: profile.mvpdId,
+                onlySignInFrom: profile.notBefore)
         else { return }
-        authorizations.drop(requestor: removed.requestorId, mvpd: removed.mvpdId, userID: removed.userId)
         try await legacy.deleteLegacyAuthorizations(requestor: removed.requestorId, client: removed.clientId, device: removed.deviceId)
         let now = clock.nowMilliseconds()
         guard removed.notAfter > now else { return }
@@ -104,15 +102,10 @@ package struct Logout: Sendable {
     }
 
     private func signOut(_ device: Device, mvpd: MVPDRecord, redirectURL: String?, onlySignInFrom notBefore: Int64?) async throws -> Outcome {
-        if let notBefore {
-            let current = try await profiles.profile(requestor: device.requestor, client: device.client, device: device.device, mvpd: mvpd.id)
-            guard current?.notBefore == notBefore else { return .complete }
-        }
         guard
-            let removed = try await profiles.deleteProfile(
-                requestor: device.requestor, client: device.client, device: device.device, mvpd: mvpd.id)
+            let removed = try await forgetSignIn(
+                requestor: device.requestor, client: device.client, device: device.device, mvpd: mvpd.id, onlySignInFrom: notBefore)
         else { return .complete }
-        authorizations.drop(requestor: removed.requestorId, mvpd: mvpd.id, userID: removed.userId)
         if removed.type == .appleSSO { return .partnerLogout }
         guard removed.type == .regular, let sloURL = mvpd.sloUrl, !sloURL.isEmpty else { return .complete }
         let now = clock.nowMilliseconds()
@@ -121,5 +114,19 @@ package struct Logout: Sendable {
             sessionIndex: removed.sessionIndex, createdAt: now, expiresAt: now + logoutRequestLifetime)
         try await sessions.insertLogoutRequest(record)
         return .singleLogout(requestID: record.requestId)
+    }
+
+    /// Deletes the device's profile with `mvpd` (only the sign-in made at `notBefore`, when given) and drops the MVPD
+    /// answers kept for it; returns the deleted profile, or nil when there was none to delete.
+    private func forgetSignIn(requestor: String, client: String, device: String, mvpd: String, onlySignInFrom notBefore: Int64?) async throws
+        -> ProfileRecord?
+    {
+        if let notBefore {
+            let current = try await profiles.profile(requestor: requestor, client: client, device: device, mvpd: mvpd)
+            guard current?.notBefore == notBefore else { return nil }
+        }
+        guard let removed = try await profiles.deleteProfile(requestor: requestor, client: client, device: device, mvpd: mvpd) else { return nil }
+        authorizations.drop(requestor: removed.requestorId, mvpd: mvpd, userID: removed.userId)
+        return removed
     }
 }
