@@ -22,8 +22,7 @@ extension DemoWorld {
         options.encryptedAttributes = ["zip"]
         try await service.mvpds.importSAML(id: proxy.id, metadataXML: metadata.xml(), options: options, requestors: [requestorID])
         if try await service.repository.catalogStore.proxy(id: proxy.id) == nil {
-            try await service.repository.catalogStore.setProxy(
-                ProxyMVPDRecord(mvpdId: proxy.id, listed: false, allowedAddresses: []), at: service.clock.nowMilliseconds())
+            try await service.proxyMVPDs.markProxy(id: proxy.id, listed: false, allowedAddresses: [], actor: "demo-world")
         }
         let list = ProxiedMVPDList(
             entries: DemoMVPD.proxiedProviders.filter { $0.proxiedBy == proxy.id }.map { proxied in
