@@ -259,7 +259,7 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
-            // The upgrade fixture (scripts/make-upgrade-fixture.sh), read from the source tree.
+            // The upgrade fixture (Tests/Support/make-upgrade-fixture.sh), read from the source tree.
             exclude: ["Fixtures"]),
         .testTarget(name: "AdobeStyleDelegateTests", dependencies: ["AccessEnabler", "EntitleHost", "EntitleClients", "EntitleTesting"]),
         .testTarget(

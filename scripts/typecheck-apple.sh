@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Type-checks the AccessEnabler SDK's Apple-only code on Linux (what `#if canImport(UIKit)` … hides from the
 # Linux build) against stand-in modules that declare exactly the Apple APIs the SDK uses, with Apple's
-# signatures, availability and concurrency annotations (scripts/apple-standins/README.md).
+# signatures, availability and concurrency annotations (Tests/Support/apple-standins/README.md).
 #
 # It also fails when the SDK uses an API newer than the platforms Package.swift declares: every stand-in
 # declaration must be available at those minimums, and the stand-in `Synchronization` makes `Mutex` (iOS 18 /
@@ -11,7 +11,7 @@
 # from .build/debug/Modules. Stand-ins are compiled into a temporary directory, never into the package graph.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-STANDINS=scripts/apple-standins
+STANDINS=Tests/Support/apple-standins
 SOURCES=Sources/AccessEnabler
 BUILD=${ENTITLE_BUILD_DIR:-.build/debug}
 OUT=$(mktemp -d)

@@ -42,8 +42,7 @@ public struct ShortMediaToken: Sendable, Equatable, Codable {
         String(decoding: bodyXMLBytes(), as: UTF8.self)
     }
 
-    /// ``bodyXML()`` as UTF-8 bytes, written into one buffer: what is signed (built by fourteen `String` appends, the
-    /// body cost about 13,000 instructions more per token).
+    /// ``bodyXML()`` as UTF-8 bytes, written into one buffer rather than by `String` appends: what is signed.
     public func bodyXMLBytes() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(

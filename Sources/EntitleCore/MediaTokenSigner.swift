@@ -38,7 +38,7 @@ public struct MediaTokenSigner: Sendable {
         try Self.validate(token)
         let body = token.bodyXMLBytes()
         let signature = try key.signature(for: Data(body))
-        // Encoded into byte buffers: through `Data` the two encodings cost about 12,000 instructions per token.
+        // Encoded straight into byte buffers, not through `Data` (this runs for every media token).
         var envelope = Array("<signatureInfo>".utf8)
         envelope += Base64.encodeToBytes(bytes: signature)
         envelope += "<signatureInfo>".utf8

@@ -75,8 +75,8 @@ public enum XMLEscape {
 
     /// Whether `value` has a byte that `rules` write differently: `&`, `<`, `>`, `"`, `'`; carriage return, line feed
     /// and tab where the rules escape them; other C0 controls and 0xEF (which leads U+FFFE and U+FFFF) where they drop
-    /// characters XML forbids. One pass without a branch per byte, which the compiler vectorizes (a media token's
-    /// values cost about 3,000 instructions through `contains(where:)`).
+    /// characters XML forbids. One pass without a branch per byte, so the compiler can vectorize it (every media token's
+    /// values go through it).
     private static func needsWork(_ value: String, rules: Rules) -> Bool {
         let carriageReturn: UInt8 = rules.carriageReturn ? 1 : 0
         let lineFeedAndTab: UInt8 = rules.lineFeedAndTab ? 1 : 0

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 
 /// `entitle bench prepare`: signs a device in on a running service and prints its request headers, one
-/// `Name: value` a line, for a load generator in another process (`scripts/bench.sh` feeds them to wrk).
+/// `Name: value` a line, for a load generator in another process (`Benchmarks/bench.sh` feeds them to wrk).
 struct BenchPrepare: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prepare", abstract: "Sign a device in on a running service; print its request headers for wrk.")

@@ -34,7 +34,7 @@ struct Pysaml2IdP {
         let process = try DeviceProcess(
             binary: URL(fileURLWithPath: "/bin/bash"),
             arguments: [
-                DeviceCommandTests.packageRoot.appendingPathComponent("scripts/pysaml2-idp/run.sh").path, "--port", "\(port)",
+                DeviceCommandTests.packageRoot.appendingPathComponent("Tests/Support/pysaml2-idp/run.sh").path, "--port", "\(port)",
                 "--sp-metadata", spMetadata.path, "--workdir", folder.path,
             ] + (proxy ? ["--proxy"] : []), directory: folder)
         do {

@@ -9,7 +9,7 @@ import Foundation
 import Logging
 import SQLKit
 
-/// The database a previous release wrote (`Fixtures/previous-release.sqlite`, made by `scripts/make-upgrade-fixture.sh`)
+/// The database a previous release wrote (`Fixtures/previous-release.sqlite`, made by `Tests/Support/make-upgrade-fixture.sh`)
 /// and what the script recorded about it (`previous-release.json`).
 struct UpgradeFixture: Decodable {
     /// The commit whose binary wrote the fixture.

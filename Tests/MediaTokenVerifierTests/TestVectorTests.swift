@@ -3,7 +3,7 @@ import Foundation
 import MediaTokenVerifier
 import Testing
 
-/// The published test vector (`Fixtures/media-token-vector.json`, made by `scripts/make-verifier-vector.py` from the
+/// The published test vector (`Fixtures/media-token-vector.json`, made by `Tests/Support/make-verifier-vector.py` from the
 /// documented format, independently of the Swift signer): a fixed token, key bundle, resource and time, and the verdict
 /// each case must get. `scripts/verify-vector-python.sh` runs the Python example against the same vector.
 @Suite struct TestVectorTests {

@@ -2,9 +2,8 @@ import EntitleModel
 import EntitleStorage
 
 /// The session GUID of a sign-in's media tokens (the first 32 hex digits of a SHA-256 of the sign-in), kept so that
-/// each authorize does not hash it again: the digest and its hex text cost about 6,000 instructions, a lookup about
-/// 1,000. The GUID is a pure function of the sign-in, so a kept one is never stale. Bounded: past `capacity` sign-ins,
-/// everything is dropped.
+/// each authorize looks it up rather than hashing the sign-in and writing the hex text again. The GUID is a pure
+/// function of the sign-in, so a kept one is never stale. Bounded: past `capacity` sign-ins, everything is dropped.
 package final class SessionGUIDCache: Sendable {
     private let guids: BoundedMemo<SignInCacheKey, String>
 

@@ -6,10 +6,9 @@ import Hummingbird
 /// Answers the hot routes (the REST v2 calls a player makes on every play) by matching the path byte by byte, and
 /// leaves every other request to the router's own responder.
 ///
-/// Hummingbird's trie splits the path one `Character` at a time and compares components as Unicode strings: about
-/// 30,000 instructions for a six-component decisions path, close to a tenth of the call. The byte-wise match
-/// (``HotRouteTable``) gives the same route, parameters and endpoint path: ``HotRoute`` accepts only templates for
-/// which it does.
+/// Hummingbird's trie splits the path one `Character` at a time and compares components as Unicode strings; the hot
+/// routes are matched on bytes instead (``HotRouteTable``), which gives the same route, parameters and endpoint path:
+/// ``HotRoute`` accepts only templates for which it does (docs/scaling.md has the current figures).
 package struct HotRouteResponder<Context: RequestContext>: HTTPResponder {
     package let table: HotRouteTable
     /// The responder of each route of the table, in its order.

@@ -5,8 +5,8 @@ import Foundation
 import MediaTokenVerifier
 import Testing
 
-/// yt-dlp's own Adobe Pass client (PyPI `yt-dlp==2026.10.26`, in the venv `scripts/ytdlp-venv.sh` makes under `.build/`),
-/// unchanged but for the host (`scripts/ytdlp-adobepass/driver.py`), resumes from the cache of a first run the test
+/// yt-dlp's own Adobe Pass client (PyPI `yt-dlp==2026.10.26`, in the venv `Tests/Support/yt-dlp/venv.sh` makes under `.build/`),
+/// unchanged but for the host (`Tests/Support/yt-dlp/driver.py`), resumes from the cache of a first run the test
 /// did and gets a media token without registering again (issue 39 point 4). Needs python3 with venv and PyPI: skipped
 /// locally without them, run (and failing without them) when `CI=true`.
 @Suite(.serialized) struct YtDlpResumedRunTests {
@@ -16,10 +16,10 @@ import Testing
         FileManager.default.createFile(atPath: output, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: output) }
         let process = try ChildProcess(
-            executable: "/usr/bin/env", arguments: ["bash", OAuth2Provider.root + "/scripts/ytdlp-venv.sh"], standardOutput: output)
+            executable: "/usr/bin/env", arguments: ["bash", OAuth2Provider.root + "/Tests/Support/yt-dlp/venv.sh"], standardOutput: output)
         let status = try await process.wait()
         let path = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard status == 0, !path.isEmpty else { throw ProviderError("scripts/ytdlp-venv.sh failed (python3 -m venv, pip install yt-dlp)") }
+        guard status == 0, !path.isEmpty else { throw ProviderError("Tests/Support/yt-dlp/venv.sh failed (python3 -m venv, pip install yt-dlp)") }
         return path
     }
 
@@ -42,7 +42,7 @@ import Testing
         let process = try ChildProcess(
             executable: python,
             arguments: [
-                OAuth2Provider.root + "/scripts/ytdlp-adobepass/driver.py", host.baseURL, "REF", resource, folder + "/tokens.json", folder + "/cache",
+                OAuth2Provider.root + "/Tests/Support/yt-dlp/driver.py", host.baseURL, "REF", resource, folder + "/tokens.json", folder + "/cache",
             ],
             standardOutput: folder + "/out.txt", standardError: folder + "/err.txt")
         let status = try await process.wait()

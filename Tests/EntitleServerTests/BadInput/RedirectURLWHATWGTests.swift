@@ -39,16 +39,16 @@ import Testing
         return answers.map { ($0 as? [String]).map { (href: $0[0], host: $0[1]) } }
     }
 
-    /// The venv's python (`scripts/whatwg-url-venv.sh`).
+    /// The venv's python (`Tests/Support/whatwg-url/venv.sh`).
     static func python() async throws -> String {
         let output = NSTemporaryDirectory() + "entitle-whatwg-venv-" + UUID().uuidString
         FileManager.default.createFile(atPath: output, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: output) }
         let process = try ChildProcess(
-            executable: "/usr/bin/env", arguments: ["bash", OAuth2Provider.root + "/scripts/whatwg-url-venv.sh"], standardOutput: output)
+            executable: "/usr/bin/env", arguments: ["bash", OAuth2Provider.root + "/Tests/Support/whatwg-url/venv.sh"], standardOutput: output)
         let status = try await process.wait()
         let path = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard status == 0, !path.isEmpty else { throw ProviderError("scripts/whatwg-url-venv.sh failed (python3 -m venv, pip install ada-url)") }
+        guard status == 0, !path.isEmpty else { throw ProviderError("Tests/Support/whatwg-url/venv.sh failed (python3 -m venv, pip install ada-url)") }
         return path
     }
 

@@ -5,8 +5,8 @@ import Foundation
 import NIOCore
 import Synchronization
 
-/// The OAuth 2.0 / OpenID provider of the OAuth 2.0 MVPD tests: `scripts/oauth2_provider.py`, Authlib's authorization
-/// server on Flask (PyPI), run with the venv `scripts/oauth2-provider-venv.sh` makes under `.build/`, on a free loopback
+/// The OAuth 2.0 / OpenID provider of the OAuth 2.0 MVPD tests: `Tests/Support/oauth2-provider/oauth2_provider.py`, Authlib's authorization
+/// server on Flask (PyPI), run with the venv `Tests/Support/oauth2-provider/venv.sh` makes under `.build/`, on a free loopback
 /// port, and stopped when the test's body returns.
 struct OAuth2Provider: Sendable {
     /// Its base URL (also its OpenID issuer).
@@ -37,12 +37,12 @@ struct OAuth2Provider: Sendable {
                 FileManager.default.createFile(atPath: output, contents: nil)
                 defer { try? FileManager.default.removeItem(atPath: output) }
                 let process = try ChildProcess(
-                    executable: "/usr/bin/env", arguments: ["bash", root + "/scripts/oauth2-provider-venv.sh"], standardOutput: output)
+                    executable: "/usr/bin/env", arguments: ["bash", root + "/Tests/Support/oauth2-provider/venv.sh"], standardOutput: output)
                 // Never block a thread of the cooperative pool: every test's service runs on it.
                 let status = try await process.wait()
                 let path = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
                 guard status == 0, !path.isEmpty else {
-                    throw ProviderError("scripts/oauth2-provider-venv.sh failed (python3 -m venv, pip install authlib flask)")
+                    throw ProviderError("Tests/Support/oauth2-provider/venv.sh failed (python3 -m venv, pip install authlib flask)")
                 }
                 return path
             }
@@ -71,7 +71,7 @@ struct OAuth2Provider: Sendable {
         let process = try ChildProcess(
             executable: python,
             arguments: [
-                root + "/scripts/oauth2_provider.py", "--client-id", clientID, "--client-secret", secret,
+                root + "/Tests/Support/oauth2-provider/oauth2_provider.py", "--client-id", clientID, "--client-secret", secret,
                 "--redirect-uri", redirectURI, "--logout-redirect-uri", logoutRedirectURI,
             ],
             standardOutput: stdout, standardError: stderr)

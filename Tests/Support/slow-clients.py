@@ -3,7 +3,7 @@
 closes one, while another address asks /healthz every second with a 3 s limit. Prints how many probes went
 unanswered and the longest stretch /healthz was unreachable.
 
-    scripts/slow-clients.py --port 8080 [--connections 1000] [--seconds 40] [--attacker 127.0.0.2]
+    Tests/Support/slow-clients.py --port 8080 [--connections 1000] [--seconds 40] [--attacker 127.0.0.2]
 """
 import argparse, selectors, socket, time
 

@@ -13,7 +13,7 @@
 # (req/s, p50, p99 and ratio each the median of their own). A shared virtual machine drifts by ±20% within a minute; one
 # baseline at the start of the run, then six rows, made the later ratios a measure of the drift.
 #
-#   scripts/bench.sh [--duration 10] [--rounds 3] [--connections 16] [--rss-seconds 60] [--engines "sqlite postgres postgres2"]
+#   Benchmarks/bench.sh [--duration 10] [--rounds 3] [--connections 16] [--rss-seconds 60] [--engines "sqlite postgres postgres2"]
 #
 # Needs wrk, openssl and (for PostgreSQL) the server binaries that scripts/with-postgres.sh uses. Not run in CI.
 # Ports 19100-19199 (issue 11's range) unless BENCH_PORT is set.

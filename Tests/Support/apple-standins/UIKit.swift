@@ -27,7 +27,10 @@ import Foundation
     /// `isKeyWindow`.
     open var isKeyWindow: Bool { fatalError("stand-in") }
     /// `rootViewController`.
-    open var rootViewController: UIViewController? { get { fatalError("stand-in") } set { fatalError("stand-in") } }
+    open var rootViewController: UIViewController? {
+        get { fatalError("stand-in") }
+        set { fatalError("stand-in") }
+    }
 }
 
 /// `UIScene`.

@@ -6,7 +6,7 @@
 # (UpgradeFixtureTests) opens the file with today's binary and checks nothing was lost.
 # Needs curl, jq and python3 (its sqlite3 module).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for tool in curl jq python3; do command -v "$tool" >/dev/null || { echo "make-upgrade-fixture: $tool is not installed" >&2; exit 2; }; done
 ENTITLE_BIN=${ENTITLE_BINARY:-$(pwd)/.build/debug/entitle}
 [ -x "$ENTITLE_BIN" ] || { echo "make-upgrade-fixture: no entitle binary at $ENTITLE_BIN (swift build first)" >&2; exit 2; }

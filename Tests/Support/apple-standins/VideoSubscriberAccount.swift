@@ -82,11 +82,15 @@ open class VSAccountManager: NSObject {
     /// `delegate`.
     weak open var delegate: (any VSAccountManagerDelegate)?
     /// `checkAccessStatus(options:completionHandler:)`: the handler may be called on any queue.
-    open func checkAccessStatus(options: [VSCheckAccessOption: Any] = [:],
-                                completionHandler: @escaping @Sendable (VSAccountAccessStatus, (any Error)?) -> Void) { fatalError("stand-in") }
+    open func checkAccessStatus(
+        options: [VSCheckAccessOption: Any] = [:],
+        completionHandler: @escaping @Sendable (VSAccountAccessStatus, (any Error)?) -> Void
+    ) { fatalError("stand-in") }
     /// `enqueue(_:completionHandler:)`: the handler may be called on any queue.
-    open func enqueue(_ accountMetadataRequest: VSAccountMetadataRequest,
-                      completionHandler: @escaping @Sendable (VSAccountMetadata?, (any Error)?) -> Void) -> VSAccountManagerResult { fatalError("stand-in") }
+    open func enqueue(
+        _ accountMetadataRequest: VSAccountMetadataRequest,
+        completionHandler: @escaping @Sendable (VSAccountMetadata?, (any Error)?) -> Void
+    ) -> VSAccountManagerResult { fatalError("stand-in") }
 }
 
 /// `VSErrorInfoKeyUnsupportedProviderIdentifier`.

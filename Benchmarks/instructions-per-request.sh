@@ -3,7 +3,7 @@
 # headers, configuration, profiles, preauthorize and authorize: within about 2% between runs where req/s vary by ±20%, so a
 # change to the request path can be weighed before a benchmark. Needs valgrind (`apt-get install valgrind`).
 #
-#   scripts/instructions-per-request.sh [--requests N] [--algorithm RS256|ES256|EdDSA] [--only NAME] [--keep DIR] [BINARY]
+#   Benchmarks/instructions-per-request.sh [--requests N] [--algorithm RS256|ES256|EdDSA] [--only NAME] [--keep DIR] [BINARY]
 #
 # --only measures the calls whose name contains NAME (healthz, configuration, profiles, preauthorize, authorize); --keep copies
 # each call's callgrind profile to DIR (read it with callgrind_annotate).

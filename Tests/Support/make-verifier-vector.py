@@ -14,7 +14,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
 from cryptography.x509.oid import NameOID
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "Tests", "MediaTokenVerifierTests", "Fixtures")
+OUT = os.path.join(os.path.dirname(__file__), "..", "MediaTokenVerifierTests", "Fixtures")
 ISSUE = datetime.datetime(2030, 1, 15, 8, 0, 0, tzinfo=datetime.timezone.utc)
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Media-token verifier benchmark (issue 4): full short-media-token verifications per second against raw RSA-2048
 # PKCS#1 v1.5 SHA-256 verifications per second, on one core, in the same process and run. Goal: ratio >= 0.9.
-# Usage: scripts/bench-verifier.sh [SECONDS]   (needs `entitle bench verifier`, i.e. BenchVerifier in the bench tree)
+# Usage: Benchmarks/bench-verifier.sh [SECONDS]   (needs `entitle bench verifier`, i.e. BenchVerifier in the bench tree)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration="${1:-5}"

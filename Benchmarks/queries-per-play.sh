@@ -3,7 +3,7 @@
 # every statement logged, one `entitle serve` on it, signs a device in (entitle bench prepare), warms each call once,
 # then sends each call N times and divides the statements logged meanwhile by N.
 #
-#   scripts/queries-per-play.sh [N [SERVE-OPTION…]]   (N default 200; e.g. `200 --profile-cache-ms 0` for the cache off)
+#   Benchmarks/queries-per-play.sh [N [SERVE-OPTION…]]   (N default 200; e.g. `200 --profile-cache-ms 0` for the cache off)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-200}
