@@ -218,14 +218,22 @@ package struct AuthSessionRecord: Codable, Sendable, Equatable {
     /// The client family that created it (`sdk`, `rest-v2`, `rest-v1`, `adobe-services`), for the reports; nil in
     /// sessions made before migration 118.
     package var reportClient: String? = nil
+    /// The application profile the client that created it sent (``ReportOrigin/appProfile``), for the reports; nil
+    /// when it sent none, and in sessions made before migration 114.
+    package var appProfile: String? = nil
+    /// The visitor of the call that created it (``ReportOrigin/visitor``, a hash), for the reports' `uniqueVisitors`.
+    package var reportVisitor: Int64? = nil
 
     /// Creates the value from each of its stored properties.
     package init(
         code: String, sessionId: String, requestorId: String, clientId: String, deviceId: String, mvpdId: String? = nil, domainName: String? = nil,
         redirectUrl: String? = nil, status: AuthenticationSessionStatus, authnRequestId: String? = nil, failure: String? = nil, createdAt: Int64,
-        notAfter: Int64, platform: String? = nil, app: String? = nil, reportClient: String? = nil
+        notAfter: Int64, platform: String? = nil, app: String? = nil, reportClient: String? = nil, appProfile: String? = nil,
+        reportVisitor: Int64? = nil
     ) {
         self.reportClient = reportClient
+        self.appProfile = appProfile
+        self.reportVisitor = reportVisitor
         self.code = code
         self.sessionId = sessionId
         self.requestorId = requestorId

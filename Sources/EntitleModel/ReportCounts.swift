@@ -1,7 +1,8 @@
 /// Who an event of the reports is counted for: the requestor, the MVPD, the client's platform (``ReportPlatform``) and
 /// its application (the software statement's `software_id`, empty when unknown), and the resource, the
-/// client family, the kind of single sign-on, whether the sign-in was home-based and the reason of a denial or
-/// failure. Empty text: not known or not applicable (a sign-in has no resource, a grant no reason).
+/// client family, the kind of single sign-on, whether the sign-in was home-based, the reason of a denial or failure and
+/// the application profile the client sent. Empty text: not known or not applicable (a sign-in has no resource, a grant
+/// no reason, a client that sends no `AP-Application-Profile` no profile).
 package struct ReportKey: Hashable, Sendable {
     /// Requestor id.
     package var requestor: String
@@ -21,32 +22,40 @@ package struct ReportKey: Hashable, Sendable {
     package var hba: String
     /// The Enhanced Error Code of a denial or failure (`authorization_denied_by_mvpd`…).
     package var reason: String
+    /// The application profile the client sent (`AP-Application-Profile`), bounded per requestor (`other` past the
+    /// bound, or for a value too long or with other characters); empty when none was sent. The `profile` dimension.
+    package var appProfile: String
 
     /// Creates a key.
     package init(
         requestor: String, mvpd: String, platform: String, app: String, resource: String = "", client: String = "", sso: String = "",
-        hba: String = "", reason: String = ""
+        hba: String = "", reason: String = "", appProfile: String = ""
     ) {
         (self.requestor, self.mvpd, self.platform, self.app) = (requestor, mvpd, platform, app)
-        (self.resource, self.client, self.sso, self.hba, self.reason) = (resource, client, sso, hba, reason)
+        (self.resource, self.client, self.sso, self.hba, self.reason, self.appProfile) = (resource, client, sso, hba, reason, appProfile)
     }
 
     /// A 64-bit id of the key (FNV-1a over its fields, each followed by a 0 byte), the same on every instance: it links
-    /// a row of `report_minutes` to its accounts in `report_accounts`.
+    /// a row of `report_minutes` to its accounts in `report_accounts` and its visitors in `report_visitors`. The
+    /// application profile joins the hash only when there is one, so a row without one keeps the id it had before
+    /// migration 114 added the profile.
     package var rowKey: Int64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for field in [requestor, mvpd, platform, app, resource, client, sso, hba, reason] {
+        func add(_ field: String) {
             for byte in field.utf8 {
                 hash ^= UInt64(byte)
                 hash = hash &* 0x0000_0100_0000_01b3
             }
             hash = hash &* 0x0000_0100_0000_01b3
         }
+        for field in [requestor, mvpd, platform, app, resource, client, sso, hba, reason] { add(field) }
+        if !appProfile.isEmpty { add(appProfile) }
         return Int64(bitPattern: hash)
     }
 }
 
-/// The client side of an event: its platform and application, known from the caller of the request.
+/// The client side of an event: its platform and application, known from the caller of the request, and what the
+/// request itself said of its application profile and visitor.
 package struct ReportOrigin: Sendable, Equatable {
     /// Platform (one of ``ReportPlatform/all``).
     package var platform: String
@@ -54,9 +63,15 @@ package struct ReportOrigin: Sendable, Equatable {
     package var app: String
     /// The client family (``ReportKey/client``).
     package var client: String
+    /// The application profile the request sent (``ReportKey/appProfile``, checked but not yet bounded per requestor).
+    package var appProfile: String
+    /// The visitor the request named (`AP-Visitor-Identifier`, `ap_vi`) as a 64-bit hash, never the value; nil: none.
+    package var visitor: Int64?
 
     /// Creates an origin.
-    package init(platform: String, app: String, client: String = "") { (self.platform, self.app, self.client) = (platform, app, client) }
+    package init(platform: String, app: String, client: String = "", appProfile: String = "", visitor: Int64? = nil) {
+        (self.platform, self.app, self.client, self.appProfile, self.visitor) = (platform, app, client, appProfile, visitor)
+    }
 
     /// A caller that sent no device information and whose application is not known.
     package static let unknown = ReportOrigin(platform: "unknown", app: "")
@@ -96,6 +111,11 @@ package struct ReportCounts: Sendable, Equatable {
     package var accounts: Set<Int64> = []
     /// Distinct accounts of a report row (read back: distinct over every minute and key the row sums up).
     package var uniqueAccounts: Int64 = 0
+    /// The visitors (a hash of `AP-Visitor-Identifier`) counted in this row, not yet written (the figures of this
+    /// instance).
+    package var visitors: Set<Int64> = []
+    /// Distinct visitors of a report row (read back, like ``uniqueAccounts``).
+    package var uniqueVisitors: Int64 = 0
 
     /// No events.
     package init() {}
@@ -117,5 +137,6 @@ package struct ReportCounts: Sendable, Equatable {
         mvpdLatencySumMs += other.mvpdLatencySumMs
         mvpdLatencyMaxMs = max(mvpdLatencyMaxMs, other.mvpdLatencyMaxMs)
         accounts.formUnion(other.accounts)
+        visitors.formUnion(other.visitors)
     }
 }

@@ -1,6 +1,6 @@
 /// A dimension of the reports: a path segment of `/admin/api/v1/reports/...` and a filter parameter.
 package enum ReportDimension: String, CaseIterable, Sendable {
-    case requestor, mvpd, platform, app, resource, client, sso, hba, reason
+    case requestor, mvpd, platform, app, resource, client, sso, hba, reason, profile
 
     /// The column of `report_minutes`.
     package var column: String {
@@ -14,6 +14,7 @@ package enum ReportDimension: String, CaseIterable, Sendable {
         case .sso: "sso"
         case .hba: "hba"
         case .reason: "reason"
+        case .profile: "app_profile"
         }
     }
 }

@@ -50,9 +50,9 @@ extension PrivacyStore {
         "auth_sessions", "authentication sessions and their registration codes",
         text: [
             "code", "session_id", "requestor_id", "client_id", "device_id", "mvpd_id", "domain_name", "redirect_url", "status", "authn_request_id",
-            "failure", "platform", "app",
+            "failure", "platform", "app", "app_profile",
         ],
-        integer: ["created_at", "not_after"])
+        integer: ["created_at", "not_after", "report_visitor"])
     static let legacyAuthorizations = table(
         "legacy_authorizations", "REST API v1 and adobe-services authorizations (AuthZ tokens)",
         text: ["requestor_id", "client_id", "device_id", "resource", "mvpd_id"], integer: ["not_before", "not_after"])

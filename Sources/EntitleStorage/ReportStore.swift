@@ -21,42 +21,37 @@ extension ReportStore {
     ]
 
     /// Adds `counts` to the row of `minute` (created when absent): every figure is added, the maximum latency is the
-    /// larger one, the accounts join the row's set, so any number of instances can write the same row.
+    /// larger one, the accounts and visitors join the row's sets, so any number of instances can write the same row.
     package func addReportCounts(_ minute: ReportMinute, _ counts: ReportCounts) async throws {
         try await addReportCounts([(minute, counts)])
     }
 
-    /// Rows written by one statement (26 values each: below SQLite's oldest limit of 999 bound values).
+    /// Rows written by one statement (27 values each: below SQLite's oldest limit of 999 bound values).
     package static let reportRowsPerStatement = 36
-    /// Accounts written by one statement (3 values each).
+    /// Accounts (or visitors) written by one statement (3 values each).
     package static let accountsPerStatement = 300
 
     /// The key columns of a row, in ``ReportKey`` order.
-    private static let keyColumns = "requestor_id, mvpd_id, platform, app, resource, client, sso, hba, reason"
+    private static let keyColumns = "requestor_id, mvpd_id, platform, app, resource, client, sso, hba, reason, app_profile"
+
+    /// A set of distinct members the rows keep beside their figures: the accounts of ``ReportCounts/accounts``
+    /// (`report_accounts`) or the visitors of ``ReportCounts/visitors`` (`report_visitors`). Table and column names are
+    /// these constants, never input.
+    private struct MemberSet {
+        var table: String
+        var column: String
+        var members: (ReportCounts) -> Set<Int64>
+
+        static var accounts: MemberSet { MemberSet(table: "report_accounts", column: "account") { $0.accounts } }
+        static var visitors: MemberSet { MemberSet(table: "report_visitors", column: "visitor") { $0.visitors } }
+    }
 
     /// Adds the figures of several rows, ``reportRowsPerStatement`` rows per statement (each statement atomic; the
     /// rows of one call are distinct, as one statement may not touch a row twice on PostgreSQL). Each row's accounts
-    /// are written first (a union: writing them again after a failure changes nothing), then its figures.
+    /// and visitors are written first (a union: writing them again after a failure changes nothing), then its figures.
     package func addReportCounts(_ rows: [(ReportMinute, ReportCounts)]) async throws {
-        var accounts: [(Int64, Int64, Int64)] = []
-        for (minute, counts) in rows where !counts.accounts.isEmpty {
-            let rowKey = minute.key.rowKey
-            for account in counts.accounts { accounts.append((minute.start, rowKey, account)) }
-        }
-        for start in stride(from: 0, to: accounts.count, by: Self.accountsPerStatement) {
-            var text = SQLQueryString("INSERT INTO report_accounts (minute, row_key, account) VALUES ")
-            for (index, (minute, rowKey, account)) in accounts[start..<min(start + Self.accountsPerStatement, accounts.count)].enumerated() {
-                text.appendLiteral(index == 0 ? "(" : ", (")
-                text.appendInterpolation(bind: minute)
-                text.appendLiteral(", ")
-                text.appendInterpolation(bind: rowKey)
-                text.appendLiteral(", ")
-                text.appendInterpolation(bind: account)
-                text.appendLiteral(")")
-            }
-            text.appendLiteral(" ON CONFLICT (minute, row_key, account) DO NOTHING")
-            try await run(text)
-        }
+        try await addMembers(.accounts, of: rows)
+        try await addMembers(.visitors, of: rows)
         let sums = Self.reportColumns.map { "\($0) = report_minutes.\($0) + excluded.\($0)" }.joined(separator: ", ")
         for start in stride(from: 0, to: rows.count, by: Self.reportRowsPerStatement) {
             var text = SQLQueryString(
@@ -67,7 +62,7 @@ extension ReportStore {
             for (index, (minute, c)) in rows[start..<min(start + Self.reportRowsPerStatement, rows.count)].enumerated() {
                 let k = minute.key
                 text.appendLiteral(index == 0 ? " (" : ", (")
-                let texts = [k.requestor, k.mvpd, k.platform, k.app, k.resource, k.client, k.sso, k.hba, k.reason]
+                let texts = [k.requestor, k.mvpd, k.platform, k.app, k.resource, k.client, k.sso, k.hba, k.reason, k.appProfile]
                 let figures = [
                     k.rowKey, c.authnAttempts, c.authnSuccesses, c.authnFailures, c.authzAttempts, c.authzGrants, c.authzDenials,
                     c.authzFailures, c.mediaTokens, c.preauthorizations, c.preauthGrants, c.preauthDenials, c.mvpdCalls, c.mvpdLatencySumMs,
@@ -90,6 +85,31 @@ extension ReportStore {
                   mvpd_latency_max_ms = CASE WHEN excluded.mvpd_latency_max_ms > report_minutes.mvpd_latency_max_ms
                     THEN excluded.mvpd_latency_max_ms ELSE report_minutes.mvpd_latency_max_ms END
                 """)
+            try await run(text)
+        }
+    }
+
+    /// Adds the members of `set` of each row to its table, ``accountsPerStatement`` per statement.
+    private func addMembers(_ set: MemberSet, of rows: [(ReportMinute, ReportCounts)]) async throws {
+        var members: [(Int64, Int64, Int64)] = []
+        for (minute, counts) in rows {
+            let values = set.members(counts)
+            guard !values.isEmpty else { continue }
+            let rowKey = minute.key.rowKey
+            for value in values { members.append((minute.start, rowKey, value)) }
+        }
+        for start in stride(from: 0, to: members.count, by: Self.accountsPerStatement) {
+            var text = SQLQueryString("INSERT INTO \(unsafeRaw: set.table) (minute, row_key, \(unsafeRaw: set.column)) VALUES ")
+            for (index, (minute, rowKey, value)) in members[start..<min(start + Self.accountsPerStatement, members.count)].enumerated() {
+                text.appendLiteral(index == 0 ? "(" : ", (")
+                text.appendInterpolation(bind: minute)
+                text.appendLiteral(", ")
+                text.appendInterpolation(bind: rowKey)
+                text.appendLiteral(", ")
+                text.appendInterpolation(bind: value)
+                text.appendLiteral(")")
+            }
+            text.appendLiteral(" ON CONFLICT (minute, row_key, \(set.column)) DO NOTHING")
             try await run(text)
         }
     }
@@ -121,20 +141,20 @@ extension ReportStore {
         return text
     }
 
-    /// The distinct accounts of each period and breakdown of `query`, by the period's start (nil for `total`) and the
-    /// dimensions' values.
-    private func uniqueAccounts(_ query: ReportQuery) async throws -> [ReportRowID: Int64] {
+    /// The distinct members of `set` (accounts or visitors) of each period and breakdown of `query`, by the period's
+    /// start (nil for `total`) and the dimensions' values.
+    private func distinctMembers(_ set: MemberSet, _ query: ReportQuery) async throws -> [ReportRowID: Int64] {
         var select = query.dimensions.map { "m." + $0.column }
         var group = select
         if let length = query.granularity.milliseconds {
             select.insert("(m.minute / \(length)) * \(length) AS bucket", at: 0)
             group.insert("bucket", at: 0)
         }
-        select.append("COUNT(DISTINCT a.account) AS accounts")
+        select.append("COUNT(DISTINCT a.\(set.column)) AS members")
         var text = SQLQueryString(
             """
             SELECT \(unsafeRaw: select.joined(separator: ", ")) FROM report_minutes m
-              JOIN report_accounts a ON a.minute = m.minute AND a.row_key = m.row_key
+              JOIN \(unsafeRaw: set.table) a ON a.minute = m.minute AND a.row_key = m.row_key
             """)
         text.appendInterpolation(Self.whereClause(query, table: "m"))
         if !group.isEmpty { text.appendLiteral(" GROUP BY \(group.joined(separator: ", "))") }
@@ -143,7 +163,7 @@ extension ReportStore {
             var values: [String] = []
             for dimension in query.dimensions { values.append(try row.decode(column: dimension.column, as: String.self)) }
             let time = query.granularity.milliseconds == nil ? nil : try row.decode(column: "bucket", as: Int64.self)
-            result[ReportRowID(time: time, values: values)] = try row.decode(column: "accounts", as: Int64.self)
+            result[ReportRowID(time: time, values: values)] = try row.decode(column: "members", as: Int64.self)
         }
         return result
     }
@@ -170,7 +190,8 @@ extension ReportStore {
         if !group.isEmpty {
             text.appendLiteral(" GROUP BY \(group.joined(separator: ", ")) ORDER BY \(group.joined(separator: ", "))")
         }
-        let accounts = try await uniqueAccounts(query)
+        let accounts = try await distinctMembers(.accounts, query)
+        let visitors = try await distinctMembers(.visitors, query)
         let rows = try await sql.raw(text).all().compactMap { row -> ReportRow? in
             guard try row.decode(column: "row_count", as: Int64.self) > 0 else { return nil }
             var counts = ReportCounts()
@@ -192,7 +213,9 @@ extension ReportStore {
             var dimensions: [ReportDimension: String] = [:]
             for dimension in query.dimensions { dimensions[dimension] = try row.decode(column: dimension.column, as: String.self) }
             let time = query.granularity.milliseconds == nil ? nil : try value("bucket")
-            counts.uniqueAccounts = accounts[ReportRowID(time: time, values: query.dimensions.map { dimensions[$0] ?? "" })] ?? 0
+            let id = ReportRowID(time: time, values: query.dimensions.map { dimensions[$0] ?? "" })
+            counts.uniqueAccounts = accounts[id] ?? 0
+            counts.uniqueVisitors = visitors[id] ?? 0
             return ReportRow(time: time, dimensions: dimensions, counts: counts)
         }
         // Sorted here, not by the database: the same bytewise order on both engines whatever their collation.
@@ -220,5 +243,6 @@ extension ReportStore {
     package func purgeReports(before cutoff: Int64) async throws {
         try await run("DELETE FROM report_minutes WHERE minute < \(bind: cutoff)")
         try await run("DELETE FROM report_accounts WHERE minute < \(bind: cutoff)")
+        try await run("DELETE FROM report_visitors WHERE minute < \(bind: cutoff)")
     }
 }

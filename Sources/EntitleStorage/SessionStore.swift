@@ -18,10 +18,12 @@ extension SessionStore {
         try await touchedRow(
             """
             INSERT INTO auth_sessions (code, session_id, requestor_id, client_id, device_id, mvpd_id, domain_name,
-              redirect_url, status, authn_request_id, failure, created_at, not_after, platform, app, report_client)
+              redirect_url, status, authn_request_id, failure, created_at, not_after, platform, app, report_client, app_profile,
+              report_visitor)
             VALUES (\(bind: s.code), \(bind: s.sessionId), \(bind: s.requestorId), \(bind: s.clientId), \(bind: s.deviceId),
               \(bind: s.mvpdId), \(bind: s.domainName), \(bind: s.redirectUrl), \(bind: s.status.rawValue), \(bind: s.authnRequestId),
-              \(bind: s.failure), \(bind: s.createdAt), \(bind: s.notAfter), \(bind: s.platform), \(bind: s.app), \(bind: s.reportClient))
+              \(bind: s.failure), \(bind: s.createdAt), \(bind: s.notAfter), \(bind: s.platform), \(bind: s.app), \(bind: s.reportClient),
+              \(bind: s.appProfile), \(bind: s.reportVisitor))
             ON CONFLICT (code) DO NOTHING RETURNING code
             """)
     }

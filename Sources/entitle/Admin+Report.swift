@@ -16,7 +16,7 @@ extension Admin {
         @OptionGroup var admin: AdminStorageOptions
         @Argument(
             help:
-                "Dimensions of the breakdown, in order (at most four): requestor, mvpd, platform, app, resource, client, sso, hba, reason (none: totals)."
+                "Dimensions, in order (at most four): requestor, mvpd, platform, app, resource, client, sso, hba, reason, profile (none: totals)."
         )
         var dimensions: [String] = []
         @Option(help: "Range start, ISO 8601 (default: 24 hours before --end).") var start: String?
@@ -31,13 +31,14 @@ extension Admin {
         @Option(help: "Only this kind of sign-in (none, apple, platform, service-token, temppass, degraded).") var sso: String?
         @Option(help: "Only home-based (true) or other (false) sign-ins.") var hba: String?
         @Option(help: "Only this reason (the Enhanced Error Code of a denial or failure).") var reason: String?
+        @Option(help: "Only this application profile (the AP-Application-Profile the app sent; other: past the bound).") var profile: String?
         @Option(help: "csv or json.") var format = "csv"
 
         func run() async throws {
             var parameters = ["granularity": granularity, "format": format]
             let given = [
                 ("start", start), ("end", end), ("requestor", requestor), ("mvpd", mvpd), ("platform", platform), ("app", app),
-                ("resource", resource), ("client", client), ("sso", sso), ("hba", hba), ("reason", reason),
+                ("resource", resource), ("client", client), ("sso", sso), ("hba", hba), ("reason", reason), ("profile", profile),
             ]
             for (name, value) in given {
                 if let value { parameters[name] = value }

@@ -20,9 +20,12 @@ import Testing
             var alice = try await local.client()
             alice.deviceInfo = DeviceInfo(primaryHardwareType: "TV", osName: "tvOS")
             guard case .external = try await local.signIn(alice, user: "alice").outcome else { throw BrowserError("not signed in") }
-            for resource in ["news", "sports"] {
-                #expect(try await alice.decisions("authorize", mvpd: "DemoCable", resources: [resource]).status == 200)
-            }
+            #expect(try await alice.decisions("authorize", mvpd: "DemoCable", resources: ["news"]).status == 200)
+            // The second play from an app that names its application profile and visitor.
+            let play = try await alice.send(
+                .POST, "/api/v2/REF/decisions/authorize/DemoCable", json: JSONEncoder().encode(DecisionsRequest(resources: ["sports"])),
+                headers: [("AP-Application-Profile", "tv-app"), ("AP-Visitor-Identifier", "ecid-1")])
+            #expect(play.status == 200, "\(play.text)")
         }
         let range = [
             "--start", clock.now().addingTimeInterval(-3600).ISO8601Format(), "--end", clock.now().addingTimeInterval(3600).ISO8601Format(),
@@ -39,6 +42,15 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let rows = try #require(object["rows"] as? [[String: Any]])
         #expect(rows.reduce(0) { $0 + (($1["mediaTokens"] as? NSNumber)?.intValue ?? 0) } == 2, "\(json.stdout)")
+
+        // By application profile, only tv-app: its one play, one account and one visitor.
+        let byProfile = try await UpgradeTests.entitle(
+            ["admin", "report", "profile", "--profile", "tv-app", "--data-dir", directory, "--granularity", "total"] + range)
+        #expect(byProfile.status == 0, "\(byProfile.stderr)")
+        let profileLines = byProfile.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        #expect(profileLines.first?.hasSuffix(",uniqueAccounts,uniqueVisitors") == true, "\(byProfile.stdout)")
+        #expect(profileLines.count == 2 && profileLines.last?.hasPrefix("tv-app,0,0,0,1,1,0,0,1,") == true, "\(byProfile.stdout)")
+        #expect(profileLines.last?.hasSuffix(",1,1") == true, "\(byProfile.stdout)")
 
         let bad = try await UpgradeTests.entitle(["admin", "report", "channel", "--data-dir", directory])
         #expect(bad.status == 1 && bad.stderr.contains("Unknown report dimension"), "\(bad.stderr)")

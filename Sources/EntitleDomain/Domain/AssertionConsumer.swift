@@ -86,7 +86,8 @@ package struct AssertionConsumer: Sendable, ClockReading {
     private func countFailure(_ samlResponse: String) async {
         guard let session = try? await sessionFor(samlResponse), let mvpd = session.mvpdId, session.status != .authenticated else { return }
         metrics.recordSignIn(
-            .failure, key: ReportKey(session: session, mvpd: mvpd), reason: EnhancedError.Code.invalidParameterSAMLResponse.rawValue, at: now)
+            .failure, key: ReportKey(session: session, mvpd: mvpd), reason: EnhancedError.Code.invalidParameterSAMLResponse.rawValue,
+            visitor: session.reportVisitor, at: now)
     }
 
     private func sessionFor(_ samlResponse: String) async throws -> AuthSessionRecord? {
@@ -172,7 +173,8 @@ package struct AssertionConsumer: Sendable, ClockReading {
         try await profiles.upsertProfile(profile)
         authorizations.drop(requestor: profile.requestorId, mvpd: profile.mvpdId, userID: profile.userId)
         metrics.recordAuthentication(mvpd: verified.mvpd.id, outcome: "success")
-        metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: verified.mvpd.id), profile: profile, at: now)
+        metrics.recordSignIn(
+            .success, key: ReportKey(session: session, mvpd: verified.mvpd.id), profile: profile, visitor: session.reportVisitor, at: now)
         return profile
     }
 }

@@ -39,7 +39,7 @@ package struct AuthenticationSessions: Sendable, ClockReading {
             deviceId: caller.device.value, mvpdId: mvpd?.id, domainName: domain, redirectUrl: redirectURL,
             status: .pending, authnRequestId: nil, failure: nil, createdAt: now,
             notAfter: now + sessionLifetime, platform: caller.origin.platform, app: caller.app,
-            reportClient: caller.client)
+            reportClient: caller.client, appProfile: caller.appProfile, reportVisitor: caller.visitor)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
             if try await sessionStore.insertSession(session) { return sessionAnswer(session) }

@@ -26,17 +26,23 @@ package final class CallerIdentity: Sendable {
     package let platform: String
     /// The client family of the call (``ReportClient``), for the reports.
     package let client: String
+    /// The application profile this request sent (``ReportAppProfile``; empty: none), for the reports.
+    package let appProfile: String
+    /// The visitor this request named (``ReportVisitor``, a hash; nil: none), for the reports.
+    package let visitor: Int64?
     /// The client side of the events this caller causes, for the reports.
-    package var origin: ReportOrigin { ReportOrigin(platform: platform, app: app, client: client) }
+    package var origin: ReportOrigin { ReportOrigin(platform: platform, app: app, client: client, appProfile: appProfile, visitor: visitor) }
 
+    /// Creates the caller of one request (made anew for each: the application profile and the visitor are the request's).
     package init(
         claims: AccessTokenClaims, requestor: RequestorRecord, device: DeviceIdentifier, deviceInfo: DeviceInfo?, redirectURIs: [String],
-        app: String = "", platform: String? = nil, client: String = ReportClient.restV2
+        app: String = "", platform: String? = nil, client: String = ReportClient.restV2, appProfile: String = "", visitor: Int64? = nil
     ) {
         (self.claims, self.requestor, self.device, self.deviceInfo, self.redirectURIs, self.app) =
             (claims, requestor, device, deviceInfo, redirectURIs, app)
         self.platform = platform ?? ReportPlatform.of(deviceInfo)
         self.client = client
+        (self.appProfile, self.visitor) = (appProfile, visitor)
     }
 }
 
@@ -71,6 +77,10 @@ package struct CallerAuthenticator: Sendable {
         package var deviceInfo: String?
         /// The `User-Agent` header (tells Entitle's SDK from other REST v2 callers, for the reports).
         package var userAgent: String? = nil
+        /// The `AP-Application-Profile` header (the reports' `profile`).
+        package var applicationProfile: String? = nil
+        /// The `AP-Visitor-Identifier` header (the reports' `uniqueVisitors`; only its hash is kept).
+        package var visitorIdentifier: String? = nil
 
         /// Creates the value from each of its stored properties.
         package init(authorization: String? = nil, accessTokenParameter: String? = nil, deviceIdentifier: String? = nil, deviceInfo: String? = nil) {
@@ -114,7 +124,8 @@ package struct CallerAuthenticator: Sendable {
         }
         return CallerIdentity(
             claims: claims, requestor: requestor, device: device, deviceInfo: info?.info, redirectURIs: client.redirectURIs, app: client.softwareId,
-            platform: info?.platform, client: ReportClient.ofRESTv2(userAgent: credentials.userAgent))
+            platform: info?.platform, client: ReportClient.ofRESTv2(userAgent: credentials.userAgent),
+            appProfile: ReportAppProfile.of(credentials.applicationProfile), visitor: ReportVisitor.id(credentials.visitorIdentifier))
     }
 
     /// The text of `bytes` without leading and trailing spaces and tabs (no Foundation bridging on the hot path).

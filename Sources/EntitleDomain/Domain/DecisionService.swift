@@ -147,7 +147,8 @@ package final class DecisionService: Sendable, ClockReading {
             }
             return decision
         }
-        metrics.recordDecisions(decisions, issueTokens: issueTokens, deliversTokens: deliversTokens, key: reportKey, profile: profile, at: now)
+        metrics.recordDecisions(
+            decisions, issueTokens: issueTokens, deliversTokens: deliversTokens, key: reportKey, profile: profile, visitor: origin.visitor, at: now)
         return decisions
     }
 

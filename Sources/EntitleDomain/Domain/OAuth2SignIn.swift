@@ -57,7 +57,7 @@ package struct OAuth2SignIn: Sendable, ClockReading {
         guard try await sessions.startAuthentication(code: session.code, authnRequestID: Self.requestPrefix + stateHash) else {
             return nil
         }
-        metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+        metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), visitor: session.reportVisitor, at: now)
         try await oauth2.insertOAuth2Pending(
             OAuth2PendingRecord(
                 stateHash: stateHash, sessionCode: session.code, mvpdId: mvpd.id, codeVerifier: verifier, expiresAt: session.notAfter))
@@ -86,7 +86,9 @@ package struct OAuth2SignIn: Sendable, ClockReading {
         if let error = query["error"] {
             try await sessions.failAuthentication(code: session.code, reason: "mvpd_declined")
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "declined")
-            metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), reason: "authentication_denied_by_mvpd", at: now)
+            metrics.recordSignIn(
+                .failure, key: ReportKey(session: session, mvpd: mvpd.id), reason: "authentication_denied_by_mvpd", visitor: session.reportVisitor,
+                at: now)
             if let redirect = session.redirectUrl {
                 return .declined(redirect: redirect + (redirect.contains("?") ? "&" : "?") + "error=authentication_failed")
             }
@@ -118,7 +120,8 @@ package struct OAuth2SignIn: Sendable, ClockReading {
     private func fail(_ session: AuthSessionRecord, _ mvpd: MVPDRecord, _ error: EnhancedError) async throws -> Outcome {
         try await sessions.failAuthentication(code: session.code, reason: "\(error.code.rawValue): \(error.details ?? error.message)")
         metrics.recordAuthentication(mvpd: mvpd.id, outcome: "failed")
-        metrics.recordSignIn(.failure, key: ReportKey(session: session, mvpd: mvpd.id), reason: error.code.rawValue, at: now)
+        metrics.recordSignIn(
+            .failure, key: ReportKey(session: session, mvpd: mvpd.id), reason: error.code.rawValue, visitor: session.reportVisitor, at: now)
         return .failed(error)
     }
 
@@ -164,7 +167,8 @@ package struct OAuth2SignIn: Sendable, ClockReading {
             try await profiles.upsertProfile(profile)
             authorizations.drop(requestor: profile.requestorId, mvpd: mvpd.id, userID: userID)
             metrics.recordAuthentication(mvpd: mvpd.id, outcome: "success")
-            metrics.recordSignIn(.success, key: ReportKey(session: session, mvpd: mvpd.id), profile: profile, at: now)
+            metrics.recordSignIn(
+                .success, key: ReportKey(session: session, mvpd: mvpd.id), profile: profile, visitor: session.reportVisitor, at: now)
             return true
         } catch {
             throw OAuth2Client.Failure(error: .internalServerError)

@@ -66,14 +66,15 @@ package struct PartnerSingleSignOn: Sendable, ClockReading {
             deviceId: caller.device.value, mvpdId: mvpd.id, domainName: domain, redirectUrl: redirectURL,
             status: .authenticating, authnRequestId: authnRequest.id, failure: nil, createdAt: now,
             notAfter: now + configuration.sessionLifetime, platform: caller.origin.platform, app: caller.app,
-            reportClient: caller.client)
+            reportClient: caller.client, appProfile: caller.appProfile, reportVisitor: caller.visitor)
         var stored = false
         for _ in 0..<5 where !stored {
             session.code = RegistrationCode.make()
             stored = try await sessions.insertSession(session)
         }
         guard stored else { throw EnhancedError.internalServerError }
-        assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id, sso: "apple"), at: now)
+        assertions.metrics.recordSignIn(
+            .attempt, key: ReportKey(session: session, mvpd: mvpd.id, sso: "apple"), visitor: session.reportVisitor, at: now)
         return SessionResponse(
             actionName: .partnerProfile, actionType: .direct, reasonType: .none, url: "/api/v2/\(sp)/profiles/sso/Apple",
             code: session.code, sessionId: session.sessionId, mvpd: mvpd.id, serviceProvider: sp,
@@ -88,7 +89,7 @@ package struct PartnerSingleSignOn: Sendable, ClockReading {
         guard session.status != .authenticated, let mvpd = session.mvpdId else { return }
         assertions.metrics.recordSignIn(
             .failure, key: ReportKey(session: session, mvpd: mvpd, sso: "apple"), reason: EnhancedError.Code.invalidParameterSAMLResponse.rawValue,
-            at: now)
+            visitor: session.reportVisitor, at: now)
     }
 
     package func partnerProfile(caller: CallerIdentity, mvpd: MVPDRecord, samlResponse: String) async throws -> ProfilesResponse {

@@ -12,7 +12,9 @@ package struct ServiceMetrics: Sendable {
     /// The label values admitted to the ESM series (bounded cardinality).
     package let labels = BoundedLabels()
     /// The resource names admitted to the reports' rows (bounded per requestor and hour).
-    package let resources = ResourceLabels()
+    package let resources = ReportLabels.resources()
+    /// The application profiles admitted to the reports' rows (bounded per requestor and hour).
+    package let appProfiles = ReportLabels.appProfiles()
 
     /// The metrics of the request path, made once.
     package let handles: MetricHandles

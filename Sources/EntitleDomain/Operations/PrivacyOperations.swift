@@ -178,9 +178,15 @@ package struct PrivacyExport: Encodable, Sendable {
         + "the device's header; an erase drops them on the instance that makes it); nothing else. "
         + "They are never written to disk and are listed here through the stores they copy."
     static let reportsNote =
-        "Report rows (report_minutes) hold counts per minute by requestor, MVPD, platform, application, resource, client, SSO, HBA "
-        + "and reason: no device id, user id or other identifier of a person. To count distinct users, report_accounts keeps per "
-        + "row and minute a SHA-256 of the MVPD and user id; an export by user id lists those rows, an erase unlinks them."
+        "Report rows (report_minutes) hold counts per minute by requestor, MVPD, platform, application, resource, client, SSO, HBA, "
+        + "reason and application profile (the AP-Application-Profile the app sent, a name of the app's, bounded): no device id, "
+        + "user id or other identifier of a person. To count distinct users, report_accounts keeps per row and minute a SHA-256 of "
+        + "the MVPD and user id; an export by user id lists those rows, an erase unlinks them. To count distinct visitors, "
+        + "report_visitors keeps per row and minute a SHA-256 (64 bits) of the visitor id the app sent (AP-Visitor-Identifier or "
+        + "ap_vi: Adobe's Experience Cloud ID), never the id itself; nothing links it to a device or user id (an authentication "
+        + "session keeps it until the session is purged, and goes with the device's sessions), so an export or erase by device or "
+        + "user id cannot find those rows: they stay, unlinked, until the report retention purges them. Whoever holds a visitor id "
+        + "can compute its hash and find the rows that count it."
 }
 
 /// What a privacy erase did.

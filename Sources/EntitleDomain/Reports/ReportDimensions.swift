@@ -59,8 +59,12 @@ package enum ReportAccount {
         var bytes = Array(mvpd.utf8)
         bytes.append(0)
         bytes.append(contentsOf: userID.utf8)
-        let digest = SHA256.hash(data: bytes)
-        return digest.withUnsafeBytes { raw in
+        return prefix(bytes)
+    }
+
+    /// The first 8 bytes of SHA-256 over `bytes`, as a signed 64-bit integer.
+    static func prefix(_ bytes: [UInt8]) -> Int64 {
+        SHA256.hash(data: bytes).withUnsafeBytes { raw in
             var value: UInt64 = 0
             for index in 0..<8 { value = value << 8 | UInt64(raw[index]) }
             return Int64(bitPattern: value)
@@ -68,24 +72,79 @@ package enum ReportAccount {
     }
 }
 
-/// Keeps the `resource` dimension bounded: per requestor, the first ``limit`` distinct resources of each hour are
-/// counted under their own name, any further one (and any name longer than ``maximumLength``) as `other`. A flood of
-/// made-up resource ids therefore adds at most ``limit`` names per requestor and hour to this instance's memory and to
-/// the rows of a minute. The admitted names start afresh every hour (a new channel is named again within the hour).
-package final class ResourceLabels: Sendable {
-    /// Distinct resources per requestor and hour.
+/// A visitor as the reports' `uniqueVisitors` counts it: the first 8 bytes of SHA-256 over the value the client sent
+/// (`AP-Visitor-Identifier`, REST API v1's `ap_vi`: Adobe's Experience Cloud ID), as a signed 64-bit integer — the same
+/// on every instance, never the value itself. Not a dimension: visitors are unbounded, so they are only counted.
+package enum ReportVisitor {
+    /// The longest value counted (a longer one is not an identifier; it is not counted).
+    package static let maximumLength = 256
+
+    /// The visitor of a request that sent `value`; nil when it sent none (or an empty or oversized one).
+    package static func id(_ value: String?) -> Int64? {
+        guard let value, !value.isEmpty, value.utf8.count <= maximumLength else { return nil }
+        return ReportAccount.prefix(Array(value.utf8))
+    }
+}
+
+/// The application profile a client sends (`AP-Application-Profile`), as the reports' `profile` dimension takes it
+/// before its bound per requestor (``ReportLabels/appProfiles(limit:)``): empty when none was sent, `other` for a value
+/// longer than ``maximumLength`` bytes or with a character outside `A-Z a-z 0-9 . _ - : /`, else the value.
+package enum ReportAppProfile {
+    /// The longest profile kept under its own name.
+    package static let maximumLength = 64
+
+    /// The profile of a request that sent `value`.
+    package static func of(_ value: String?) -> String {
+        guard let value, !value.isEmpty else { return "" }
+        let bytes = value.utf8
+        guard bytes.count <= maximumLength, bytes.allSatisfy(isAllowed) else { return "other" }
+        return value
+    }
+
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "/"): true
+        default: false
+        }
+    }
+}
+
+/// Keeps a dimension whose values come from the client bounded (`resource`, `profile`): per requestor, the first
+/// ``limit`` distinct values of each hour are counted under their own name, any further one (and any name the dimension
+/// refuses: longer than ``maximumLength`` bytes, or what its `name` function makes `other`) as `other`. A flood of
+/// made-up values therefore adds at most ``limit`` names per requestor and hour to this instance's memory and to the
+/// rows of a minute. The admitted names start afresh every hour (a new channel is named again within the hour). `other`
+/// itself takes no place, so a value bounded once comes out the same when bounded again.
+package final class ReportLabels: Sendable {
+    /// Distinct values per requestor and hour.
     package let limit: Int
-    /// The longest resource name kept.
-    package static let maximumLength = 128
+    /// The longest value kept.
+    package let maximumLength: Int
+    /// The dimension's name for a raw value.
+    private let naming: @Sendable (String) -> String
     private let state = Mutex<(hour: Int64, admitted: [String: Set<String>])>((0, [:]))
 
-    /// Creates the bound.
-    package init(limit: Int = 500) { self.limit = limit }
+    /// Creates the bound; `name` turns a raw value into the dimension's name for it.
+    package init(limit: Int, maximumLength: Int, name: @escaping @Sendable (String) -> String = { $0 }) {
+        (self.limit, self.maximumLength, naming) = (limit, maximumLength, name)
+    }
 
-    /// The `resource` value of `raw` (a plain id, or MRSS whose channel title names it) for `requestor` at `now` (ms).
+    /// The `resource` dimension: 500 channels per requestor and hour, names up to 128 bytes (``resourceName(_:)``).
+    package static func resources(limit: Int = 500) -> ReportLabels {
+        ReportLabels(limit: limit, maximumLength: 128, name: { Self.resourceName($0) })
+    }
+
+    /// The `profile` dimension: 50 application profiles per requestor and hour, as ``ReportAppProfile`` takes them.
+    package static func appProfiles(limit: Int = 50) -> ReportLabels {
+        ReportLabels(limit: limit, maximumLength: ReportAppProfile.maximumLength, name: { ReportAppProfile.of($0) })
+    }
+
+    /// The value of `raw` for `requestor` at `now` (ms).
     package func value(requestor: String, _ raw: String, at now: Int64) -> String {
-        let name = Self.name(raw)
-        guard !name.isEmpty, name.utf8.count <= Self.maximumLength else { return "other" }
+        let name = naming(raw)
+        guard !name.isEmpty, name.utf8.count <= maximumLength else { return "other" }
+        guard name != "other" else { return name }
         let hour = now / 3_600_000
         return state.withLock { state in
             if state.hour != hour { state = (hour, [:]) }
@@ -97,7 +156,7 @@ package final class ResourceLabels: Sendable {
     }
 
     /// The channel a resource names: the plain id, or the channel title of MRSS (parsed only when it starts with `<`).
-    package static func name(_ raw: String) -> String {
+    package static func resourceName(_ raw: String) -> String {
         guard raw.utf8.first == UInt8(ascii: "<") || raw.utf8.first == UInt8(ascii: " ") else { return raw }
         return (try? ProtectedResource(parsing: raw))?.channel ?? "other"
     }

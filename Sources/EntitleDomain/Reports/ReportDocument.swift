@@ -19,6 +19,7 @@ package struct ReportDocument: Sendable {
     package static let figureNames = [
         "authnAttempts", "authnSuccesses", "authnFailures", "authzAttempts", "authzGrants", "authzDenials", "authzFailures", "mediaTokens",
         "preauthorizations", "preauthGrants", "preauthDenials", "mvpdCalls", "mvpdLatencyAvgMs", "mvpdLatencyMaxMs", "uniqueAccounts",
+        "uniqueVisitors",
     ]
 
     /// The figures of a row, in ``figureNames`` order (the average latency rounded to 0.001 ms).
@@ -27,7 +28,7 @@ package struct ReportDocument: Sendable {
         return [
             c.authnAttempts, c.authnSuccesses, c.authnFailures, c.authzAttempts, c.authzGrants, c.authzDenials, c.authzFailures,
             c.mediaTokens, c.preauthorizations, c.preauthGrants, c.preauthDenials, c.mvpdCalls,
-        ].map(Double.init) + [average, Double(c.mvpdLatencyMaxMs), Double(c.uniqueAccounts)]
+        ].map(Double.init) + [average, Double(c.mvpdLatencyMaxMs), Double(c.uniqueAccounts), Double(c.uniqueVisitors)]
     }
 
     /// A time as the report shows it: `2026-11-26T08:00:00Z`.

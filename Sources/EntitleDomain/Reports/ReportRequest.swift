@@ -4,7 +4,7 @@ import Foundation
 
 /// A report request of the admin API read from its path segments and query parameters: the dimensions (path
 /// segments after `reports`), `start`, `end`, `granularity`, the filters `requestor`, `mvpd`, `platform`, `app`, `resource`,
-/// `client`, `sso`, `hba`, `reason`, and
+/// `client`, `sso`, `hba`, `reason`, `profile`, and
 /// `format` (or `Accept: text/csv`). Every refusal is a ``ReportRequestError`` naming the parameter.
 package struct ReportRequest: Sendable, Equatable {
     /// What to read.
@@ -23,7 +23,7 @@ package struct ReportRequest: Sendable, Equatable {
                 throw ReportRequestError(
                     code: "invalid_dimension",
                     message:
-                        "Unknown report dimension \"\(segment.prefix(64))\": use requestor, mvpd, platform, app, resource, client, sso, hba or reason as path segments."
+                        "Unknown report dimension \"\(segment.prefix(64))\": use requestor, mvpd, platform, app, resource, client, sso, hba, reason or profile as path segments."
                 )
             }
             guard !dimensions.contains(dimension) else {

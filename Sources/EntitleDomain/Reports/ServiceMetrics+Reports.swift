@@ -57,10 +57,21 @@ extension ServiceMetrics {
             helpText: "Calls to MVPD authorization APIs and their latency, by requestor and MVPD.")
     }
 
-    /// Counts a sign-in event at `now` (ms). A success names the profile it produced (its `sso`, `hba` and account); a
-    /// failure may name its `reason` (an Enhanced Error Code).
-    package func recordSignIn(_ event: SignInEvent, key: ReportKey, profile: ProfileRecord? = nil, reason: String? = nil, at now: Int64) {
+    /// `key` with its application profile bounded per requestor (``ReportLabels/appProfiles(limit:)``; empty stays
+    /// empty). Bounding a bounded key again changes nothing.
+    package func bounded(_ key: ReportKey, at now: Int64) -> ReportKey {
+        guard !key.appProfile.isEmpty else { return key }
         var key = key
+        key.appProfile = appProfiles.value(requestor: key.requestor, key.appProfile, at: now)
+        return key
+    }
+
+    /// Counts a sign-in event at `now` (ms). A success names the profile it produced (its `sso`, `hba` and account); a
+    /// failure may name its `reason` (an Enhanced Error Code); `visitor` is the session's (``AuthSessionRecord/reportVisitor``).
+    package func recordSignIn(
+        _ event: SignInEvent, key: ReportKey, profile: ProfileRecord? = nil, reason: String? = nil, visitor: Int64? = nil, at now: Int64
+    ) {
+        var key = bounded(key, at: now)
         if let profile {
             key.sso = profile.reportSSO
             key.hba = profile.reportHBA
@@ -74,6 +85,7 @@ extension ServiceMetrics {
             case .failure: counts.authnFailures += 1
             }
             if let account { counts.accounts.insert(account) }
+            if let visitor { counts.visitors.insert(visitor) }
         }
         esm.series(key).increment(.signIn(event))
     }
@@ -83,11 +95,14 @@ extension ServiceMetrics {
     /// denied (403) or failed and the media tokens delivered (`deliversTokens`: REST v1 `authorize` keeps only the
     /// decision); for `preauthorize` the request (in the row without a resource) and its resources as granted or
     /// denied. Each resource is counted in the row of its resource and reason (the decision's Enhanced Error Code); the
-    /// account of `profile` joins each `authorize` row and, for `preauthorize`, only the request's row (a preflight of
-    /// 20 channels would otherwise add 20 account rows per request); `key` carries the request's other dimensions.
+    /// account of `profile` and the request's `visitor` join each `authorize` row and, for `preauthorize`, only the
+    /// request's row (a preflight of 20 channels would otherwise add 20 account rows per request); `key` carries the
+    /// request's other dimensions.
     package func recordDecisions(
-        _ decisions: [Decision], issueTokens: Bool, deliversTokens: Bool, key: ReportKey, profile: ProfileRecord? = nil, at now: Int64
+        _ decisions: [Decision], issueTokens: Bool, deliversTokens: Bool, key: ReportKey, profile: ProfileRecord? = nil,
+        visitor: Int64? = nil, at now: Int64
     ) {
+        let key = bounded(key, at: now)
         let series = esm.series(key)
         let account = profile?.reportAccount
         var granted: Int64 = 0
@@ -118,6 +133,7 @@ extension ServiceMetrics {
                     }
                     if token { counts.mediaTokens += 1 }
                     if let account { counts.accounts.insert(account) }
+                    if let visitor { counts.visitors.insert(visitor) }
                 } else if outcome == .authorized {
                     counts.preauthGrants += 1
                 } else {
@@ -129,6 +145,7 @@ extension ServiceMetrics {
             reports.count(key, at: now) { counts in
                 counts.preauthorizations += 1
                 if let account { counts.accounts.insert(account) }
+                if let visitor { counts.visitors.insert(visitor) }
             }
             series.increment(.preauthorizations)
             if granted > 0 { series.increment(.preauthorizedResources(granted: true), by: granted) }
@@ -142,9 +159,11 @@ extension ServiceMetrics {
     }
 
     /// Counts a media token issued outside a decision (REST v1 `mediatoken`, adobe-services `tokens/media`) for
-    /// `resource` and `profile`.
-    package func recordMediaToken(key: ReportKey, resource: String? = nil, profile: ProfileRecord? = nil, at now: Int64) {
-        var key = key
+    /// `resource`, `profile` and the request's `visitor`.
+    package func recordMediaToken(
+        key: ReportKey, resource: String? = nil, profile: ProfileRecord? = nil, visitor: Int64? = nil, at now: Int64
+    ) {
+        var key = bounded(key, at: now)
         if let resource { key.resource = resources.value(requestor: key.requestor, resource, at: now) }
         if let profile {
             key.sso = profile.reportSSO
@@ -154,6 +173,7 @@ extension ServiceMetrics {
         reports.count(key, at: now) { counts in
             counts.mediaTokens += 1
             if let account { counts.accounts.insert(account) }
+            if let visitor { counts.visitors.insert(visitor) }
         }
         esm.series(key).increment(.mediaTokens)
     }
@@ -161,7 +181,7 @@ extension ServiceMetrics {
     /// Counts a call to an MVPD's authorization API that took `duration`.
     package func recordMVPDCall(duration: Duration, key: ReportKey, at now: Int64) {
         let milliseconds = max(0, duration.nanoseconds / 1_000_000)
-        reports.count(key, at: now) { counts in
+        reports.count(bounded(key, at: now), at: now) { counts in
             counts.mvpdCalls += 1
             counts.mvpdLatencySumMs += milliseconds
             counts.mvpdLatencyMaxMs = max(counts.mvpdLatencyMaxMs, milliseconds)
@@ -179,18 +199,27 @@ extension ServiceMetrics {
 }
 
 extension ReportKey {
-    /// The key of a sign-in: the session's requestor, MVPD, platform, app and client family; `sso` the kind of the
-    /// sign-in (`none`: at the MVPD's page).
+    /// The key of a sign-in: the session's requestor, MVPD, platform, app, client family and application profile; `sso`
+    /// the kind of the sign-in (`none`: at the MVPD's page).
     package init(session: AuthSessionRecord, mvpd: String, sso: String = "none") {
         self.init(
             requestor: session.requestorId, mvpd: mvpd, platform: session.platform ?? "unknown", app: session.app ?? "",
-            client: session.reportClient ?? "", sso: sso)
+            client: session.reportClient ?? "", sso: sso, appProfile: session.appProfile ?? "")
     }
 
     /// The key of a decision for `origin`'s client and `profile` (its kind of sign-in and whether it was home-based).
     package init(requestor: String, mvpd: String, origin: ReportOrigin, profile: ProfileRecord? = nil) {
         self.init(
             requestor: requestor, mvpd: mvpd, platform: origin.platform, app: origin.app, client: origin.client,
-            sso: profile?.reportSSO ?? "", hba: profile?.reportHBA ?? "")
+            sso: profile?.reportSSO ?? "", hba: profile?.reportHBA ?? "", appProfile: origin.appProfile)
+    }
+}
+
+extension ReportOrigin {
+    /// The origin a session recorded of the client that created it (REST v1's `preauthorize/{code}` counts for it).
+    package init(session: AuthSessionRecord, client: String) {
+        self.init(
+            platform: session.platform ?? "unknown", app: session.app ?? "", client: session.reportClient ?? client,
+            appProfile: session.appProfile ?? "", visitor: session.reportVisitor)
     }
 }

@@ -212,7 +212,8 @@ package struct AdobeServicesController: ClockReading {
         if let mso = v1["mso_id"], mso != profile.mvpdId { throw APIError(.v1(400, "unknown_integration", "mso_id is not the token's MVPD.")) }
         let device = CallerIdentity(
             claims: caller.claims, requestor: caller.requestor, device: DeviceIdentifier(rawValue: record.deviceId)!,
-            deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs, app: caller.app, client: caller.client)
+            deviceInfo: caller.deviceInfo, redirectURIs: caller.redirectURIs, app: caller.app, client: caller.client,
+            appProfile: caller.appProfile, visitor: caller.visitor)
         let authorization: LegacyAuthorizationRecord
         do {
             authorization = try await shared.v1Authorize(device, resource: resource)
@@ -252,6 +253,7 @@ package struct AdobeServicesController: ClockReading {
             resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
         shared.decisions.metrics.recordMediaToken(
             key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), resource: resource, profile: profile,
+            visitor: caller.visitor,
             at: now)
         return Response(
             status: .ok, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],

@@ -98,7 +98,7 @@ package struct AdobeTokenCredentials: ClockReading {
             jti: "")
         return CallerIdentity(
             claims: claims, requestor: requestor, device: deviceIdentifier, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app,
-            client: ReportClient.adobeServices)
+            client: ReportClient.adobeServices, appProfile: v1.reportAppProfile, visitor: v1.reportVisitor)
     }
 
     /// The body of a token whose signature verifies with a published media-token key, of the kind its parameter holds.

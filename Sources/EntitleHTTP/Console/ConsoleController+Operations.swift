@@ -118,7 +118,7 @@ extension ConsoleController {
             .init(id: "chart-tokens", title: "Media tokens and preauthorizations"), .init(id: "chart-mvpd", title: "By MVPD"),
             .init(id: "chart-latency", title: "MVPD latency (ms)"), .init(id: "chart-platform", title: "By platform"),
             .init(id: "chart-breakdown", title: "By " + breakdown.label.lowercased()),
-            .init(id: "chart-accounts", title: "Unique accounts by " + breakdown.label.lowercased()),
+            .init(id: "chart-accounts", title: "Unique accounts and visitors by " + breakdown.label.lowercased()),
         ]
         let value = { (name: String) in filters.first { $0.name == name }?.value ?? "" }
         let content = ConsoleReportsPage(
@@ -128,7 +128,7 @@ extension ConsoleController {
             charts: charts, breakdown: breakdown.value,
             breakdowns: Self.breakdowns.map { .init(value: $0.value, label: $0.label, selected: $0.value == breakdown.value) },
             clients: Self.choices(ReportClient.all, value("client")), ssos: Self.choices(Self.ssoKinds, value("sso")),
-            hbas: Self.choices(["true", "false"], value("hba")), resource: value("resource"), reason: value("reason"))
+            hbas: Self.choices(["true", "false"], value("hba")), resource: value("resource"), reason: value("reason"), profile: value("profile"))
         return pages.page(
             content, title: "Reports", nav: .reports, identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
@@ -136,20 +136,20 @@ extension ConsoleController {
     /// The breakdowns the reports page offers (a report dimension each): (value, label).
     package static let breakdowns: [(value: String, label: String)] = [
         ("resource", "Resource"), ("reason", "Reason"), ("client", "Client family"), ("sso", "Single sign-on"), ("hba", "Home-based"),
-        ("app", "Application"),
+        ("app", "Application"), ("profile", "Application profile"),
     ]
 
     /// The kinds of single sign-on of the reports' `sso` dimension.
     package static let ssoKinds = ["none", "apple", "platform", "service-token", "temppass", "degraded"]
 
     /// The filters of the page's form the report API is asked with: `client`, `sso` and `hba` from their fixed values,
-    /// `resource` and `reason` as typed (1 to 256 characters; the API refuses anything else).
+    /// `resource`, `reason` and `profile` as typed (1 to 256 characters; the API refuses anything else).
     package static func reportFilters(_ parameter: (String) -> String?) -> [(name: String, value: String)] {
         var filters: [(name: String, value: String)] = []
         for (name, allowed) in [("client", ReportClient.all), ("sso", ssoKinds), ("hba", ["true", "false"])] {
             if let value = parameter(name), allowed.contains(value) { filters.append((name, value)) }
         }
-        for name in ["resource", "reason"] {
+        for name in ["resource", "reason", "profile"] {
             if let value = parameter(name)?.trimmingCharacters(in: .whitespaces), !value.isEmpty,
                 value.count <= ReportRequest.maximumFilterLength
             {

@@ -367,10 +367,11 @@ package struct ConsoleReportsPage: ConsolePageContent {
     /// The dimension of the breakdown charts (`resource`, `reason`…), and the choices of the form.
     package var breakdown: String
     package var breakdowns: [Period]
-    /// The filters' choices (`client`, `sso`, `hba`) and typed values (`resource`, `reason`).
+    /// The filters' choices (`client`, `sso`, `hba`) and typed values (`resource`, `reason`, `profile`).
     package var clients: [Choice]
     package var ssos: [Choice]
     package var hbas: [Choice]
     package var resource: String
     package var reason: String
+    package var profile: String
 }

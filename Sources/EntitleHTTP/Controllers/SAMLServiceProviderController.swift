@@ -105,7 +105,7 @@ package struct SAMLServiceProviderController: ClockReading {
         guard try await sessionStore.startAuthentication(code: code, authnRequestID: authnRequest.id) else {
             return signedIn.pages.plainMessage(title: "Already signed in", message: "This sign-in has already been completed.", status: .conflict)
         }
-        assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), at: now)
+        assertions.metrics.recordSignIn(.attempt, key: ReportKey(session: session, mvpd: mvpd.id), visitor: session.reportVisitor, at: now)
         let signer = configuration.signAuthnRequests ? try await keys.signingIdentity(purpose: KeyPurpose.samlSP) : nil
         if postURL != nil { return try Self.postBindingPage(authnRequest, relayState: code, signer: signer) }
         return HTMLPage.redirect(to: try authnRequest.redirectURL(relayState: code, signer: signer))

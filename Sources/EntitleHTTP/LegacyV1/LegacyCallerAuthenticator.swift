@@ -50,7 +50,7 @@ package struct LegacyCallerAuthenticator: ClockReading {
         let app = clientID.hasPrefix("hmac:") ? "" : (try await clients.activeClient(id: clientID)?.softwareId ?? "")
         return CallerIdentity(
             claims: claims, requestor: requestor, device: device, deviceInfo: try v1.deviceInfo(), redirectURIs: redirectURIs, app: app,
-            client: client)
+            client: client, appProfile: v1.reportAppProfile, visitor: v1.reportVisitor)
     }
 
     /// The client id, its redirect URIs and its requestor, from a bearer token or an HMAC header.

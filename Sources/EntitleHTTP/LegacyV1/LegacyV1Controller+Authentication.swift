@@ -90,7 +90,7 @@ extension LegacyV1Controller {
             code: "", sessionId: UUID().uuidString.lowercased(), requestorId: requestor, clientId: caller.clientID,
             deviceId: caller.device.value, mvpdId: mvpdID, domainName: nil, redirectUrl: nil, status: .pending,
             authnRequestId: nil, failure: nil, createdAt: now, notAfter: now + ttl * 1000, platform: caller.origin.platform,
-            app: caller.app, reportClient: caller.client)
+            app: caller.app, reportClient: caller.client, appProfile: caller.appProfile, reportVisitor: caller.visitor)
         for _ in 0..<5 {
             session.code = RegistrationCode.make()
             if try await sessionStore.insertSession(session) { return v1Registration(session, v1: v1).response(v1.format, status: .created) }

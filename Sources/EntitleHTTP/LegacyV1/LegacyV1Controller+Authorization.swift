@@ -71,8 +71,7 @@ extension LegacyV1Controller {
             }
             return try await self.v1Preauthorize(
                 v1, requestor: requestor, profile: profile,
-                origin: ReportOrigin(
-                    platform: session.platform ?? "unknown", app: session.app ?? "", client: session.reportClient ?? ReportClient.restV1))
+                origin: ReportOrigin(session: session, client: ReportClient.restV1))
         }
         api.device.delete("logout") { request, context in
             let caller = context.caller
@@ -108,6 +107,7 @@ extension LegacyV1Controller {
             resource: resource, profile: profile, requestor: caller.requestor.id, now: now)
         decisions.metrics.recordMediaToken(
             key: ReportKey(requestor: caller.requestor.id, mvpd: profile.mvpdId, origin: caller.origin), resource: resource, profile: profile,
+            visitor: caller.visitor,
             at: now)
         return V1Document(
             xmlRoot: "play",

@@ -20,6 +20,8 @@ package struct CallerMiddleware: RouterMiddleware {
             authorization: authorization, accessTokenParameter: query["access_token"].map(String.init), deviceIdentifier: deviceIdentifier,
             deviceInfo: deviceInfo ?? query["device_info"].map(String.init))
         credentials.userAgent = request.headers[.userAgent]
+        credentials.applicationProfile = request.headers.combinedValue(.applicationProfile)
+        credentials.visitorIdentifier = request.headers.combinedValue(.visitorIdentifier)
         var context = context
         context.caller = try await authenticator.caller(credentials, serviceProvider: try context.parameters.require("sp"))
         return try await next(request, context)
@@ -40,4 +42,8 @@ extension HTTPField.Name {
     package static let tempPassIdentity = Self("AP-TempPass-Identity")!
     /// `Retry-After`.
     package static let retryAfter = Self("Retry-After")!
+    /// `AP-Application-Profile`: the application profile the SDK sends with every call.
+    package static let applicationProfile = Self("AP-Application-Profile")!
+    /// `AP-Visitor-Identifier`: the visitor (Adobe's Experience Cloud ID) the SDK sends with every call.
+    package static let visitorIdentifier = Self("AP-Visitor-Identifier")!
 }

@@ -60,8 +60,8 @@ package struct RequestLogMiddleware: RouterMiddleware {
             metadata["mvpd"] = "\(Self.safe(mvpd))"
         }
         // The SDK's visitor and application-profile headers (Adobe's analytics dimensions), bounded and sanitized.
-        if let visitor = request.headers[Self.visitorIdentifier] { metadata["visitor"] = "\(Self.safe(visitor))" }
-        if let profile = request.headers[Self.applicationProfile] { metadata["app_profile"] = "\(Self.safe(profile))" }
+        if let visitor = request.headers[.visitorIdentifier] { metadata["visitor"] = "\(Self.safe(visitor))" }
+        if let profile = request.headers[.applicationProfile] { metadata["app_profile"] = "\(Self.safe(profile))" }
         if let device = context.forwardedDevice, device.isAccepted {
             // A server-to-server client's call: the device it names, and the backend that made the call.
             metadata["client"] = "\(device.address)"
@@ -71,11 +71,6 @@ package struct RequestLogMiddleware: RouterMiddleware {
         }
         logger.info("request", metadata: metadata)
     }
-
-    /// `AP-Visitor-Identifier`: the visitor id the SDK sends with its calls.
-    package static let visitorIdentifier = HTTPField.Name("AP-Visitor-Identifier")!
-    /// `AP-Application-Profile`: the application profile the SDK sends with its calls.
-    package static let applicationProfile = HTTPField.Name("AP-Application-Profile")!
 
     /// The caller's request id, when it is a short plain token.
     package static func requestID(_ request: Request) -> String? {

@@ -217,7 +217,7 @@ import Testing
     }
 
     @Test func aFloodOfUnknownResourcesIsBounded() {
-        let labels = ResourceLabels(limit: 3)
+        let labels = ReportLabels.resources(limit: 3)
         let now: Int64 = 1_800_000_000_000
         let named = (0..<10).map { labels.value(requestor: "REF", "channel-\($0)", at: now) }
         #expect(named == ["channel-0", "channel-1", "channel-2"] + Array(repeating: "other", count: 7))
@@ -227,6 +227,6 @@ import Testing
         // The next hour admits names afresh; MRSS is named by its channel title.
         #expect(labels.value(requestor: "REF", "channel-9", at: now + 3_600_000) == "channel-9")
         let mrss = "<rss version=\"2.0\"><channel><title>Sports</title></channel></rss>"
-        #expect(ResourceLabels.name(mrss) == "Sports")
+        #expect(ReportLabels.resourceName(mrss) == "Sports")
     }
 }

@@ -84,8 +84,8 @@ import Testing
             rows: [ReportRow(time: nil, dimensions: [.mvpd: "Cable, Inc"], counts: counts)])
         let lines = document.csv.components(separatedBy: "\r\n")
         #expect(lines[0].hasPrefix("mvpd,authnAttempts,"))
-        #expect(lines[0].hasSuffix(",mvpdLatencyMaxMs,uniqueAccounts"))
-        #expect(lines[1] == "\"Cable, Inc\",0,0,0,0,0,0,0,0,0,0,0,2,12.5,20,0")
+        #expect(lines[0].hasSuffix(",mvpdLatencyMaxMs,uniqueAccounts,uniqueVisitors"))
+        #expect(lines[1] == "\"Cable, Inc\",0,0,0,0,0,0,0,0,0,0,0,2,12.5,20,0,0")
         #expect(document.fileName == "entitle-report-mvpd-total-19700101T000000Z.csv")
     }
 }

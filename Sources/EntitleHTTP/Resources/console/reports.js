@@ -96,7 +96,7 @@
       byDimension(platforms, 'platform', 'chart-platform', [['authnSuccesses', 'Sign-ins'], ['authzGrants', 'Authorizations granted'], ['mediaTokens', 'Media tokens']]);
       byDimension(parts, breakdown, 'chart-breakdown', [['authzGrants', 'Authorizations granted'], ['authzDenials', 'Authorizations denied'],
         ['authzFailures', 'Authorizations failed'], ['authnFailures', 'Sign-in failures'], ['mediaTokens', 'Media tokens']]);
-      byDimension(parts, breakdown, 'chart-accounts', [['uniqueAccounts', 'Unique accounts']]);
+      byDimension(parts, breakdown, 'chart-accounts', [['uniqueAccounts', 'Unique accounts'], ['uniqueVisitors', 'Unique visitors']]);
       root.setAttribute('data-state', 'ready');
     })
     .catch(function (error) {
