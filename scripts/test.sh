@@ -92,7 +92,7 @@ phase "service tests (PostgreSQL)"
 if [ -n "${ENTITLE_TEST_DATABASE_URL:-}" ]; then
   swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests|HomeBasedSignInTests|ProxyMVPDTests|ProxiedMVPDCommandTests' --skip "$alone"
 else
-  scripts/with-postgres.sh swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests|HomeBasedSignInTests|ProxyMVPDTests|ProxiedMVPDCommandTests' --skip "$alone"
+  ENTITLE_TEST_POSTGRES_NO_FSYNC=1 scripts/with-postgres.sh swift test --skip-build --filter 'EntitleServerTests|SQLReplayGuardTests|HomeBasedSignInTests|ProxyMVPDTests|ProxiedMVPDCommandTests' --skip "$alone"
 fi
 if [ "${ENTITLE_TSAN:-0}" = "1" ]; then
   # The SDK must be free of data races: its unit tests and its flows against the in-process service, with the SDK compiled

@@ -13,7 +13,13 @@ datadir=$(mktemp -d /tmp/entitle-pg.XXXXXX)
 [ "$(id -u)" = 0 ] && chown postgres "$datadir"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 as_pg "$bindir/initdb" -D "$datadir/data" -A trust -U postgres >/dev/null
-as_pg "$bindir/pg_ctl" -D "$datadir/data" -o "-h 127.0.0.1 -p $port -k $datadir -c max_connections=1000" -l "$datadir/log" -w start >/dev/null
+# ENTITLE_TEST_POSTGRES_NO_FSYNC=1 (the test command): commits are not flushed to disk (fsync, synchronous_commit and
+# full-page writes off), as befits a server deleted at the end; the benchmarks leave it unset and measure a durable one.
+options="-h 127.0.0.1 -p $port -k $datadir -c max_connections=1000"
+if [ "${ENTITLE_TEST_POSTGRES_NO_FSYNC:-0}" = "1" ]; then
+  options="$options -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+fi
+as_pg "$bindir/pg_ctl" -D "$datadir/data" -o "$options" -l "$datadir/log" -w start >/dev/null
 cleanup() { as_pg "$bindir/pg_ctl" -D "$datadir/data" -m fast -w stop >/dev/null 2>&1 || true; rm -rf "$datadir"; }
 trap cleanup EXIT
 export ENTITLE_TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
