@@ -154,10 +154,15 @@ extension EntitleService {
                 body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }
         let errors = AdminErrorMiddleware<AppContext>()
+        let adminAPI = router.group("/admin/api").add(middleware: errors).add(middleware: AdminAuthMiddleware(accounts: operators))
+            .group(context: AdminContext.self)
         AdminAPIController(service: self, accounts: operators).addRoutes(
-            open: router.group("/admin/api").add(middleware: errors),
-            authenticated: router.group("/admin/api").add(middleware: errors).add(middleware: AdminAuthMiddleware(accounts: operators))
-                .group(context: AdminContext.self))
+            open: router.group("/admin/api").add(middleware: errors), authenticated: adminAPI)
+        AdminCatalogRoutes(
+            requestors: requestors, mvpds: mvpds, oauth2MVPDs: oauth2MVPDs, integrations: integrations, proxyMVPDs: proxyMVPDs,
+            catalogAsCode: catalogAsCode
+        ).addRoutes(to: adminAPI)
+        AdminKeyRoutes(keyOperations: keyOperations, clock: clock).addRoutes(to: adminAPI)
         let consolePages = ConsolePages(templates)
         let console = router.group("/console")
         let signIn = ConsoleSignInController(accounts: operators, pages: consolePages, publicBaseURL: configuration.publicBaseURL)

@@ -8,8 +8,10 @@ import NIOFoundationCompat
 /// The admin API (`/admin/api`, JSON): sign-in and sessions of operator accounts, then requestors, MVPDs,
 /// integrations, software statements, clients, keys, degradation rules, TempPass, operators and the changes log — every
 /// operation of `entitle admin` (``AdminCommandRoutes`` maps each command to its route), each change recorded with the
-/// operator's name. Documented in the OpenAPI document under the `admin` tag.
-package struct AdminAPIController {
+/// operator's name. Documented in the OpenAPI document under the `admin` tag. Requestors, MVPDs, integrations and the
+/// catalog as code are ``AdminCatalogRoutes``, the service's keys ``AdminKeyRoutes``: types of their own, mounted on the
+/// same router group.
+package struct AdminAPIController: AdminAPIRoutes {
     package let service: EntitleService
     package let accounts: OperatorAccounts
 
@@ -18,13 +20,10 @@ package struct AdminAPIController {
         open.post("session", use: signIn)
         authenticated.get("session") { _, context in Self.json(SessionView(context.operatorIdentity)) }
         authenticated.delete("session", use: signOut)
-        addCatalogRoutes(to: authenticated)
-        addCatalogAsCodeRoutes(to: authenticated)
         addApplicationRoutes(to: authenticated)
         addReportRoutes(to: authenticated)
         addSettingsRoutes(to: authenticated)
         addSingleSignOnRoutes(to: authenticated)
-        addKeyRoutes(to: authenticated)
         addSupportRoutes(to: authenticated)
         addOperatorRoutes(to: authenticated)
         addPrivacyRoutes(to: authenticated)
@@ -71,32 +70,6 @@ package struct AdminAPIController {
         var response = Response(status: .noContent)
         response.setCookie(AdminAuthMiddleware.signedOutCookie)
         return response
-    }
-
-    /// A JSON answer with sorted keys, never cached.
-    package static func json<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) -> Response {
-        JSONCoding.response(value, status: status)
-    }
-
-    /// The request's JSON body as `T`; a malformed body is a 400 `invalid_request` naming the problem.
-    package static func decode<T: Decodable, Context: RequestContext>(_ type: T.Type, _ request: Request, context: Context) async throws -> T {
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
-        do { return try JSONDecoder().decode(T.self, from: Data(buffer: body)) } catch let error as DecodingError {
-            throw AdminAPIError.make(400, "invalid_request", "The JSON body is not as documented: \(Self.describe(error))")
-        } catch {
-            throw AdminAPIError.make(400, "invalid_request", "The body is not JSON.")
-        }
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .keyNotFound(let key, _): return "missing \(key.stringValue)"
-        case .typeMismatch(_, let c), .valueNotFound(_, let c):
-            return "wrong type at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
-        case .dataCorrupted(let c):
-            return c.codingPath.isEmpty ? "not JSON" : "bad value at \(c.codingPath.map(\.stringValue).joined(separator: "."))"
-        @unknown default: return "not readable"
-        }
     }
 
     /// Creates the value from each of its stored properties.

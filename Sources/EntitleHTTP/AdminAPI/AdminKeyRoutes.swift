@@ -4,19 +4,30 @@ import EntitleModel
 import Foundation
 import Hummingbird
 
-/// The service's keys (`entitle admin keys list|rotate`) and legacy key pairs (`legacy-key create`): the same
-/// operations as the CLI and the console, with the same changes-log entries.
-extension AdminAPIController {
-    package func addKeyRoutes(to group: RouterGroup<AdminContext>) {
-        group.get("keys") { _, _ in Self.json(try await service.keyOperations.views()) }
+/// The admin API's service keys (`entitle admin keys list|rotate`) and new legacy key pairs (`legacy-key create`): the
+/// same operations as the CLI and the console, with the same changes-log entries. Listing and revoking legacy key pairs
+/// are among the settings (`AdminAPIController+Settings.swift`).
+package struct AdminKeyRoutes: AdminAPIRoutes {
+    package let keyOperations: KeyOperations
+    package let clock: any ServiceClock
+
+    /// Creates the value from each of its stored properties.
+    package init(keyOperations: KeyOperations, clock: any ServiceClock) {
+        self.keyOperations = keyOperations
+        self.clock = clock
+    }
+
+    /// Adds the key routes to `group` (`/admin/api`, signed in).
+    package func addRoutes(to group: RouterGroup<AdminContext>) {
+        group.get("keys") { _, _ in Self.json(try await keyOperations.views()) }
         group.get("keys/:purpose/rotation") { _, context in
             let purpose = try Self.keyPurpose(context)
-            return Self.json(KeyRotationView(purpose: purpose.rawValue, impact: try await service.keyOperations.rotationImpact(purpose: purpose)))
+            return Self.json(KeyRotationView(purpose: purpose.rawValue, impact: try await keyOperations.rotationImpact(purpose: purpose)))
         }
         group.post("keys/:purpose/rotate", use: rotateKey)
         group.post("legacy-keys") { request, context in
             let body = try await Self.decode(NewLegacyKey.self, request, context: context)
-            let pair = try await service.keyOperations.issueLegacyKeyPair(requestor: body.requestor, actor: context.operatorIdentity.actor)
+            let pair = try await keyOperations.issueLegacyKeyPair(requestor: body.requestor, actor: context.operatorIdentity.actor)
             return Self.json(IssuedLegacyKey(publicKey: pair.publicKey, privateKey: pair.privateKey, requestor: body.requestor), status: .created)
         }
     }
@@ -44,7 +55,7 @@ extension AdminAPIController {
             throw AdminAPIError.make(400, "invalid_value", "promoteAfterSeconds does not apply to token-encryption: the new key encrypts at once")
         }
         try KeyOperations.checkPromotion(purpose: purpose, promoteAfterSeconds: body.promoteAfterSeconds, force: body.force ?? false)
-        let impact = try await service.keyOperations.rotationImpact(purpose: purpose)
+        let impact = try await keyOperations.rotationImpact(purpose: purpose)
         if body.dryRun == true { return Self.json(KeyRotationView(purpose: purpose.rawValue, impact: impact)) }
         if purpose == .jwt, body.confirm != true {
             throw AdminAPIError.make(
@@ -53,22 +64,14 @@ extension AdminAPIController {
         let actor = context.operatorIdentity.actor
         var view = KeyRotationView(purpose: purpose.rawValue, impact: impact)
         if purpose == .tokenEncryption {
-            let rotation = try await service.keyOperations.rotateTokenEncryption(actor: actor)
-            view.key = KeyView(rotation.key, now: service.now)
+            let rotation = try await keyOperations.rotateTokenEncryption(actor: actor)
+            view.key = KeyView(rotation.key, now: clock.nowMilliseconds())
             view.reEncrypted = .init(refreshTokens: rotation.refreshTokens, clientSecrets: rotation.clientSecrets, unreadable: rotation.unreadable)
         } else {
-            let key = try await service.keyOperations.rotate(purpose: purpose, promoteAfterSeconds: body.promoteAfterSeconds, actor: actor)
-            view.key = KeyView(key, now: service.now)
+            let key = try await keyOperations.rotate(purpose: purpose, promoteAfterSeconds: body.promoteAfterSeconds, actor: actor)
+            view.key = KeyView(key, now: clock.nowMilliseconds())
         }
         return Self.json(view)
-    }
-
-    /// The request's JSON body as `T`, or nil when there is none.
-    package static func decodeOptional<T: Decodable>(_ type: T.Type, _ request: Request, context: AdminContext) async throws -> T? {
-        var request = request
-        let body = try await request.collectBody(upTo: context.maxUploadSize)
-        guard body.readableBytes > 0 else { return nil }
-        return try await decode(T.self, request, context: context)
     }
 
     /// The body of `POST keys/{purpose}/rotate` (every field optional; no body is `{}`).

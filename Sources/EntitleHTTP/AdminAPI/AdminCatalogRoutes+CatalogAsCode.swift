@@ -9,7 +9,7 @@ import NIOFoundationCompat
 /// The catalog as code: `GET /admin/api/catalog` (the export, JSON, or YAML with `Accept: application/yaml`) and
 /// `POST /admin/api/catalog/apply?dryRun=…&prune=…` (a YAML or JSON document; the plan in JSON), the same operations as
 /// `entitle admin catalog export|apply`.
-extension AdminAPIController {
+extension AdminCatalogRoutes {
     package func addCatalogAsCodeRoutes(to group: RouterGroup<AdminContext>) {
         group.get("catalog", use: exportCatalog)
         group.post("catalog/apply", use: applyCatalog)
@@ -17,7 +17,7 @@ extension AdminAPIController {
 
     /// The whole catalog; secrets as references to files (never their values).
     package func exportCatalog(_ request: Request, context: AdminContext) async throws -> Response {
-        let document = try await service.catalogAsCode.export()
+        let document = try await catalogAsCode.export()
         guard Self.wantsYAML(request.headers[.accept]) else { return Self.json(document) }
         return Response(
             status: .ok, headers: [.contentType: CatalogYAML.mediaType + "; charset=utf-8", .cacheControl: "no-store"],
@@ -31,7 +31,7 @@ extension AdminAPIController {
         let data = try CatalogYAML.json(from: String(decoding: Data(buffer: body), as: UTF8.self), source: source)
         let document = try CatalogDocument.read(json: data, source: source)
         let query = request.uri.queryParameters
-        let plan = try await service.catalogAsCode.apply(
+        let plan = try await catalogAsCode.apply(
             document, source: source, dryRun: Self.flag(query["dryRun"]), prune: Self.flag(query["prune"]), actor: context.operatorIdentity.actor)
         return Self.json(plan)
     }

@@ -4,33 +4,57 @@ import EntitleModel
 import Foundation
 import Hummingbird
 
-/// Requestors, MVPDs and integrations.
-extension AdminAPIController {
-    package func addCatalogRoutes(to group: RouterGroup<AdminContext>) {
-        group.get("requestors") { _, _ in Self.json(try await service.requestors.views()) }
+/// The admin API's catalog: requestors, MVPDs and integrations (`entitle admin requestor|mvpd|integration`), and the
+/// catalog as code (`AdminCatalogRoutes+CatalogAsCode.swift`). The same operations as the CLI and the console, with the
+/// same changes-log entries.
+package struct AdminCatalogRoutes: AdminAPIRoutes {
+    package let requestors: RequestorOperations
+    package let mvpds: MVPDOperations
+    package let oauth2MVPDs: OAuth2MVPDOperations
+    package let integrations: IntegrationOperations
+    package let proxyMVPDs: ProxyMVPDOperations
+    package let catalogAsCode: CatalogOperations
+
+    /// Creates the value from each of its stored properties.
+    package init(
+        requestors: RequestorOperations, mvpds: MVPDOperations, oauth2MVPDs: OAuth2MVPDOperations, integrations: IntegrationOperations,
+        proxyMVPDs: ProxyMVPDOperations, catalogAsCode: CatalogOperations
+    ) {
+        self.requestors = requestors
+        self.mvpds = mvpds
+        self.oauth2MVPDs = oauth2MVPDs
+        self.integrations = integrations
+        self.proxyMVPDs = proxyMVPDs
+        self.catalogAsCode = catalogAsCode
+    }
+
+    /// Adds the routes of requestors, MVPDs, integrations and the catalog as code to `group` (`/admin/api`, signed in).
+    package func addRoutes(to group: RouterGroup<AdminContext>) {
+        group.get("requestors") { _, _ in Self.json(try await requestors.views()) }
         group.post("requestors", use: addRequestor)
-        group.get("requestors/:id") { _, context in Self.json(try await service.requestors.view(id: try context.parameters.require("id"))) }
+        group.get("requestors/:id") { _, context in Self.json(try await requestors.view(id: try context.parameters.require("id"))) }
         group.put("requestors/:id", use: updateRequestor)
         group.post("requestors/:id/disable") { _, context in try await setRequestor(context, disabled: true) }
         group.post("requestors/:id/enable") { _, context in try await setRequestor(context, disabled: false) }
 
-        group.get("mvpds") { _, _ in Self.json(try await service.mvpds.views()) }
+        group.get("mvpds") { _, _ in Self.json(try await mvpds.views()) }
         group.post("mvpds", use: addMVPD)
-        group.get("mvpds/:id") { _, context in Self.json(try await service.mvpds.view(id: try context.parameters.require("id"))) }
+        group.get("mvpds/:id") { _, context in Self.json(try await mvpds.view(id: try context.parameters.require("id"))) }
         group.patch("mvpds/:id", use: updateMVPD)
         group.post("mvpds/:id/disable") { _, context in try await setMVPD(context, disabled: true) }
         group.post("mvpds/:id/enable") { _, context in try await setMVPD(context, disabled: false) }
         group.delete("mvpds/:id") { _, context in
-            try await service.mvpds.remove(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
+            try await mvpds.remove(id: try context.parameters.require("id"), actor: context.operatorIdentity.actor)
             return Response(status: .noContent)
         }
 
         group.get("integrations") { request, _ in
             let query = request.uri.queryParameters
             return Self.json(
-                try await service.integrations.views(requestor: query["requestor"].map(String.init), mvpd: query["mvpd"].map(String.init)))
+                try await integrations.views(requestor: query["requestor"].map(String.init), mvpd: query["mvpd"].map(String.init)))
         }
         group.put("integrations/:requestor/:mvpd", use: setIntegration)
+        addCatalogAsCodeRoutes(to: group)
     }
 
     /// A requestor's settings in a request body.
@@ -70,8 +94,8 @@ extension AdminAPIController {
     package func addRequestor(_ request: Request, context: AdminContext) async throws -> Response {
         let settings = try await Self.decode(RequestorSettings.self, request, context: context)
         guard let id = settings.id else { throw AdminAPIError.make(400, "invalid_request", "The JSON body is not as documented: missing id") }
-        try await service.requestors.add(settings.record(id: id), actor: context.operatorIdentity.actor)
-        return Self.json(try await service.requestors.view(id: id), status: .created)
+        try await requestors.add(settings.record(id: id), actor: context.operatorIdentity.actor)
+        return Self.json(try await requestors.view(id: id), status: .created)
     }
 
     package func updateRequestor(_ request: Request, context: AdminContext) async throws -> Response {
@@ -80,14 +104,14 @@ extension AdminAPIController {
         if let bodyID = settings.id, bodyID != id {
             throw AdminAPIError.make(400, "invalid_request", "The id in the body (\(bodyID)) is not the one in the path (\(id)).")
         }
-        try await service.requestors.update(settings.record(id: id), actor: context.operatorIdentity.actor)
-        return Self.json(try await service.requestors.view(id: id))
+        try await requestors.update(settings.record(id: id), actor: context.operatorIdentity.actor)
+        return Self.json(try await requestors.view(id: id))
     }
 
     package func setRequestor(_ context: AdminContext, disabled: Bool) async throws -> Response {
         let id = try context.parameters.require("id")
-        try await service.requestors.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
-        return Self.json(try await service.requestors.view(id: id))
+        try await requestors.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+        return Self.json(try await requestors.view(id: id))
     }
 
     /// A new MVPD in a request body: SAML (`samlMetadata`) or OAuth 2.0 (`oauth2`).
@@ -172,7 +196,7 @@ extension AdminAPIController {
             guard !(body.requestors ?? []).isEmpty else {
                 throw AdminAPIError.make(400, "invalid_value", "preflightMaxResources is set per integration: give requestors")
             }
-            var kind = try await service.mvpds.authorizationProtocol(mvpd: body.id)
+            var kind = try await mvpds.authorizationProtocol(mvpd: body.id)
             if let chosen = options.authorizationProtocol { kind = chosen }
             guard limit == 0 || kind == .xacml || kind == .rest else {
                 throw AdminAPIError.make(400, "invalid_value", "preflight in one call needs the xacml or rest authorization protocol")
@@ -189,45 +213,45 @@ extension AdminAPIController {
         if body.proxy == true && body.samlMetadata == nil { throw AdminAPIError.make(400, "invalid_value", "a proxy MVPD is a SAML MVPD") }
         switch (body.samlMetadata, body.oauth2) {
         case (let xml?, nil):
-            try await service.mvpds.importSAML(id: body.id, metadataXML: xml, options: options, requestors: body.requestors ?? [], actor: actor)
+            try await mvpds.importSAML(id: body.id, metadataXML: xml, options: options, requestors: body.requestors ?? [], actor: actor)
             if body.proxy == true {
-                try await service.proxyMVPDs.markProxy(
+                try await proxyMVPDs.markProxy(
                     id: body.id, listed: body.proxyListed ?? false, allowedAddresses: body.proxyAllowedAddresses ?? [], actor: actor)
             }
         case (nil, let fields?):
             guard body.allowRSASHA1 != true else { throw AdminAPIError.make(400, "invalid_value", "allowRSASHA1 is for SAML MVPDs") }
-            let settings = try await service.oauth2MVPDs.settings(from: fields)
-            try await service.oauth2MVPDs.save(id: body.id, options: options, oauth2: settings, requestors: body.requestors ?? [], actor: actor)
+            let settings = try await oauth2MVPDs.settings(from: fields)
+            try await oauth2MVPDs.save(id: body.id, options: options, oauth2: settings, requestors: body.requestors ?? [], actor: actor)
         default:
             throw AdminAPIError.make(
                 400, "invalid_request", "Give samlMetadata (a SAML 2.0 MVPD) or oauth2 (an OAuth 2.0 MVPD), exactly one of them.")
         }
         if let limit = body.preflightMaxResources {
             for requestor in body.requestors ?? [] {
-                try await service.integrations.setPreflight(requestor: requestor, mvpd: body.id, maxResources: limit, actor: actor)
+                try await integrations.setPreflight(requestor: requestor, mvpd: body.id, maxResources: limit, actor: actor)
             }
         }
         if let preflightMode {
             for requestor in body.requestors ?? [] {
-                try await service.integrations.setPreflightMode(
+                try await integrations.setPreflightMode(
                     requestor: requestor, mvpd: body.id, preflightMode, attribute: body.lineupAttribute, actor: actor)
             }
         }
-        if let settings = body.settings, settings != MVPDUpdate() { try await service.mvpds.update(id: body.id, settings, actor: actor) }
-        return Self.json(try await service.mvpds.view(id: body.id), status: .created)
+        if let settings = body.settings, settings != MVPDUpdate() { try await mvpds.update(id: body.id, settings, actor: actor) }
+        return Self.json(try await mvpds.view(id: body.id), status: .created)
     }
 
     package func updateMVPD(_ request: Request, context: AdminContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let update = try await Self.decode(MVPDUpdate.self, request, context: context)
-        try await service.mvpds.update(id: id, update, actor: context.operatorIdentity.actor)
-        return Self.json(try await service.mvpds.view(id: id))
+        try await mvpds.update(id: id, update, actor: context.operatorIdentity.actor)
+        return Self.json(try await mvpds.view(id: id))
     }
 
     package func setMVPD(_ context: AdminContext, disabled: Bool) async throws -> Response {
         let id = try context.parameters.require("id")
-        try await service.mvpds.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
-        return Self.json(try await service.mvpds.view(id: id))
+        try await mvpds.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+        return Self.json(try await mvpds.view(id: id))
     }
 
     /// An integration's state and settings; absent fields stay as they are.
@@ -291,24 +315,24 @@ extension AdminAPIController {
             )
         }
         let actor = context.operatorIdentity.actor
-        if let enabled = state.enabled { try await service.integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
+        if let enabled = state.enabled { try await integrations.setEnabled(requestor: requestor, mvpd: mvpd, enabled: enabled, actor: actor) }
         if state.displayName != nil || state.logoURL != nil || state.profileTTLSeconds != nil {
-            try await service.integrations.setSettings(
+            try await integrations.setSettings(
                 requestor: requestor, mvpd: mvpd, displayName: state.displayName, logoURL: state.logoURL,
                 profileTTLSeconds: state.profileTTLSeconds, actor: actor)
         }
         if let limit = state.preflightMaxResources {
-            try await service.integrations.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: limit, actor: actor)
+            try await integrations.setPreflight(requestor: requestor, mvpd: mvpd, maxResources: limit, actor: actor)
         }
         if let preflightMode {
-            try await service.integrations.setPreflightMode(
+            try await integrations.setPreflightMode(
                 requestor: requestor, mvpd: mvpd, preflightMode, attribute: state.lineupAttribute, actor: actor)
         }
         if state.hbaProfileTTLSeconds != nil || state.hbaDeniedResources != nil {
-            try await service.integrations.setHBAPolicy(
+            try await integrations.setHBAPolicy(
                 requestor: requestor, mvpd: mvpd,
                 .init(profileTTLSeconds: state.hbaProfileTTLSeconds, deniedResources: state.hbaDeniedResources), actor: actor)
         }
-        return Self.json(try await service.integrations.views(requestor: requestor, mvpd: mvpd).first)
+        return Self.json(try await integrations.views(requestor: requestor, mvpd: mvpd).first)
     }
 }
