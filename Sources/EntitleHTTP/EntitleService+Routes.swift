@@ -170,5 +170,6 @@ extension EntitleService {
             .group(context: AdminContext.self)
         signIn.addRoutes(open: console, authenticated: signedIn)
         ConsoleController(service: self, accounts: operators, pages: consolePages).addRoutes(open: console, authenticated: signedIn)
+        ConsoleMVPDRoutes(mvpds: mvpds, oauth2MVPDs: oauth2MVPDs, integrations: integrations, pages: consolePages).addRoutes(to: signedIn)
     }
 }

@@ -61,7 +61,6 @@ extension ConsoleController {
         }
         addOutageRoutes(to: group)
         addSettingRoutes(to: group)
-        addMVPDRoutes(to: group)
     }
 
     /// Degradation rules and TempPass resets of a requestor.

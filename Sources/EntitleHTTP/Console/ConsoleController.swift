@@ -9,14 +9,15 @@ import NIOFoundationCompat
 /// The operator console (`/console`): pages rendered by the service over the same domain operations as the admin API
 /// and the CLI. Sign-in with an operator account (the admin API's session cookie, so the reports page reads the report
 /// API with it), a CSRF token in every change form, the role checked on the server for every change, each change
-/// asking why it is made and landing in the changes log. Signing in and out is ``ConsoleSignInController``'s.
-package struct ConsoleController {
+/// asking why it is made and landing in the changes log. Signing in and out is ``ConsoleSignInController``'s; the MVPD
+/// pages are a type of their own, ``ConsoleMVPDRoutes``, mounted on the same router group.
+package struct ConsoleController: ConsoleRoutes {
     package let service: EntitleService
     package let accounts: OperatorAccounts
     package let pages: ConsolePages
 
-    /// Adds the static files to `open`, every page and change to `authenticated` (sign-in and sign-out are
-    /// ``ConsoleSignInController``'s).
+    /// Adds the static files to `open`, the requestor, operations and single sign-on pages and their changes to
+    /// `authenticated` (sign-in and sign-out are ``ConsoleSignInController``'s, the MVPD pages ``ConsoleMVPDRoutes``').
     package func addRoutes(open: RouterGroup<AppContext>, authenticated: RouterGroup<AdminContext>) {
         open.get("assets/:name") { _, context in ConsoleAssets.response(name: try context.parameters.require("name")) }
         open.get("") { _, _ in ConsolePages.redirect(to: "/console/requestors") }
@@ -24,47 +25,6 @@ package struct ConsoleController {
         addOperationsRoutes(to: authenticated)
         addSingleSignOnRoutes(to: authenticated)
     }
-
-    /// Performs a change posted from a form: checks the CSRF token and the role (a refusal page), requires a
-    /// description, runs `change` with it as the changes log's description, and goes back to `back` with what it did
-    /// (its message) or why it was refused.
-    package func change(
-        _ request: Request, _ context: AdminContext, back: String, _ change: @Sendable (ConsoleForm) async throws -> String
-    ) async throws -> Response {
-        let identity = context.operatorIdentity
-        let form: ConsoleForm
-        do { form = try await ConsoleForm.read(request) } catch let failure as ConsoleFailure {
-            return pages.problem(failure, identity: identity, back: back)
-        }
-        guard Secrets.constantTimeEqual(form.fields["csrf"] ?? "", identity.csrfToken) else {
-            return pages.problem(Self.forged, identity: identity, back: back)
-        }
-        guard identity.role.mayChange else {
-            return pages.problem(
-                ConsoleFailure(status: .forbidden, "Your role is read-only: you can see everything and change nothing."), identity: identity,
-                back: back)
-        }
-        do {
-            guard let description = try ChangeDescription.normalized(form.fields["description"]) else {
-                return ConsolePages.redirect(
-                    to: back, flash: ConsoleFlash("Say why the change is made: it is recorded in the changes log.", isError: true))
-            }
-            let done = try await ChangeDescription.$current.withValue(description) { try await change(form) }
-            return ConsolePages.redirect(to: back, flash: ConsoleFlash(done))
-        } catch let error as AdminError where error.status == 403 {
-            return pages.problem(ConsoleFailure(status: .forbidden, error.description), identity: identity, back: back)
-        } catch let error as AdminError {
-            return ConsolePages.redirect(to: back, flash: ConsoleFlash(error.description, isError: true))
-        } catch let error as ConfigurationError {
-            return ConsolePages.redirect(to: back, flash: ConsoleFlash(error.description, isError: true))
-        } catch let failure as ConsoleFailure {
-            return ConsolePages.redirect(to: back, flash: ConsoleFlash(failure.message, isError: true))
-        }
-    }
-
-    /// A form whose CSRF token is not the session's.
-    package static let forged = ConsoleFailure(
-        status: .forbidden, "This form was not sent from this console session (its security token does not match). Reload the page and try again.")
 
     /// Creates the value from each of its stored properties.
     package init(service: EntitleService, accounts: OperatorAccounts, pages: ConsolePages) {

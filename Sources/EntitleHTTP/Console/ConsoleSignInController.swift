@@ -59,7 +59,7 @@ package struct ConsoleSignInController: Sendable {
             return pages.problem(failure, identity: context.operatorIdentity, back: "/console")
         }
         guard Secrets.constantTimeEqual(form.fields["csrf"] ?? "", context.operatorIdentity.csrfToken) else {
-            return pages.problem(ConsoleController.forged, identity: context.operatorIdentity, back: "/console")
+            return pages.problem(ConsoleFailure.forged, identity: context.operatorIdentity, back: "/console")
         }
         try await accounts.signOut(context.operatorIdentity)
         var response = ConsolePages.redirect(to: "/console/sign-in")

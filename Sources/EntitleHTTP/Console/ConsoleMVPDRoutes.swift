@@ -5,9 +5,24 @@ import Foundation
 import Hummingbird
 
 /// The console's MVPD pages: the list, adding a SAML MVPD from its metadata (uploaded or by URL) or an OAuth 2.0 MVPD
-/// from its endpoints, editing one, disabling, enabling and removing it.
-extension ConsoleController {
-    package func addMVPDRoutes(to group: RouterGroup<AdminContext>) {
+/// from its endpoints, editing one, disabling, enabling and removing it, and its integrations' preflight and
+/// home-based sign-ins.
+package struct ConsoleMVPDRoutes: ConsoleRoutes {
+    package let mvpds: MVPDOperations
+    package let oauth2MVPDs: OAuth2MVPDOperations
+    package let integrations: IntegrationOperations
+    package let pages: ConsolePages
+
+    /// Creates the value from each of its stored properties.
+    package init(mvpds: MVPDOperations, oauth2MVPDs: OAuth2MVPDOperations, integrations: IntegrationOperations, pages: ConsolePages) {
+        self.mvpds = mvpds
+        self.oauth2MVPDs = oauth2MVPDs
+        self.integrations = integrations
+        self.pages = pages
+    }
+
+    /// Adds the MVPD pages and their changes to `group` (`/console`, signed in).
+    package func addRoutes(to group: RouterGroup<AdminContext>) {
         group.get("mvpds", use: mvpdsPage)
         group.get("mvpds/:id", use: mvpdPage)
         group.post("mvpds") { request, context in
@@ -21,7 +36,7 @@ extension ConsoleController {
         group.post("mvpds/:id") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: Self.mvpdPath(id)) { form in
-                try await service.mvpds.update(id: id, try Self.update(from: form), actor: context.operatorIdentity.actor)
+                try await mvpds.update(id: id, try Self.update(from: form), actor: context.operatorIdentity.actor)
                 return "\(id) is saved."
             }
         }
@@ -29,7 +44,7 @@ extension ConsoleController {
             group.post("mvpds/:id/\(action)") { request, context in
                 let id = try context.parameters.require("id")
                 return try await change(request, context, back: Self.mvpdPath(id)) { _ in
-                    try await service.mvpds.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
+                    try await mvpds.setDisabled(id: id, disabled, actor: context.operatorIdentity.actor)
                     return "\(id) is \(disabled ? "disabled for every requestor" : "enabled")."
                 }
             }
@@ -49,28 +64,28 @@ extension ConsoleController {
         group.post("mvpds/:id/remove") { request, context in
             let id = try context.parameters.require("id")
             return try await change(request, context, back: "/console/mvpds") { _ in
-                try await service.mvpds.remove(id: id, actor: context.operatorIdentity.actor)
+                try await mvpds.remove(id: id, actor: context.operatorIdentity.actor)
                 return "\(id) and its integrations are removed."
             }
         }
     }
 
     package func mvpdsPage(_ request: Request, context: AdminContext) async throws -> Response {
-        let rows = try await service.mvpds.views().map {
+        let rows = try await mvpds.views().map {
             var row = ConsoleMVPDsPage.Row(
                 id: $0.id, name: $0.name, kind: $0.kind, authorizationProtocol: $0.authorizationProtocol, disabled: $0.disabled)
             row.proxy = $0.proxyMVPD.map { "via " + $0 } ?? ($0.proxy == nil ? nil : "proxy")
             return row
         }
         return pages.page(
-            ConsoleMVPDsPage(mvpds: rows, oauth2RedirectURI: service.oauth2MVPDs.redirectURI), title: "MVPDs", nav: .mvpds,
+            ConsoleMVPDsPage(mvpds: rows, oauth2RedirectURI: oauth2MVPDs.redirectURI), title: "MVPDs", nav: .mvpds,
             identity: context.operatorIdentity, flash: ConsoleFlash(request: request))
     }
 
     package func mvpdPage(_ request: Request, context: AdminContext) async throws -> Response {
         let id = try context.parameters.require("id")
         let mvpd: MVPDView
-        do { mvpd = try await service.mvpds.view(id: id) } catch let error as AdminError where error.status != 403 {
+        do { mvpd = try await mvpds.view(id: id) } catch let error as AdminError where error.status != 403 {
             return pages.problem(ConsoleFailure(status: .notFound, error.description), identity: context.operatorIdentity, back: "/console/mvpds")
         }
         var content = ConsoleMVPDPage(
@@ -105,19 +120,19 @@ extension ConsoleController {
         let metadataXML: String
         switch (form["metadataFile"], url) {
         case (let file?, nil): metadataXML = file
-        case (nil, let url?): metadataXML = try await service.mvpds.fetchMetadata(url)
+        case (nil, let url?): metadataXML = try await mvpds.fetchMetadata(url)
         case (nil, nil): throw ConsoleFailure(status: .badRequest, "Upload the MVPD's IdP metadata or give its URL.")
         case (_?, _?): throw ConsoleFailure(status: .badRequest, "Upload the metadata or give its URL, not both.")
         }
-        guard try await service.mvpds.mvpd(id: id) == nil else {
+        guard try await mvpds.mvpd(id: id) == nil else {
             throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
         }
         let (options, requestors) = try Self.newMVPDOptions(form, name: name)
-        try await service.mvpds.importSAML(id: id, metadataXML: metadataXML, options: options, requestors: requestors, actor: actor)
+        try await mvpds.importSAML(id: id, metadataXML: metadataXML, options: options, requestors: requestors, actor: actor)
         if let url {
             var source = MVPDUpdate()
             source.samlMetadataURL = url
-            try await service.mvpds.update(id: id, source, actor: actor)
+            try await mvpds.update(id: id, source, actor: actor)
         }
         return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
     }
@@ -125,7 +140,7 @@ extension ConsoleController {
     /// Adds an OAuth 2.0 MVPD from its add form: discovered from its OpenID issuer, or the endpoints given.
     private func addOAuth2MVPD(_ form: ConsoleForm, actor: String) async throws -> String {
         let (id, name) = try Self.newMVPDName(form)
-        guard try await service.mvpds.mvpd(id: id) == nil else {
+        guard try await mvpds.mvpd(id: id) == nil else {
             throw ConsoleFailure(status: .conflict, "An MVPD \(id) exists already: edit it from its page.")
         }
         var fields = OAuth2MVPDFields()
@@ -133,9 +148,9 @@ extension ConsoleController {
         (fields.userinfoURL, fields.logoutURL, fields.userIDClaim) = (form["userinfoURL"], form["logoutURL"], form["userIDClaim"])
         (fields.clientID, fields.clientSecret) = (form["clientID"], form["clientSecret"])
         fields.scopes = form["scopes"].map { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
-        let settings = try await service.oauth2MVPDs.settings(from: fields)
+        let settings = try await oauth2MVPDs.settings(from: fields)
         let (options, requestors) = try Self.newMVPDOptions(form, name: name)
-        try await service.oauth2MVPDs.save(id: id, options: options, oauth2: settings, requestors: requestors, actor: actor)
+        try await oauth2MVPDs.save(id: id, options: options, oauth2: settings, requestors: requestors, actor: actor)
         return "\(id) is added\(requestors.isEmpty ? "" : " and integrated with \(requestors.joined(separator: ", "))")."
     }
 
@@ -167,7 +182,7 @@ extension ConsoleController {
             throw ConsoleFailure(status: .badRequest, "Unknown preflight mode \(name): use lineup or mvpd.")
         }
         let attribute = mode == .lineup ? form["lineupAttribute"] : nil
-        try await service.integrations.setPreflightMode(requestor: requestor, mvpd: mvpd, mode, attribute: attribute, actor: actor)
+        try await integrations.setPreflightMode(requestor: requestor, mvpd: mvpd, mode, attribute: attribute, actor: actor)
         return mode == .lineup
             ? "\(requestor)/\(mvpd) preauthorizes by channel lineup (\(attribute ?? IntegrationOperations.defaultLineupAttribute))."
             : "\(requestor)/\(mvpd) preauthorizes by asking the MVPD."
@@ -177,7 +192,7 @@ extension ConsoleController {
     private func homeBasedPolicies(mvpd: MVPDView) async throws -> [ConsoleMVPDPage.HomeBased] {
         var rows: [ConsoleMVPDPage.HomeBased] = []
         for integration in mvpd.integrations {
-            let policy = try await service.integrations.hbaPolicy(requestor: integration.requestor, mvpd: mvpd.id)
+            let policy = try await integrations.hbaPolicy(requestor: integration.requestor, mvpd: mvpd.id)
             guard !policy.isEmpty else { continue }
             rows.append(
                 .init(
@@ -199,7 +214,7 @@ extension ConsoleController {
         if let resources = form["hbaDeniedResources"] {
             change.deniedResources = resources == "none" ? [] : resources.split(separator: ",").map(String.init)
         }
-        let policy = try await service.integrations.setHBAPolicy(requestor: requestor, mvpd: mvpd, change, actor: actor)
+        let policy = try await integrations.setHBAPolicy(requestor: requestor, mvpd: mvpd, change, actor: actor)
         let lifetime = policy.profileTTLSeconds.map { "last \($0) s" } ?? "last as long as other sign-ins"
         let denied = policy.deniedResources.isEmpty ? "may play everything" : "are denied \(policy.deniedResources.joined(separator: ", "))"
         return "Home-based sign-ins to \(mvpd) for \(requestor) \(lifetime) and \(denied)."
