@@ -44,13 +44,6 @@ extension CatalogStore {
         }
     }
 
-    /// Every proxy, by id.
-    package func proxies() async throws -> [ProxyMVPDRecord] {
-        try await all("SELECT mvpd_id, listed, allowed_addresses FROM mvpd_proxies ORDER BY mvpd_id", as: ProxyRow.self).map {
-            ProxyMVPDRecord(mvpdId: $0.mvpdId, listed: $0.listed != 0, allowedAddresses: JSONText.decode($0.allowedAddresses))
-        }
-    }
-
     /// Marks an MVPD as a proxy (or changes its settings).
     package func setProxy(_ proxy: ProxyMVPDRecord, at: Int64) async throws {
         try await run(
