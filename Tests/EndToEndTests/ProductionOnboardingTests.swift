@@ -99,7 +99,8 @@ import Testing
             let idp = try DeviceProcess(
                 binary: URL(fileURLWithPath: "/bin/bash"),
                 arguments: [
-                    DeviceCommandTests.packageRoot.appendingPathComponent("Tests/Support/pysaml2-idp/run.sh").path, "--port", "\(idpPort)", "--sp-metadata",
+                    DeviceCommandTests.packageRoot.appendingPathComponent("Tests/Support/pysaml2-idp/run.sh").path, "--port", "\(idpPort)",
+                    "--sp-metadata",
                     spMetadata.path, "--workdir", folder.path,
                 ], directory: folder)
             processes.all.append(idp)

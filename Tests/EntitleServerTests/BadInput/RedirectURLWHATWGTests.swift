@@ -48,7 +48,9 @@ import Testing
             executable: "/usr/bin/env", arguments: ["bash", OAuth2Provider.root + "/Tests/Support/whatwg-url/venv.sh"], standardOutput: output)
         let status = try await process.wait()
         let path = (try? String(contentsOfFile: output, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        guard status == 0, !path.isEmpty else { throw ProviderError("Tests/Support/whatwg-url/venv.sh failed (python3 -m venv, pip install ada-url)") }
+        guard status == 0, !path.isEmpty else {
+            throw ProviderError("Tests/Support/whatwg-url/venv.sh failed (python3 -m venv, pip install ada-url)")
+        }
         return path
     }
 
