@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Media-token verifier benchmark (issue 4): full short-media-token verifications per second against raw RSA-2048
+# Media-token verifier benchmark: full short-media-token verifications per second against raw RSA-2048
 # PKCS#1 v1.5 SHA-256 verifications per second, on one core, in the same process and run. Goal: ratio >= 0.9.
 # Usage: Benchmarks/bench-verifier.sh [SECONDS]   (needs `entitle bench verifier`, i.e. BenchVerifier in the bench tree)
 set -euo pipefail

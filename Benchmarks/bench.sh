@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The issue-11/23 table: req/s, p50/p99 and the ratio to each call's limit, all measured in the same run, load from wrk
-# (a separate process), against release builds of `entitle serve --rate-limit 0`, with each goal of issue 23:
+# The table of docs/scaling.md: req/s, p50/p99 and the ratio to each call's limit, all measured in the same run, load from wrk
+# (a separate process), against release builds of `entitle serve --rate-limit 0`, with each goal:
 #   GET /api/v2/REF/configuration, GET /api/v2/REF/profiles, POST …/decisions/preauthorize/DemoCable (1 resource, MVPD
 #   answer cached) — vs GET /healthz, goal 0.8; POST …/decisions/authorize/DemoCable (1 resource, RSA) — vs raw
 #   RSA-2048 signs/s on the same cores (`openssl speed -multi N rsa2048`), goal 0.8; the same authorize with ECDSA
@@ -16,7 +16,7 @@
 #   Benchmarks/bench.sh [--duration 10] [--rounds 3] [--connections 16] [--rss-seconds 60] [--engines "sqlite postgres postgres2"]
 #
 # Needs wrk, openssl and (for PostgreSQL) the server binaries that scripts/with-postgres.sh uses. Not run in CI.
-# Ports 19100-19199 (issue 11's range) unless BENCH_PORT is set.
+# Ports 19100-19199 unless BENCH_PORT is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=10; rounds=3; connections=16; rss_seconds=60; engines="sqlite postgres postgres2"
@@ -153,7 +153,7 @@ for engine in $engines; do
   i=0
   for base in "${bases[@]}"; do
     # Devices sign in through the instance started last: it seeded the demo world, whose DemoMVPD keys and login
-    # state are per instance (issue 14). Their profiles and tokens are in the shared database, valid on every instance.
+    # state are per instance. Their profiles and tokens are in the shared database, valid on every instance.
     "$bin" bench prepare --server "${bases[-1]}" --software-statement "$dir/demo/software-statement.jwt" >"$work/headers-$i"
     # One preauthorize so the MVPD answer is cached before the measured window.
     curl -fs -o /dev/null -X POST -H "Content-Type: application/json" -H @"$work/headers-$i" \

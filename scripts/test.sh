@@ -88,9 +88,9 @@ phase "monitoring: Prometheus alert rules and Grafana dashboard queries (promtoo
 scripts/check-monitoring.sh
 phase "schemathesis against /openapi.json: every check (conformance, valid data accepted, invalid refused), bounded: 120 s"
 scripts/schemathesis.sh --max-examples 10 --max-time 120
-# On PostgreSQL the service suites take about four times as long as on SQLite. All ~370 at once made the pass last over
-# 300 s on two cores, and suites started first and starved to the end (CatalogAsCodeTests, DemoProxyFlowTests) hit
-# their 300 s time limits: so they run in two halves by suite name, one after the other, on one throwaway server.
+# On PostgreSQL the service suites take several times as long as on SQLite: all at once on two cores, the pass outlasts
+# the 300 s time limits of the suites that start first and wait for a core to the end. So they run in two halves by
+# suite name, one after the other, on one throwaway server.
 postgresFirstHalf='EntitleServerTests\.[A-L]'
 postgresSecondHalf='EntitleServerTests\.[M-Z]|SQLReplayGuardTests|HomeBasedSignInTests|ProxyMVPDTests|ProxiedMVPDCommandTests'
 postgres_tests() {

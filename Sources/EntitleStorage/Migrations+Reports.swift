@@ -1,6 +1,6 @@
 import EntitleModel
 
-/// Migrations of the reports (issue 20, versions 100–104, and 118, 114): the per-minute figures every instance adds to, and the
+/// Migrations of the reports (versions 100, 101, 118 and 114): the per-minute figures every instance adds to, and the
 /// client's platform and application kept with each authentication session (a sign-in finishes in a browser, whose
 /// request says nothing of the app that started it).
 extension Migrations {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Slow-client probe (issue 24): one address holds many half-sent request headers, reconnecting whenever the server
+"""Slow-client probe: one address holds many half-sent request headers, reconnecting whenever the server
 closes one, while another address asks /healthz every second with a 3 s limit. Prints how many probes went
 unanswered and the longest stretch /healthz was unreachable.
 
